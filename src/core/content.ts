@@ -1,0 +1,65 @@
+/**
+ * Anthropic Messages API content blocks that tools exchange with the model
+ * (spec §1.4 result envelope; §9.4 transcript content blocks).
+ */
+
+export interface TextBlock {
+  type: 'text';
+  text: string;
+}
+
+export interface ImageBlock {
+  type: 'image';
+  source: {
+    type: 'base64';
+    media_type: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+    data: string;
+  };
+}
+
+export interface DocumentBlock {
+  type: 'document';
+  source: { type: 'base64'; media_type: 'application/pdf'; data: string };
+}
+
+/** A block allowed inside `tool_result.content`. */
+export type ToolResultContentBlock = TextBlock | ImageBlock | DocumentBlock;
+
+/** `tool_result.content`: a string or an array of blocks. */
+export type ToolResultContent = string | ToolResultContentBlock[];
+
+/** The model's request to run a tool (`tool_use` block). */
+export interface ToolUseBlock {
+  type: 'tool_use';
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/** The answer to one `tool_use` (`tool_result` block). */
+export interface ToolResultBlock {
+  type: 'tool_result';
+  tool_use_id: string;
+  content: ToolResultContent;
+  is_error?: boolean;
+}
+
+/** Number of characters a content value counts for in result budgets (images count by base64 length). */
+export function contentLength(content: ToolResultContent): number {
+  if (typeof content === 'string') return content.length;
+  let n = 0;
+  for (const b of content) {
+    if (b.type === 'text') n += b.text.length;
+    else n += b.source.data.length;
+  }
+  return n;
+}
+
+/** Concatenated text of a content value (images and documents omitted). */
+export function contentText(content: ToolResultContent): string {
+  if (typeof content === 'string') return content;
+  return content
+    .filter((b): b is TextBlock => b.type === 'text')
+    .map((b) => b.text)
+    .join('\n');
+}

@@ -1,0 +1,44 @@
+import { mkdtempSync, mkdirSync, symlinkSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { expandPath, fsPathResolver, isPathInside, mapPathResolver } from './paths.js';
+
+describe('expandPath', () => {
+  it.each([
+    ['~/x', '/home/u/x', 'tilde means home'],
+    ['~', '/home/u', 'bare tilde is home'],
+    ['a/../b', '/p/b', 'relative resolved against cwd, .. folded'],
+    ['/abs/./y', '/abs/y', 'absolute normalised'],
+    ['file:///etc/passwd', '/etc/passwd', 'file:// URL means its path'],
+  ])('%s → %s (%s)', (input, out) => {
+    expect(expandPath(input, { cwd: '/p', home: '/home/u' })).toBe(out);
+  });
+});
+
+describe('isPathInside', () => {
+  it.each([
+    ['/p/project/a', '/p/project', true, 'child'],
+    ['/p/project', '/p/project', true, 'itself'],
+    ['/p/project-secrets/a', '/p/project', false, 'string prefix is not containment'],
+    ['/p', '/p/project', false, 'parent is outside'],
+    ['/p/project/../x', '/p/project', false, 'un-normalised escape'],
+  ])('%s in %s → %s (%s)', (child, parent, out) => {
+    expect(isPathInside(path.resolve(child), parent)).toBe(out);
+  });
+});
+
+describe('resolvers', () => {
+  it('map resolver follows a symlinked parent of a new file', () => {
+    const r = mapPathResolver({ '/p/project/link': '/etc' });
+    expect(r.realpath('/p/project/link/new.conf')).toBe('/etc/new.conf');
+  });
+  it('fs resolver follows a real symlinked parent of a file that does not exist', () => {
+    const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'gantry-paths-')));
+    mkdirSync(path.join(root, 'out'));
+    symlinkSync(path.join(root, 'out'), path.join(root, 'link'));
+    expect(fsPathResolver.realpath(path.join(root, 'link', 'new.txt'))).toBe(
+      path.join(root, 'out', 'new.txt'),
+    );
+  });
+});

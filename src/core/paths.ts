@@ -1,0 +1,105 @@
+/**
+ * Path vocabulary shared by file tools, shell effects, the permission engine and the sandbox
+ * (spec §1.8; security corpus README "Path constraints").
+ *
+ * - `expandPath`: `~`/`~/x`, `file://` URLs and relative paths → absolute, normalised (`..` folded).
+ * - `PathResolver`: resolves symlinks, including a symlinked *parent* of a file that does not exist yet.
+ *   Injectable so the security corpus can describe a world without touching the real disk.
+ * - `isPathInside`: separator-aware containment (`/p/project-secrets` is not inside `/p/project`).
+ */
+import { realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Expands `~`, `file://` and relative paths against `cwd`; returns an absolute normalised path. */
+export function expandPath(input: string, opts: { cwd: string; home?: string }): string {
+  const home = opts.home ?? homedir();
+  let p = input;
+  if (p.startsWith('file://')) {
+    try {
+      p = fileURLToPath(p);
+    } catch {
+      p = p.slice('file://'.length);
+    }
+  }
+  if (p === '~') p = home;
+  else if (p.startsWith('~/')) p = path.join(home, p.slice(2));
+  return path.resolve(opts.cwd, p);
+}
+
+/** True when `child` is `parent` or lies below it. Both must be absolute and normalised. */
+export function isPathInside(child: string, parent: string): boolean {
+  if (child === parent) return true;
+  const rel = path.relative(parent, child);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) && rel !== '..';
+}
+
+/** True when `p` lies inside any of `dirs`. */
+export function isInsideAny(p: string, dirs: readonly string[]): boolean {
+  return dirs.some((d) => isPathInside(p, d));
+}
+
+/** Resolves symlinks of an absolute path. */
+export interface PathResolver {
+  /**
+   * Returns the real path of `absPath`: every symlink on the way resolved. When the file does not
+   * exist, the deepest existing ancestor is resolved and the rest appended (so a symlinked parent
+   * of a new file is honoured). Never throws.
+   */
+  realpath(absPath: string): string;
+}
+
+/** Resolver over the real filesystem. */
+export const fsPathResolver: PathResolver = {
+  realpath(absPath: string): string {
+    let head = absPath;
+    const tail: string[] = [];
+    for (;;) {
+      try {
+        const real = realpathSync.native(head);
+        return tail.length ? path.join(real, ...tail.reverse()) : real;
+      } catch {
+        const parent = path.dirname(head);
+        if (parent === head) return absPath;
+        tail.push(path.basename(head));
+        head = parent;
+      }
+    }
+  },
+};
+
+/**
+ * A resolver over a declared map of symlinks (link absolute path → absolute target), for tests and
+ * the security corpus. Links may chain; resolution stops after 40 hops (as the kernel's ELOOP).
+ */
+export function mapPathResolver(links: Record<string, string>): PathResolver {
+  const entries = Object.entries(links).map(([k, v]) => [path.resolve(k), path.resolve(v)] as const);
+  return {
+    realpath(absPath: string): string {
+      let p = path.resolve(absPath);
+      for (let hops = 0; hops < 40; hops++) {
+        const hit = entries.find(([link]) => isPathInside(p, link));
+        if (!hit) return p;
+        const [link, target] = hit;
+        const rest = path.relative(link, p);
+        p = rest ? path.join(target, rest) : target;
+      }
+      return p;
+    },
+  };
+}
+
+/** Expand and then resolve symlinks. */
+export function resolvePath(
+  input: string,
+  opts: { cwd: string; home?: string; resolver?: PathResolver },
+): string {
+  const abs = expandPath(input, opts);
+  return (opts.resolver ?? fsPathResolver).realpath(abs);
+}
+
+/** Path relative to `base` when inside it, else the absolute path (for model-facing output). */
+export function displayPath(p: string, base: string): string {
+  return isPathInside(p, base) && p !== base ? path.relative(base, p) : p;
+}

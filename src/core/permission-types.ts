@@ -1,0 +1,178 @@
+/**
+ * The permission vocabulary shared by tools, the runtime and the permission engine.
+ * A decision is a value: `{behavior, reason, suggestions}` (conventions.md §3.3).
+ *
+ * Source: ../shared/spec/claude-code-tools.md §3 (modes, rules), ../shared/design.md §2 step 5.
+ */
+import type { Effect } from './effects.js';
+
+/** Claude Code's permission behaviors (spec §3.4). */
+export type PermissionBehavior = 'allow' | 'ask' | 'deny';
+
+/** Claude Code's permission modes (spec §3.8), plus `auto` (the classifier decides what would ask). */
+export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'dontAsk' | 'bypassPermissions' | 'auto';
+
+export const PERMISSION_MODES: readonly PermissionMode[] = [
+  'default',
+  'acceptEdits',
+  'plan',
+  'dontAsk',
+  'bypassPermissions',
+  'auto',
+];
+
+/** Where a rule came from (spec §3.2). */
+export type RuleSource =
+  | 'managed'
+  | 'cliArg'
+  | 'localSettings'
+  | 'projectSettings'
+  | 'userSettings'
+  | 'session'
+  | 'hook';
+
+/** A parsed permission rule, e.g. `Bash(npm run test:*)`, with where it was written. */
+export interface PermissionRule {
+  toolName: string;
+  /** The text inside the parentheses, or undefined for a bare tool rule. */
+  ruleContent?: string;
+  behavior: PermissionBehavior;
+  source: RuleSource;
+  /** Settings file the rule was read from (absent for CLI/session rules). */
+  file?: string;
+  /** 1-based line of the rule inside `file`, when known. */
+  line?: number;
+  /** The rule as written, e.g. `Bash(git push:*)`. */
+  text: string;
+}
+
+/**
+ * A security finding from a check: shell analysis (check ids of seed 000 §2.3 and our additions),
+ * path checks, tool-level validation. `behavior` is the least it forces (ask or deny).
+ */
+export interface Finding {
+  /** Stable identifier, e.g. `COMMAND_SUBSTITUTION`, `PROTECTED_PATH_WRITE`, `PATH_OUTSIDE_WORKDIR`. */
+  id: string;
+  /** Numeric id from seed 000 §2.3 when the finding is one of the 23 classic checks. */
+  checkId?: number;
+  message: string;
+  behavior: 'ask' | 'deny';
+  /** Index into `CallDescription.subcommands` (Bash only). */
+  subcommand?: number;
+}
+
+/** One environment assignment in front of a command (`FOO=1 cmd`). */
+export interface EnvAssignment {
+  name: string;
+  value: string;
+  /** True for names that change what runs or what it loads (LD_PRELOAD, NODE_OPTIONS, PAGER, GIT_*, PATH, IFS…). */
+  dangerous: boolean;
+}
+
+/**
+ * One simple command inside a Bash command line, after splitting (spec §3.5, seed 000 §2.2).
+ * Rules match `text` (wrappers and env prefixes stripped); effects and read-only status are per sub-command.
+ */
+export interface SubcommandInfo {
+  /** Normalised text for rule matching: env assignments and transparent wrappers stripped, words unquoted. */
+  text: string;
+  /** The sub-command exactly as written in the source. */
+  rawText: string;
+  /** The words after unquoting (static; dynamic parts left as written). argv[0] is the program. */
+  argv: string[];
+  /** argv[0] as written after unquoting (may be path-qualified: `/bin/rm`, `./cat`). */
+  program: string;
+  /** Wrappers stripped in front of the program, outermost first (`timeout`, `nice`, `sudo`, `xargs`…). */
+  wrappers: string[];
+  envAssignments: EnvAssignment[];
+  /** True when the analysis proved this sub-command read-only. */
+  readOnly: boolean;
+  /** Why it is (or is not) read-only, for explanations. */
+  readOnlyReason: string;
+  /** True when the command word is not a static string (`$cmd`, `{a,b}`, `$(…)`). */
+  dynamicProgram: boolean;
+  /** Working directory this sub-command runs in, after `cd` tracking (absolute), or undefined when unknown. */
+  cwd?: string;
+  /** How this sub-command was reached: top level, or inside `$(…)`, `sh -c`, `eval`, `xargs`, `find -exec`… */
+  via: string;
+}
+
+/**
+ * What a tool says about one call before it runs (design.md §2 step 4): the strings rules match,
+ * the effects, the findings. Produced by `Tool.describeCall`; consumed by the permission engine.
+ */
+export interface CallDescription {
+  /**
+   * Strings matched against `Tool(specifier)` rules of this tool. For Bash the sub-commands' `text`;
+   * for WebFetch `domain:<host>`; for file tools the absolute path. Empty for tools with no specifier.
+   */
+  ruleContents: string[];
+  effects: Effect[];
+  findings: Finding[];
+  /** Bash only: the split sub-commands. */
+  subcommands?: SubcommandInfo[];
+  /** True when the whole call is proven read-only (every sub-command, no mutating effect). */
+  readOnly: boolean;
+  /** One-line summary for explanations and classifiers. */
+  summary: string;
+}
+
+/** What decided a permission decision (every decision carries one; design.md §4). */
+export type DecisionReasonType =
+  | 'rule'
+  | 'hook'
+  | 'protected-path'
+  | 'config-path'
+  | 'check'
+  | 'working-directory'
+  | 'unknown-effect'
+  | 'mode'
+  | 'read-only'
+  | 'classifier'
+  | 'tool'
+  | 'sandbox'
+  | 'default'
+  | 'error';
+
+export interface DecisionReason {
+  type: DecisionReasonType;
+  /** Sentence a person (and the model) can read. */
+  message: string;
+  rule?: PermissionRule;
+  /** Finding id (check) that fired. */
+  checkId?: string;
+  path?: string;
+  effect?: Effect;
+  mode?: PermissionMode;
+  hook?: string;
+}
+
+/** A suggested rule for "always allow", and where accepting it would persist it. */
+export interface PermissionSuggestion {
+  rule: string;
+  destination: 'localSettings' | 'projectSettings' | 'userSettings' | 'session';
+}
+
+export type PermissionDecision =
+  | { behavior: 'allow'; reason: DecisionReason; updatedInput?: Record<string, unknown> }
+  | {
+      behavior: 'ask';
+      reason: DecisionReason;
+      suggestions: PermissionSuggestion[];
+      /** HIGH risk from the classifier: the host must confirm explicitly, never auto-accept. */
+      forceConfirmation?: boolean;
+      updatedInput?: Record<string, unknown>;
+    }
+  | { behavior: 'deny'; reason: DecisionReason };
+
+/** A tool's own verdict before the general engine (spec §1.3 step 4). `passthrough` = no opinion. */
+export type ToolPermissionResult =
+  | { behavior: 'passthrough' }
+  | { behavior: 'allow'; reason: string; updatedInput?: Record<string, unknown> }
+  | { behavior: 'ask'; reason: string }
+  | { behavior: 'deny'; reason: string };
+
+/** The host's answer to an `ask` (spec §3.10). */
+export type HostPermissionAnswer =
+  | { behavior: 'allow'; updatedInput?: Record<string, unknown>; persistSuggestion?: PermissionSuggestion }
+  | { behavior: 'deny'; message: string };
