@@ -176,3 +176,29 @@ export type ToolPermissionResult =
 export type HostPermissionAnswer =
   | { behavior: 'allow'; updatedInput?: Record<string, unknown>; persistSuggestion?: PermissionSuggestion }
   | { behavior: 'deny'; message: string };
+
+/**
+ * The permission engine as the runtime sees it (design.md §2 step 5): data in, decision out.
+ * It never prompts and never executes anything except PreToolUse hooks.
+ */
+export type PermissionDecider = (request: PermissionRequest) => Promise<PermissionDecision>;
+
+export interface PermissionRequest {
+  toolName: string;
+  /** The parsed (schema-valid) input. */
+  input: Record<string, unknown>;
+  description: CallDescription;
+  /** The tool's own verdict (`Tool.checkPermissions`). */
+  toolResult: ToolPermissionResult;
+  /** True when the tool declared this input read-only (`Tool.isReadOnly`). */
+  isReadOnly: boolean;
+  /** Permission-relevant session facts. */
+  cwd: string;
+  projectRoot: string;
+  additionalDirectories: string[];
+  mode: PermissionMode;
+  sessionId: string;
+  toolUseId: string;
+  /** Compact text for the auto-mode classifier (`Tool.toAutoClassifierInput`). */
+  classifierInput: string;
+}

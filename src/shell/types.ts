@@ -1,0 +1,96 @@
+/**
+ * The intermediate form of a parsed command line, shared by the phases of shell analysis:
+ * parse/split (parse.ts, split*.ts) produce `SimpleCommand`s; checks, read-only validation,
+ * sed parsing and effects consume them. Pure data; no processes anywhere in src/shell/.
+ */
+import type { Effect } from '../core/effects.js';
+import type { EnvAssignment, Finding, SubcommandInfo } from '../core/permission-types.js';
+
+/** One shell word after static unquoting. */
+export interface Word {
+  /** Static value after quote removal (`'a b'` → `a b`; `\rm` → `rm`; `$'\x72'` → `r`). Dynamic parts kept as written. */
+  text: string;
+  /** Source text of the word exactly as written. */
+  raw: string;
+  /** True when the value depends on expansions (`$VAR`, `$(…)`, backticks, arithmetic, `~user`). */
+  dynamic: boolean;
+  /** True when any part of the word was quoted or escaped. */
+  quoted: boolean;
+  /** True when unquoted glob characters (`* ? [`) or brace expansion remain. */
+  hasGlob: boolean;
+}
+
+/** One redirection attached to a simple command (after re-attribution; stack.md §4 misparses 1–2). */
+export interface Redirect {
+  /** Operator as written: `>`, `>>`, `<`, `>|`, `&>`, `&>>`, `>&`, `<&`, `<<`, `<<-`, `<<<`, `<>`. */
+  op: string;
+  /** File descriptor number written before the operator, if any (`2>`). */
+  fd?: number;
+  /** The target word (a file, an fd number for `>&`, or the here-string/heredoc delimiter). */
+  target: Word;
+  /** Heredoc body when op is `<<`/`<<-` (undefined otherwise); `bodyExpands` false when the delimiter was quoted. */
+  heredocBody?: string;
+  bodyExpands?: boolean;
+}
+
+/**
+ * One simple command, reached by splitting a command line at operators and into nested scripts.
+ * `argv` excludes env assignments and transparent wrappers (recorded separately).
+ */
+export interface SimpleCommand {
+  /** Words that run, after stripping assignments and transparent wrappers. argv[0] is the program. */
+  argv: Word[];
+  /** Words as written, before wrapper stripping (for effects of the wrappers themselves). */
+  fullArgv: Word[];
+  assignments: EnvAssignment[];
+  /** Wrappers stripped, outermost first (`timeout`, `nice`, `env`, `sudo`, `xargs`, `find -exec` …). */
+  wrappers: string[];
+  redirects: Redirect[];
+  /** Source text of this command. */
+  raw: string;
+  /** How it was reached: `top`, `pipeline`, `$()`, `backtick`, `<()`, `>()`, `sh -c`, `eval`, `xargs`, `find -exec`, `heredoc-shell`, `subshell`, `group`, `function` … */
+  via: string;
+  /** Byte offsets in the top-level command (for nested scripts: of the enclosing word). */
+  start: number;
+  end: number;
+  /** `&&`, `||`, `;`, `|`, `&` or newline that connects this command to the previous one (`''` for the first). */
+  connector: string;
+  /** True when the command runs in a subshell or pipeline stage (so `cd` does not persist past it). */
+  inSubshell: boolean;
+}
+
+/** Result of parse + split. */
+export interface SplitResult {
+  /** False when the parser found ERROR/MISSING nodes, the input exceeded the size cap, or a construct was not understood. */
+  ok: boolean;
+  /** Why `ok` is false (human-readable), empty when ok. */
+  problems: string[];
+  commands: SimpleCommand[];
+  /** Findings raised while parsing/splitting (e.g. INCOMPLETE_COMMANDS, unsupported constructs). */
+  findings: Finding[];
+}
+
+/** Options for analysis: the world the command runs in. */
+export interface AnalyzeOptions {
+  /** Working directory the command starts in (absolute). */
+  cwd: string;
+  /** $HOME (absolute). */
+  home: string;
+  /** Resolves symlinks (injectable; default: the real filesystem). */
+  resolver?: import('../core/paths.js').PathResolver;
+}
+
+/** Full analysis of one Bash command line: what permission rules, checks and effects need. */
+export interface CommandAnalysis {
+  command: string;
+  /** False → the command cannot be proven safe (ask, never allow). */
+  parseOk: boolean;
+  problems: string[];
+  subcommands: SubcommandInfo[];
+  findings: Finding[];
+  effects: Effect[];
+  /** True only when every sub-command is proven read-only and there is no finding and no mutating effect. */
+  readOnly: boolean;
+  /** Working directory after the command, when statically known (persisting `cd`). */
+  finalCwd?: string;
+}
