@@ -1,0 +1,83 @@
+/**
+ * The built-in tool registry (seed 000 §8, §9.4; design.md §1: "adding a tool touches its own
+ * folder and one line in the tool list").
+ *
+ * - `getAllBaseTools()` is ONE explicit list. Always-on tools are imported statically; conditional
+ *   tools sit behind a named feature flag and are loaded by dynamic `import()` only when the flag is
+ *   on, so a disabled tool's module is never even evaluated (the ESM counterpart of the seed's
+ *   `feature('X') ? require(...) : null`).
+ * - `getTools()` = the list the model sees: base tools → `isEnabled()` → bare deny rules removed.
+ * - A feature is on when `GANTRY_FEATURE_<NAME>=1` (or `true`) is set, or the config says so
+ *   (`{ features: { SLEEP: true } }`); config wins over env when both are given.
+ */
+import type { AnyTool } from '../core/index.js';
+
+/** Named feature flags guarding conditional tools. */
+export const FEATURE_FLAGS = ['SLEEP'] as const;
+export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
+
+/** Registry configuration: explicit feature switches (override the environment). */
+export interface ToolRegistryConfig {
+  features?: Partial<Record<FeatureFlag, boolean>>;
+  /** Environment to read `GANTRY_FEATURE_<NAME>` from (default `process.env`). */
+  env?: Record<string, string | undefined>;
+}
+
+/** True when feature `name` is on: config first, then env `GANTRY_FEATURE_<NAME>` ∈ {`1`, `true`}. */
+export function feature(name: FeatureFlag, config: ToolRegistryConfig = {}): boolean {
+  const configured = config.features?.[name];
+  if (configured !== undefined) return configured;
+  const raw = (config.env ?? process.env)[`GANTRY_FEATURE_${name}`];
+  return raw === '1' || raw === 'true';
+}
+
+/**
+ * Every built-in tool available under `config`'s feature flags, in the order the model sees them.
+ * Not filtered by `isEnabled` or deny rules (see `getTools`). Each call returns a new array of the
+ * same tool objects (tools are module singletons).
+ */
+export async function getAllBaseTools(config: ToolRegistryConfig = {}): Promise<AnyTool[]> {
+  return [
+    // Always on: one line per tool (import it statically above).
+
+    // Behind feature flags: the module is imported only when the flag is on.
+    ...(feature('SLEEP', config) ? [(await import('./sleep/sleep.tool.js')).SleepTool] : []),
+  ];
+}
+
+/**
+ * Removes tools named by a bare deny rule (`"deny": ["WebFetch"]`, no parentheses), so the model
+ * never sees them (spec §3.3: a bare rule matches the whole tool). `bareDenyToolNames` holds tool
+ * names or legacy aliases (`Task` removes `Agent`), and MCP server rules (`mcp__srv` removes every
+ * `mcp__srv__*` tool). Rules with a specifier (`Bash(rm:*)`) must not be passed here: they deny
+ * some calls, not the tool.
+ */
+export function filterToolsByDenyRules(
+  tools: readonly AnyTool[],
+  bareDenyToolNames: readonly string[],
+): AnyTool[] {
+  if (bareDenyToolNames.length === 0) return [...tools];
+  const denied = new Set(bareDenyToolNames);
+  return tools.filter((tool) => {
+    if (denied.has(tool.name) || tool.aliases.some((alias) => denied.has(alias))) return false;
+    if (tool.isMcp && tool.mcpInfo && denied.has(`mcp__${tool.mcpInfo.serverName}`)) return false;
+    return true;
+  });
+}
+
+/**
+ * The tools the model sees: `getAllBaseTools(config)` → those whose `isEnabled()` is true → minus
+ * bare deny rules. `isEnabled` throwing counts as disabled (fail closed).
+ */
+export async function getTools(
+  options: ToolRegistryConfig & { bareDenyToolNames?: readonly string[] } = {},
+): Promise<AnyTool[]> {
+  const enabled = (await getAllBaseTools(options)).filter((tool) => {
+    try {
+      return tool.isEnabled();
+    } catch {
+      return false;
+    }
+  });
+  return filterToolsByDenyRules(enabled, options.bareDenyToolNames ?? []);
+}
