@@ -1,0 +1,42 @@
+/**
+ * Gantry's public API (design.md §6 "Library"): bring your own model, hand the runtime a turn's
+ * `tool_use` blocks, get ordered, budgeted `tool_result` blocks back.
+ *
+ *   import { createToolRuntime, getTools, toolDefinitions } from 'gantry';
+ */
+
+// The tool contract and its vocabulary (Tool, buildTool, ToolUseContext, content blocks, errors, effects…).
+export * from './core/index.js';
+// Tool definitions for the model, rendered once per tool (byte-stable).
+export {
+  renderToolDefinitionsJson,
+  type ToolDefinition,
+  toolDefinition,
+  toolDefinitions,
+} from './model/tool-definitions.js';
+// The runtime: one call's pipeline, batching, streaming executor, result budgets.
+export {
+  allowAllDecider,
+  askAllDecider,
+  type CanUseTool,
+  createToolRuntime,
+  DEFAULT_MAX_TOOL_USE_CONCURRENCY,
+  GLOBAL_MAX_RESULT_SIZE_CHARS,
+  MAX_TURN_RESULTS_CHARS,
+  StreamingToolExecutor,
+  type ToolRuntime,
+  type ToolRuntimeOptions,
+  type ToolRuntimeUpdate,
+  type TurnResult,
+  type TurnRunOptions,
+} from './runtime/index.js';
+// The built-in tool registry.
+export {
+  FEATURE_FLAGS,
+  type FeatureFlag,
+  feature,
+  filterToolsByDenyRules,
+  getAllBaseTools,
+  getTools,
+  type ToolRegistryConfig,
+} from './tools/index.js';

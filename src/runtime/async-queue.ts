@@ -1,0 +1,53 @@
+/**
+ * A single-consumer async queue: producers `push` without waiting, the consumer iterates with
+ * `for await`. `end()` finishes the iteration after the buffered items; `end(error)` makes the
+ * iteration throw `error` after them.
+ */
+export class AsyncQueue<T> implements AsyncIterable<T> {
+  private readonly items: T[] = [];
+  private waiting: ((value: void) => void) | undefined;
+  private ended = false;
+  private failure: { error: unknown } | undefined;
+
+  push(item: T): void {
+    if (this.ended) return;
+    this.items.push(item);
+    this.wake();
+  }
+
+  end(error?: unknown): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (error !== undefined) this.failure = { error };
+    this.wake();
+  }
+
+  private wake(): void {
+    const resolve = this.waiting;
+    this.waiting = undefined;
+    resolve?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<T, void, void> {
+    let read = 0;
+    for (;;) {
+      if (read < this.items.length) {
+        const item = this.items[read] as T;
+        read++;
+        if (read > 1024) {
+          this.items.splice(0, read);
+          read = 0;
+        }
+        yield item;
+        continue;
+      }
+      if (this.ended) {
+        if (this.failure) throw this.failure.error;
+        return;
+      }
+      await new Promise<void>((resolve) => {
+        this.waiting = resolve;
+      });
+    }
+  }
+}

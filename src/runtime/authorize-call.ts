@@ -1,0 +1,112 @@
+/**
+ * Permission phase of one call (design.md §2 steps 4–6; spec §1.3 steps 5–6):
+ *   tool.checkPermissions + tool.describeCall → decider (data in, decision out)
+ *   → `ask` goes to the host's `canUseTool` (no host → deny)
+ *   → the input to run with (possibly updated by the decider or the host).
+ * Refusals are thrown as `PermissionDeniedError`; the one conversion point turns them into results.
+ * A decider that throws denies (fail closed). Every outcome is recorded in `context.toolDecisions`.
+ */
+import {
+  type AnyTool,
+  errorMessage,
+  type PermissionDecider,
+  type PermissionDecision,
+  PermissionDeniedError,
+  type ToolUseContext,
+} from '../core/index.js';
+import type { CanUseTool } from './types.js';
+
+export interface AuthorizeCallOptions {
+  tool: AnyTool;
+  input: Record<string, unknown>;
+  toolUseId: string;
+  context: ToolUseContext;
+  decide: PermissionDecider;
+  canUseTool: CanUseTool | undefined;
+}
+
+/** The verdict: run with `input`, and whether it was changed on the way (then it is parsed again). */
+export interface Authorization {
+  input: Record<string, unknown>;
+  inputUpdated: boolean;
+}
+
+async function decideSafely(
+  decide: PermissionDecider,
+  request: Parameters<PermissionDecider>[0],
+): Promise<PermissionDecision> {
+  try {
+    return await decide(request);
+  } catch (error) {
+    return {
+      behavior: 'deny',
+      reason: {
+        type: 'error',
+        message: `The permission check failed (${errorMessage(error)}), so the call was denied.`,
+      },
+    };
+  }
+}
+
+/**
+ * Decides whether the call may run. Returns the input to run with; throws PermissionDeniedError
+ * on deny (with the reason), on a host refusal (with the host's message) and on `ask` without a host.
+ * Errors thrown by `checkPermissions`/`describeCall` propagate (they become is_error results).
+ */
+export async function authorizeCall(options: AuthorizeCallOptions): Promise<Authorization> {
+  const { tool, input, toolUseId, context } = options;
+  const toolResult = await tool.checkPermissions(input, context);
+  const description = await tool.describeCall(input, context);
+  const appState = context.getAppState();
+  const decision = await decideSafely(options.decide, {
+    toolName: tool.name,
+    input,
+    description,
+    toolResult,
+    isReadOnly: tool.isReadOnly(input),
+    cwd: appState.cwd,
+    projectRoot: appState.projectRoot,
+    additionalDirectories: appState.additionalDirectories,
+    mode: appState.permissionMode,
+    sessionId: appState.sessionId,
+    toolUseId,
+    classifierInput: tool.toAutoClassifierInput(input),
+  });
+
+  if (decision.behavior === 'allow') {
+    context.toolDecisions.set(toolUseId, { behavior: 'allow', source: decision.reason.type });
+    return decision.updatedInput
+      ? { input: decision.updatedInput, inputUpdated: true }
+      : { input, inputUpdated: false };
+  }
+  if (decision.behavior === 'deny') {
+    context.toolDecisions.set(toolUseId, { behavior: 'deny', source: decision.reason.type });
+    throw new PermissionDeniedError(
+      `Permission to use ${tool.name} was denied: ${decision.reason.message} Do not retry the same call; choose another approach or ask the user.`,
+    );
+  }
+
+  const askInput = decision.updatedInput ?? input;
+  if (!options.canUseTool) {
+    context.toolDecisions.set(toolUseId, { behavior: 'deny', source: 'no-host' });
+    throw new PermissionDeniedError(
+      `Permission to use ${tool.name} is required (${decision.reason.message}), but there is no one to ask here, so the call was denied. Ask the user to allow it, or choose another approach.`,
+    );
+  }
+  let answer: Awaited<ReturnType<CanUseTool>>;
+  try {
+    answer = await options.canUseTool(tool, askInput, decision, context);
+  } catch (error) {
+    answer = { behavior: 'deny', message: `the permission prompt failed (${errorMessage(error)})` };
+  }
+  if (answer?.behavior === 'allow') {
+    context.toolDecisions.set(toolUseId, { behavior: 'allow', source: 'host' });
+    if (answer.updatedInput) return { input: answer.updatedInput, inputUpdated: true };
+    return { input: askInput, inputUpdated: askInput !== input };
+  }
+  context.toolDecisions.set(toolUseId, { behavior: 'deny', source: 'host' });
+  const message = answer?.behavior === 'deny' && answer.message ? answer.message : 'no reason given';
+  throw new PermissionDeniedError(
+    `The user denied this ${tool.name} call: ${message}. Do not retry it unchanged; adjust your approach.`,
+  );
+}

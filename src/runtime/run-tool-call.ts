@@ -1,0 +1,193 @@
+/**
+ * One call's pipeline (design.md §2; spec §1.3), in this order:
+ *   1. tool known?                  no → NoSuchToolError
+ *   2. input parsed (zod)?          no → InputValidationError naming the field
+ *   3. tool.validateInput           { ok:false } → ToolInputError
+ *   4–6. authorizeCall              checkPermissions + describeCall → decider → host on `ask`
+ *        (an updated input is parsed and validated again)
+ *   7. tool.call                    async generator: progress forwarded live, output returned
+ *   8. mapToolResultToContent, then the per-call cap (spill when over)
+ * Anything thrown on the way goes to `errorToOutcome` (the one conversion point). The whole
+ * pipeline races the turn's abort signal: an abort settles the call at once with an "aborted"
+ * result, asks the generator to stop, and drops anything the call produces afterwards, so every
+ * started call ends with exactly one result.
+ */
+import {
+  AbortError,
+  type AnyTool,
+  type PermissionDecider,
+  ToolExecutionError,
+  ToolInputError,
+  type ToolProgressEvent,
+  type ToolResult,
+  type ToolResultContent,
+  type ToolUseContext,
+} from '../core/index.js';
+import { authorizeCall } from './authorize-call.js';
+import { schemaErrorToInputError } from './format-input-error.js';
+import { effectiveMaxResultSizeChars } from './limits.js';
+import { capCallResult } from './result-budget.js';
+import { type CallStage, errorToOutcome, NoSuchToolError, notStartedOutcome } from './to-tool-result.js';
+import type { CallOutcome, CanUseTool, PreparedCall } from './types.js';
+
+/** What a call needs from its turn. */
+export interface CallEnvironment {
+  signal: AbortSignal;
+  decide: PermissionDecider;
+  canUseTool: CanUseTool | undefined;
+  /** Delivers a progress event (to the context's sink and the turn's update stream). */
+  emitProgress(event: ToolProgressEvent, context: ToolUseContext): void;
+  /** Global inline cap (normally 50,000). */
+  globalMaxResultSizeChars: number;
+}
+
+interface Success {
+  content: ToolResultContent;
+  contextModifier: ((context: ToolUseContext) => ToolUseContext) | undefined;
+  newMessages: unknown[];
+}
+
+interface CallState {
+  stage: CallStage;
+  settled: boolean;
+  generator: AsyncGenerator<unknown, ToolResult<unknown>, void> | undefined;
+}
+
+async function validate(
+  tool: AnyTool,
+  input: Record<string, unknown>,
+  context: ToolUseContext,
+): Promise<void> {
+  const verdict = await tool.validateInput(input, context);
+  if (!verdict || verdict.ok !== true) {
+    const message = verdict && verdict.ok === false ? verdict.message : 'the input was rejected';
+    throw new ToolInputError(message, verdict && verdict.ok === false ? verdict.field : undefined);
+  }
+}
+
+function isContent(value: unknown): value is ToolResultContent {
+  return typeof value === 'string' || Array.isArray(value);
+}
+
+async function pipeline(
+  call: PreparedCall,
+  context: ToolUseContext,
+  env: CallEnvironment,
+  state: CallState,
+): Promise<Success> {
+  const { tool, toolUse } = call;
+  if (!tool) {
+    throw new NoSuchToolError(`No such tool available: ${toolUse.name}`);
+  }
+  if (!call.parsed?.success) {
+    throw schemaErrorToInputError(tool.name, call.parsed?.error, toolUse.input);
+  }
+  let input = call.parsed.data;
+  await validate(tool, input, context);
+
+  const authorization = await authorizeCall({
+    tool,
+    input,
+    toolUseId: toolUse.id,
+    context,
+    decide: env.decide,
+    canUseTool: env.canUseTool,
+  });
+  if (authorization.inputUpdated) {
+    const reparsed = tool.inputSchema.safeParse(authorization.input);
+    if (!reparsed.success) throw schemaErrorToInputError(tool.name, reparsed.error, authorization.input);
+    input = reparsed.data as Record<string, unknown>;
+    await validate(tool, input, context);
+  }
+
+  if (env.signal.aborted) throw new AbortError();
+  state.stage = 'running';
+  const generator = tool.call(input, context) as AsyncGenerator<unknown, ToolResult<unknown>, void>;
+  state.generator = generator;
+  let result: ToolResult<unknown>;
+  for (;;) {
+    const step = await generator.next();
+    if (step.done) {
+      result = step.value;
+      break;
+    }
+    if (state.settled) throw new AbortError();
+    env.emitProgress({ toolUseId: toolUse.id, toolName: tool.name, data: step.value }, context);
+  }
+  if (!result || typeof result !== 'object' || !('data' in result)) {
+    throw new ToolExecutionError(`${tool.name} finished without a result (its call() returned no { data }).`);
+  }
+  const content = tool.mapToolResultToContent(result.data, toolUse.id);
+  if (!isContent(content)) {
+    throw new ToolExecutionError(
+      `${tool.name} produced no content for the model (result mapping returned ${typeof content}).`,
+    );
+  }
+  return { content, contextModifier: result.contextModifier, newMessages: result.newMessages ?? [] };
+}
+
+/** Resolves when `signal` aborts; `dispose` removes the listener. */
+function abortWaiter(signal: AbortSignal): { promise: Promise<'aborted'>; dispose(): void } {
+  let onAbort: (() => void) | undefined;
+  const promise = new Promise<'aborted'>((resolve) => {
+    onAbort = () => resolve('aborted');
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return { promise, dispose: () => onAbort && signal.removeEventListener('abort', onAbort) };
+}
+
+/**
+ * Runs one prepared call to exactly one outcome. `context` is the context this call runs with
+ * (the runtime sets `toolUseId`). Rethrows only `FatalError`.
+ */
+export async function runToolCall(
+  call: PreparedCall,
+  context: ToolUseContext,
+  env: CallEnvironment,
+): Promise<CallOutcome> {
+  const toolName = call.tool?.name ?? call.toolUse.name;
+  const meta = { index: call.index, toolUseId: call.toolUse.id, toolName };
+  if (env.signal.aborted) return notStartedOutcome(meta);
+
+  const startedAtMs = performance.now();
+  const state: CallState = { stage: 'checking', settled: false, generator: undefined };
+  const run = pipeline(call, context, env, state);
+  const waiter = abortWaiter(env.signal);
+  let success: Success;
+  try {
+    const first = await Promise.race([run, waiter.promise]);
+    if (first === 'aborted') {
+      run.catch(() => undefined);
+      throw new AbortError();
+    }
+    success = first;
+  } catch (error) {
+    state.settled = true;
+    if (state.generator) state.generator.return(undefined as never).catch(() => undefined);
+    return errorToOutcome(error, {
+      ...meta,
+      stage: state.stage,
+      durationMs: performance.now() - startedAtMs,
+      aborted: env.signal.aborted,
+    });
+  } finally {
+    waiter.dispose();
+  }
+  state.settled = true;
+  const outcome: CallOutcome = {
+    ...meta,
+    status: 'ok',
+    content: success.content,
+    isError: false,
+    maxResultSizeChars: effectiveMaxResultSizeChars(
+      call.tool?.maxResultSizeChars,
+      env.globalMaxResultSizeChars,
+    ),
+    persisted: false,
+    newMessages: success.newMessages,
+    durationMs: performance.now() - startedAtMs,
+  };
+  if (success.contextModifier) outcome.contextModifier = success.contextModifier;
+  await capCallResult(outcome, context.getAppState().sessionDir);
+  return outcome;
+}
