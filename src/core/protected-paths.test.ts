@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { matchProtectedPath, protectedNameMatches } from './protected-paths.js';
 
 describe('matchProtectedPath', () => {
-  it.each([
+  it.each<[string, string, string | undefined, string]>([
     ['/p/.bashrc', '.bashrc', '/p/.bashrc', 'shell rc file at the project root'],
     ['/home/u/.zshrc', '.zshrc', '/home/u/.zshrc', 'shell rc file in home'],
     ['/p/.git/config', '.git', '/p/.git', 'inside .git: the directory entry wins'],

@@ -20,7 +20,7 @@ describe('SandboxSettingsInputSchema', () => {
     expect(parsed).toEqual(input);
   });
 
-  it.each([
+  it.each<[unknown, string]>([
     [{ enabled: 'yes' }, 'enabled must be a boolean'],
     [{ excludedCommands: 'docker' }, 'excludedCommands must be a list'],
     [{ network: { allowedDomains: [1] } }, 'domains must be strings'],
