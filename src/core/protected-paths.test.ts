@@ -40,6 +40,8 @@ describe('protectedNameMatches', () => {
     ['.env*', '.env', true, 'prefix pattern matches the bare name'],
     ['.env*', '.env.production', true, 'prefix pattern matches a suffix'],
     ['.env*', 'x.env', false, 'prefix must be at the start'],
+    ['.env*', '.env.example', false, 'template variant holds placeholders'],
+    ['.env*', '.env.sample.local', false, 'template variant with a suffix'],
     ['.npmrc', '.npmrc', true, 'exact'],
     ['.npmrc', '.npmrc.bak', false, 'exact names do not match suffixes'],
   ])('%s vs %s → %s (%s)', (entry, base, expected) => {

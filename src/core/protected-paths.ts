@@ -47,10 +47,13 @@ export const PROTECTED_FILE_ENTRIES: readonly ProtectedPathEntry[] = [
     '.zlogin',
     '.zlogout',
     '.profile',
-    '.envrc',
+    '.kshrc',
+    '.cshrc',
+    '.tcshrc',
   ].map((name) => ({ name, kind: 'file' as const, class: 'deny' as const, why: SHELL_RC })),
   { name: '.gitconfig', kind: 'file', class: 'deny', why: 'git configuration: aliases, hooks path, filters' },
-  { name: '.gitmodules', kind: 'file', class: 'deny', why: 'git submodule sources' },
+  { name: '.gitmodules', kind: 'file', class: 'ask', why: 'git submodule sources' },
+  { name: '.envrc', kind: 'file', class: 'ask', why: 'direnv runs it on cd' },
   ...[
     '.npmrc',
     '.yarnrc',
@@ -76,14 +79,16 @@ export const PROTECTED_FILE_ENTRIES: readonly ProtectedPathEntry[] = [
   { name: '.ripgreprc', kind: 'file', class: 'deny', why: 'ripgrep configuration: can add --pre programs' },
   { name: 'pyrightconfig.json', kind: 'file', class: 'deny', why: 'type-checker configuration' },
   { name: '.devcontainer.json', kind: 'file', class: 'deny', why: 'dev-container definition' },
-  { name: '.mcp.json', kind: 'file', class: 'deny', why: 'MCP server definitions: start programs' },
-  { name: '.claude.json', kind: 'file', class: 'deny', why: 'agent configuration' },
+  { name: '.mcp.json', kind: 'file', class: 'ask', why: 'MCP server definitions: start programs' },
+  { name: '.claude.json', kind: 'file', class: 'ask', why: 'agent configuration' },
   { name: '.env*', kind: 'file', class: 'deny', why: 'environment file: usually holds secrets' },
   { name: '.netrc', kind: 'file', class: 'deny', why: 'credentials' },
+  { name: '.pgpass', kind: 'file', class: 'deny', why: 'credentials' },
   { name: '.git-credentials', kind: 'file', class: 'deny', why: 'credentials' },
   { name: '.credentials.json', kind: 'file', class: 'deny', why: 'credentials' },
   { name: 'credentials', kind: 'file', class: 'deny', why: 'credentials' },
   { name: 'authorized_keys', kind: 'file', class: 'deny', why: 'SSH login keys' },
+  { name: 'authorized_keys2', kind: 'file', class: 'deny', why: 'SSH login keys' },
 ];
 
 /** Protected directories; everything below them matches. */
@@ -97,6 +102,8 @@ export const PROTECTED_DIR_ENTRIES: readonly ProtectedPathEntry[] = [
   { name: '.vscode', kind: 'dir', class: 'ask', why: 'editor configuration: tasks run code' },
   { name: '.idea', kind: 'dir', class: 'ask', why: 'editor configuration: run configurations' },
   { name: '.husky', kind: 'dir', class: 'ask', why: 'git hooks' },
+  { name: '.aws', kind: 'dir', class: 'deny', why: 'cloud credentials and config' },
+  { name: '.kube', kind: 'dir', class: 'deny', why: 'cluster credentials and config' },
   { name: '.cargo', kind: 'dir', class: 'ask', why: 'cargo configuration: build scripts, registries' },
   { name: '.devcontainer', kind: 'dir', class: 'ask', why: 'dev-container definition' },
   { name: '.yarn', kind: 'dir', class: 'ask', why: 'yarn plugins and releases: run code' },
@@ -119,10 +126,31 @@ export const SANDBOX_GIT_PROTECTED: readonly string[] = ['hooks', 'config', 'con
  */
 export const GIT_PLANTING_NAMES: readonly string[] = ['HEAD', 'objects', 'refs', 'config', 'hooks'];
 
-/** True when base name `base` matches a file entry name (exact, or prefix for `name*`). */
+/**
+ * `.env.*` variants that hold placeholders by convention and are edited routinely; not protected
+ * (agrees with the permission engine's corpus tuning).
+ */
+export const ENV_TEMPLATE_SUFFIXES: readonly string[] = [
+  'example',
+  'sample',
+  'template',
+  'dist',
+  'defaults',
+  'schema',
+];
+
+/**
+ * True when base name `base` matches a file entry name: exact, or prefix for `name*`. The `.env*`
+ * prefix skips template variants (`.env.example`, `.env.sample.local` …).
+ */
 export function protectedNameMatches(entryName: string, base: string): boolean {
-  if (entryName.endsWith('*')) return base.startsWith(entryName.slice(0, -1));
-  return base === entryName;
+  if (!entryName.endsWith('*')) return base === entryName;
+  if (!base.startsWith(entryName.slice(0, -1))) return false;
+  if (entryName === '.env*' && base.startsWith('.env.')) {
+    const parts = base.slice(5).toLowerCase().split('.');
+    return !parts.some((p) => ENV_TEMPLATE_SUFFIXES.includes(p));
+  }
+  return true;
 }
 
 /** What {@link matchProtectedPath} found. */
