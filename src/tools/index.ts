@@ -72,12 +72,17 @@ export function filterToolsByDenyRules(
 export async function getTools(
   options: ToolRegistryConfig & { bareDenyToolNames?: readonly string[] } = {},
 ): Promise<AnyTool[]> {
-  const enabled = (await getAllBaseTools(options)).filter((tool) => {
+  const enabled = filterEnabledTools(await getAllBaseTools(options));
+  return filterToolsByDenyRules(enabled, options.bareDenyToolNames ?? []);
+}
+
+/** Keeps the tools whose `isEnabled()` returns true; one that throws counts as disabled (fail closed). */
+export function filterEnabledTools(tools: readonly AnyTool[]): AnyTool[] {
+  return tools.filter((tool) => {
     try {
-      return tool.isEnabled();
+      return tool.isEnabled() === true;
     } catch {
       return false;
     }
   });
-  return filterToolsByDenyRules(enabled, options.bareDenyToolNames ?? []);
 }
