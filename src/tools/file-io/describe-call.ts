@@ -1,0 +1,32 @@
+/**
+ * `describeCall` for the file tools (design.md §2 step 4, §3): the permission target is the
+ * absolute, symlink-resolved path, and the one effect is a read or write of it, stated from the
+ * tool's own input field. When a symlink was followed the effect's detail names the link, so an
+ * explanation can show both.
+ */
+import type { CallDescription, ToolUseContext } from '../../core/index.js';
+import { knownEffect } from '../../core/index.js';
+import { resolveFilePath } from './resolve-path.js';
+
+/**
+ * Describes a file tool call on `requestedPath`.
+ * @param kind - `read` for Read (the call is then read-only), `write` for Write/Edit/NotebookEdit.
+ * @param field - the input field the path came from (`file_path`, `notebook_path`).
+ */
+export function describeFileCall(options: {
+  toolName: string;
+  kind: 'read' | 'write';
+  field: string;
+  requestedPath: string;
+  context: Pick<ToolUseContext, 'getAppState'>;
+}): CallDescription {
+  const p = resolveFilePath(options.requestedPath, options.context);
+  const detail = p.viaSymlink ? `${options.field} via symlink ${p.absolute}` : options.field;
+  return {
+    ruleContents: [p.resolved],
+    effects: [knownEffect(options.kind, p.resolved, 'tool-input', detail)],
+    findings: [],
+    readOnly: options.kind === 'read',
+    summary: `${options.toolName} ${p.resolved}`,
+  };
+}

@@ -1,0 +1,247 @@
+/**
+ * `Read` (spec §2.2): returns a file's contents to the model: numbered text lines, an image block,
+ * a PDF (document block or per-page text), or a notebook cell by cell. Read-only and
+ * concurrency-safe; never spilled (`maxResultSizeChars` = Infinity: a spilled Read would have to be
+ * read back with Read; seed 000 §7.1).
+ *
+ * Sequence of `call`: resolve the path (cwd, `~`, symlinks) → stat (missing → not-found message
+ * with hints; directory / non-regular → refused with a hint) → dispatch on the extension: image,
+ * PDF, notebook, known binary (refused), else text (window of lines, streamed for large files) →
+ * record what was read in `readFileState` (hash, mtime, partial or whole) → result.
+ */
+import { stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import type { ToolResultContent, ToolUseContext } from '../../core/index.js';
+import { buildTool, hashContent, ToolExecutionError, ToolInputError } from '../../core/index.js';
+import { extensionOf, hasBinaryExtension } from '../file-io/binary.js';
+import { fileToolsCompat } from '../file-io/compat.js';
+import { describeFileCall } from '../file-io/describe-call.js';
+import { recordFileState } from '../file-io/freshness.js';
+import { numberLines } from '../file-io/line-numbers.js';
+import { loadPrompt } from '../file-io/load-prompt.js';
+import { modelContentOf, withModelContent } from '../file-io/model-content.js';
+import { fileNotFoundMessage } from '../file-io/not-found.js';
+import { resolveFilePath } from '../file-io/resolve-path.js';
+import { IMAGE_EXTENSIONS, imageBlock, prepareImage, type ReadImageOutput } from './read-image.js';
+import {
+  NOTEBOOK_MAX_BYTES,
+  notebookTooLargeError,
+  type ReadNotebookOutput,
+  renderNotebook,
+} from './read-notebook.js';
+import { parsePageRange, type ReadPdfOutput, readPdf } from './read-pdf.js';
+import { readTextWindow } from './read-text.js';
+import { CHARS_PER_TOKEN, emptyFileNote, type ReadTextOutput, renderTextRead } from './text-result.js';
+
+const ReadInput = z.strictObject({
+  file_path: z.string().describe('The absolute path of the file to read.'),
+  offset: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe(
+      'The 1-based line number to start reading at. Give it only when the file is too large to read at once.',
+    ),
+  limit: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('How many lines to read. Give it only when the file is too large to read at once.'),
+  pages: z
+    .string()
+    .optional()
+    .describe('PDF files only: a page number or range, e.g. "3" or "1-5". At most 20 pages per call.'),
+});
+
+export type ReadInput = z.infer<typeof ReadInput>;
+export type ReadOutput = ReadTextOutput | ReadImageOutput | ReadPdfOutput | ReadNotebookOutput;
+
+/** Fallback rendering when the call's own rendering is not attached (see model-content.ts). */
+function renderFallback(output: ReadOutput): ToolResultContent {
+  switch (output.type) {
+    case 'text':
+      if (output.file.numLines === 0) return emptyFileNote();
+      return numberLines(output.file.content.split('\n'), output.file.startLine);
+    case 'image':
+      return [imageBlock(output)];
+    case 'pdf':
+      return [
+        {
+          type: 'document',
+          source: { type: 'base64', media_type: 'application/pdf', data: output.file.base64 },
+        },
+      ];
+    case 'pdf-text':
+      return output.file.pages.map((p) => `--- Page ${p.page} ---\n${p.text}`).join('\n\n');
+    case 'notebook':
+      return output.file.cells
+        .map((c) => `<cell id="${c.cell_id}" cell_type="${c.cellType}">\n${c.source}\n</cell>`)
+        .join('\n');
+  }
+}
+
+async function statOrExplain(resolved: string, absolute: string, context: ToolUseContext) {
+  try {
+    return await stat(resolved);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      throw new ToolInputError(await fileNotFoundMessage(absolute, context.getAppState().cwd), 'file_path');
+    }
+    if (code === 'EACCES' || code === 'EPERM') {
+      throw new ToolExecutionError(`Permission denied: ${absolute} cannot be read by this process.`);
+    }
+    throw error;
+  }
+}
+
+export const ReadTool = buildTool({
+  name: 'Read',
+  description: loadPrompt(import.meta.url, './read.prompt.md'),
+  inputSchema: ReadInput,
+  maxResultSizeChars: Number.POSITIVE_INFINITY,
+  isReadOnly: () => true,
+  isConcurrencySafe: () => true,
+  userFacingName: () => 'Read',
+  toAutoClassifierInput: (input: ReadInput) => `Read ${input.file_path}`,
+
+  async validateInput(input: ReadInput) {
+    if (input.file_path.trim() === '') {
+      return {
+        ok: false,
+        message: 'file_path is empty. Give the absolute path of the file to read.',
+        field: 'file_path',
+      };
+    }
+    if (input.pages !== undefined) {
+      if (extensionOf(input.file_path) !== 'pdf') {
+        return {
+          ok: false,
+          message: 'pages applies to PDF files only. For other files use offset and limit.',
+          field: 'pages',
+        };
+      }
+      const range = parsePageRange(input.pages);
+      if ('error' in range) return { ok: false, message: range.error, field: 'pages' };
+    }
+    return { ok: true };
+  },
+
+  async describeCall(input: ReadInput, context: ToolUseContext) {
+    return describeFileCall({
+      toolName: 'Read',
+      kind: 'read',
+      field: 'file_path',
+      requestedPath: input.file_path,
+      context,
+    });
+  },
+
+  async *call(input: ReadInput, context: ToolUseContext) {
+    const compat = fileToolsCompat(context);
+    const signal = context.abortController.signal;
+    const p = resolveFilePath(input.file_path, context);
+    const info = await statOrExplain(p.resolved, p.absolute, context);
+    if (info.isDirectory()) {
+      throw new ToolInputError(
+        `${p.absolute} is a directory, not a file. List it with Bash (\`ls -la ${p.absolute}\`) or with Glob (path: "${p.absolute}").`,
+        'file_path',
+      );
+    }
+    if (!info.isFile()) {
+      throw new ToolInputError(
+        `${p.absolute} is not a regular file (a device, socket or FIFO); reading it could block. Use Bash if you really need it.`,
+        'file_path',
+      );
+    }
+    const mtimeMs = info.mtimeMs;
+    const ext = extensionOf(p.resolved);
+    const capChars = compat.readMaxOutputTokens * CHARS_PER_TOKEN;
+
+    if (IMAGE_EXTENSIONS.has(ext)) {
+      const bytes = await readFile(p.resolved, { signal });
+      const output = await prepareImage(p.absolute, bytes);
+      recordFileState(context, p.resolved, { contentHash: hashContent(bytes), mtimeMs, isPartial: false });
+      return { data: output as ReadOutput };
+    }
+
+    if (ext === 'pdf') {
+      const bytes = await readFile(p.resolved, { signal });
+      const result = await readPdf(p.absolute, bytes, {
+        ...(input.pages !== undefined ? { pages: input.pages } : {}),
+        mode: compat.readPdf,
+      });
+      const textChars = result.content.reduce((n, b) => n + (b.type === 'text' ? b.text.length : 0), 0);
+      if (textChars > capChars) {
+        throw new ToolInputError(
+          `These PDF pages hold ${Math.ceil(textChars / CHARS_PER_TOKEN)} tokens of text, over the ${compat.readMaxOutputTokens}-token cap. Read fewer pages per call.`,
+          'pages',
+        );
+      }
+      recordFileState(context, p.resolved, {
+        contentHash: hashContent(bytes),
+        mtimeMs,
+        isPartial: result.isPartial,
+      });
+      return { data: withModelContent(result.output as ReadOutput, result.content) };
+    }
+
+    if (ext === 'ipynb') {
+      if (info.size > NOTEBOOK_MAX_BYTES) {
+        throw new ToolInputError(
+          `${p.absolute} is ${info.size} bytes, over the ${NOTEBOOK_MAX_BYTES}-byte notebook limit. Read parts of it with Bash and jq, e.g. \`jq '.cells[0:10]' ${p.absolute}\`.`,
+        );
+      }
+      const bytes = await readFile(p.resolved, { signal });
+      const text = bytes.toString('utf8');
+      const rendered = renderNotebook(p.absolute, text);
+      if (rendered.textChars > capChars) {
+        throw notebookTooLargeError(
+          p.absolute,
+          Math.ceil(rendered.textChars / CHARS_PER_TOKEN),
+          compat.readMaxOutputTokens,
+        );
+      }
+      recordFileState(context, p.resolved, {
+        contentHash: hashContent(bytes),
+        mtimeMs,
+        isPartial: false,
+        text,
+      });
+      return { data: withModelContent(rendered.output as ReadOutput, rendered.content) };
+    }
+
+    if (hasBinaryExtension(p.resolved)) {
+      throw new ToolInputError(
+        `This tool cannot read binary files: ${p.absolute} is a .${ext} file. Inspect it with Bash instead (e.g. \`file\`, \`xxd | head\`, or a format-specific tool).`,
+        'file_path',
+      );
+    }
+
+    const explicitRange = input.offset !== undefined || input.limit !== undefined;
+    const offset = Math.max(1, input.offset ?? 1);
+    const limit = input.limit ?? compat.readLineCap;
+    const window = await readTextWindow(p.resolved, {
+      offset,
+      limit,
+      maxLineChars: compat.readMaxLineChars,
+      sizeBytes: info.size,
+      signal,
+    });
+    const rendered = renderTextRead({ filePath: p.absolute, window, explicitRange, compat });
+    recordFileState(context, p.resolved, {
+      contentHash: window.contentHash,
+      mtimeMs,
+      isPartial: rendered.isPartial,
+      ...(window.fullText !== undefined ? { text: window.fullText } : {}),
+      ...(rendered.isPartial ? { offset, limit: rendered.output.file.numLines || limit } : {}),
+    });
+    return { data: withModelContent(rendered.output as ReadOutput, rendered.modelText) };
+  },
+
+  mapToolResultToContent: (output: ReadOutput): ToolResultContent =>
+    modelContentOf(output) ?? renderFallback(output),
+});

@@ -1,0 +1,140 @@
+/**
+ * Turning a window of lines into Read's result (spec §2.2 "Text output"): the numbered text the
+ * model sees, the structured `{type:"text", file:{…}}` result, and whether the read was partial.
+ *
+ * Order of decisions: empty file → note; offset past the end → note; otherwise number the lines,
+ * then apply the output cap (estimated at 4 characters per token): an explicit range over the cap
+ * fails; a whole-file read over the cap fails (classic) or is cut to a PARTIAL view (newer); a
+ * trailing note says how to continue whenever lines remain.
+ */
+import { ToolInputError } from '../../core/index.js';
+import type { FileToolsCompat } from '../file-io/compat.js';
+import { numberLine } from '../file-io/line-numbers.js';
+import type { TextWindow } from './read-text.js';
+
+/** Characters per token used to estimate the output size. */
+export const CHARS_PER_TOKEN = 4;
+
+/** Structured result of a text read (README §5.2 Read shape, plus `truncatedByTokenCap`, spec §2.2). */
+export interface ReadTextOutput {
+  type: 'text';
+  file: {
+    filePath: string;
+    content: string;
+    numLines: number;
+    startLine: number;
+    totalLines: number;
+    truncatedByTokenCap?: boolean;
+  };
+}
+
+export interface RenderedTextRead {
+  output: ReadTextOutput;
+  modelText: string;
+  /** True unless every line was shown whole. */
+  isPartial: boolean;
+}
+
+export const MALWARE_REMINDER =
+  '<system-reminder>\nWhen you read a file, consider whether it looks malicious. You may analyse such code and ' +
+  'explain what it does, but you must not improve or extend it.\n</system-reminder>';
+
+/** `emptyFileNote` and `pastEndNote` follow Claude Code's reminder texts (spec §2.2; transcripts). */
+export function emptyFileNote(): string {
+  return '<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>';
+}
+
+export function pastEndNote(offset: number, totalLines: number): string {
+  return (
+    `<system-reminder>Warning: the file exists but is shorter than the provided offset (${offset}). ` +
+    `The file has ${totalLines} lines.</system-reminder>`
+  );
+}
+
+/**
+ * Renders a text read.
+ * @param explicitRange - true when the model gave `offset` or `limit`.
+ * @throws ToolInputError when the output is over the cap and may not be cut (see module doc).
+ */
+export function renderTextRead(options: {
+  filePath: string;
+  window: TextWindow;
+  explicitRange: boolean;
+  compat: FileToolsCompat;
+}): RenderedTextRead {
+  const { filePath, window, compat } = options;
+  const base = { filePath, startLine: window.startLine, totalLines: window.totalLines };
+
+  if (window.totalLinesKnown && window.totalLines === 0) {
+    return {
+      output: { type: 'text', file: { ...base, content: '', numLines: 0 } },
+      modelText: emptyFileNote(),
+      isPartial: false,
+    };
+  }
+  if (window.lines.length === 0) {
+    return {
+      output: { type: 'text', file: { ...base, content: '', numLines: 0 } },
+      modelText: pastEndNote(window.startLine, window.totalLines),
+      isPartial: true,
+    };
+  }
+
+  const numbered = window.lines.map((line, i) =>
+    numberLine(window.startLine + i, line, compat.readLineSeparator),
+  );
+  const capChars = compat.readMaxOutputTokens * CHARS_PER_TOKEN;
+  const totalChars = numbered.reduce((n, l) => n + l.length + 1, 0);
+  let shown = numbered.length;
+  let truncatedByTokenCap = false;
+  if (totalChars > capChars) {
+    let used = 0;
+    let fit = 0;
+    while (fit < numbered.length && used + (numbered[fit] as string).length + 1 <= capChars) {
+      used += (numbered[fit] as string).length + 1;
+      fit++;
+    }
+    const tokens = Math.ceil(totalChars / CHARS_PER_TOKEN);
+    if (options.explicitRange || compat.readOverCap === 'error' || fit === 0) {
+      const suggestion =
+        fit > 0
+          ? ` Read fewer lines at a time, e.g. offset=${window.startLine} limit=${fit}, or use Grep to find the part you need.`
+          : ' Use Grep to find the part you need, or Bash (e.g. `cut -c1-500`) to look at parts of these long lines.';
+      throw new ToolInputError(
+        `File content (${tokens} tokens) exceeds maximum allowed tokens (${compat.readMaxOutputTokens}).${suggestion}`,
+      );
+    }
+    shown = fit;
+    truncatedByTokenCap = true;
+  }
+
+  const lastShown = window.startLine + shown - 1;
+  const moreFollow = !window.totalLinesKnown || lastShown < window.totalLines;
+  const of = window.totalLinesKnown
+    ? `of ${window.totalLines}`
+    : 'of a file that continues (not counted to the end)';
+  let modelText = numbered.slice(0, shown).join('\n');
+  if (truncatedByTokenCap) {
+    modelText +=
+      `\n\n(PARTIAL view: showing lines ${window.startLine}-${lastShown} ${of}; the output cap of ` +
+      `${compat.readMaxOutputTokens} tokens was reached. Use offset=${lastShown + 1} to continue reading.)`;
+  } else if (moreFollow) {
+    modelText += `\n\n(Showing lines ${window.startLine}-${lastShown} ${of}. Use offset=${lastShown + 1} to continue.)`;
+  }
+  if (window.anyLineTruncated) {
+    modelText += `\n\n(Some lines were longer than ${compat.readMaxLineChars} characters and were cut.)`;
+  }
+  if (compat.readMalwareReminder) modelText += `\n\n${MALWARE_REMINDER}`;
+
+  const file: ReadTextOutput['file'] = {
+    ...base,
+    content: window.lines.slice(0, shown).join('\n'),
+    numLines: shown,
+  };
+  if (truncatedByTokenCap) file.truncatedByTokenCap = true;
+  return {
+    output: { type: 'text', file },
+    modelText,
+    isPartial: window.startLine > 1 || moreFollow || window.anyLineTruncated || truncatedByTokenCap,
+  };
+}
