@@ -18,6 +18,57 @@ export interface Word {
   quoted: boolean;
   /** True when unquoted glob characters (`* ? [`) or brace expansion remain. */
   hasGlob: boolean;
+  /** True when unquoted brace expansion (`{a,b}`, `{1..3}`) remains (implies hasGlob). Set by the parser. */
+  braceExpansion?: boolean;
+}
+
+/** A path-like argument of a stripped wrapper (`env -C DIR`, `sudo -D DIR`, `time -o FILE`, `flock FILE`, `xargs -a FILE`). */
+export interface WrapperPath {
+  wrapper: string;
+  role: 'chdir' | 'write' | 'read' | 'lock';
+  word: Word;
+}
+
+/** Kinds of syntax the security checks care about (recorded by the parser with their quoting context). */
+export type SyntaxNoteKind =
+  | 'command-substitution'
+  | 'backtick'
+  | 'process-substitution'
+  | 'parameter-expansion'
+  | 'simple-expansion'
+  | 'arithmetic-expansion'
+  | 'ansi-c-string'
+  | 'translated-string'
+  | 'heredoc'
+  | 'herestring'
+  | 'comment'
+  | 'line-continuation';
+
+/** One occurrence of a syntax feature. Offsets as in SimpleCommand.start/end. */
+export interface SyntaxNote {
+  kind: SyntaxNoteKind;
+  /** Source text of the construct, in the script where it occurs. */
+  text: string;
+  start: number;
+  end: number;
+  /** Quoting context: `none` (unquoted), `double` (inside "…"), `heredoc` (body of an unquoted-delimiter heredoc). */
+  context: 'none' | 'double' | 'heredoc';
+  /** Script nesting depth (0 = the command line; 1 = inside `sh -c '…'`, `eval`, a shell-fed heredoc …). */
+  depth: number;
+}
+
+/** A script handed to a shell that the splitter re-parsed (or could not). */
+export interface NestedScript {
+  /** `sh -c`, `eval`, `heredoc-shell`, `env -S`, `watch`, `flock -c`, `su -c`, `stdin`, `file`. */
+  via: string;
+  /** The script text (static value; dynamic parts as written). Empty for `stdin`; the path for `file`. */
+  text: string;
+  /** True when the text depends on expansions: variable contents become code. */
+  dynamic: boolean;
+  /** Depth of the script itself (1 for a script in the command line). */
+  depth: number;
+  start: number;
+  end: number;
 }
 
 /** One redirection attached to a simple command (after re-attribution; stack.md §4 misparses 1–2). */
@@ -57,6 +108,10 @@ export interface SimpleCommand {
   connector: string;
   /** True when the command runs in a subshell or pipeline stage (so `cd` does not persist past it). */
   inSubshell: boolean;
+  /** Script nesting depth (0 = the command line; +1 per `sh -c`/`eval`/shell-fed heredoc). Set by the parser. */
+  depth?: number;
+  /** Paths named by stripped wrappers (`env -C`, `time -o`, `flock FILE`, `xargs -a`), for effects. Set by the parser. */
+  wrapperPaths?: WrapperPath[];
 }
 
 /** Result of parse + split. */
@@ -68,6 +123,10 @@ export interface SplitResult {
   commands: SimpleCommand[];
   /** Findings raised while parsing/splitting (e.g. INCOMPLETE_COMMANDS, unsupported constructs). */
   findings: Finding[];
+  /** Syntax features seen, with quoting context (input of the security checks). Set by the parser. */
+  notes?: SyntaxNote[];
+  /** Scripts handed to shells (`sh -c`, `eval`, heredoc-fed shells …). Set by the parser. */
+  scripts?: NestedScript[];
 }
 
 /** Options for analysis: the world the command runs in. */

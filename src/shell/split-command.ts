@@ -1,0 +1,371 @@
+/**
+ * Simple commands: words, assignments and redirects of one `command` node → a `SimpleCommand`.
+ *
+ * Sequence per command: read prefix assignments, the name and the arguments in source order; read
+ * redirects, treating every `file_redirect` destination after the first as an argument
+ * (tree-sitter-bash#233, stack.md §4 misparse 2: `rm 2>/dev/null -rf /` is `rm -rf /`); collect the
+ * bodies of substitutions; then `finishCommand` strips wrappers and queues nested scripts.
+ */
+import type { SyntaxNode } from './parser.js';
+import { finishCommand } from './split-nested.js';
+import type { Ctx, Script, SplitState, Task } from './split-state.js';
+import type { EnvAssignment, Redirect, Word } from './types.js';
+import { isDangerousEnvName } from './env-vars.js';
+import { collectDynamic, type NestedBody, readWord, staticWord } from './words.js';
+
+type StmtTask = Extract<Task, { kind: 'stmt' }>;
+
+/** What one redirect node contributes. */
+export interface RedirectParts {
+  redirect?: Redirect;
+  /** Destinations after the first (really arguments of the command). */
+  extraWords: Word[];
+  /** Substitution bodies inside the target or heredoc body. */
+  nestedTasks: Task[];
+  /** Statements tree-sitter hung inside a heredoc redirect (`cat <<EOF | sh`, `<<EOF && ls`). */
+  continuations: Task[];
+  /** True when a continuation pipes this command's output (`cat <<EOF | …`): it is a pipeline stage. */
+  pipes: boolean;
+  /** Redirects written after a heredoc operator on the same line (`cat <<EOF > out`). */
+  extraRedirects?: Redirect[];
+}
+
+const HEREDOC_CONTINUATION_OPS = new Set(['&&', '||', ';', '&', '|', '|&']);
+
+function nestedToTasks(script: Script, nested: NestedBody[]): Task[] {
+  return nested.map((n) => ({
+    kind: 'stmt' as const,
+    node: n.node,
+    script,
+    ctx: { via: n.via, inSubshell: true, inherited: [], wrappers: [] },
+    connector: '',
+    trailing: [],
+  }));
+}
+
+/** Reads one file/heredoc/herestring redirect node. `ctx` is used for continuation statements. */
+export function redirectFromNode(
+  state: SplitState,
+  script: Script,
+  node: SyntaxNode,
+  _extra: SyntaxNode[],
+  ctx?: Ctx,
+): RedirectParts {
+  const src = script.source;
+  const nested: NestedBody[] = [];
+  const sink = state.sink(script, nested);
+  const parts: RedirectParts = { extraWords: [], nestedTasks: [], continuations: [], pipes: false };
+  let fd: number | undefined;
+  let op = '';
+  let target: Word | undefined;
+  if (node.type === 'file_redirect' || node.type === 'herestring_redirect') {
+    for (const child of node.children) {
+      if (child.field === 'descriptor' || child.type === 'file_descriptor') {
+        fd = Number(src.slice(child.start, child.end));
+        continue;
+      }
+      if (!child.named) {
+        op += src.slice(child.start, child.end);
+        continue;
+      }
+      const w = readWord(src, child, sink);
+      if (!target) target = w;
+      else parts.extraWords.push(w);
+    }
+    if (node.type === 'herestring_redirect') op = '<<<';
+    if (!target) {
+      state.problem(`redirection without a target (${truncate(src.slice(node.start, node.end))})`);
+      target = staticWord('');
+    }
+    const [s, e] = state.span(script, node.start, node.end);
+    if (node.type === 'herestring_redirect') {
+      state.notes.push({
+        kind: 'herestring',
+        text: src.slice(node.start, node.end),
+        start: s,
+        end: e,
+        context: 'none',
+        depth: script.depth,
+      });
+    }
+    parts.redirect = fd === undefined ? { op, target } : { op, fd, target };
+  } else {
+    readHeredoc(state, script, node, parts, nested, ctx);
+  }
+  parts.nestedTasks.push(...nestedToTasks(script, nested));
+  return parts;
+}
+
+function readHeredoc(
+  state: SplitState,
+  script: Script,
+  node: SyntaxNode,
+  parts: RedirectParts,
+  nested: NestedBody[],
+  ctx?: Ctx,
+): void {
+  const src = script.source;
+  const sink = state.sink(script, nested);
+  let fd: number | undefined;
+  let op = '<<';
+  let delimiter: Word = staticWord('');
+  let body = '';
+  let expands = true;
+  let pendingConnector: string | undefined;
+  const contCtx: Ctx = ctx ?? { via: 'top', inSubshell: false, inherited: [], wrappers: [] };
+  for (const child of node.children) {
+    const text = src.slice(child.start, child.end);
+    if (child.type === 'file_descriptor') fd = Number(text);
+    else if (child.type === '<<' || child.type === '<<-') op = child.type;
+    else if (child.type === 'heredoc_start') {
+      expands = !/['"\\]/.test(text);
+      delimiter = {
+        text: text.replace(/['"\\]/g, ''),
+        raw: text,
+        dynamic: false,
+        quoted: !expands,
+        hasGlob: false,
+      };
+    } else if (child.type === 'heredoc_body') {
+      body = text;
+      if (expands) {
+        for (const part of child.children) {
+          if (part.type !== 'heredoc_content') collectDynamic(src, part, 'heredoc', sink);
+        }
+      }
+    } else if (child.type === 'heredoc_end') {
+      // the terminator line
+    } else if (child.type === 'file_redirect' || child.type === 'herestring_redirect') {
+      const more = redirectFromNode(state, script, child, [], ctx);
+      if (more.redirect) parts.extraRedirects = [...(parts.extraRedirects ?? []), more.redirect];
+      parts.extraWords.push(...more.extraWords);
+      parts.nestedTasks.push(...more.nestedTasks);
+    } else if (child.type === 'pipeline') {
+      // `cat <<EOF | rest`: the pipeline node starts with `|` followed by the later stages.
+      parts.pipes = true;
+      parts.continuations.push({
+        kind: 'stmt',
+        node: child,
+        script,
+        ctx: { ...contCtx, inSubshell: true },
+        connector: '|',
+        trailing: [],
+      });
+    } else if (!child.named && HEREDOC_CONTINUATION_OPS.has(child.type)) {
+      pendingConnector = child.type === '|&' ? '|' : child.type;
+    } else if (child.named && child.field === 'argument') {
+      parts.extraWords.push(readWord(src, child, sink));
+    } else if (child.named) {
+      parts.continuations.push({
+        kind: 'stmt',
+        node: child,
+        script,
+        ctx: contCtx,
+        connector: pendingConnector ?? ';',
+        trailing: [],
+      });
+      pendingConnector = undefined;
+    }
+  }
+  const [s, e] = state.span(script, node.start, node.end);
+  state.notes.push({
+    kind: 'heredoc',
+    text: src.slice(node.start, node.end),
+    start: s,
+    end: e,
+    context: 'none',
+    depth: script.depth,
+  });
+  const redirect: Redirect = { op, target: delimiter, heredocBody: body, bodyExpands: expands };
+  if (fd !== undefined) redirect.fd = fd;
+  parts.redirect = redirect;
+}
+
+/** Builds the SimpleCommand for a `command` node (or a bare redirect statement when `node` is undefined). */
+export function buildCommand(
+  state: SplitState,
+  task: StmtTask,
+  node: SyntaxNode | undefined,
+  redirectNodes: SyntaxNode[],
+): void {
+  const { script, ctx } = task;
+  const src = script.source;
+  const nested: NestedBody[] = [];
+  const sink = state.sink(script, nested);
+  const words: Word[] = [];
+  const assignments: EnvAssignment[] = [];
+  const redirects: Redirect[] = [...ctx.inherited];
+  const before: Task[] = [];
+  const after: Task[] = [];
+  let pipes = false;
+  const handleRedirect = (r: SyntaxNode) => {
+    const parts = redirectFromNode(state, script, r, [], ctx);
+    if (parts.redirect) redirects.push(parts.redirect);
+    if (parts.extraRedirects) redirects.push(...parts.extraRedirects);
+    words.push(...parts.extraWords);
+    before.push(...parts.nestedTasks);
+    after.push(...parts.continuations);
+    if (parts.pipes) pipes = true;
+  };
+  const children = node ? node.children : [];
+  for (const child of children) {
+    if (child.type === 'variable_assignment' && words.length === 0) {
+      assignments.push(readAssignment(src, child, sink));
+      continue;
+    }
+    if (
+      child.type === 'file_redirect' ||
+      child.type === 'heredoc_redirect' ||
+      child.type === 'herestring_redirect'
+    ) {
+      handleRedirect(child);
+      continue;
+    }
+    if (child.type === 'comment') continue;
+    if (child.type === 'subshell') {
+      state.problem('a subshell inside a simple command is not understood');
+      before.push({
+        kind: 'stmt',
+        node: child,
+        script,
+        ctx: { ...ctx, via: 'subshell', inSubshell: true },
+        connector: '',
+        trailing: [],
+      });
+      continue;
+    }
+    if (!child.named) continue;
+    words.push(readWord(src, child, sink));
+  }
+  for (const r of redirectNodes) handleRedirect(r);
+  before.unshift(...nestedToTasks(script, nested));
+  const start = node
+    ? Math.min(node.start, ...redirectNodes.map((r) => r.start))
+    : Math.min(...redirectNodes.map((r) => r.start));
+  const end = Math.max(node ? node.end : 0, ...redirectNodes.map((r) => r.end));
+  finishCommand(state, {
+    words,
+    assignments,
+    redirects,
+    raw: src.slice(start, end),
+    span: state.span(script, start, end),
+    script,
+    ctx: pipes ? { ...ctx, inSubshell: true } : ctx,
+    connector: task.connector,
+    before,
+    after,
+  });
+}
+
+/** `NAME=value` / `NAME+=value` / `a[i]=value`. */
+export function readAssignment(
+  src: string,
+  node: SyntaxNode,
+  sink: ReturnType<SplitState['sink']>,
+): EnvAssignment & { word: Word } {
+  let name = '';
+  let value: Word = staticWord('');
+  let op = '=';
+  for (const child of node.children) {
+    if (child.field === 'name') name = src.slice(child.start, child.end);
+    else if (!child.named && (child.type === '=' || child.type === '+=')) op = child.type;
+    else if (child.field === 'value' || child.named) value = readWord(src, child, sink);
+  }
+  const raw = src.slice(node.start, node.end);
+  const word: Word = {
+    text: `${name}${op}${value.text}`,
+    raw,
+    dynamic: value.dynamic,
+    quoted: value.quoted,
+    hasGlob: false,
+  };
+  const bare = name.replace(/\[.*$/s, '');
+  return { name: bare, value: value.text, dangerous: isDangerousEnvName(bare), word };
+}
+
+/**
+ * Commands that are not `command` nodes: `export/declare/local/readonly/typeset`, `unset`, `[[ … ]]`,
+ * `(( … ))`, standalone assignments (argv empty), `$(< file)` (modelled as `cat`).
+ */
+export function buildPseudoCommand(state: SplitState, task: StmtTask, presetRedirects?: Redirect[]): void {
+  const { node, script, ctx } = task;
+  const src = script.source;
+  const nested: NestedBody[] = [];
+  const sink = state.sink(script, nested);
+  const words: Word[] = [];
+  const assignments: EnvAssignment[] = [];
+  const redirects: Redirect[] = [...ctx.inherited, ...(presetRedirects ?? [])];
+  const before: Task[] = [];
+  if (presetRedirects) {
+    words.push(staticWord('cat', src.slice(node.start, node.end)));
+  } else if (node.type === 'variable_assignment' || node.type === 'variable_assignments') {
+    const list =
+      node.type === 'variable_assignment'
+        ? [node]
+        : node.children.filter((c) => c.type === 'variable_assignment');
+    for (const a of list) {
+      const { word: _w, ...assignment } = readAssignment(src, a, sink);
+      assignments.push(assignment);
+    }
+  } else if (node.type === 'compound_statement' || node.type === 'test_command') {
+    // `(( expr ))` and `[[ expr ]]`: the keywords and the expression's leaves as words.
+    const stack: SyntaxNode[] = [...node.children].reverse();
+    while (stack.length > 0) {
+      const n = stack.pop() as SyntaxNode;
+      const leafLike =
+        n.children.length === 0 ||
+        [
+          'string',
+          'raw_string',
+          'concatenation',
+          'expansion',
+          'simple_expansion',
+          'command_substitution',
+          'arithmetic_expansion',
+          'process_substitution',
+          'number',
+          'ansi_c_string',
+        ].includes(n.type);
+      if (leafLike) words.push(readWord(src, n, sink));
+      else for (let k = n.children.length - 1; k >= 0; k--) stack.push(n.children[k] as SyntaxNode);
+    }
+  } else {
+    // declaration_command / unset_command: keyword token, then words and assignments.
+    for (const child of node.children) {
+      if (child.type === 'variable_assignment') {
+        const { word, ...assignment } = readAssignment(src, child, sink);
+        assignments.push(assignment);
+        words.push(word);
+      } else if (
+        child.type === 'file_redirect' ||
+        child.type === 'herestring_redirect' ||
+        child.type === 'heredoc_redirect'
+      ) {
+        const parts = redirectFromNode(state, script, child, [], ctx);
+        if (parts.redirect) redirects.push(parts.redirect);
+        words.push(...parts.extraWords);
+        before.push(...parts.nestedTasks);
+      } else if (child.type !== 'comment') {
+        words.push(readWord(src, child, sink));
+      }
+    }
+  }
+  before.unshift(...nestedToTasks(script, nested));
+  finishCommand(state, {
+    words,
+    assignments,
+    redirects,
+    raw: src.slice(node.start, node.end),
+    span: state.span(script, node.start, node.end),
+    script,
+    ctx,
+    connector: task.connector,
+    before,
+    after: [],
+    declaration: node.type === 'declaration_command',
+  });
+}
+
+function truncate(s: string): string {
+  return s.length > 40 ? `${s.slice(0, 40)}…` : s;
+}

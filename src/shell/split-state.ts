@@ -1,0 +1,88 @@
+/**
+ * Shared state of one split run (split.ts drives it; split-statements.ts and split-command.ts fill it).
+ * The walk is a single explicit work stack of tasks, so nesting depth never grows the JS call stack.
+ */
+import type { SyntaxNode } from './parser.js';
+import type { NestedScript, Redirect, SimpleCommand, SyntaxNote, Word } from './types.js';
+import type { WordSink } from './words.js';
+
+/** One script being split: the command line itself, or a re-parsed `sh -c`/`eval`/heredoc script. */
+export interface Script {
+  source: string;
+  /** 0 for the command line; +1 per re-parse. */
+  depth: number;
+  /** For re-parsed scripts: the span of the enclosing word in the top-level command. */
+  range?: [number, number];
+}
+
+/** Context inherited by the statements under a node. */
+export interface Ctx {
+  via: string;
+  inSubshell: boolean;
+  /** Redirects of an enclosing compound command (`{ …; } > out`, `while …; done < in`). */
+  inherited: Redirect[];
+  /** Wrappers of an enclosing command (for `find -exec` launches). */
+  wrappers: string[];
+}
+
+export type Task =
+  | { kind: 'stmt'; node: SyntaxNode; script: Script; ctx: Ctx; connector: string; trailing: SyntaxNode[] }
+  | { kind: 'emit'; cmd: SimpleCommand }
+  | {
+      kind: 'launch';
+      /** Words that run, before wrapper stripping. */
+      words: Word[];
+      fullArgv: Word[];
+      raw: string;
+      span: [number, number];
+      script: Script;
+      ctx: Ctx;
+    };
+
+/** Structural vias are replaced by a more specific one; nested-script and substitution vias are kept. */
+const STRUCTURAL_VIA = new Set(['top', 'pipeline', 'subshell', 'group', 'function']);
+
+/** The via for a child reached through `next` from a context with `current`. */
+export function childVia(current: string, next: string): string {
+  return STRUCTURAL_VIA.has(current) ? next : current;
+}
+
+/** Caps that keep analysis bounded (fail closed past them). */
+export const SPLIT_LIMITS = {
+  /** Re-parse depth (`sh -c "sh -c '…'"`). */
+  maxScriptDepth: 8,
+  /** Tasks processed per command line. */
+  maxTasks: 200_000,
+  /** Simple commands per command line. */
+  maxCommands: 20_000,
+} as const;
+
+export class SplitState {
+  readonly commands: SimpleCommand[] = [];
+  readonly problems: string[] = [];
+  readonly notes: SyntaxNote[] = [];
+  readonly scripts: NestedScript[] = [];
+  readonly stack: Task[] = [];
+  tasks = 0;
+
+  constructor(readonly top: string) {}
+
+  problem(message: string): void {
+    if (!this.problems.includes(message) && this.problems.length < 50) this.problems.push(message);
+  }
+
+  /** Maps a span in `script` to the top-level command. */
+  span(script: Script, start: number, end: number): [number, number] {
+    return script.range ? [script.range[0], script.range[1]] : [start, end];
+  }
+
+  sink(script: Script, nested: WordSink['nested']): WordSink {
+    return {
+      nested,
+      notes: this.notes,
+      problems: this.problems,
+      span: (s, e) => this.span(script, s, e),
+      depth: script.depth,
+    };
+  }
+}

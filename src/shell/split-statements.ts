@@ -1,0 +1,255 @@
+/**
+ * Statement-level splitting: walks lists, pipelines, subshells, groups, control structures and
+ * function bodies, assigning each statement its connector and context, and hands simple commands to
+ * split-command.ts. Redirects hung on a whole list/pipeline (tree-sitter-bash#345, stack.md §4
+ * misparse 1) are passed down to the list's last command.
+ */
+import type { SyntaxNode } from './parser.js';
+import { buildCommand, buildPseudoCommand, redirectFromNode } from './split-command.js';
+import { childVia, type Ctx, type Script, type SplitState, type Task } from './split-state.js';
+import type { Redirect } from './types.js';
+import { readWord } from './words.js';
+
+/** Node types that are statements (children of program/list/pipeline/compound …). */
+export const STATEMENT_TYPES: ReadonlySet<string> = new Set([
+  'command',
+  'list',
+  'pipeline',
+  'redirected_statement',
+  'subshell',
+  'compound_statement',
+  'if_statement',
+  'while_statement',
+  'for_statement',
+  'c_style_for_statement',
+  'case_statement',
+  'function_definition',
+  'negated_command',
+  'test_command',
+  'declaration_command',
+  'unset_command',
+  'variable_assignment',
+  'variable_assignments',
+]);
+
+const REDIRECT_TYPES = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
+
+/** Separator tokens and the connector they give the next statement. */
+const SEPARATORS: Record<string, string> = {
+  ';': ';',
+  '&': '&',
+  '&&': '&&',
+  '||': '||',
+  '|': '|',
+  '|&': '|',
+  ';;': ';',
+  ';&': ';',
+  ';;&': ';',
+};
+
+/** Processes one statement task; pushes follow-up tasks. */
+export function processStatement(state: SplitState, task: Extract<Task, { kind: 'stmt' }>): void {
+  const { node, script } = task;
+  switch (node.type) {
+    case 'command':
+      buildCommand(state, task, node, task.trailing);
+      return;
+    case 'redirected_statement':
+      processRedirected(state, task);
+      return;
+    case 'declaration_command':
+    case 'unset_command':
+    case 'test_command':
+    case 'variable_assignment':
+    case 'variable_assignments':
+      buildPseudoCommand(state, task);
+      return;
+    case 'comment':
+      noteComment(state, script, node);
+      return;
+    default:
+      processSequence(state, task);
+  }
+}
+
+function noteComment(state: SplitState, script: Script, node: SyntaxNode): void {
+  const [start, end] = state.span(script, node.start, node.end);
+  state.notes.push({
+    kind: 'comment',
+    text: script.source.slice(node.start, node.end),
+    start,
+    end,
+    context: 'none',
+    depth: script.depth,
+  });
+}
+
+function processRedirected(state: SplitState, task: Extract<Task, { kind: 'stmt' }>): void {
+  const { node } = task;
+  let body: SyntaxNode | undefined;
+  const redirects: SyntaxNode[] = [];
+  for (const child of node.children) {
+    if (child.field === 'body' && !body) body = child;
+    else if (REDIRECT_TYPES.has(child.type)) redirects.push(child);
+    else if (child.type === 'comment') noteComment(state, task.script, child);
+    else if (child.named) state.problem(`unexpected ${child.type} in a redirected statement`);
+  }
+  const all = [...redirects, ...task.trailing];
+  if (!body) {
+    // `> file` alone: a command with no words (truncates/creates the file).
+    buildCommand(state, task, undefined, all);
+    return;
+  }
+  if (body.type === 'command') {
+    buildCommand(state, { ...task, node: body }, body, all);
+    return;
+  }
+  state.stack.push({ ...task, node: body, trailing: all });
+}
+
+/** Containers whose statements run in a subshell. */
+const SUBSHELL_CONTAINERS = new Set(['subshell', 'command_substitution', 'process_substitution']);
+
+function structuralVia(type: string, first: SyntaxNode | undefined): string | undefined {
+  if (type === 'subshell') return 'subshell';
+  if (type === 'compound_statement') return first?.type === '((' ? undefined : 'group';
+  if (type === 'function_definition') return 'function';
+  if (type === 'pipeline') return 'pipeline';
+  return undefined;
+}
+
+/**
+ * Any container: program, list, pipeline, subshell, group, if/while/for/case, function, substitution
+ * bodies, ERROR nodes. Statement children become tasks in source order; word children (for-in
+ * values, case subjects, arithmetic) are read for their substitutions; redirects of compound commands
+ * are inherited by every command inside.
+ */
+function processSequence(state: SplitState, task: Extract<Task, { kind: 'stmt' }>): void {
+  const { node, script } = task;
+  const children = node.children;
+  if (node.type === 'compound_statement' && children[0]?.type === '((') {
+    buildPseudoCommand(state, task);
+    return;
+  }
+  if (node.type === 'ERROR') state.problem('the command has a syntax error');
+  const isPipeline = node.type === 'pipeline';
+  const passesTrailing = node.type === 'list' || isPipeline || node.type === 'negated_command';
+  let via = task.ctx.via;
+  const sv = structuralVia(node.type, children[0]);
+  if (sv) via = childVia(via, sv);
+  const inSubshell =
+    task.ctx.inSubshell || SUBSHELL_CONTAINERS.has(node.type) || node.type === 'function_definition';
+  let inherited = task.ctx.inherited;
+  if (!passesTrailing && task.trailing.length > 0)
+    inherited = [...inherited, ...redirectsFor(state, script, task.trailing, task.ctx)];
+  const own = children.filter((c) => REDIRECT_TYPES.has(c.type));
+  if (own.length > 0 && node.type !== 'command_substitution') {
+    inherited = [...inherited, ...redirectsFor(state, script, own, task.ctx)];
+  } else if (own.length > 0) {
+    // `$(< file)`: bash reads the file; modelled as `cat < file` so effects see the read.
+    const redirects = redirectsFor(state, script, own, task.ctx);
+    buildPseudoCommand(state, { ...task, ctx: { ...task.ctx, via, inSubshell: true } }, redirects);
+  }
+  const ctx: Ctx = { via, inSubshell, inherited, wrappers: task.ctx.wrappers };
+  const stageCtx: Ctx = isPipeline ? { ...ctx, inSubshell: true } : ctx;
+
+  interface Planned {
+    node: SyntaxNode;
+    connector: string;
+    background: boolean;
+  }
+  const planned: Planned[] = [];
+  let pending: string | undefined;
+  let prevEnd = node.start;
+  let first = true;
+  const nested: { node: SyntaxNode; via: '$()' | 'backtick' | '<()' | '>()' }[] = [];
+  for (const child of children) {
+    if (!child.named) {
+      const sep = SEPARATORS[child.type];
+      if (sep !== undefined) {
+        if (sep === '&' && planned.length > 0) (planned[planned.length - 1] as Planned).background = true;
+        pending = sep;
+      } else if (!first) pending ??= ';';
+      prevEnd = child.end;
+      continue;
+    }
+    if (STATEMENT_TYPES.has(child.type)) {
+      let connector: string;
+      if (first) connector = task.connector;
+      else if (pending !== undefined && pending !== ';') connector = pending;
+      else if (script.source.slice(prevEnd, child.start).includes('\n')) connector = '\n';
+      else connector = pending ?? ';';
+      planned.push({ node: child, connector, background: false });
+      first = false;
+      pending = undefined;
+      prevEnd = child.end;
+      continue;
+    }
+    prevEnd = child.end;
+    if (child.type === 'comment') {
+      noteComment(state, script, child);
+      continue;
+    }
+    if (REDIRECT_TYPES.has(child.type)) continue;
+    if (
+      child.type === 'do_group' ||
+      child.type === 'else_clause' ||
+      child.type === 'elif_clause' ||
+      child.type === 'case_item' ||
+      child.type === 'ERROR'
+    ) {
+      planned.push({ node: child, connector: first ? task.connector : ';', background: false });
+      first = false;
+      continue;
+    }
+    if (child.type === 'compound_statement' || child.type === 'subshell') {
+      planned.push({ node: child, connector: first ? task.connector : ';', background: false });
+      first = false;
+      continue;
+    }
+    // Words and expressions: for-in lists, case subjects and patterns, c-style for clauses,
+    // function names. Read them for the substitutions they contain.
+    readWord(script.source, child, state.sink(script, nested));
+  }
+  const tasks: Task[] = [];
+  for (let k = 0; k < planned.length; k++) {
+    const p = planned[k] as Planned;
+    const last = k === planned.length - 1;
+    const childCtx = p.background ? { ...stageCtx, inSubshell: true } : stageCtx;
+    tasks.push({
+      kind: 'stmt',
+      node: p.node,
+      script,
+      ctx: childCtx,
+      connector: p.connector,
+      trailing: last && passesTrailing ? task.trailing : [],
+    });
+  }
+  for (const n of nested) {
+    tasks.unshift({
+      kind: 'stmt',
+      node: n.node,
+      script,
+      ctx: { via: n.via, inSubshell: true, inherited: [], wrappers: [] },
+      connector: '',
+      trailing: [],
+    });
+  }
+  for (let k = tasks.length - 1; k >= 0; k--) state.stack.push(tasks[k] as Task);
+}
+
+/** Redirect nodes of a compound command → Redirects (extra destinations are a syntax error in bash). */
+function redirectsFor(state: SplitState, script: Script, nodes: SyntaxNode[], ctx: Ctx): Redirect[] {
+  const out: Redirect[] = [];
+  for (const n of nodes) {
+    const r = redirectFromNode(state, script, n, [], ctx);
+    if (r.extraWords.length > 0) {
+      state.problem('words after the redirection of a compound command (bash rejects this)');
+    }
+    if (r.redirect) out.push(r.redirect);
+    if (r.extraRedirects) out.push(...r.extraRedirects);
+    for (const t of [...r.continuations].reverse()) state.stack.push(t);
+    for (const t of r.nestedTasks) state.stack.push(t);
+  }
+  return out;
+}

@@ -1,0 +1,96 @@
+/**
+ * Parse + split: a command line → the flat list of `SimpleCommand`s it runs (issue 4 "Split"; spec
+ * §3.5 compound commands; security README "How commands are read").
+ *
+ * Sequence: size cap → parse (parser.ts) → one explicit work stack over statements
+ * (split-statements.ts), simple commands (split-command.ts) and what they launch (split-nested.ts)
+ * → `SplitResult`. Fails closed: any ERROR/MISSING node, input over `MAX_PARSE_INPUT_CHARS`, a
+ * construct the walk does not understand, or a nested script that does not parse gives `ok: false`
+ * with the reasons in `problems` — and the commands that could still be read are returned anyway,
+ * so deny rules keep matching.
+ *
+ * Order of `commands`: execution order as far as it is static — substitution bodies before the
+ * command they feed, a command before the scripts/commands it launches (`sh -c`, `find -exec`),
+ * statements in source order. Commands with no words (`A=1`, `> file`) have an empty `argv`.
+ */
+import { initShellParser, isShellParserReady, MAX_PARSE_INPUT_CHARS, parseBash } from './parser.js';
+import { processLaunch } from './split-nested.js';
+import { SPLIT_LIMITS, SplitState } from './split-state.js';
+import { processStatement } from './split-statements.js';
+import type { SplitResult } from './types.js';
+
+/**
+ * Splits `command` into simple commands. Synchronous; requires `await initShellParser()` first.
+ * @throws Error when the parser was not initialised (a programming error, not a property of the input).
+ */
+export function parseAndSplit(command: string): SplitResult {
+  if (!isShellParserReady()) {
+    throw new Error(
+      'parseAndSplit: the shell parser is not initialised; await initShellParser() (or use parseAndSplitAsync).',
+    );
+  }
+  if (command.length > MAX_PARSE_INPUT_CHARS) {
+    return {
+      ok: false,
+      problems: [
+        `the command is ${command.length} characters long; commands over ${MAX_PARSE_INPUT_CHARS} are not analysed`,
+      ],
+      commands: [],
+      findings: [],
+      notes: [],
+      scripts: [],
+    };
+  }
+  const parsed = parseBash(command);
+  const state = new SplitState(command);
+  if (parsed.hasError) state.problem(describeError(command, parsed.root));
+  state.stack.push({
+    kind: 'stmt',
+    node: parsed.root,
+    script: { source: command, depth: 0 },
+    ctx: { via: 'top', inSubshell: false, inherited: [], wrappers: [] },
+    connector: '',
+    trailing: [],
+  });
+  while (state.stack.length > 0) {
+    if (++state.tasks > SPLIT_LIMITS.maxTasks) {
+      state.problem('the command is too complex to analyse');
+      break;
+    }
+    const task = state.stack.pop();
+    if (!task) break;
+    if (task.kind === 'emit') state.commands.push(task.cmd);
+    else if (task.kind === 'launch') processLaunch(state, task);
+    else processStatement(state, task);
+  }
+  return {
+    ok: state.problems.length === 0,
+    problems: state.problems,
+    commands: state.commands,
+    findings: [],
+    notes: state.notes,
+    scripts: state.scripts,
+  };
+}
+
+/** `initShellParser()` then `parseAndSplit(command)`. */
+export async function parseAndSplitAsync(command: string): Promise<SplitResult> {
+  await initShellParser();
+  return parseAndSplit(command);
+}
+
+/** A one-line description of the first ERROR or MISSING node (iterative search). */
+function describeError(source: string, root: import('./parser.js').SyntaxNode): string {
+  const stack = [root];
+  while (stack.length > 0) {
+    const n = stack.pop() as import('./parser.js').SyntaxNode;
+    if (n.missing) return `the command is incomplete: missing "${n.type}" at offset ${n.start}`;
+    if (n.type === 'ERROR') {
+      const text = source.slice(n.start, Math.min(n.end, n.start + 30));
+      return `the command does not parse as bash near offset ${n.start} (${JSON.stringify(text)})`;
+    }
+    for (let k = n.children.length - 1; k >= 0; k--)
+      stack.push(n.children[k] as import('./parser.js').SyntaxNode);
+  }
+  return 'the command does not parse as bash';
+}

@@ -1,0 +1,365 @@
+/**
+ * Static unquoting of shell words, as bash performs quote removal (bash(1) "QUOTING", "EXPANSION").
+ *
+ * `readWord` turns one word node of the tree (`word`, `string`, `raw_string`, `ansi_c_string`,
+ * `concatenation`, expansions …) into a `Word`: the static text after quote removal, whether any part
+ * depends on an expansion, whether unquoted glob/brace characters remain. Along the way it reports the
+ * command bodies nested in the word (`$(…)`, backticks, `<(…)`, `>(…)`) and syntax notes for the
+ * security checks. Iterative: no recursion on the node depth.
+ */
+import type { SyntaxNode } from './parser.js';
+import type { SyntaxNote, SyntaxNoteKind, Word } from './types.js';
+
+/** A command body nested inside a word, to be split as its own script. */
+export interface NestedBody {
+  node: SyntaxNode;
+  via: '$()' | 'backtick' | '<()' | '>()';
+}
+
+/** Collector the word reader reports into. */
+export interface WordSink {
+  nested: NestedBody[];
+  notes: SyntaxNote[];
+  problems: string[];
+  /** Maps a node span in the current script to a span in the top-level command. */
+  span: (start: number, end: number) => [number, number];
+  depth: number;
+}
+
+const DYN = '\u0001';
+const QUOTED = '\u0000';
+
+type Ctx = 'none' | 'double' | 'heredoc';
+
+interface Item {
+  node: SyntaxNode;
+  ctx: Ctx;
+}
+
+/**
+ * Reads a word node into a `Word`. Unknown node types inside a word are kept as written and reported
+ * as a problem (fail closed). Never throws.
+ */
+export function readWord(source: string, node: SyntaxNode, sink: WordSink): Word {
+  let text = '';
+  /** Unquoted static characters; quoted ones as QUOTED, dynamic parts as DYN (for glob/brace checks). */
+  let mask = '';
+  let dynamic = false;
+  let quoted = false;
+  const stack: Item[] = [{ node, ctx: 'none' }];
+  while (stack.length > 0) {
+    const { node: n, ctx } = stack.pop() as Item;
+    const raw = source.slice(n.start, n.end);
+    switch (n.type) {
+      case 'word':
+      case 'number':
+      case 'variable_name':
+      case 'special_variable_name':
+      case 'file_descriptor':
+      case 'regex':
+      case 'extglob_pattern':
+      case 'test_operator':
+      case 'heredoc_start':
+        if (n.children.length > 0 && n.type === 'number') {
+          pushContainer(stack, source, n, ctx);
+          break;
+        }
+        if (ctx === 'double') {
+          const u = unescapeDouble(raw);
+          text += u.text;
+          mask += QUOTED.repeat(u.text.length);
+          if (u.continuation) note(sink, 'line-continuation', raw, n, ctx);
+        } else {
+          const u = unescapeUnquoted(raw);
+          text += u.text;
+          mask += u.mask;
+          if (u.escaped) quoted = true;
+          if (u.continuation) note(sink, 'line-continuation', raw, n, ctx);
+        }
+        break;
+      case 'string_content': {
+        const u = unescapeDouble(raw);
+        text += u.text;
+        mask += QUOTED.repeat(u.text.length);
+        if (u.continuation) note(sink, 'line-continuation', raw, n, ctx);
+        break;
+      }
+      case 'raw_string': {
+        const inner = raw.slice(1, raw.endsWith("'") && raw.length > 1 ? -1 : undefined);
+        text += inner;
+        mask += QUOTED.repeat(inner.length);
+        quoted = true;
+        break;
+      }
+      case 'ansi_c_string': {
+        const inner = raw.slice(2, raw.endsWith("'") && raw.length > 2 ? -1 : undefined);
+        const decoded = decodeAnsiC(inner);
+        text += decoded;
+        mask += QUOTED.repeat(decoded.length);
+        quoted = true;
+        note(sink, 'ansi-c-string', raw, n, ctx);
+        break;
+      }
+      case 'string':
+      case 'translated_string':
+        quoted = true;
+        if (n.type === 'translated_string') note(sink, 'translated-string', raw, n, ctx);
+        pushContainer(stack, source, n, 'double');
+        break;
+      case 'concatenation':
+      case 'array':
+      case 'command_name':
+        pushContainer(stack, source, n, ctx);
+        break;
+      case 'brace_expression':
+        text += raw;
+        mask += raw;
+        break;
+      case 'simple_expansion':
+      case 'expansion':
+      case 'arithmetic_expansion':
+      case 'command_substitution':
+      case 'process_substitution':
+        dynamic = true;
+        text += raw;
+        mask += DYN.repeat(raw.length);
+        collectDynamic(source, n, ctx, sink);
+        break;
+      default:
+        if (!n.named) {
+          // Anonymous tokens: the quotes of a string are dropped, anything else is literal text.
+          if (n.type === '"' || n.type === '$"') break;
+          text += raw;
+          mask += ctx === 'none' ? raw : QUOTED.repeat(raw.length);
+          break;
+        }
+        sink.problems.push(`unsupported construct inside a word: ${n.type} (${truncate(raw)})`);
+        dynamic = true;
+        text += raw;
+        mask += DYN.repeat(raw.length);
+    }
+  }
+  if (mask.startsWith('~')) {
+    // `~` and `~/…` are $HOME (resolved by effects); `~user`, `~+`, `~-` depend on the environment.
+    const m = /^~([^/]*)/.exec(mask);
+    if (m && m[1] !== '') dynamic = true;
+  }
+  const word: Word = {
+    text,
+    raw: source.slice(node.start, node.end),
+    dynamic,
+    quoted,
+    hasGlob: hasGlobMask(mask),
+  };
+  if (word.hasGlob && mask.includes('{') && BRACE_RE.test(mask)) word.braceExpansion = true;
+  return word;
+}
+
+/** Pushes the children of a container node (and literal gaps between them) in source order. */
+function pushContainer(stack: Item[], source: string, n: SyntaxNode, ctx: Ctx): void {
+  const items: Item[] = [];
+  let pos = n.start;
+  const isString = n.type === 'string' || n.type === 'translated_string';
+  for (const child of n.children) {
+    if (child.start > pos) items.push(gapItem(n, pos, child.start, ctx));
+    items.push({ node: child, ctx });
+    pos = child.end;
+  }
+  if (n.end > pos && !isString) items.push(gapItem(n, pos, n.end, ctx));
+  else if (n.end > pos && isString) {
+    const gap = source.slice(pos, n.end);
+    if (gap !== '"') items.push(gapItem(n, pos, n.end, ctx));
+  }
+  for (let i = items.length - 1; i >= 0; i--) stack.push(items[i] as Item);
+}
+
+function gapItem(parent: SyntaxNode, start: number, end: number, ctx: Ctx): Item {
+  return {
+    node: {
+      type: ctx === 'double' ? 'string_content' : 'word',
+      named: true,
+      missing: false,
+      field: null,
+      start,
+      end,
+      children: [],
+      parent,
+    },
+    ctx,
+  };
+}
+
+/** Records notes and nested bodies for an expansion/substitution node (walks its subtree iteratively). */
+export function collectDynamic(source: string, root: SyntaxNode, ctx: Ctx, sink: WordSink): void {
+  const stack: SyntaxNode[] = [root];
+  while (stack.length > 0) {
+    const n = stack.pop() as SyntaxNode;
+    const raw = source.slice(n.start, n.end);
+    switch (n.type) {
+      case 'command_substitution': {
+        const backtick = raw.startsWith('`');
+        note(sink, backtick ? 'backtick' : 'command-substitution', raw, n, ctx);
+        sink.nested.push({ node: n, via: backtick ? 'backtick' : '$()' });
+        continue; // its body is split as a script; notes inside come from that walk
+      }
+      case 'process_substitution':
+        note(sink, 'process-substitution', raw, n, ctx);
+        sink.nested.push({ node: n, via: raw.startsWith('>') ? '>()' : '<()' });
+        continue;
+      case 'expansion':
+        note(sink, 'parameter-expansion', raw, n, ctx);
+        break;
+      case 'simple_expansion':
+        note(sink, 'simple-expansion', raw, n, ctx);
+        break;
+      case 'arithmetic_expansion':
+        note(sink, 'arithmetic-expansion', raw, n, ctx);
+        break;
+      case 'ansi_c_string':
+        note(sink, 'ansi-c-string', raw, n, ctx);
+        break;
+      default:
+        break;
+    }
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i] as SyntaxNode);
+  }
+}
+
+function note(sink: WordSink, kind: SyntaxNoteKind, text: string, n: SyntaxNode, ctx: Ctx): void {
+  const [start, end] = sink.span(n.start, n.end);
+  sink.notes.push({ kind, text, start, end, context: ctx, depth: sink.depth });
+}
+
+/** Unquoted word: `\x` → `x` (escaped, so not a glob), `\<newline>` → removed. */
+export function unescapeUnquoted(raw: string): {
+  text: string;
+  mask: string;
+  escaped: boolean;
+  continuation: boolean;
+} {
+  if (!raw.includes('\\')) return { text: raw, mask: raw, escaped: false, continuation: false };
+  let text = '';
+  let mask = '';
+  let escaped = false;
+  let continuation = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i] as string;
+    if (c === '\\' && i + 1 < raw.length) {
+      const next = raw[i + 1] as string;
+      i++;
+      escaped = true;
+      if (next === '\n') {
+        continuation = true;
+        continue;
+      }
+      text += next;
+      mask += QUOTED;
+      continue;
+    }
+    text += c;
+    mask += c;
+  }
+  return { text, mask, escaped, continuation };
+}
+
+/** Inside double quotes a backslash only escapes `$`, backtick, `"`, `\` and newline. */
+export function unescapeDouble(raw: string): { text: string; continuation: boolean } {
+  if (!raw.includes('\\')) return { text: raw, continuation: false };
+  let text = '';
+  let continuation = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i] as string;
+    if (c === '\\' && i + 1 < raw.length) {
+      const next = raw[i + 1] as string;
+      if (next === '\n') {
+        continuation = true;
+        i++;
+        continue;
+      }
+      if (next === '$' || next === '`' || next === '"' || next === '\\') {
+        text += next;
+        i++;
+        continue;
+      }
+    }
+    text += c;
+  }
+  return { text, continuation };
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = {
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
+};
+
+/** Decodes the inside of `$'…'` as bash does (\n \t \xHH \NNN \uHHHH \UHHHHHHHH \cX …). */
+export function decodeAnsiC(inner: string): string {
+  let out = '';
+  for (let i = 0; i < inner.length; i++) {
+    const c = inner[i] as string;
+    if (c !== '\\' || i + 1 >= inner.length) {
+      out += c;
+      continue;
+    }
+    const e = inner[i + 1] as string;
+    i++;
+    const simple = SIMPLE_ESCAPES[e];
+    if (simple !== undefined) {
+      out += simple;
+      continue;
+    }
+    if (e === 'x' || e === 'u' || e === 'U') {
+      const max = e === 'x' ? 2 : e === 'u' ? 4 : 8;
+      let hex = '';
+      while (hex.length < max && /[0-9a-fA-F]/.test(inner[i + 1] ?? '')) hex += inner[++i];
+      if (hex === '') out += `\\${e}`;
+      else {
+        const cp = Number.parseInt(hex, 16);
+        out += cp <= 0x10ffff ? String.fromCodePoint(cp) : '\ufffd';
+      }
+      continue;
+    }
+    if (e >= '0' && e <= '7') {
+      let oct = e;
+      while (oct.length < 3 && /[0-7]/.test(inner[i + 1] ?? '')) oct += inner[++i];
+      out += String.fromCharCode(Number.parseInt(oct, 8) & 0xff);
+      continue;
+    }
+    if (e === 'c' && i + 1 < inner.length) {
+      const ch = inner[++i] as string;
+      out += String.fromCharCode(ch.toUpperCase().charCodeAt(0) & 0x1f);
+      continue;
+    }
+    out += `\\${e}`;
+  }
+  return out;
+}
+
+const BRACE_RE = /\{[^{}\s]*(?:,|\.\.)[^{}\s]*\}/;
+
+function hasGlobMask(mask: string): boolean {
+  if (mask.includes('*') || mask.includes('?')) return true;
+  const open = mask.indexOf('[');
+  if (open >= 0 && mask.indexOf(']', open + 1) > open) return true;
+  return mask.includes('{') && BRACE_RE.test(mask);
+}
+
+function truncate(s: string): string {
+  return s.length > 40 ? `${s.slice(0, 40)}…` : s;
+}
+
+/** A Word for text that is fully static (used for synthesised words). */
+export function staticWord(text: string, raw = text): Word {
+  return { text, raw, dynamic: false, quoted: false, hasGlob: false };
+}

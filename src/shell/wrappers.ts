@@ -1,0 +1,471 @@
+/**
+ * Transparent wrappers (`timeout`, `nice`, `env`, `sudo`, `xargs` …): find the program that actually
+ * runs behind them, so rules and read-only checks see it (spec §3.5 "Wrappers stripped before
+ * matching"; security README "Normalising before rule matching").
+ *
+ * `stripWrappers(argv)` peels wrappers off the front of an argv, outermost first. A wrapper is only
+ * peeled when its command word is static and either bare (`timeout`) or in a system bin directory
+ * (`/usr/bin/timeout`); `./timeout` is someone's program and stays the program. When a wrapper's
+ * options cannot be parsed (an unknown option) or no command follows it, it is NOT peeled: the
+ * wrapper stays `argv[0]`, which is an unknown program to the read-only validator (fail closed).
+ */
+import type { Word, WrapperPath } from './types.js';
+
+/** What `stripWrappers` found. */
+export interface StripResult {
+  /** The words that run (program first). */
+  argv: Word[];
+  /** Wrapper names peeled, outermost first. */
+  wrappers: string[];
+  /** `NAME=value` words given to `env`/`sudo`/`doas` (to be recorded as assignments). */
+  assignments: Word[];
+  /** Paths named by wrapper options (for effects). */
+  paths: WrapperPath[];
+  /** A shell string a wrapper runs (`env -S`, `watch`, `flock -c`, `su -c`), to parse as a script. */
+  script?: { word: Word; text: string; dynamic: boolean; via: string };
+  /** Facts for the checks: `privilege` (sudo/doas/su), `chdir` (env -C, sudo -D). */
+  flags: Set<'privilege' | 'chdir'>;
+}
+
+const SYSTEM_BIN = /^\/(?:usr\/(?:local\/)?)?s?bin\/([^/]+)$/;
+
+/** The basename of a static command word if it may be trusted as that program (bare or in a system bin dir). */
+export function trustedProgramName(word: Word | undefined): string | undefined {
+  if (!word || word.dynamic || word.hasGlob) return undefined;
+  const t = word.text;
+  if (!t.includes('/')) return t;
+  const m = SYSTEM_BIN.exec(t);
+  return m ? m[1] : undefined;
+}
+
+/** Basename of a command word (for shells/eval detection, where path-qualification does not matter). */
+export function programBasename(word: Word | undefined): string | undefined {
+  if (!word || word.dynamic) return undefined;
+  const t = word.text;
+  const slash = t.lastIndexOf('/');
+  return slash >= 0 ? t.slice(slash + 1) : t;
+}
+
+interface OptionSpec {
+  /** Short options that take a value (`-n 5`, `-n5`). */
+  shortValue: string;
+  /** Short options without a value. */
+  shortFlag: string;
+  /** Long options that take a value (`--signal=KILL` or `--signal KILL`). */
+  longValue: string[];
+  longFlag: string[];
+  /** Short options whose presence means "no command follows" (query modes): do not strip. */
+  noCommand?: string;
+  longNoCommand?: string[];
+  /** Short options whose value is optional and must be attached (`xargs -i[R]`, `-e[EOF]`, `-l[N]`). */
+  shortOptionalAttached?: string;
+  /** Number of positional operands before the command (`timeout DURATION`, `flock FILE`, `taskset MASK`). */
+  positional?: number;
+  /** `NAME=value` words allowed before the command (env, sudo, doas). */
+  assignments?: boolean;
+  /** Accepts `-N` numeric options (nice -10). */
+  numericOption?: boolean;
+}
+
+const SPECS: Record<string, OptionSpec> = {
+  timeout: {
+    shortValue: 'ks',
+    shortFlag: 'v',
+    longValue: ['kill-after', 'signal'],
+    longFlag: ['foreground', 'preserve-status', 'verbose'],
+    positional: 1,
+  },
+  time: {
+    shortValue: 'fo',
+    shortFlag: 'pvaq',
+    longValue: ['format', 'output'],
+    longFlag: ['portability', 'verbose', 'append', 'quiet'],
+  },
+  nice: { shortValue: 'n', shortFlag: '', longValue: ['adjustment'], longFlag: [], numericOption: true },
+  nohup: { shortValue: '', shortFlag: '', longValue: [], longFlag: [] },
+  stdbuf: { shortValue: 'ioe', shortFlag: '', longValue: ['input', 'output', 'error'], longFlag: [] },
+  ionice: {
+    shortValue: 'cnP',
+    shortFlag: 'tu',
+    longValue: ['class', 'classdata', 'pgid'],
+    longFlag: ['ignore'],
+    noCommand: 'pPu',
+    longNoCommand: ['pid', 'pgid', 'uid'],
+  },
+  setsid: { shortValue: '', shortFlag: 'cfw', longValue: [], longFlag: ['ctty', 'fork', 'wait'] },
+  flock: {
+    shortValue: 'wEc',
+    shortFlag: 'sexnuoF',
+    longValue: ['timeout', 'wait', 'conflict-exit-code', 'command'],
+    longFlag: ['shared', 'exclusive', 'nonblock', 'nb', 'unlock', 'close', 'no-fork', 'verbose'],
+    positional: 1,
+  },
+  taskset: {
+    shortValue: '',
+    shortFlag: 'ac',
+    longValue: [],
+    longFlag: ['all-tasks', 'cpu-list'],
+    noCommand: 'p',
+    longNoCommand: ['pid'],
+    positional: 1,
+  },
+  command: { shortValue: '', shortFlag: 'p', longValue: [], longFlag: [], noCommand: 'vV' },
+  builtin: { shortValue: '', shortFlag: '', longValue: [], longFlag: [] },
+  exec: { shortValue: 'a', shortFlag: 'cl', longValue: [], longFlag: [] },
+  noglob: { shortValue: '', shortFlag: '', longValue: [], longFlag: [] },
+  busybox: { shortValue: '', shortFlag: '', longValue: [], longFlag: [], noCommand: '' },
+  env: {
+    shortValue: 'uCS',
+    shortFlag: 'i0v',
+    longValue: ['unset', 'chdir', 'split-string', 'block-signal', 'default-signal', 'ignore-signal'],
+    longFlag: ['ignore-environment', 'null', 'debug', 'list-signal-handling'],
+    assignments: true,
+  },
+  sudo: {
+    shortValue: 'CDghpRrtTUu',
+    shortFlag: 'AbEHinPSs',
+    longValue: [
+      'close-from',
+      'chdir',
+      'group',
+      'host',
+      'prompt',
+      'chroot',
+      'role',
+      'type',
+      'command-timeout',
+      'other-user',
+      'user',
+    ],
+    longFlag: [
+      'askpass',
+      'background',
+      'preserve-env',
+      'set-home',
+      'login',
+      'non-interactive',
+      'preserve-groups',
+      'stdin',
+      'shell',
+    ],
+    noCommand: 'eKklvV',
+    longNoCommand: ['edit', 'remove-timestamp', 'reset-timestamp', 'list', 'validate', 'version', 'help'],
+    assignments: true,
+  },
+  doas: {
+    shortValue: 'uC',
+    shortFlag: 'n',
+    longValue: [],
+    longFlag: [],
+    noCommand: 'sL',
+    assignments: false,
+  },
+  xargs: {
+    shortValue: 'adEILnPs',
+    shortFlag: '0prtxo',
+    longValue: [
+      'arg-file',
+      'delimiter',
+      'eof',
+      'replace',
+      'max-lines',
+      'max-args',
+      'max-procs',
+      'max-chars',
+      'process-slot-var',
+    ],
+    longFlag: ['null', 'interactive', 'no-run-if-empty', 'verbose', 'exit', 'open-tty'],
+    shortOptionalAttached: 'eil',
+    noCommand: '',
+    longNoCommand: ['show-limits', 'help', 'version'],
+  },
+  watch: {
+    shortValue: 'nq',
+    shortFlag: 'dtbegcxpwr',
+    longValue: ['interval', 'differences', 'equexit'],
+    longFlag: [
+      'no-title',
+      'beep',
+      'errexit',
+      'chgexit',
+      'color',
+      'no-color',
+      'exec',
+      'precise',
+      'no-wrap',
+      'no-rerun',
+    ],
+  },
+  su: {
+    shortValue: 'csgGw',
+    shortFlag: 'lmpP',
+    longValue: ['command', 'session-command', 'shell', 'group', 'supp-group', 'whitelist-environment'],
+    longFlag: ['login', 'preserve-environment', 'pty'],
+  },
+};
+
+/** Names treated as wrappers (keys of the option table). */
+export const WRAPPER_NAMES: ReadonlySet<string> = new Set(Object.keys(SPECS));
+
+interface ParsedOptions {
+  /** Index of the first word after options and positionals (the wrapped command), or -1 on failure. */
+  next: number;
+  /** Options seen with their values (value undefined for flags). Key: `-x` or `--long`. */
+  options: Array<{ name: string; value?: Word }>;
+  positionals: Word[];
+  assignments: Word[];
+  noCommand: boolean;
+}
+
+const ASSIGNMENT_RE = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+/** Parses the options of a wrapper starting at argv[start]. Returns next=-1 when it cannot. */
+function parseOptions(argv: Word[], start: number, spec: OptionSpec): ParsedOptions {
+  const out: ParsedOptions = { next: -1, options: [], positionals: [], assignments: [], noCommand: false };
+  let i = start;
+  let optionsDone = false;
+  const wantPositional = spec.positional ?? 0;
+  while (i < argv.length) {
+    const w = argv[i] as Word;
+    if (w.dynamic) return out; // cannot know whether it is an option
+    const t = w.text;
+    if (!optionsDone && t === '--') {
+      optionsDone = true;
+      i++;
+      continue;
+    }
+    if (!optionsDone && t.startsWith('--') && t.length > 2) {
+      const eq = t.indexOf('=');
+      const name = eq >= 0 ? t.slice(2, eq) : t.slice(2);
+      const match = (list: string[]) => list.find((l) => l === name) ?? uniquePrefix(list, name);
+      const lv = match(spec.longValue);
+      const lf = match(spec.longFlag);
+      const ln = spec.longNoCommand ? match(spec.longNoCommand) : undefined;
+      if (ln) {
+        out.noCommand = true;
+        return out;
+      }
+      if (lv && !lf) {
+        if (eq >= 0) out.options.push({ name: `--${lv}`, value: { ...w, text: t.slice(eq + 1) } });
+        else {
+          const v = argv[i + 1];
+          if (!v) return out;
+          out.options.push({ name: `--${lv}`, value: v });
+          i++;
+        }
+        i++;
+        continue;
+      }
+      if (lf && eq < 0) {
+        out.options.push({ name: `--${lf}` });
+        i++;
+        continue;
+      }
+      if (lf === 'preserve-env') {
+        out.options.push({ name: '--preserve-env' });
+        i++;
+        continue;
+      }
+      return out; // unknown long option
+    }
+    if (!optionsDone && t.startsWith('-') && t.length > 1) {
+      if (spec.numericOption && /^-\d+$/.test(t)) {
+        out.options.push({ name: '-n', value: { ...w, text: t.slice(1) } });
+        i++;
+        continue;
+      }
+      let consumedNext = false;
+      for (let k = 1; k < t.length; k++) {
+        const c = t[k] as string;
+        if (spec.noCommand?.includes(c)) {
+          out.noCommand = true;
+          return out;
+        }
+        if (spec.shortOptionalAttached?.includes(c)) {
+          const rest = t.slice(k + 1);
+          out.options.push(rest ? { name: `-${c}`, value: { ...w, text: rest } } : { name: `-${c}` });
+          break;
+        }
+        if (spec.shortValue.includes(c)) {
+          const rest = t.slice(k + 1);
+          if (rest) out.options.push({ name: `-${c}`, value: { ...w, text: rest } });
+          else {
+            const v = argv[i + 1];
+            if (!v) return out;
+            out.options.push({ name: `-${c}`, value: v });
+            consumedNext = true;
+          }
+          break;
+        }
+        if (spec.shortFlag.includes(c)) {
+          out.options.push({ name: `-${c}` });
+          continue;
+        }
+        return out; // unknown short option
+      }
+      i += consumedNext ? 2 : 1;
+      continue;
+    }
+    if (spec.assignments && out.positionals.length === 0 && ASSIGNMENT_RE.test(t) && !w.raw.startsWith('"')) {
+      out.assignments.push(w);
+      optionsDone = true;
+      i++;
+      continue;
+    }
+    if (out.positionals.length < wantPositional) {
+      out.positionals.push(w);
+      i++;
+      // flock FILE -c CMD: options may follow the lock file
+      continue;
+    }
+    break;
+  }
+  if (out.positionals.length < wantPositional) return out;
+  out.next = i;
+  return out;
+}
+
+function uniquePrefix(list: string[], name: string): string | undefined {
+  if (name.length < 2) return undefined;
+  const hits = list.filter((l) => l.startsWith(name));
+  return hits.length === 1 ? hits[0] : undefined;
+}
+
+/**
+ * Peels transparent wrappers off `argv`, outermost first. Never throws.
+ * Contract: the returned `argv` is a suffix of the input (same Word objects). Wrappers that run a
+ * shell string (`env -S`, `watch`, `flock -c`, `su -c`) are not peeled: they stay the program and
+ * their string is returned in `script`, to be parsed as a script.
+ */
+export function stripWrappers(argv: Word[]): StripResult {
+  const result: StripResult = { argv, wrappers: [], assignments: [], paths: [], flags: new Set() };
+  let rest = argv;
+  for (let guard = 0; guard < 64 && rest.length > 0; guard++) {
+    const name = trustedProgramName(rest[0]);
+    if (!name || !WRAPPER_NAMES.has(name)) break;
+    const spec = SPECS[name] as OptionSpec;
+    if (name === 'busybox') {
+      if (rest.length < 2 || (rest[1] as Word).text.startsWith('-')) break;
+      result.wrappers.push(name);
+      rest = rest.slice(1);
+      continue;
+    }
+    const parsed = parseOptions(rest, 1, spec);
+    if (parsed.noCommand || parsed.next < 0) break;
+    const has = (o: string) => parsed.options.find((x) => x.name === o);
+    // Shell-string wrappers: the string is parsed as a script.
+    const scriptOpt =
+      name === 'flock' || name === 'su'
+        ? (has('-c') ?? has('--command') ?? has('--session-command'))
+        : name === 'env'
+          ? (has('-S') ?? has('--split-string'))
+          : undefined;
+    if (name === 'su' || name === 'sudo' || name === 'doas') result.flags.add('privilege');
+    if (scriptOpt?.value) {
+      const tail = rest.slice(parsed.next);
+      const text = [scriptOpt.value.text, ...tail.map((w) => w.text)].join(' ');
+      const dynamic = scriptOpt.value.dynamic || tail.some((w) => w.dynamic);
+      recordPaths(name, parsed, result);
+      result.script = { word: scriptOpt.value, text, dynamic, via: `${name} ${scriptOpt.name}` };
+      break;
+    }
+    if (name === 'su') break; // su without -c starts an interactive shell: not a wrapper
+    if (parsed.next >= rest.length) break; // nothing to run: the wrapper is the program
+    if (name === 'watch' && !has('-x') && !has('--exec')) {
+      const tail = rest.slice(parsed.next);
+      const first = tail[0] as Word;
+      result.script = {
+        word: first,
+        text: tail.map((w) => w.text).join(' '),
+        dynamic: tail.some((w) => w.dynamic),
+        via: 'watch',
+      };
+      break;
+    }
+    result.wrappers.push(name);
+    recordPaths(name, parsed, result);
+    result.assignments.push(...parsed.assignments);
+    rest = rest.slice(parsed.next);
+  }
+  result.argv = rest;
+  return result;
+}
+
+function recordPaths(name: string, parsed: ParsedOptions, result: StripResult): void {
+  for (const o of parsed.options) {
+    if (!o.value) continue;
+    if (
+      (name === 'env' && (o.name === '-C' || o.name === '--chdir')) ||
+      (name === 'sudo' && (o.name === '-D' || o.name === '--chdir'))
+    ) {
+      result.paths.push({ wrapper: name, role: 'chdir', word: o.value });
+      result.flags.add('chdir');
+    }
+    if (name === 'time' && (o.name === '-o' || o.name === '--output'))
+      result.paths.push({ wrapper: name, role: 'write', word: o.value });
+    if (name === 'xargs' && (o.name === '-a' || o.name === '--arg-file'))
+      result.paths.push({ wrapper: name, role: 'read', word: o.value });
+    if (name === 'sudo' && (o.name === '-R' || o.name === '--chroot')) {
+      result.paths.push({ wrapper: name, role: 'chdir', word: o.value });
+      result.flags.add('chdir');
+    }
+  }
+  if (name === 'flock' && parsed.positionals[0] && !/^\d+$/.test(parsed.positionals[0].text)) {
+    result.paths.push({ wrapper: name, role: 'lock', word: parsed.positionals[0] });
+  }
+}
+
+/** Shells whose `-c` string / stdin script we parse. */
+export const SHELL_NAMES: ReadonlySet<string> = new Set([
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'ksh',
+  'mksh',
+  'ash',
+  'rbash',
+  'yash',
+  'posh',
+  'fish',
+  'csh',
+  'tcsh',
+]);
+
+/** How a shell invocation gets its script. */
+export type ShellInvocation =
+  | { kind: 'command-string'; word: Word; index: number }
+  | { kind: 'stdin' }
+  | { kind: 'file'; word: Word }
+  | { kind: 'unknown' };
+
+/** Reads `sh [options] [-c string | file | -s] …`. */
+export function shellInvocation(argv: Word[]): ShellInvocation {
+  let hasC = false;
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i] as Word;
+    if (w.dynamic) return { kind: 'unknown' };
+    const t = w.text;
+    if (t === '--' || t === '-') {
+      const next = argv[i + 1];
+      if (!next) return hasC ? { kind: 'unknown' } : { kind: 'stdin' };
+      return hasC ? { kind: 'command-string', word: next, index: i + 1 } : { kind: 'file', word: next };
+    }
+    if (/^--(rcfile|init-file)$/.test(t) || /^[-+][oO]$/.test(t)) {
+      i++;
+      continue;
+    }
+    if (t.startsWith('--')) {
+      if (t === '--command') hasC = true;
+      continue;
+    }
+    if ((t.startsWith('-') || t.startsWith('+')) && t.length > 1) {
+      if (t.slice(1).includes('c')) hasC = true;
+      // -o/-O with a bundled value letter: `-eo pipefail`
+      if (/[oO]$/.test(t) && t.length > 2) i++;
+      continue;
+    }
+    return hasC ? { kind: 'command-string', word: w, index: i } : { kind: 'file', word: w };
+  }
+  return hasC ? { kind: 'unknown' } : { kind: 'stdin' };
+}
