@@ -35,6 +35,7 @@ export {
   FEATURE_FLAGS,
   type FeatureFlag,
   feature,
+  filterEnabledTools,
   filterToolsByDenyRules,
   getAllBaseTools,
   getTools,
