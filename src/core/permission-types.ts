@@ -115,6 +115,13 @@ export interface CallDescription {
   readOnly: boolean;
   /** One-line summary for explanations and classifiers. */
   summary: string;
+  /**
+   * Bash only: true when this call will run inside the OS sandbox (set by the tool from
+   * `shouldUseSandbox`). With `sandbox.autoAllowBashIfSandboxed` the permission engine then allows
+   * what would otherwise ask, except deny rules, protected paths and content-scoped ask rules
+   * (spec §7.5). Absent = not sandboxed.
+   */
+  sandboxed?: boolean;
 }
 
 /** What decided a permission decision (every decision carries one; design.md §4). */
