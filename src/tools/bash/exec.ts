@@ -1,0 +1,208 @@
+/**
+ * Spawns a {@link SpawnSpec} in its own process group with stdout and stderr both written to one
+ * output file, and stops the group on request (issue 4: "its own process group; timeout and abort
+ * send SIGTERM, then SIGKILL after a grace period; the result says which happened").
+ *
+ * Sequence: open the output file (append) → spawn detached (setsid: the child leads a new process
+ * group and session, so it has no controlling terminal and cannot prompt on /dev/tty) with stdin
+ * /dev/null and fds 1 and 2 = the same open file (exact interleaving, no pipe through this process:
+ * output never passes through Node's memory) → `exited` resolves with the leader's exit →
+ * `terminate(reason)` sends SIGTERM to the group, waits up to `graceMs` for the leader AND every
+ * other group member to end, then sends SIGKILL to the group if anything is left.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import type { SpawnSpec } from './spawn-spec.js';
+
+/** How the leader process ended. */
+export interface ExitInfo {
+  /** Exit code, or `128 + signal number` when killed by a signal (bash convention); null if unknown. */
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** Why a command was stopped. */
+export type StopReason = 'timeout' | 'abort' | 'output-limit' | 'stopped';
+
+/** What `terminate` did: the last signal it had to send. */
+export type StopSignal = 'SIGTERM' | 'SIGKILL';
+
+export interface RunningProcess {
+  pid: number;
+  exited: Promise<ExitInfo>;
+  /** Set once `terminate` was called. */
+  readonly stopReason: StopReason | undefined;
+  /**
+   * Stops the whole process group: SIGTERM, then SIGKILL after the grace period if the leader or any
+   * group member is still alive. Idempotent: later calls return the first call's promise.
+   */
+  terminate(reason: StopReason): Promise<StopSignal>;
+  /** Resolves once the leader exited and no member of its group is left (zombies count as gone). */
+  groupGone(): Promise<void>;
+}
+
+const SIGNAL_NUMBERS: Partial<Record<NodeJS.Signals, number>> = {
+  SIGHUP: 1,
+  SIGINT: 2,
+  SIGQUIT: 3,
+  SIGABRT: 6,
+  SIGKILL: 9,
+  SIGSEGV: 11,
+  SIGPIPE: 13,
+  SIGALRM: 14,
+  SIGTERM: 15,
+};
+
+/** Longest wait for SIGKILLed group members to disappear, ms. */
+const KILL_SETTLE_MS = 5_000;
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/**
+ * Pids of live (non-zombie) processes in process group `pgid`. Linux reads /proc; elsewhere it
+ * falls back to a signal-0 probe of the group (which cannot tell zombies apart).
+ */
+export function liveGroupMembers(pgid: number): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    try {
+      process.kill(-pgid, 0);
+      return [pgid];
+    } catch {
+      return [];
+    }
+  }
+  const members: number[] = [];
+  for (const entry of entries) {
+    if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
+    } catch {
+      continue;
+    }
+    // Fields after the parenthesised command name: state ppid pgrp …
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') members.push(Number(entry));
+  }
+  return members;
+}
+
+/** True when `pid` exists and is not a zombie. */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return true;
+  }
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+export interface StartProcessOptions {
+  spec: SpawnSpec;
+  /** Output file: created if missing, appended to. stdout and stderr both go here. */
+  outputFile: string;
+  /** Time between SIGTERM and SIGKILL, ms. */
+  graceMs: number;
+  /** Do not keep the host's event loop alive for this process (background tasks). */
+  unref?: boolean;
+}
+
+/**
+ * Starts the process. Rejects (without leaving anything running) when the program cannot be
+ * spawned (ENOENT, EACCES, bad cwd), with the system error.
+ */
+export async function startProcess(options: StartProcessOptions): Promise<RunningProcess> {
+  const { spec, graceMs } = options;
+  const fd = openSync(options.outputFile, 'a');
+  let child: ReturnType<typeof spawn>;
+  try {
+    child = spawn(spec.file, spec.args, {
+      cwd: spec.cwd,
+      env: spec.env,
+      stdio: ['ignore', fd, fd],
+      detached: true,
+      windowsHide: true,
+    });
+  } finally {
+    closeSync(fd);
+  }
+  const pid = await new Promise<number>((resolve, reject) => {
+    child.once('spawn', () => resolve(child.pid!));
+    child.once('error', reject);
+  });
+  child.on('error', () => {
+    // After a successful spawn the only errors are failed kill() calls; the group kill handles those.
+  });
+  if (options.unref) child.unref();
+  const exited = new Promise<ExitInfo>((resolve) => {
+    child.once('exit', (code, signal) => {
+      const signalCode = signal ? SIGNAL_NUMBERS[signal] : undefined;
+      resolve({ code: code ?? (signalCode !== undefined ? 128 + signalCode : null), signal });
+    });
+  });
+  let leaderDone = false;
+  void exited.then(() => {
+    leaderDone = true;
+  });
+
+  const groupGone = async (): Promise<void> => {
+    await exited;
+    while (liveGroupMembers(pid).length > 0) await delay(25);
+  };
+
+  let stopReason: StopReason | undefined;
+  let stopping: Promise<StopSignal> | undefined;
+  const terminate = (reason: StopReason): Promise<StopSignal> => {
+    if (stopping) return stopping;
+    stopReason = reason;
+    stopping = (async () => {
+      signalGroup(pid, 'SIGTERM');
+      const deadline = Date.now() + graceMs;
+      while (Date.now() < deadline) {
+        if (leaderDone && liveGroupMembers(pid).length === 0) return 'SIGTERM';
+        await delay(Math.min(25, Math.max(1, deadline - Date.now())));
+      }
+      if (leaderDone && liveGroupMembers(pid).length === 0) return 'SIGTERM';
+      signalGroup(pid, 'SIGKILL');
+      await exited;
+      // SIGKILL cannot be caught, but delivery is not instant: wait (bounded, for processes stuck in
+      // uninterruptible sleep) until no member is left, re-sending it to late forks.
+      const killDeadline = Date.now() + KILL_SETTLE_MS;
+      while (liveGroupMembers(pid).length > 0 && Date.now() < killDeadline) {
+        signalGroup(pid, 'SIGKILL');
+        await delay(10);
+      }
+      return 'SIGKILL';
+    })();
+    return stopping;
+  };
+
+  return {
+    pid,
+    exited,
+    get stopReason() {
+      return stopReason;
+    },
+    terminate,
+    groupGone,
+  };
+}

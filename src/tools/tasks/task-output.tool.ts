@@ -1,0 +1,173 @@
+/**
+ * `TaskOutput` (legacy name `BashOutput`): the new output of a background task, optionally waiting
+ * for it to finish (spec §2.9; Claude Code transcripts for the result text).
+ *
+ * Sequence: resolve the id (`task_id`, or the legacy `bash_id`) in `AppState.tasks` (unknown →
+ * error listing the running tasks) → if `block` (default true) and the task runs, wait up to
+ * `timeout` ms (default 30,000) for it to end → read the output written since the previous
+ * TaskOutput of this task (≤ 30,000 characters, head/errors/tail kept) → report
+ * `<retrieval_status>` `success` (ended), `timeout` (still running after the wait) or `not_ready`
+ * (still running, `block: false`), the task's status, exit code and the new output.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { type BackgroundTaskInfo, buildTool, ToolInputError, type ToolUseContext } from '../../core/index.js';
+import { readNewOutput } from './read-task-output.js';
+import { backgroundTasks, type BackgroundTaskManager, taskTypeName } from './task-manager.js';
+
+const description = readFileSync(
+  fileURLToPath(new URL('./task-output.prompt.md', import.meta.url)),
+  'utf8',
+).trimEnd();
+
+/** Default and longest wait, ms. */
+export const TASK_OUTPUT_DEFAULT_TIMEOUT_MS = 30_000;
+export const TASK_OUTPUT_MAX_TIMEOUT_MS = 600_000;
+/** Characters of new output returned per read. */
+export const TASK_OUTPUT_MAX_CHARS = 30_000;
+
+export const TaskOutputInput = z
+  .strictObject({
+    task_id: z.string().describe('The ID of the background task to read').optional(),
+    bash_id: z.string().describe('Deprecated alias of task_id (BashOutput)').optional(),
+    block: z.boolean().describe('Wait for the task to finish before returning (default true)').optional(),
+    timeout: z
+      .number()
+      .min(0)
+      .max(TASK_OUTPUT_MAX_TIMEOUT_MS)
+      .describe('Longest wait in milliseconds when block is true (default 30000)')
+      .optional(),
+    filter: z
+      .string()
+      .describe(
+        'Optional regular expression: only output lines matching it are returned (others are consumed)',
+      )
+      .optional(),
+  })
+  .superRefine((input, ctx) => {
+    if (input.task_id === undefined && input.bash_id === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['task_id'], message: 'task_id is required' });
+    }
+  });
+
+export type TaskOutputInput = z.infer<typeof TaskOutputInput>;
+
+export interface TaskOutputData {
+  retrieval_status: 'success' | 'timeout' | 'not_ready';
+  task: {
+    task_id: string;
+    task_type: 'local_bash' | 'local_agent';
+    status: BackgroundTaskInfo['status'];
+    description: string;
+    output: string;
+    exitCode?: number | null;
+    outputFile: string;
+    /** The returned output is an excerpt of the new output. */
+    truncated: boolean;
+  };
+}
+
+/** The error for an unknown id: lists the tasks that are running (spec §2.9). */
+export function unknownTaskError(id: string, context: ToolUseContext): ToolInputError {
+  const running = Object.values(context.getAppState().tasks).filter((t) => t.status === 'running');
+  const list = running.length
+    ? `Running background tasks: ${running.map((t) => `${t.id} (${t.description})`).join(', ')}.`
+    : 'No background tasks are running.';
+  return new ToolInputError(`No task found with ID: ${id}. ${list}`, 'task_id');
+}
+
+function compileFilter(filter: string | undefined): RegExp | undefined {
+  if (filter === undefined) return undefined;
+  try {
+    return new RegExp(filter);
+  } catch (error) {
+    throw new ToolInputError(
+      `filter is not a valid regular expression: ${(error as Error).message}`,
+      'filter',
+    );
+  }
+}
+
+/** Builds the TaskOutput tool over a task registry (default: the process-wide one). */
+export function createTaskOutputTool(tasks: BackgroundTaskManager = backgroundTasks) {
+  return buildTool({
+    name: 'TaskOutput',
+    aliases: ['BashOutput'],
+    description,
+    inputSchema: TaskOutputInput,
+    maxResultSizeChars: TASK_OUTPUT_MAX_CHARS + 1_000,
+    isReadOnly: () => true,
+    isConcurrencySafe: () => true,
+    userFacingName: () => 'Task Output',
+    toAutoClassifierInput: (input: TaskOutputInput) =>
+      `read output of task ${input.task_id ?? input.bash_id}`,
+
+    async validateInput(input: TaskOutputInput) {
+      try {
+        compileFilter(input.filter);
+      } catch (error) {
+        return { ok: false, message: (error as Error).message, field: 'filter' };
+      }
+      return { ok: true };
+    },
+
+    async *call(input: TaskOutputInput, context: ToolUseContext) {
+      const id = (input.task_id ?? input.bash_id)!;
+      const filter = compileFilter(input.filter);
+      if (!context.getAppState().tasks[id]) throw unknownTaskError(id, context);
+      const block = input.block ?? true;
+      if (block && context.getAppState().tasks[id]!.status === 'running') {
+        await tasks.waitForEnd(
+          id,
+          input.timeout ?? TASK_OUTPUT_DEFAULT_TIMEOUT_MS,
+          context.abortController.signal,
+        );
+      }
+      const task = context.getAppState().tasks[id]!;
+      const running = task.status === 'running';
+      const read = await readNewOutput({
+        file: task.outputFile,
+        offset: tasks.readOffset(id),
+        budgetChars: TASK_OUTPUT_MAX_CHARS,
+        ...(filter ? { filter } : {}),
+        final: !running,
+      });
+      tasks.setReadOffset(id, read.nextOffset);
+      const data: TaskOutputData = {
+        retrieval_status: running ? (block ? 'timeout' : 'not_ready') : 'success',
+        task: {
+          task_id: id,
+          task_type: taskTypeName(task.kind),
+          status: task.status,
+          description: task.description,
+          output: read.text,
+          ...(running ? {} : { exitCode: task.exitCode ?? null }),
+          outputFile: task.outputFile,
+          truncated: read.truncated,
+        },
+      };
+      return { data };
+    },
+
+    mapToolResultToContent(output: TaskOutputData) {
+      const parts = [
+        `<retrieval_status>${output.retrieval_status}</retrieval_status>`,
+        `<task_id>${output.task.task_id}</task_id>`,
+        `<task_type>${output.task.task_type}</task_type>`,
+        `<status>${output.task.status}</status>`,
+      ];
+      if (output.task.exitCode !== undefined && output.task.exitCode !== null) {
+        parts.push(`<exit_code>${output.task.exitCode}</exit_code>`);
+      }
+      if (output.task.output) {
+        const note = output.task.truncated ? `\n[Full output: ${output.task.outputFile}]` : '';
+        parts.push(`<output>\n${output.task.output}${note}\n</output>`);
+      }
+      return parts.join('\n\n');
+    },
+  });
+}
+
+/** The default TaskOutput tool (process-wide task registry). */
+export const TaskOutputTool = createTaskOutputTool();

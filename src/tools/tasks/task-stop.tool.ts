@@ -1,0 +1,82 @@
+/**
+ * `TaskStop` (legacy name `KillShell`): stops a running background task (spec §2.9).
+ *
+ * Sequence: resolve the id (`task_id`, or the legacy `shell_id`) in `AppState.tasks` (unknown →
+ * error listing the running tasks; already ended → error saying how it ended) → stop it through the
+ * task registry (bash: SIGTERM to its process group, SIGKILL after the grace period) and wait until
+ * it has ended → `{message, task_id, task_type, command}`.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { buildTool, ToolExecutionError, ToolInputError, type ToolUseContext } from '../../core/index.js';
+import { backgroundTasks, type BackgroundTaskManager, taskTypeName } from './task-manager.js';
+import { unknownTaskError } from './task-output.tool.js';
+
+const description = readFileSync(
+  fileURLToPath(new URL('./task-stop.prompt.md', import.meta.url)),
+  'utf8',
+).trimEnd();
+
+export const TaskStopInput = z
+  .strictObject({
+    task_id: z.string().describe('The ID of the background task to stop').optional(),
+    shell_id: z.string().describe('Deprecated alias of task_id (KillShell)').optional(),
+  })
+  .superRefine((input, ctx) => {
+    if (input.task_id === undefined && input.shell_id === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['task_id'], message: 'task_id is required' });
+    }
+  });
+
+export type TaskStopInput = z.infer<typeof TaskStopInput>;
+
+export interface TaskStopData {
+  message: string;
+  task_id: string;
+  task_type: 'local_bash' | 'local_agent';
+  command?: string;
+}
+
+/** Builds the TaskStop tool over a task registry (default: the process-wide one). */
+export function createTaskStopTool(tasks: BackgroundTaskManager = backgroundTasks) {
+  return buildTool({
+    name: 'TaskStop',
+    aliases: ['KillShell', 'KillBash'],
+    description,
+    inputSchema: TaskStopInput,
+    maxResultSizeChars: 10_000,
+    userFacingName: () => 'Stop Task',
+    toAutoClassifierInput: (input: TaskStopInput) => `stop task ${input.task_id ?? input.shell_id}`,
+
+    async *call(input: TaskStopInput, context: ToolUseContext) {
+      const id = (input.task_id ?? input.shell_id)!;
+      const task = context.getAppState().tasks[id];
+      if (!task) throw unknownTaskError(id, context);
+      if (task.status !== 'running') {
+        throw new ToolInputError(
+          `Task ${id} is not running (status: ${task.status}${task.exitCode != null ? `, exit code ${task.exitCode}` : ''}). Nothing to stop.`,
+          'task_id',
+        );
+      }
+      const command = tasks.command(id);
+      if (!(await tasks.stop(id))) {
+        throw new ToolExecutionError(
+          `Task ${id} cannot be stopped from this process: it is not registered with the task manager.`,
+        );
+      }
+      const data: TaskStopData = {
+        message: `Successfully stopped task: ${id}${command ? ` (${command})` : ''}`,
+        task_id: id,
+        task_type: taskTypeName(task.kind),
+        ...(command ? { command } : {}),
+      };
+      return { data };
+    },
+
+    mapToolResultToContent: (output: TaskStopData) => output.message,
+  });
+}
+
+/** The default TaskStop tool (process-wide task registry). */
+export const TaskStopTool = createTaskStopTool();
