@@ -1,0 +1,211 @@
+/**
+ * `Glob {pattern, path?}`: file names matching a glob, sorted by modification time (spec §2.5).
+ *
+ * Sequence: plan (glob-pattern.ts: the pattern's static directory prefix joins the root) → resolve the
+ * root (`~`, cwd-relative, symlinks) → list files on ripgrep (`--files --glob=/<pattern>`) or the
+ * JavaScript fallback → stat each match and keep the first 100 by mtime (bounded memory) → paths for
+ * the model, relative to the cwd → `{filenames, durationMs, numFiles, truncated}` (README §5.2).
+ *
+ * Observable behaviour (spec §2.5; transcripts of Claude Code 2.1.38): dot-files included; .gitignore
+ * NOT honoured (`compat.globRespectGitignore` turns it on); files only; oldest first, as recorded
+ * (`compat.globSortOrder = 'newest-first'` flips it); 100 results then a truncation note
+ * (`compat.globMaxResults`); 20 s time limit with partial results (`compat.globTimeoutMs`); empty →
+ * "No files found". Our choice: VCS directories (`.git`, …) are skipped unless the pattern names one
+ * (`compat.globIncludeVcsDirs = true` lists them, as recorded sessions show for `**\/*`).
+ * Symbolic links inside the tree are not followed (ripgrep's default): a link never widens the search.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { buildTool, type CallDescription, knownEffect, type ToolUseContext } from '../../core/index.js';
+import {
+  compatChoice,
+  formatResultPath,
+  hasNullByte,
+  isAbsentPath,
+  isNonNegativeInteger,
+  listFiles,
+  type MtimeOrder,
+  mtimeOf,
+  pathKind,
+  RankedFiles,
+  type ResolveSearchEngineOptions,
+  resolvedCwd,
+  resolveSearchPath,
+  searchEngineProvider,
+} from '../ripgrep/index.js';
+import { planGlob, vcsDirectoriesToExclude } from './glob-pattern.js';
+
+/** Most paths returned (spec §2.5). */
+export const GLOB_MAX_RESULTS = 100;
+/** Time limit of one Glob call (spec §2.5, `CLAUDE_CODE_GLOB_TIMEOUT_SECONDS` default). */
+export const GLOB_TIMEOUT_MS = 20_000;
+
+const GlobInput = z.strictObject({
+  pattern: z
+    .string()
+    .describe('The glob pattern to match file paths against, e.g. "**/*.ts" or "src/**/*.{js,jsx}".'),
+  path: z
+    .string()
+    .optional()
+    .describe(
+      'The directory to search in. Omit it to search the current working directory; do not pass "undefined" or "null".',
+    ),
+});
+export type GlobInput = z.infer<typeof GlobInput>;
+
+/** Structured result (README §5.2 `toolUseResult` of Glob; spec §2.5). */
+export interface GlobOutput {
+  /** Matching paths as shown to the model (relative to the cwd when inside it), in mtime order. */
+  filenames: string[];
+  durationMs: number;
+  numFiles: number;
+  truncated: boolean;
+  /** Files that matched in total (≥ numFiles). */
+  totalMatches: number;
+  /** Present and true when the time limit cut the listing short. */
+  timedOut?: boolean;
+  /** Present on the structured result for the model text: which end of the mtime order comes first. */
+  order: MtimeOrder;
+}
+
+/** Options of a Glob tool instance (tests force the JavaScript fallback with `engine: 'javascript'`). */
+export type GlobToolOptions = ResolveSearchEngineOptions;
+
+const prompt = readFileSync(new URL('./glob.prompt.md', import.meta.url), 'utf8').trim();
+
+interface ResolvedGlob {
+  root: string;
+  relPattern: string;
+}
+
+/** The directory a call really searches (symlinks resolved) and the pattern left to match under it. */
+function resolveGlob(input: GlobInput, context: ToolUseContext): ResolvedGlob {
+  const root = resolveSearchPath(input.path, context);
+  const plan = planGlob(input.pattern, root);
+  const base = plan.base === root ? root : resolveSearchPath(plan.base, context);
+  return { root: base, relPattern: plan.relPattern };
+}
+
+/** Builds a Glob tool. */
+export function createGlobTool(options: GlobToolOptions = {}) {
+  const engine = searchEngineProvider(options);
+  return buildTool({
+    name: 'Glob',
+    description: prompt,
+    inputSchema: GlobInput,
+    isReadOnly: () => true,
+    isConcurrencySafe: () => true,
+    userFacingName: () => 'Search',
+    toAutoClassifierInput: (input: GlobInput) => `${input.pattern}${input.path ? ` in ${input.path}` : ''}`,
+
+    async validateInput(input: GlobInput, context) {
+      if (hasNullByte(input.pattern) || hasNullByte(input.path)) {
+        return {
+          ok: false,
+          message: 'The pattern and path must not contain NUL characters. Remove them and retry.',
+        };
+      }
+      const cwd = context.getAppState().cwd;
+      if (isAbsentPath(input.path, cwd)) return { ok: true };
+      const abs = resolveSearchPath(input.path, context);
+      const kind = pathKind(abs);
+      if (kind === 'missing') {
+        return {
+          ok: false,
+          field: 'path',
+          message: `Directory does not exist: ${input.path}. The current working directory is ${cwd}; pass an existing directory as path, or omit path to search the working directory.`,
+        };
+      }
+      if (kind !== 'directory') {
+        return {
+          ok: false,
+          field: 'path',
+          message: `Path is not a directory: ${abs}. Glob's path must be the directory to search in; pass its parent directory as path and the file name as pattern, or use Read to open the file.`,
+        };
+      }
+      return { ok: true };
+    },
+
+    async describeCall(input: GlobInput, context): Promise<CallDescription> {
+      const { root } = resolveGlob(input, context);
+      return {
+        ruleContents: [root],
+        effects: [knownEffect('read', root, 'tool-input', 'Glob search root')],
+        findings: [],
+        readOnly: true,
+        summary: `Glob ${JSON.stringify(input.pattern)} in ${root}`,
+      };
+    },
+
+    async *call(input: GlobInput, context) {
+      const started = Date.now();
+      const order = compatChoice<MtimeOrder>(
+        context,
+        'globSortOrder',
+        ['oldest-first', 'newest-first'],
+        'oldest-first',
+      );
+      const limit = compatChoice(context, 'globMaxResults', isNonNegativeInteger, GLOB_MAX_RESULTS);
+      const timeoutMs = compatChoice(context, 'globTimeoutMs', isNonNegativeInteger, GLOB_TIMEOUT_MS);
+      const respectIgnore = compatChoice(context, 'globRespectGitignore', [true, false], false);
+      const includeVcs = compatChoice(context, 'globIncludeVcsDirs', [true, false], false);
+      const pathStyle = compatChoice(
+        context,
+        'searchPathStyle',
+        ['relative', 'absolute'] as const,
+        'relative',
+      );
+      const { root, relPattern } = resolveGlob(input, context);
+      const ranked = new RankedFiles(limit, order);
+      let timedOut = false;
+      if (pathKind(root) === 'directory') {
+        const outcome = await listFiles(await engine(), {
+          root,
+          pattern: relPattern,
+          caseInsensitive: process.platform === 'darwin' || process.platform === 'win32',
+          respectIgnore,
+          excludeDirs: vcsDirectoriesToExclude(relPattern, includeVcs),
+          signal: context.abortController.signal,
+          timeoutMs,
+          onFile: (rel) => {
+            const abs = `${root === '/' ? '' : root}/${rel}`;
+            ranked.add({ path: abs, mtimeMs: mtimeOf(abs) });
+            return true;
+          },
+        });
+        timedOut = outcome.timedOut;
+      }
+      const cwd = resolvedCwd(context);
+      const filenames = ranked.sorted().map((f) => formatResultPath(f.path, cwd, pathStyle));
+      const data: GlobOutput = {
+        filenames,
+        durationMs: Date.now() - started,
+        numFiles: filenames.length,
+        truncated: ranked.total > filenames.length,
+        totalMatches: ranked.total,
+        order,
+        ...(timedOut ? { timedOut: true } : {}),
+      };
+      return { data };
+    },
+
+    mapToolResultToContent(output: GlobOutput) {
+      const lines = [...output.filenames];
+      if (lines.length === 0) lines.push('No files found');
+      if (output.truncated) {
+        lines.push(
+          `(Results are truncated: showing ${output.numFiles} of ${output.totalMatches} matching files, ${output.order.replace('-', ' ')}. Use a more specific pattern or path to narrow the search.)`,
+        );
+      }
+      if (output.timedOut) {
+        lines.push(
+          '(The search timed out; these results are incomplete. Search a smaller directory or use a more specific pattern.)',
+        );
+      }
+      return lines.join('\n');
+    },
+  });
+}
+
+/** The Glob tool with the default engine (ripgrep when available). */
+export const GlobTool = createGlobTool();

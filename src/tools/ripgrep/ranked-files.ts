@@ -1,0 +1,61 @@
+/**
+ * Keeps the first `capacity` files of a stream in modification-time order without holding the whole
+ * stream (Glob keeps 100 of possibly millions; Grep keeps `offset + head_limit`). Ties on mtime are
+ * broken by path, so the order is deterministic and paging is stable.
+ */
+import { statSync } from 'node:fs';
+
+/** Which end of the mtime order comes first. */
+export type MtimeOrder = 'oldest-first' | 'newest-first';
+
+export interface RankedFile {
+  /** Absolute path. */
+  path: string;
+  /** Modification time in ms since the epoch (0 when the file vanished before it was stat'ed). */
+  mtimeMs: number;
+}
+
+/** The mtime of `abs` in ms, or 0 when it cannot be stat'ed. */
+export function mtimeOf(abs: string): number {
+  return statSync(abs, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+}
+
+/**
+ * A bounded, sorted collection of files. `capacity` may be Infinity. Files are buffered and the
+ * buffer is sorted and cut back to `capacity` whenever it reaches twice that (O(n log k) overall).
+ */
+export class RankedFiles {
+  private items: RankedFile[] = [];
+  /** Files offered, kept or not. */
+  total = 0;
+
+  constructor(
+    private readonly capacity: number,
+    private readonly order: MtimeOrder,
+  ) {}
+
+  private readonly compare = (a: RankedFile, b: RankedFile): number => {
+    const byTime = this.order === 'oldest-first' ? a.mtimeMs - b.mtimeMs : b.mtimeMs - a.mtimeMs;
+    if (byTime !== 0) return byTime;
+    return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+  };
+
+  private compact(): void {
+    this.items.sort(this.compare);
+    if (this.items.length > this.capacity) this.items.length = this.capacity;
+  }
+
+  /** Offers a file; it is kept when it ranks among the first `capacity`. */
+  add(file: RankedFile): void {
+    this.total++;
+    if (this.capacity <= 0) return;
+    this.items.push(file);
+    if (this.items.length >= 2 * this.capacity) this.compact();
+  }
+
+  /** The kept files, in order. */
+  sorted(): RankedFile[] {
+    this.compact();
+    return [...this.items];
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * Runs a ripgrep binary and streams its output as records (stack.md §6).
+ *
+ * Sequence: spawn the binary asynchronously with an argument array (never a shell), stdin closed,
+ * `RIPGREP_CONFIG_PATH` removed so a user's config cannot change the flags → split stdout into
+ * records on a delimiter byte as it arrives (memory stays bounded: a record is handed to `onRecord`
+ * and dropped) → `onRecord` returns `false` to stop early (the process is killed) → on abort or timeout
+ * the process is killed → resolve with the exit code and the first 8 KiB of stderr.
+ *
+ * Exit codes: 0 = matches, 1 = no matches (not an error), 2 = an error (ripgrep's diagnostic in stderr;
+ * with `--no-messages` unreadable files do not cause it). "No files were searched" (exit 2 with
+ * nothing searched) is reported as `noFilesSearched`, which callers treat as no matches.
+ */
+import { spawn } from 'node:child_process';
+import { AbortError } from '../../core/index.js';
+
+/** Outcome of one ripgrep run. */
+export interface RipgrepRunResult {
+  /** Process exit code; null when it was killed (early stop, abort, timeout). */
+  exitCode: number | null;
+  /** First 8 KiB of stderr, trimmed. */
+  stderr: string;
+  /** True when `onRecord` asked to stop and the process was killed. */
+  stopped: boolean;
+  /** True when `timeoutMs` elapsed and the process was killed. */
+  timedOut: boolean;
+  /** True when ripgrep reported that no file was searched (every file filtered out, or an empty tree). */
+  noFilesSearched: boolean;
+}
+
+export interface RipgrepRunOptions {
+  rgPath: string;
+  args: readonly string[];
+  /** Working directory of the process (absolute). */
+  cwd: string;
+  /** Record delimiter byte: `0x0a` (newline, default) or `0x00` (for `--files-with-matches --null`). */
+  delimiter?: number;
+  /** Called once per record, in output order, without the delimiter. Return `false` to stop. */
+  onRecord(record: Buffer): boolean | undefined;
+  /** Aborting kills the process and rejects with AbortError. */
+  signal: AbortSignal;
+  /** Kill the process after this many ms and resolve with `timedOut: true` (partial output kept). */
+  timeoutMs?: number;
+}
+
+const STDERR_KEEP_BYTES = 8 * 1024;
+const NO_FILES_SEARCHED = 'No files were searched';
+
+/** Runs ripgrep, streaming records to `onRecord`. Rejects with AbortError when `signal` aborts; never rejects for exit codes. */
+export function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepRunResult> {
+  const { signal } = options;
+  if (signal.aborted) return Promise.reject(new AbortError('The search was aborted before it started.'));
+  const delimiter = options.delimiter ?? 0x0a;
+  const env = { ...process.env };
+  delete env.RIPGREP_CONFIG_PATH;
+
+  return new Promise<RipgrepRunResult>((resolve, reject) => {
+    const child = spawn(options.rgPath, [...options.args], {
+      cwd: options.cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    let pending: Buffer | undefined;
+    let stopped = false;
+    let timedOut = false;
+    let aborted = false;
+    let stderrBytes = 0;
+    const stderrChunks: Buffer[] = [];
+    let settled = false;
+
+    const kill = () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    };
+    const onAbort = () => {
+      aborted = true;
+      kill();
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    const timer =
+      options.timeoutMs !== undefined
+        ? setTimeout(() => {
+            timedOut = true;
+            kill();
+          }, options.timeoutMs)
+        : undefined;
+
+    const emit = (record: Buffer): void => {
+      if (stopped || aborted) return;
+      if (options.onRecord(record) === false) {
+        stopped = true;
+        kill();
+      }
+    };
+
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (stopped || aborted || timedOut) return;
+      let start = 0;
+      let at = chunk.indexOf(delimiter, start);
+      while (at !== -1) {
+        const piece = chunk.subarray(start, at);
+        if (pending) {
+          emit(Buffer.concat([pending, piece]));
+          pending = undefined;
+        } else {
+          emit(piece);
+        }
+        if (stopped || aborted) return;
+        start = at + 1;
+        at = chunk.indexOf(delimiter, start);
+      }
+      if (start < chunk.length) {
+        const rest = chunk.subarray(start);
+        pending = pending ? Buffer.concat([pending, rest]) : Buffer.from(rest);
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderrBytes >= STDERR_KEEP_BYTES) return;
+      stderrChunks.push(chunk.subarray(0, STDERR_KEEP_BYTES - stderrBytes));
+      stderrBytes += chunk.length;
+    });
+
+    const finish = (error: Error | undefined, exitCode: number | null) => {
+      if (settled) return;
+      settled = true;
+      if (timer) clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      if (aborted) {
+        reject(new AbortError('The search was aborted.'));
+        return;
+      }
+      if (error) {
+        reject(error);
+        return;
+      }
+      if (pending && pending.length > 0 && !stopped && !timedOut) emit(pending);
+      pending = undefined;
+      const stderr = Buffer.concat(stderrChunks).toString('utf8').trim();
+      resolve({
+        exitCode,
+        stderr,
+        stopped,
+        timedOut,
+        noFilesSearched: exitCode === 2 && stderr.includes(NO_FILES_SEARCHED),
+      });
+    };
+    child.on('error', (error) => finish(error, null));
+    child.on('close', (code) => finish(undefined, code));
+  });
+}

@@ -1,0 +1,230 @@
+/**
+ * Runs a Glob listing or a Grep search on the resolved engine (resolve-ripgrep.ts): ripgrep when
+ * there is one, else the JavaScript fallback (js-search.ts). Both produce the records of
+ * search-types.ts, so callers never depend on which one ran.
+ *
+ * ripgrep sequence: build the argument array from the request (never a shell string; the pattern
+ * goes after `-e` and the path after `--`, so a leading `-` is never read as a flag) → run with the
+ * search root's directory as cwd → parse records (`--null` separates the path, so colons or dashes
+ * in names are unambiguous) → exit 1 and "no files were searched" = no matches; exit 2 with a
+ * diagnostic and no output = the caller's input was wrong (ToolInputError with ripgrep's words).
+ *
+ * Content mode must deliver lines in path order (stable paging) without paying for ripgrep's
+ * single-threaded `--sort=path`: the parallel output is buffered per file and sorted; when the buffer
+ * passes `CONTENT_SORT_BUFFER_CHARS`, the run is abandoned and repeated with `--sort=path`, streaming
+ * (memory stays bounded either way).
+ */
+import path from 'node:path';
+import { ToolExecutionError, ToolInputError } from '../../core/index.js';
+import { listFilesWithJavaScript, searchWithJavaScript } from './js-search.js';
+import { compareRipgrepPaths } from './path-order.js';
+import type { SearchEngine } from './resolve-ripgrep.js';
+import { type RipgrepRunResult, runRipgrep } from './run-ripgrep.js';
+import type { ListFilesRequest, SearchOutcome, SearchRecord, SearchRequest } from './search-types.js';
+
+/** Characters of content-mode output buffered for sorting before switching to `--sort=path`. */
+export const CONTENT_SORT_BUFFER_CHARS = 8 * 1024 * 1024;
+const CONTENT_SORT_BUFFER_RECORDS = 200_000;
+
+function stripDotSlash(p: string): string {
+  return p.startsWith('./') ? p.slice(2) : p;
+}
+
+const NEXT_STEP: Record<'pattern' | 'glob' | 'type', string> = {
+  pattern:
+    'Fix the regular expression (ripgrep / Rust syntax): escape literal characters such as { } ( ) [ ] . * + ? | with a backslash, e.g. `interface\\{\\}`.',
+  glob: 'Fix the glob, e.g. "*.ts", "src/**/*.js" or "*.{ts,tsx}".',
+  type: 'Use a type name ripgrep knows (js, ts, py, rust, go, java, …) or filter with the glob option instead.',
+};
+
+/** Throws the right error for a failed ripgrep run, or returns when the run counts as a success. */
+function checkExit(run: RipgrepRunResult, sawOutput: boolean, what: 'pattern' | 'glob'): void {
+  if (run.exitCode === 0 || run.exitCode === 1 || run.exitCode === null || run.noFilesSearched) return;
+  if (sawOutput || !run.stderr) return;
+  const diagnostic = run.stderr.replace(/^rg: /gm, '');
+  if (/regex parse error|error parsing glob|unrecognized file type|invalid|error parsing/i.test(diagnostic)) {
+    const field = /unrecognized file type/.test(diagnostic)
+      ? 'type'
+      : /glob/.test(diagnostic)
+        ? 'glob'
+        : what;
+    throw new ToolInputError(`Invalid ${field}: ${diagnostic}\n${NEXT_STEP[field]}`, field);
+  }
+  throw new ToolExecutionError(
+    `ripgrep failed (exit ${run.exitCode}): ${diagnostic}\nCheck the path and pattern, or search a smaller directory.`,
+  );
+}
+
+/** Glob: lists files whose path relative to `root` matches `pattern`. */
+export async function listFiles(engine: SearchEngine, request: ListFilesRequest): Promise<SearchOutcome> {
+  if (engine.kind === 'javascript') return listFilesWithJavaScript(request);
+  const args = [
+    '--files',
+    '--no-config',
+    '--hidden',
+    '--no-messages',
+    ...(request.respectIgnore ? [] : ['--no-ignore']),
+    ...(request.caseInsensitive ? ['--glob-case-insensitive'] : []),
+    `--glob=/${request.pattern}`,
+    ...request.excludeDirs.map((d) => `--glob=!${d}`),
+    '--',
+    '.',
+  ];
+  let sawOutput = false;
+  const run = await runRipgrep({
+    rgPath: engine.rgPath,
+    args,
+    cwd: request.root,
+    signal: request.signal,
+    ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
+    onRecord: (record) => {
+      if (record.length === 0) return true;
+      sawOutput = true;
+      return request.onFile(stripDotSlash(record.toString('utf8')));
+    },
+  });
+  checkExit(run, sawOutput, 'glob');
+  return {
+    complete: !run.stopped && !run.timedOut,
+    timedOut: run.timedOut,
+    engine: `ripgrep ${engine.rgPath}`,
+  };
+}
+
+/** The ripgrep arguments for a search request (exported for the benchmark, which runs raw ripgrep with the same flags). */
+export function ripgrepSearchArgs(
+  request: Omit<SearchRequest, 'onRecord' | 'signal'>,
+  sortByPath = false,
+): string[] {
+  const args = ['--no-config', '--hidden', '--no-messages', '--crlf'];
+  if (!request.respectIgnore) args.push('--no-ignore');
+  if (request.caseInsensitive) args.push('--ignore-case');
+  if (request.multiline) args.push('--multiline', '--multiline-dotall');
+  for (const g of request.globs) args.push(`--glob=${g}`);
+  if (request.type !== undefined) args.push(`--type=${request.type}`);
+  for (const d of request.excludeDirs) args.push(`--glob=!${d}`);
+  if (request.mode === 'files') args.push('--files-with-matches', '--null');
+  else if (request.mode === 'count') args.push('--count', '--with-filename', '--null');
+  else {
+    args.push('--line-number', '--with-filename', '--null');
+    args.push(`--max-columns=${request.maxColumns}`, '--max-columns-preview');
+    if (request.onlyMatching) args.push('--only-matching');
+    if (request.before > 0) args.push(`--before-context=${request.before}`);
+    if (request.after > 0) args.push(`--after-context=${request.after}`);
+    if (sortByPath) args.push('--sort=path');
+  }
+  const target = request.rootIsFile ? `./${path.basename(request.root)}` : '.';
+  args.push('-e', request.pattern, '--', target);
+  return args;
+}
+
+const BINARY_NOTICE = /^(.*): (binary file matches .*)$/;
+
+/** Parses one content-mode record (`path\0N:text`, `path\0N-text`, `--`, or a binary notice). */
+export function parseContentRecord(record: Buffer): SearchRecord | undefined {
+  const zero = record.indexOf(0);
+  if (zero === -1) {
+    const s = record.toString('utf8');
+    const m = BINARY_NOTICE.exec(s);
+    return m ? { kind: 'binary', path: stripDotSlash(m[1] as string), message: m[2] as string } : undefined;
+  }
+  const filePath = stripDotSlash(record.subarray(0, zero).toString('utf8'));
+  let i = zero + 1;
+  let lineNumber = 0;
+  while (i < record.length && (record[i] as number) >= 0x30 && (record[i] as number) <= 0x39) {
+    lineNumber = lineNumber * 10 + ((record[i] as number) - 0x30);
+    i++;
+  }
+  const isMatch = record[i] === 0x3a; // ':' match, '-' context
+  let text = record.subarray(i + 1).toString('utf8');
+  if (text.endsWith('\r')) text = text.slice(0, -1);
+  return { kind: 'line', path: filePath, lineNumber, text, isMatch };
+}
+
+function ripgrepRun(
+  engine: Extract<SearchEngine, { kind: 'ripgrep' }>,
+  request: SearchRequest,
+  args: string[],
+  delimiter: number,
+  onRecord: (record: Buffer) => boolean | undefined,
+) {
+  return runRipgrep({
+    rgPath: engine.rgPath,
+    args,
+    cwd: request.rootIsFile ? path.dirname(request.root) : request.root,
+    delimiter,
+    signal: request.signal,
+    ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
+    onRecord,
+  });
+}
+
+/** Grep: searches file contents; records as documented on SearchRequest.onRecord. */
+export async function searchFiles(engine: SearchEngine, request: SearchRequest): Promise<SearchOutcome> {
+  if (engine.kind === 'javascript') return searchWithJavaScript(request);
+  const name = `ripgrep ${engine.rgPath}`;
+  let sawOutput = false;
+
+  if (request.mode !== 'content') {
+    const files = request.mode === 'files';
+    const run = await ripgrepRun(
+      engine,
+      request,
+      ripgrepSearchArgs(request),
+      files ? 0x00 : 0x0a,
+      (record) => {
+        if (record.length === 0) return true;
+        sawOutput = true;
+        if (files) return request.onRecord({ kind: 'file', path: stripDotSlash(record.toString('utf8')) });
+        const zero = record.indexOf(0);
+        const count = Number(record.subarray(zero + 1).toString('utf8'));
+        return request.onRecord({
+          kind: 'count',
+          path: stripDotSlash(record.subarray(0, zero).toString('utf8')),
+          count,
+        });
+      },
+    );
+    checkExit(run, sawOutput, 'pattern');
+    return { complete: !run.stopped && !run.timedOut, timedOut: run.timedOut, engine: name };
+  }
+
+  // Content: buffer the parallel output per file, sort by path, emit; fall back to --sort=path on overflow.
+  const byFile = new Map<string, SearchRecord[]>();
+  let bufferedChars = 0;
+  let bufferedRecords = 0;
+  let overflow = false;
+  const first = await ripgrepRun(engine, request, ripgrepSearchArgs(request), 0x0a, (record) => {
+    const parsed = parseContentRecord(record);
+    if (!parsed) return true;
+    sawOutput = true;
+    let list = byFile.get(parsed.path);
+    if (!list) byFile.set(parsed.path, (list = []));
+    list.push(parsed);
+    bufferedChars += record.length;
+    bufferedRecords++;
+    if (bufferedChars > CONTENT_SORT_BUFFER_CHARS || bufferedRecords > CONTENT_SORT_BUFFER_RECORDS) {
+      overflow = true;
+      return false;
+    }
+    return true;
+  });
+  checkExit(first, sawOutput, 'pattern');
+  if (!overflow) {
+    const paths = [...byFile.keys()].sort(compareRipgrepPaths);
+    for (const p of paths) {
+      for (const record of byFile.get(p) as SearchRecord[]) {
+        if (request.onRecord(record) === false)
+          return { complete: false, timedOut: first.timedOut, engine: name };
+      }
+    }
+    return { complete: !first.timedOut, timedOut: first.timedOut, engine: name };
+  }
+  byFile.clear();
+  const sorted = await ripgrepRun(engine, request, ripgrepSearchArgs(request, true), 0x0a, (record) => {
+    const parsed = parseContentRecord(record);
+    return parsed ? request.onRecord(parsed) : true;
+  });
+  checkExit(sorted, true, 'pattern');
+  return { complete: !sorted.stopped && !sorted.timedOut, timedOut: sorted.timedOut, engine: name };
+}

@@ -1,0 +1,80 @@
+/**
+ * Path and option handling shared by Glob and Grep (spec §1.8, §2.5, §2.6):
+ *
+ * - the search root: `~` expanded, relative paths resolved against the session cwd
+ *   (`context.getAppState().cwd`), symlinks resolved (core/paths.ts), absent `path` = the cwd; the
+ *   literal strings "undefined" / "null" (which models sometimes send for an absent path, spec §2.5)
+ *   count as absent unless such a path really exists;
+ * - model-facing paths: relative to the (resolved) cwd when inside it, else absolute — or always
+ *   absolute with `compat.searchPathStyle = 'absolute'` (what Claude Code 2.1.38 transcripts show);
+ * - version-sensitive switches read from `context.options.compat` with a typed default.
+ */
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { displayPath, fsPathResolver, resolvePath, type ToolUseContext } from '../../core/index.js';
+
+/** The session cwd with symlinks resolved (so paths under it display relative). */
+export function resolvedCwd(context: ToolUseContext): string {
+  const cwd = context.getAppState().cwd;
+  try {
+    return realpathSync.native(cwd);
+  } catch {
+    return cwd;
+  }
+}
+
+/** True for an absent `path`: undefined, empty, or the literal "undefined"/"null" when no such path exists. */
+export function isAbsentPath(input: string | undefined, cwd: string): boolean {
+  if (input === undefined || input.trim() === '') return true;
+  if (input === 'undefined' || input === 'null') return !existsSync(path.resolve(cwd, input));
+  return false;
+}
+
+/** Absolute, symlink-resolved path of a tool's `path` input (the cwd when absent). */
+export function resolveSearchPath(input: string | undefined, context: ToolUseContext): string {
+  const cwd = context.getAppState().cwd;
+  if (isAbsentPath(input, cwd)) return resolvedCwd(context);
+  return resolvePath(input as string, { cwd, resolver: fsPathResolver });
+}
+
+/** What is at a path: a directory, a file, something else, or nothing. */
+export function pathKind(abs: string): 'directory' | 'file' | 'other' | 'missing' {
+  try {
+    const s = statSync(abs);
+    if (s.isDirectory()) return 'directory';
+    if (s.isFile()) return 'file';
+    return 'other';
+  } catch {
+    return 'missing';
+  }
+}
+
+/** How result paths are shown to the model. */
+export type SearchPathStyle = 'relative' | 'absolute';
+
+/** Formats an absolute path for the model under `style` (relative to `cwd` when inside it). */
+export function formatResultPath(abs: string, cwd: string, style: SearchPathStyle): string {
+  return style === 'absolute' ? abs : displayPath(abs, cwd);
+}
+
+/** `context.options.compat[key]` when it is one of `allowed`, else `fallback`. */
+export function compatChoice<T extends string | number | boolean>(
+  context: ToolUseContext,
+  key: string,
+  allowed: readonly T[] | ((value: unknown) => value is T),
+  fallback: T,
+): T {
+  const value = context.options?.compat?.[key];
+  if (typeof allowed === 'function') return allowed(value) ? value : fallback;
+  return (allowed as readonly unknown[]).includes(value) ? (value as T) : fallback;
+}
+
+/** Type guard for a non-negative integer compat value. */
+export function isNonNegativeInteger(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+
+/** True when the string holds a NUL character (rejected in paths and patterns, spec §2.5). */
+export function hasNullByte(value: string | undefined): boolean {
+  return value !== undefined && value.includes('\0');
+}
