@@ -1,0 +1,88 @@
+/**
+ * A call prepared for the pipeline: its effects with both the lexical and the resolved path
+ * (spec §3.6 "Symlinks: both the link path and its resolved target are checked; allow needs both
+ * to match; deny applies if either matches"), computed once per decision.
+ */
+import path from 'node:path';
+import type { Effect } from '../core/effects.js';
+import type { PathResolver } from '../core/paths.js';
+import type { CallDescription, SubcommandInfo } from '../core/permission-types.js';
+
+/** Tools whose specifier is a shell command and whose description carries sub-commands. */
+export const SHELL_TOOLS = new Set(['Bash', 'Monitor']);
+/** Built-in file-editing tools (acceptEdits, spec §3.8). */
+export const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
+
+export interface FileEffect {
+  effect: Effect;
+  /** Index in `description.effects`. */
+  index: number;
+  /** `read` for reads (and execs of a path), `write` for writes and deletes. */
+  access: 'read' | 'write';
+  /** Absolute path as the call names it (before symlink resolution). */
+  lexical: string;
+  /** Absolute path after symlink resolution. */
+  resolved: string;
+  /** True for an exec of a path-qualified program: checked by rules, not by the working-directory limit. */
+  fromExec: boolean;
+}
+
+export interface CallView {
+  toolName: string;
+  input: Record<string, unknown>;
+  description: CallDescription;
+  isShell: boolean;
+  subcommands: readonly SubcommandInfo[];
+  /** Known file effects (read, write, delete; exec of a path counts as a read for rules). */
+  files: FileEffect[];
+  /** Effects whose target could not be resolved statically. */
+  unknown: Effect[];
+  /** Known network effects. */
+  network: Effect[];
+}
+
+const isPathLike = (t: string): boolean => t.startsWith('/') || t.startsWith('./') || t.startsWith('../');
+
+/** Prepares a call: classifies effects and resolves file targets through `resolver`. */
+export function viewCall(
+  toolName: string,
+  input: Record<string, unknown>,
+  description: CallDescription,
+  opts: { cwd: string; resolver: PathResolver },
+): CallView {
+  const files: FileEffect[] = [];
+  const unknown: Effect[] = [];
+  const network: Effect[] = [];
+  description.effects.forEach((effect, index) => {
+    if (effect.certainty === 'unknown') {
+      unknown.push(effect);
+      return;
+    }
+    if (effect.kind === 'network') {
+      network.push(effect);
+      return;
+    }
+    const fileKind = effect.kind === 'read' || effect.kind === 'write' || effect.kind === 'delete';
+    const execPath = effect.kind === 'exec' && isPathLike(effect.target);
+    if (!fileKind && !execPath) return;
+    const lexical = path.resolve(opts.cwd, effect.target);
+    files.push({
+      effect,
+      index,
+      access: effect.kind === 'write' || effect.kind === 'delete' ? 'write' : 'read',
+      lexical,
+      resolved: opts.resolver.realpath(lexical),
+      fromExec: execPath,
+    });
+  });
+  return {
+    toolName,
+    input,
+    description,
+    isShell: SHELL_TOOLS.has(toolName),
+    subcommands: description.subcommands ?? [],
+    files,
+    unknown,
+    network,
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * Call descriptions built from a tool's input alone, for callers that have no tool object (the
+ * security evaluation, `gantry hook` for a host's tools, replays). Same semantics as the file
+ * tools' `describeCall` (tools/file-io/describe-call.ts): the permission target is the absolute
+ * path, the effect a read or write of it. Paths are NOT symlink-resolved here: the engine resolves
+ * every file effect itself (and checks both the named and the resolved path).
+ *
+ * | tool | effects |
+ * |---|---|
+ * | Read | read `file_path` |
+ * | Write, Edit, MultiEdit | write `file_path` |
+ * | NotebookEdit | write `notebook_path` |
+ * | Glob, Grep | read `path` (default: cwd) |
+ * | LS | read `path` |
+ * | WebFetch | network `url`; ruleContents `domain:<host>` |
+ * | anything else | none; ruleContents from `subagent_type` (Agent/Task) or `skill`/`command` (Skill) |
+ */
+import { knownEffect, unknownEffect } from '../core/effects.js';
+import { expandPath } from '../core/paths.js';
+import type { CallDescription } from '../core/permission-types.js';
+import { hostOf } from './rules/domain-pattern.js';
+
+const READ_TOOLS: Readonly<Record<string, string>> = {
+  Read: 'file_path',
+  Glob: 'path',
+  Grep: 'path',
+  LS: 'path',
+};
+const WRITE_TOOLS: Readonly<Record<string, string>> = {
+  Write: 'file_path',
+  Edit: 'file_path',
+  MultiEdit: 'file_path',
+  NotebookEdit: 'notebook_path',
+};
+
+/** Describes a non-shell call from its input (see module doc). */
+export function describeToolInput(
+  toolName: string,
+  input: Record<string, unknown>,
+  world: { cwd: string; home: string },
+): CallDescription {
+  const readField = READ_TOOLS[toolName];
+  const writeField = WRITE_TOOLS[toolName];
+  const field = readField ?? writeField;
+  if (field) {
+    const raw = input[field];
+    const kind = readField ? 'read' : 'write';
+    if (raw === undefined && readField && toolName !== 'Read') {
+      return {
+        ruleContents: [world.cwd],
+        effects: [knownEffect('read', world.cwd, 'tool-input', field)],
+        findings: [],
+        readOnly: true,
+        summary: `${toolName} ${world.cwd}`,
+      };
+    }
+    if (typeof raw !== 'string' || raw === '')
+      return {
+        ruleContents: [],
+        effects: [unknownEffect(kind, String(raw), 'tool-input', `${field} is missing`)],
+        findings: [],
+        readOnly: false,
+        summary: `${toolName} (no ${field})`,
+      };
+    const abs = expandPath(raw, world);
+    return {
+      ruleContents: [abs],
+      effects: [knownEffect(kind, abs, 'tool-input', field)],
+      findings: [],
+      readOnly: kind === 'read',
+      summary: `${toolName} ${abs}`,
+    };
+  }
+  if (toolName === 'WebFetch') {
+    const url = typeof input.url === 'string' ? input.url : '';
+    const host = hostOf(url);
+    return {
+      ruleContents: host ? [`domain:${host}`] : [],
+      effects: host
+        ? [knownEffect('network', url, 'tool-input', 'url')]
+        : [unknownEffect('network', url, 'tool-input', 'url')],
+      findings: [],
+      readOnly: true,
+      summary: `WebFetch ${url}`,
+    };
+  }
+  const content =
+    toolName === 'Agent' || toolName === 'Task'
+      ? input.subagent_type
+      : toolName === 'Skill'
+        ? (input.skill ?? input.command)
+        : undefined;
+  return {
+    ruleContents: typeof content === 'string' ? [content] : [],
+    effects: [],
+    findings: [],
+    readOnly: false,
+    summary: toolName,
+  };
+}

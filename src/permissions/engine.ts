@@ -1,0 +1,374 @@
+/**
+ * `createPermissionEngine`: the permission engine as the runtime and the CLI use it (issue 5;
+ * design.md §2 step 5). Data in, decision out; it never prompts and runs nothing but PreToolUse
+ * hooks.
+ *
+ * One decision: PreToolUse hooks (async; skipped by `decideSync`) → the pipeline (pipeline.ts) →
+ * auto mode: the classifier decides asks from the safety checks and the default ask (LOW allow,
+ * MEDIUM ask, HIGH ask with `forceConfirmation`, `block` deny; per-session cache; after 3
+ * consecutive or 20 total non-approvals the session falls back to asking) → dontAsk: ask becomes
+ * deny → suggestions on the asks a rule could lift → recorded in the session.
+ *
+ * Mode: the request's mode, except `bypassPermissions` when settings disable it and `auto` when
+ * settings disable auto mode (both fall back to `default`, said in the trace).
+ */
+import path from 'node:path';
+import { fsPathResolver, type PathResolver } from '../core/paths.js';
+import type {
+  CallDescription,
+  PermissionBehavior,
+  PermissionDecider,
+  PermissionDecision,
+  PermissionMode,
+  PermissionRequest,
+  PermissionRule,
+  PermissionSuggestion,
+} from '../core/permission-types.js';
+import { builtinClassifier } from './classifier/builtin-scorer.js';
+import type { AutoModeClassifier, ClassifierVerdict } from './classifier/types.js';
+import { withPrefix } from './explain.js';
+import { runPreToolUseHooks } from './hooks/pre-tool-use.js';
+import type { HookVerdict } from './hooks/types.js';
+import {
+  DEFAULT_ACCEPT_EDITS_COMMANDS,
+  type PipelineResult,
+  type PipelineStep,
+  runPipeline,
+} from './pipeline.js';
+import { compileRule, type RuleProblem } from './rules/rule-set.js';
+import { PermissionSession } from './session.js';
+import { persistRule } from './settings/persist.js';
+import type { LoadedSettings } from './settings/types.js';
+import { suggestRules } from './suggestions.js';
+import { WorkingDirectories } from './working-dirs.js';
+
+export interface PermissionEngineOptions {
+  settings: LoadedSettings;
+  /** Symlink resolution (default: the real filesystem). */
+  resolver?: PathResolver;
+  /** Auto-mode classifier (default: the built-in scorer). */
+  classifier?: AutoModeClassifier;
+  /**
+   * Re-describes a call whose input a PreToolUse hook replaced (`updatedInput`). Without it, a
+   * replaced input cannot be re-checked and the decision is ask.
+   */
+  describe?: (
+    toolName: string,
+    input: Record<string, unknown>,
+    request: PermissionRequest,
+  ) => Promise<CallDescription>;
+  /** Default hook timeout (ms; default 60 000). */
+  hookTimeoutMs?: number;
+  /** `transcript_path` sent to hooks. */
+  transcriptPath?: string;
+  /** Bash programs acceptEdits allows in the working directories (default mkdir, touch, cp, mv). */
+  acceptEditsCommands?: Iterable<string>;
+  session?: PermissionSession;
+}
+
+export interface DecideOptions {
+  /** This Bash call will run sandboxed (also read from `description.sandboxed`). */
+  sandboxed?: boolean;
+  signal?: AbortSignal;
+  /** Do not run PreToolUse hooks (`decideSync` never does). */
+  skipHooks?: boolean;
+}
+
+export interface DetailedDecision {
+  decision: PermissionDecision;
+  /** Which pipeline step decided (`classifier` when auto mode's classifier did). */
+  step: PipelineStep | 'classifier';
+  mode: PermissionMode;
+  trace: string[];
+  hook?: HookVerdict;
+  classifier?: ClassifierVerdict;
+}
+
+export interface PermissionEngine {
+  /** The core `PermissionDecider` the runtime calls. */
+  readonly decider: PermissionDecider;
+  decide(request: PermissionRequest, opts?: DecideOptions): Promise<PermissionDecision>;
+  decideDetailed(request: PermissionRequest, opts?: DecideOptions): Promise<DetailedDecision>;
+  /** Without hooks; an async classifier is not consulted (its asks stay asks). For the CLI and benchmarks. */
+  decideSync(
+    request: PermissionRequest,
+    opts?: Omit<DecideOptions, 'signal' | 'skipHooks'>,
+  ): DetailedDecision;
+  /** The bare deny rule that removes this tool from the model's tool list, if any (spec §3.3). */
+  isToolDenied(toolName: string): PermissionRule | undefined;
+  /** Drops tools removed by bare deny rules. */
+  filterTools<T extends { name: string }>(tools: readonly T[]): T[];
+  /** Adds a rule for the rest of the session; returns its problems (empty when accepted). */
+  addSessionRule(text: string, behavior: PermissionBehavior): RuleProblem[];
+  /** Accepts an "always allow" suggestion: session rule, plus the settings file unless destination is `session`. */
+  acceptSuggestion(s: PermissionSuggestion): { file?: string; problems: RuleProblem[] };
+  readonly session: PermissionSession;
+  readonly settings: LoadedSettings;
+}
+
+function effectiveMode(requested: PermissionMode, settings: LoadedSettings, trace: string[]): PermissionMode {
+  if (requested === 'bypassPermissions' && settings.disableBypassPermissionsMode) {
+    trace.push('mode: bypassPermissions is disabled by settings; using default');
+    return 'default';
+  }
+  if (requested === 'auto' && settings.disableAutoMode) {
+    trace.push('mode: auto mode is disabled by settings; using default');
+    return 'default';
+  }
+  return requested;
+}
+
+export function createPermissionEngine(opts: PermissionEngineOptions): PermissionEngine {
+  const settings = opts.settings;
+  const resolver = opts.resolver ?? fsPathResolver;
+  const classifier = opts.classifier ?? builtinClassifier;
+  const session = opts.session ?? new PermissionSession();
+  const acceptEditsCommands = new Set(opts.acceptEditsCommands ?? DEFAULT_ACCEPT_EDITS_COMMANDS);
+  const dirCache = new Map<string, WorkingDirectories>();
+  const workingDirsFor = (req: PermissionRequest): WorkingDirectories => {
+    const dirs = [req.projectRoot, ...req.additionalDirectories, ...settings.additionalDirectories];
+    const key = dirs.join('\u0000');
+    let wd = dirCache.get(key);
+    if (!wd) {
+      wd = new WorkingDirectories(dirs, resolver);
+      if (dirCache.size > 64) dirCache.clear();
+      dirCache.set(key, wd);
+    }
+    return wd;
+  };
+
+  /** Pipeline + mode post-processing, minus the classifier. */
+  const basePipeline = (
+    req: PermissionRequest,
+    o: DecideOptions | undefined,
+    hook: HookVerdict | undefined,
+  ) => {
+    const trace: string[] = [];
+    const mode = effectiveMode(req.mode, settings, trace);
+    const sandboxed =
+      (o?.sandboxed ?? req.description.sandboxed ?? false) &&
+      (req.toolName === 'Bash' || req.toolName === 'Monitor');
+    const result = runPipeline({
+      request: req,
+      rules: settings.rules,
+      mode,
+      workingDirs: workingDirsFor(req),
+      home: settings.home,
+      resolver,
+      sandboxAutoAllow: sandboxed && settings.sandbox.autoAllowBashIfSandboxed,
+      ...(hook ? { hook } : {}),
+      acceptEditsCommands,
+    });
+    return { mode, result, trace: [...trace, ...result.trace] };
+  };
+
+  const classifierKey = (req: PermissionRequest): string =>
+    `${req.toolName}\u0000${JSON.stringify(req.input)}\u0000${req.cwd}`;
+
+  const applyVerdict = (
+    req: PermissionRequest,
+    result: PipelineResult,
+    verdict: ClassifierVerdict,
+    trace: string[],
+  ): { decision: PermissionDecision; step: DetailedDecision['step'] } => {
+    const tipped = session.recordClassifier(verdict);
+    const why = verdict.reasons.join('; ');
+    const by = `auto-mode classifier (${classifier.name})`;
+    trace.push(`classifier: ${verdict.risk}${verdict.block ? ' (block)' : ''} — ${why}`);
+    const note = tipped
+      ? ' The classifier declined too often in this session; auto mode now falls back to asking.'
+      : '';
+    if (verdict.block)
+      return {
+        decision: {
+          behavior: 'deny',
+          reason: { type: 'classifier', message: `Denied by the ${by}: ${why}.${note}` },
+        },
+        step: 'classifier',
+      };
+    if (verdict.risk === 'LOW')
+      return {
+        decision: {
+          behavior: 'allow',
+          reason: { type: 'classifier', message: `Allowed by the ${by}: LOW risk — ${why}.` },
+        },
+        step: 'classifier',
+      };
+    return {
+      decision: {
+        behavior: 'ask',
+        reason: {
+          type: 'classifier',
+          message: `Needs approval: the ${by} rates this ${verdict.risk} risk — ${why}. ${result.decision.reason.message}${note}`,
+        },
+        suggestions: [],
+        ...(verdict.risk === 'HIGH' ? { forceConfirmation: true } : {}),
+      },
+      step: 'classifier',
+    };
+  };
+
+  /** dontAsk, suggestions, updatedInput, session record. */
+  const finish = (
+    req: PermissionRequest,
+    mode: PermissionMode,
+    result: PipelineResult,
+    decision: PermissionDecision,
+    step: DetailedDecision['step'],
+    trace: string[],
+    extras: { hook?: HookVerdict; classifier?: ClassifierVerdict },
+  ): DetailedDecision => {
+    let d = decision;
+    if (d.behavior === 'ask' && mode === 'dontAsk') {
+      d = {
+        behavior: 'deny',
+        reason: withPrefix(d.reason, 'Denied in dontAsk mode (it would have asked): '),
+      };
+      trace.push('mode: dontAsk turns the ask into a deny');
+    } else if (
+      d.behavior === 'ask' &&
+      (result.classifierEligible || step === 'classifier') &&
+      result.decision.reason.type !== 'check' &&
+      result.decision.reason.type !== 'unknown-effect'
+    ) {
+      d = { ...d, suggestions: suggestRules(result.view, req.projectRoot) };
+    }
+    const updated = extras.hook?.updatedInput;
+    if (updated && d.behavior !== 'deny') d = { ...d, updatedInput: updated };
+    session.record(req.toolUseId, { behavior: d.behavior, source: d.reason.type, toolName: req.toolName });
+    return { decision: d, step, mode, trace, ...extras };
+  };
+
+  const decideSync = (
+    req: PermissionRequest,
+    o?: Omit<DecideOptions, 'signal' | 'skipHooks'>,
+  ): DetailedDecision => {
+    const { mode, result, trace } = basePipeline(req, o, undefined);
+    if (
+      result.decision.behavior === 'ask' &&
+      result.classifierEligible &&
+      mode === 'auto' &&
+      !session.classifier.fallenBack
+    ) {
+      const cached = session.classifier.cache.get(classifierKey(req));
+      const verdict = cached ?? classifier.classify(classifierRequest(req, result));
+      if (!(verdict instanceof Promise)) {
+        session.classifier.cache.set(classifierKey(req), verdict);
+        const v = applyVerdict(req, result, verdict, trace);
+        return finish(req, mode, result, v.decision, v.step, trace, { classifier: verdict });
+      }
+      trace.push('classifier: asynchronous classifier not consulted by decideSync');
+    }
+    return finish(req, mode, result, result.decision, result.step, trace, {});
+  };
+
+  const classifierRequest = (req: PermissionRequest, result: PipelineResult) => ({
+    toolName: req.toolName,
+    input: req.input,
+    description: req.description,
+    classifierInput: req.classifierInput,
+    cwd: req.cwd,
+    workingDirectories: workingDirsFor(req).dirs,
+    home: settings.home,
+    askReason: result.decision.reason,
+  });
+
+  const decideDetailed = async (request: PermissionRequest, o?: DecideOptions): Promise<DetailedDecision> => {
+    let req = request;
+    let hook: HookVerdict | undefined;
+    if (!o?.skipHooks && settings.preToolUseHooks.length) {
+      hook = await runPreToolUseHooks({
+        hooks: settings.preToolUseHooks,
+        input: {
+          session_id: req.sessionId,
+          transcript_path: opts.transcriptPath ?? '',
+          cwd: req.cwd,
+          permission_mode: req.mode,
+          hook_event_name: 'PreToolUse',
+          tool_name: req.toolName,
+          tool_input: req.input,
+          tool_use_id: req.toolUseId,
+        },
+        projectRoot: req.projectRoot,
+        ...(opts.hookTimeoutMs !== undefined ? { defaultTimeoutMs: opts.hookTimeoutMs } : {}),
+        ...(o?.signal ? { signal: o.signal } : {}),
+      });
+      if (hook?.updatedInput && hook.decision !== 'deny') {
+        if (!opts.describe) {
+          const trace = [
+            `hook: \`${hook.hook}\` replaced the input, but no describer is configured to re-check it`,
+          ];
+          const decision: PermissionDecision = {
+            behavior: 'ask',
+            reason: {
+              type: 'hook',
+              hook: hook.hook,
+              message: `Needs approval: PreToolUse hook \`${hook.hook}\` replaced the tool input and the new input could not be re-checked.`,
+            },
+            suggestions: [],
+            updatedInput: hook.updatedInput,
+          };
+          session.record(req.toolUseId, { behavior: 'ask', source: 'hook', toolName: req.toolName });
+          return { decision, step: 'hook', mode: req.mode, trace, hook };
+        }
+        req = {
+          ...req,
+          input: hook.updatedInput,
+          description: await opts.describe(req.toolName, hook.updatedInput, req),
+        };
+      }
+    }
+    const { mode, result, trace } = basePipeline(req, o, hook);
+    if (hook)
+      trace.unshift(
+        `hook: ${hook.decision ?? 'no decision'}${hook.errors.length ? ` (errors: ${hook.errors.join('; ')})` : ''}`,
+      );
+    if (
+      result.decision.behavior === 'ask' &&
+      result.classifierEligible &&
+      mode === 'auto' &&
+      !session.classifier.fallenBack
+    ) {
+      const key = classifierKey(req);
+      const verdict =
+        session.classifier.cache.get(key) ?? (await classifier.classify(classifierRequest(req, result)));
+      session.classifier.cache.set(key, verdict);
+      const v = applyVerdict(req, result, verdict, trace);
+      return finish(req, mode, result, v.decision, v.step, trace, {
+        classifier: verdict,
+        ...(hook ? { hook } : {}),
+      });
+    }
+    return finish(req, mode, result, result.decision, result.step, trace, hook ? { hook } : {});
+  };
+
+  const addSessionRule = (text: string, behavior: PermissionBehavior): RuleProblem[] => {
+    const { rule, problems } = compileRule(
+      { text, behavior, source: 'session', pathRoot: settings.projectRoot },
+      { home: settings.home, cwd: settings.projectRoot },
+    );
+    if (rule) settings.rules.add(rule);
+    return problems;
+  };
+
+  return {
+    decider: (request) => decideDetailed(request).then((d) => d.decision),
+    decide: (request, o) => decideDetailed(request, o).then((d) => d.decision),
+    decideDetailed,
+    decideSync,
+    isToolDenied: (toolName) => settings.rules.bareDeny(toolName)?.rule,
+    filterTools: (tools) => tools.filter((t) => !settings.rules.bareDeny(t.name)),
+    addSessionRule,
+    acceptSuggestion: (s) => {
+      const problems = addSessionRule(s.rule, 'allow');
+      if (problems.some((p) => p.severity === 'error') || s.destination === 'session') return { problems };
+      const { file } = persistRule(s.rule, 'allow', s.destination, {
+        projectRoot: settings.projectRoot,
+        home: settings.home,
+      });
+      return { file: path.resolve(file), problems };
+    },
+    session,
+    settings,
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * Runs one command hook as a real process (spec §4.1, §4.5, §4.7): `/bin/sh -c <command>` in the
+ * session cwd, the hook input JSON on stdin, `CLAUDE_PROJECT_DIR`/`GANTRY_PROJECT_DIR` in the
+ * environment, its own process group (killed whole on timeout). Output is capped at 1 MiB per
+ * stream. Never throws: spawn failures and timeouts come back as values.
+ */
+import { spawn } from 'node:child_process';
+
+export interface CommandHookRun {
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  /** Set when the process could not start. */
+  spawnError?: string;
+}
+
+const MAX_STREAM_BYTES = 1024 * 1024;
+
+export function runCommandHook(opts: {
+  command: string;
+  input: unknown;
+  cwd: string;
+  timeoutMs: number;
+  env?: Readonly<Record<string, string | undefined>>;
+  signal?: AbortSignal;
+}): Promise<CommandHookRun> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (r: CommandHookRun): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onAbort);
+      resolve(r);
+    };
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let outBytes = 0;
+    let errBytes = 0;
+    let timedOut = false;
+    const child = spawn('/bin/sh', ['-c', opts.command], {
+      cwd: opts.cwd,
+      env: { ...process.env, ...opts.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const killGroup = (): void => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, opts.timeoutMs);
+    const onAbort = (): void => killGroup();
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (b: Buffer) => {
+      if (outBytes < MAX_STREAM_BYTES) out.push(b);
+      outBytes += b.length;
+    });
+    child.stderr.on('data', (b: Buffer) => {
+      if (errBytes < MAX_STREAM_BYTES) err.push(b);
+      errBytes += b.length;
+    });
+    child.on('error', (e) =>
+      finish({ exitCode: null, stdout: '', stderr: '', timedOut: false, spawnError: e.message }),
+    );
+    child.on('close', (code) =>
+      finish({
+        exitCode: code,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        timedOut,
+      }),
+    );
+    child.stdin.on('error', () => {
+      // The hook may exit without reading its input (EPIPE); its exit code still counts.
+    });
+    child.stdin.end(`${JSON.stringify(opts.input)}\n`);
+  });
+}

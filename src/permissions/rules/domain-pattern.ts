@@ -1,0 +1,45 @@
+/**
+ * `WebFetch(domain:…)` host patterns (spec §3.7): case-insensitive, a trailing `.` ignored;
+ * `*` = any host; `*.example.com` = any subdomain at any depth but not the apex; any other `*`
+ * matches within one label (`example.*` matches `example.org`, not `example.evil.com`).
+ */
+
+/** Lower-cases a host, drops a trailing dot, a port and IPv6 brackets' surroundings. */
+export function normaliseHost(host: string): string {
+  let h = host.trim().toLowerCase();
+  if (h.startsWith('[')) {
+    const end = h.indexOf(']');
+    return end === -1 ? h : h.slice(0, end + 1);
+  }
+  const colon = h.lastIndexOf(':');
+  if (colon !== -1 && /^\d+$/.test(h.slice(colon + 1))) h = h.slice(0, colon);
+  return h.replace(/\.$/, '');
+}
+
+/** Extracts the host from a URL or `host[:port]`; undefined when there is none. */
+export function hostOf(target: string): string | undefined {
+  const t = target.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(t)) {
+    try {
+      return normaliseHost(new URL(t).hostname);
+    } catch {
+      return undefined;
+    }
+  }
+  if (t.startsWith('domain:')) return normaliseHost(t.slice('domain:'.length));
+  const host = t.split('/')[0] ?? '';
+  return host ? normaliseHost(host) : undefined;
+}
+
+/** Compiles a host pattern into a predicate over normalised hosts. */
+export function compileDomainPattern(pattern: string): (host: string) => boolean {
+  const p = normaliseHost(pattern);
+  if (p === '*') return () => true;
+  if (p.startsWith('*.') && !p.slice(2).includes('*')) {
+    const suffix = p.slice(1);
+    return (h) => h.endsWith(suffix) && h.length > suffix.length;
+  }
+  if (!p.includes('*')) return (h) => h === p;
+  const re = new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^.]*')}$`);
+  return (h) => re.test(h);
+}

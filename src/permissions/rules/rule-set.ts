@@ -1,0 +1,256 @@
+/**
+ * Compiling rule texts into matchers, once, at load time; and the rule set the pipeline queries.
+ *
+ * Rules from every source combine as deny → ask → allow (spec §3.2, §3.4): the pipeline asks the
+ * deny list first, then ask, then allow; within a list the first match in load order is reported,
+ * but order never changes *whether* a list matches.
+ */
+import type { PermissionBehavior, PermissionRule, RuleSource } from '../../core/permission-types.js';
+import { compileDomainPattern } from './domain-pattern.js';
+import { classifyRule, parseRuleText, type RuleKind } from './parse-rule.js';
+import { type CompiledPathPattern, compilePathPattern, type PathAnchors } from './path-pattern.js';
+import { compileShellPattern, type ShellPattern } from './shell-pattern.js';
+
+/** One rule as found in a source, before compiling. */
+export interface RuleEntry {
+  text: string;
+  behavior: PermissionBehavior;
+  source: RuleSource;
+  file?: string;
+  line?: number;
+  /** What a single leading `/` in a path rule means for this source (see path-pattern.ts). */
+  pathRoot: string;
+}
+
+/** A rule problem found while compiling (reported with file and line; the rule is skipped). */
+export interface RuleProblem {
+  severity: 'error' | 'warning';
+  message: string;
+  rule: string;
+  behavior: PermissionBehavior;
+  source: RuleSource;
+  file?: string;
+  line?: number;
+}
+
+export interface CompiledRule {
+  rule: PermissionRule;
+  kind: RuleKind['type'];
+  /** For `tool`, `shell`, `param`, `content` rules: does this rule concern the named tool? */
+  matchesTool(toolName: string): boolean;
+  shell?: ShellPattern;
+  path?: { access: 'Read' | 'Edit'; pattern: CompiledPathPattern };
+  domain?: (host: string) => boolean;
+  param?: { name: string; test(value: unknown): boolean };
+  content?: ShellPattern;
+  /** Broad allow rules are suspended in auto mode (spec §3.8). */
+  broad: boolean;
+}
+
+/** Tool names that share a permission name (spec §1.1 aliases; spec §3.6 Edit covers every file writer). */
+const TOOL_FAMILIES: Readonly<Record<string, readonly string[]>> = {
+  Agent: ['Agent', 'Task'],
+  Task: ['Agent', 'Task'],
+  Edit: ['Edit', 'Write', 'MultiEdit', 'NotebookEdit'],
+  TaskOutput: ['TaskOutput', 'BashOutput'],
+  BashOutput: ['TaskOutput', 'BashOutput'],
+  TaskStop: ['TaskStop', 'KillShell'],
+  KillShell: ['TaskStop', 'KillShell'],
+};
+
+function toolNameMatcher(name: string): (toolName: string) => boolean {
+  if (name === '*') return () => true;
+  if (name.includes('*')) {
+    const re = new RegExp(`^${name.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+    return (t) => re.test(t);
+  }
+  if (name.startsWith('mcp__') && !name.slice(5).includes('__')) {
+    // `mcp__server`: every tool of that server.
+    return (t) => t === name || t.startsWith(`${name}__`);
+  }
+  const family = TOOL_FAMILIES[name];
+  if (family) return (t) => family.includes(t);
+  return (t) => t === name;
+}
+
+const INTERPRETERS = new Set([
+  'python',
+  'python3',
+  'python2',
+  'node',
+  'deno',
+  'bun',
+  'ruby',
+  'perl',
+  'php',
+  'lua',
+  'bash',
+  'sh',
+  'zsh',
+  'fish',
+  'pwsh',
+  'env',
+  'sudo',
+  'xargs',
+  'eval',
+  'exec',
+]);
+const RUNNERS = [
+  'npm run',
+  'npm exec',
+  'npx',
+  'pnpm',
+  'pnpm run',
+  'pnpm exec',
+  'pnpm dlx',
+  'yarn',
+  'yarn run',
+  'yarn dlx',
+  'bunx',
+  'bun run',
+  'uv run',
+  'uvx',
+  'pipx run',
+  'poetry run',
+  'make',
+  'cargo run',
+  'go run',
+  'docker run',
+  'docker exec',
+];
+
+/** Bash allow rules that grant arbitrary code execution: suspended in auto mode (spec §3.8). */
+function isBroadShellAllow(p: ShellPattern): boolean {
+  if (p.type === 'any') return true;
+  if (p.type === 'exact') return false;
+  const head = p.type === 'prefix' ? p.prefix : p.regex.source.replace(/^\^/, '').replace(/\\/g, '');
+  const words = head.split(/[\s[]/).filter(Boolean);
+  const first = (words[0] ?? '').replace(/\*.*$/, '');
+  if (first === '' || INTERPRETERS.has(first) || /^python\d/.test(first)) return true;
+  const two = words.slice(0, 2).join(' ');
+  return RUNNERS.includes(two) || (RUNNERS.includes(first) && words.length === 1);
+}
+
+/** Compiles one entry; returns the rule or a problem (plus warnings). */
+export function compileRule(
+  entry: RuleEntry,
+  anchors: Omit<PathAnchors, 'root'>,
+): { rule?: CompiledRule; problems: RuleProblem[] } {
+  const problem = (severity: RuleProblem['severity'], message: string): RuleProblem => ({
+    severity,
+    message,
+    rule: entry.text,
+    behavior: entry.behavior,
+    source: entry.source,
+    ...(entry.file !== undefined ? { file: entry.file } : {}),
+    ...(entry.line !== undefined ? { line: entry.line } : {}),
+  });
+  const parsed = parseRuleText(entry.text);
+  if (!parsed.ok) return { problems: [problem('error', parsed.error)] };
+  const classified = classifyRule(parsed.value, entry.behavior);
+  if (!classified.ok) return { problems: [problem('error', classified.error)] };
+  const problems = classified.warnings.map((w) => problem('warning', w));
+  const { toolName, ruleContent, kind } = classified.value;
+  const rule: PermissionRule = {
+    toolName,
+    behavior: entry.behavior,
+    source: entry.source,
+    text: entry.text.trim(),
+    ...(ruleContent !== undefined ? { ruleContent } : {}),
+    ...(entry.file !== undefined ? { file: entry.file } : {}),
+    ...(entry.line !== undefined ? { line: entry.line } : {}),
+  };
+  const matchesTool = toolNameMatcher(toolName);
+  const base = { rule, kind: kind.type, matchesTool, broad: false };
+  switch (kind.type) {
+    case 'tool':
+      return {
+        rule: { ...base, broad: entry.behavior === 'allow' && (toolName === 'Bash' || toolName === 'Agent') },
+        problems,
+      };
+    case 'shell': {
+      const shell = compileShellPattern(kind.pattern);
+      return {
+        rule: { ...base, shell, broad: entry.behavior === 'allow' && isBroadShellAllow(shell) },
+        problems,
+      };
+    }
+    case 'path':
+      return {
+        rule: {
+          ...base,
+          matchesTool: () => false,
+          path: {
+            access: kind.access,
+            pattern: compilePathPattern(kind.pattern, entry.behavior, { ...anchors, root: entry.pathRoot }),
+          },
+        },
+        problems,
+      };
+    case 'domain':
+      return { rule: { ...base, domain: compileDomainPattern(kind.host) }, problems };
+    case 'param': {
+      const re = new RegExp(
+        `^${kind.value.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[\\s\\S]*')}$`,
+      );
+      const test = (v: unknown): boolean =>
+        (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') && re.test(String(v));
+      return { rule: { ...base, param: { name: kind.param, test } }, problems };
+    }
+    case 'content':
+      return { rule: { ...base, content: compileShellPattern(kind.pattern) }, problems };
+  }
+}
+
+/** The compiled rules of a session, by behavior and kind. */
+export class RuleSet {
+  readonly all: CompiledRule[] = [];
+  private readonly lists: Record<PermissionBehavior, CompiledRule[]> = { deny: [], ask: [], allow: [] };
+  private readonly toolCache = new Map<string, CompiledRule[]>();
+  private readonly kindLists = new Map<string, CompiledRule[]>();
+
+  constructor(rules: readonly CompiledRule[] = []) {
+    for (const r of rules) this.add(r);
+  }
+
+  add(r: CompiledRule): void {
+    this.all.push(r);
+    this.lists[r.rule.behavior].push(r);
+    const k = `${r.rule.behavior}:${r.kind}`;
+    const l = this.kindLists.get(k);
+    if (l) l.push(r);
+    else this.kindLists.set(k, [r]);
+    this.toolCache.clear();
+  }
+
+  /** Every rule with this behavior, in load order. */
+  list(behavior: PermissionBehavior): readonly CompiledRule[] {
+    return this.lists[behavior];
+  }
+
+  /** Rules of `behavior` that concern `toolName` (tool, shell, param, content kinds). */
+  forTool(behavior: PermissionBehavior, toolName: string): readonly CompiledRule[] {
+    const key = `${behavior}\u0000${toolName}`;
+    let hit = this.toolCache.get(key);
+    if (!hit) {
+      hit = this.lists[behavior].filter((r) => r.matchesTool(toolName));
+      this.toolCache.set(key, hit);
+    }
+    return hit;
+  }
+
+  /** Read/Edit path rules of `behavior`. */
+  pathRules(behavior: PermissionBehavior): readonly CompiledRule[] {
+    return this.kindLists.get(`${behavior}:path`) ?? [];
+  }
+
+  /** WebFetch domain rules of `behavior`. */
+  domainRules(behavior: PermissionBehavior): readonly CompiledRule[] {
+    return this.kindLists.get(`${behavior}:domain`) ?? [];
+  }
+
+  /** A bare deny of the tool (or a tool-name glob): the tool is removed from the model's list. */
+  bareDeny(toolName: string): CompiledRule | undefined {
+    return this.forTool('deny', toolName).find((r) => r.kind === 'tool');
+  }
+}

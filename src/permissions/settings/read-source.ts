@@ -1,0 +1,261 @@
+/**
+ * Reads one settings file into the pieces the engine uses, with the line of every rule and every
+ * problem (a wrong type, an unknown mode, a malformed hook). Unknown keys are ignored (settings
+ * files carry much more than permissions). A missing file is not a problem; an unreadable or
+ * syntactically broken one is an error and contributes nothing.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { PermissionBehavior, PermissionMode } from '../../core/permission-types.js';
+import {
+  resolveSandboxPaths,
+  type SandboxSettingsInput,
+  SandboxSettingsInputSchema,
+} from '../../core/sandbox-settings.js';
+import type { RuleEntry } from '../rules/rule-set.js';
+import { parsePermissionMode } from './cli-flags.js';
+import { type JsonPath, parseJsonWithLines } from './json-locate.js';
+import type { CommandHookConfig, HookMatcherConfig, SettingsProblem, SettingsSourceSpec } from './types.js';
+
+export interface SourceContent {
+  spec: SettingsSourceSpec;
+  loaded: boolean;
+  rules: RuleEntry[];
+  defaultMode?: PermissionMode;
+  additionalDirectories: string[];
+  disableBypassPermissionsMode?: boolean;
+  disableAutoMode?: boolean;
+  allowManagedPermissionRulesOnly?: boolean;
+  allowManagedHooksOnly?: boolean;
+  disableAllHooks?: boolean;
+  preToolUseHooks: HookMatcherConfig[];
+  /** The file's `sandbox` object, validated, filesystem paths absolute. */
+  sandbox?: SandboxSettingsInput;
+  problems: SettingsProblem[];
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Reads and extracts one settings file. `home` expands `~/` in directories and sandbox paths;
+ * relative `additionalDirectories` resolve against `projectRoot` (the session's original cwd).
+ */
+export function readSettingsSource(
+  spec: SettingsSourceSpec,
+  world: { home: string; projectRoot: string },
+): SourceContent {
+  const { home } = world;
+  const out: SourceContent = {
+    spec,
+    loaded: false,
+    rules: [],
+    additionalDirectories: [],
+    preToolUseHooks: [],
+    problems: [],
+  };
+  let text: string;
+  try {
+    text = readFileSync(spec.file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR')
+      out.problems.push({
+        severity: 'error',
+        file: spec.file,
+        message: `cannot read settings: ${(e as Error).message}`,
+      });
+    return out;
+  }
+  if (text.trim() === '') return { ...out, loaded: true };
+  const parsed = parseJsonWithLines(text.replace(/^\uFEFF/, ''));
+  if (!parsed.ok) {
+    out.problems.push({
+      severity: 'error',
+      file: spec.file,
+      line: parsed.line,
+      message: `invalid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.message}; the whole file is ignored`,
+    });
+    return out;
+  }
+  out.loaded = true;
+  const root = parsed.value;
+  const lineOf = (p: JsonPath): number | undefined => parsed.lineOf(p);
+  const problem = (p: JsonPath, message: string, severity: SettingsProblem['severity'] = 'error'): void => {
+    const line = lineOf(p);
+    out.problems.push({ severity, file: spec.file, message, ...(line !== undefined ? { line } : {}) });
+  };
+  if (!isObj(root)) {
+    problem([], 'settings must be a JSON object; the whole file is ignored');
+    return out;
+  }
+  const bool = (obj: Record<string, unknown>, key: string, p: JsonPath): boolean | undefined => {
+    const v = obj[key];
+    if (v === undefined) return undefined;
+    if (typeof v === 'boolean') return v;
+    problem([...p, key], `"${key}" must be true or false`);
+    return undefined;
+  };
+  const strings = (obj: Record<string, unknown>, key: string, p: JsonPath): string[] | undefined => {
+    const v = obj[key];
+    if (v === undefined) return undefined;
+    if (!Array.isArray(v)) {
+      problem([...p, key], `"${key}" must be an array of strings`);
+      return undefined;
+    }
+    const res: string[] = [];
+    v.forEach((item, i) => {
+      if (typeof item === 'string') res.push(item);
+      else problem([...p, key, i], `"${key}[${i}]" must be a string; entry ignored`);
+    });
+    return res;
+  };
+  const absPath = (p: string, base: string): string =>
+    p === '~' ? home : p.startsWith('~/') ? path.join(home, p.slice(2)) : path.resolve(base, p);
+
+  const perms = root.permissions;
+  if (perms !== undefined && !isObj(perms)) problem(['permissions'], '"permissions" must be an object');
+  if (isObj(perms)) {
+    for (const behavior of ['allow', 'ask', 'deny'] as PermissionBehavior[]) {
+      const list = perms[behavior];
+      if (list === undefined) continue;
+      if (!Array.isArray(list)) {
+        problem(['permissions', behavior], `"permissions.${behavior}" must be an array of rule strings`);
+        continue;
+      }
+      list.forEach((text, i) => {
+        const line = lineOf(['permissions', behavior, i]);
+        if (typeof text !== 'string') {
+          problem(
+            ['permissions', behavior, i],
+            `permissions.${behavior}[${i}] is not a string; rule ignored`,
+          );
+          return;
+        }
+        out.rules.push({
+          text,
+          behavior,
+          source: spec.source,
+          file: spec.file,
+          pathRoot: spec.pathRoot,
+          ...(line !== undefined ? { line } : {}),
+        });
+      });
+    }
+    if (perms.defaultMode !== undefined) {
+      const m = typeof perms.defaultMode === 'string' ? parsePermissionMode(perms.defaultMode) : undefined;
+      if (m) out.defaultMode = m;
+      else
+        problem(
+          ['permissions', 'defaultMode'],
+          `unknown permissions.defaultMode ${JSON.stringify(perms.defaultMode)}`,
+        );
+    }
+    const dirs = strings(perms, 'additionalDirectories', ['permissions']);
+    if (dirs) out.additionalDirectories = dirs.map((d) => absPath(d, world.projectRoot));
+    const disable = (key: string): boolean | undefined => {
+      const v = perms[key];
+      if (v === undefined) return undefined;
+      if (v === 'disable' || v === true) return true;
+      if (v === false) return false;
+      problem(['permissions', key], `"permissions.${key}" must be "disable"`);
+      return undefined;
+    };
+    const db = disable('disableBypassPermissionsMode');
+    if (db !== undefined) out.disableBypassPermissionsMode = db;
+    const da = disable('disableAutoMode');
+    if (da !== undefined) out.disableAutoMode = da;
+    const amp = bool(perms, 'allowManagedPermissionRulesOnly', ['permissions']);
+    if (amp !== undefined) out.allowManagedPermissionRulesOnly = amp;
+  }
+  const topAmp = bool(root, 'allowManagedPermissionRulesOnly', []);
+  if (topAmp !== undefined) out.allowManagedPermissionRulesOnly = topAmp;
+  const amh = bool(root, 'allowManagedHooksOnly', []);
+  if (amh !== undefined) out.allowManagedHooksOnly = amh;
+  const dah = bool(root, 'disableAllHooks', []);
+  if (dah !== undefined) out.disableAllHooks = dah;
+
+  readHooks(root, spec, problem, lineOf, out);
+  readSandbox(root, spec, problem, home, out);
+  return out;
+}
+
+function readHooks(
+  root: Record<string, unknown>,
+  spec: SettingsSourceSpec,
+  problem: (p: JsonPath, m: string) => void,
+  lineOf: (p: JsonPath) => number | undefined,
+  out: SourceContent,
+): void {
+  const hooks = root.hooks;
+  if (hooks === undefined) return;
+  if (!isObj(hooks)) return problem(['hooks'], '"hooks" must be an object keyed by event name');
+  const list = hooks.PreToolUse;
+  if (list === undefined) return;
+  if (!Array.isArray(list)) return problem(['hooks', 'PreToolUse'], '"hooks.PreToolUse" must be an array');
+  list.forEach((entry, i) => {
+    const p = ['hooks', 'PreToolUse', i];
+    if (!isObj(entry)) return problem(p, 'hook entry must be an object {matcher, hooks}');
+    if (entry.matcher !== undefined && typeof entry.matcher !== 'string')
+      return problem([...p, 'matcher'], 'hook "matcher" must be a string');
+    if (!Array.isArray(entry.hooks)) return problem([...p, 'hooks'], 'hook entry needs a "hooks" array');
+    const handlers: CommandHookConfig[] = [];
+    entry.hooks.forEach((h, j) => {
+      const hp = [...p, 'hooks', j];
+      if (!isObj(h)) return problem(hp, 'hook handler must be an object');
+      if (h.type !== 'command') {
+        problem(
+          hp,
+          `hook type ${JSON.stringify(h.type)} is not supported by Gantry's engine (only "command"); skipped`,
+        );
+        return;
+      }
+      if (typeof h.command !== 'string' || h.command.trim() === '')
+        return problem(hp, 'command hook needs a non-empty "command" string');
+      if (h.timeout !== undefined && (typeof h.timeout !== 'number' || !(h.timeout > 0)))
+        return problem([...hp, 'timeout'], 'hook "timeout" must be a positive number of seconds');
+      handlers.push({
+        type: 'command',
+        command: h.command,
+        ...(typeof h.timeout === 'number' ? { timeout: h.timeout } : {}),
+      });
+    });
+    if (handlers.length === 0) return;
+    const line = lineOf(p);
+    out.preToolUseHooks.push({
+      ...(typeof entry.matcher === 'string' ? { matcher: entry.matcher } : {}),
+      hooks: handlers,
+      source: spec.source,
+      file: spec.file,
+      ...(line !== undefined ? { line } : {}),
+    });
+  });
+}
+
+function readSandbox(
+  root: Record<string, unknown>,
+  spec: SettingsSourceSpec,
+  problem: (p: JsonPath, m: string) => void,
+  home: string,
+  out: SourceContent,
+): void {
+  if (root.sandbox === undefined) return;
+  if (!isObj(root.sandbox)) return problem(['sandbox'], '"sandbox" must be an object');
+  // Drop invalid keys one by one (each reported with its line) so the valid ones still apply.
+  const sb: Record<string, unknown> = structuredClone(root.sandbox);
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const r = SandboxSettingsInputSchema.safeParse(sb);
+    if (r.success) {
+      out.sandbox = resolveSandboxPaths(r.data, { root: spec.sandboxRoot, home });
+      return;
+    }
+    const issue = r.error.issues[0];
+    if (!issue || issue.path.length === 0) break;
+    const keyPath = issue.path.slice(0, 2).map((k) => (typeof k === 'symbol' ? String(k) : k));
+    problem(['sandbox', ...keyPath], `sandbox.${keyPath.join('.')}: ${issue.message}; ignored`);
+    let parent: Record<string, unknown> = sb;
+    for (const k of keyPath.slice(0, -1)) parent = (parent[k as string] ?? {}) as Record<string, unknown>;
+    delete parent[keyPath[keyPath.length - 1] as string];
+  }
+  problem(['sandbox'], 'sandbox settings could not be read; ignored');
+}

@@ -1,0 +1,85 @@
+/**
+ * The settings shapes the permission engine reads (spec §3.1 permissions, §4.1 hooks, §7.2 sandbox),
+ * and the merged result it hands to the engine, the hook runner and the sandbox.
+ */
+import type { PermissionMode, RuleSource } from '../../core/permission-types.js';
+import type { SandboxSettings } from '../../core/sandbox-settings.js';
+import type { RuleSet } from '../rules/rule-set.js';
+
+/** A problem found while loading settings; always carries the file and, when known, the line. */
+export interface SettingsProblem {
+  severity: 'error' | 'warning';
+  message: string;
+  file?: string;
+  line?: number;
+  /** The rule text, when the problem is about one rule. */
+  rule?: string;
+}
+
+/** One command hook of a `hooks.<Event>[].hooks` list (spec §4.1; only `type: command` runs here). */
+export interface CommandHookConfig {
+  type: 'command';
+  command: string;
+  /** Seconds (spec §4.1). Undefined → the runner's default. */
+  timeout?: number;
+}
+
+/** One `hooks.PreToolUse[]` entry with where it came from. */
+export interface HookMatcherConfig {
+  /** Tool-name matcher (spec §4.3); undefined/empty/`*` = every tool. */
+  matcher?: string;
+  hooks: CommandHookConfig[];
+  source: RuleSource;
+  file?: string;
+  line?: number;
+}
+
+/** Where one settings file sits in the precedence order, and how its relative paths anchor. */
+export interface SettingsSourceSpec {
+  source: RuleSource;
+  file: string;
+  /** `claude` for Claude Code's own files (read as they are), `gantry` for Gantry's. */
+  flavor: 'claude' | 'gantry';
+  /** What a single leading `/` in a Read/Edit rule means (spec §3.6). */
+  pathRoot: string;
+  /** What `./x` in sandbox paths is relative to (spec §7.2). */
+  sandboxRoot: string;
+  /** Project-supplied (project or local settings): widening keys need a trusted folder. */
+  projectSupplied: boolean;
+}
+
+/** CLI flags that feed permissions (spec §3.2). */
+export interface CliPermissionFlags {
+  /** `--allowedTools` values (each may hold several rules separated by commas or spaces). */
+  allowedTools?: string[];
+  /** `--disallowedTools` values. */
+  disallowedTools?: string[];
+  permissionMode?: string;
+  /** `--add-dir` values (relative to the cwd). */
+  addDirs?: string[];
+  /** `--dangerously-skip-permissions`: start in bypassPermissions. */
+  dangerouslySkipPermissions?: boolean;
+}
+
+/** Everything the engine needs from settings, merged. */
+export interface LoadedSettings {
+  rules: RuleSet;
+  problems: SettingsProblem[];
+  /** Mode from `--permission-mode` or `defaultMode` (precedence), `default` otherwise. */
+  defaultMode: PermissionMode;
+  /** Absolute additional working directories (`--add-dir`, `additionalDirectories`). */
+  additionalDirectories: string[];
+  disableBypassPermissionsMode: boolean;
+  disableAutoMode: boolean;
+  preToolUseHooks: HookMatcherConfig[];
+  /** The merged `sandbox` object (core/sandbox-settings.ts), filesystem paths absolute. */
+  sandbox: SandboxSettings;
+  /** Whether project-supplied settings may widen permissions, and why. */
+  trust: { trusted: boolean; reason: string };
+  /** Every file looked at, in precedence order. */
+  files: { file: string; source: RuleSource; loaded: boolean }[];
+  projectRoot: string;
+  home: string;
+}
+
+export type { SandboxSettings };
