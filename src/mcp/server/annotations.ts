@@ -1,0 +1,48 @@
+/**
+ * MCP tool annotations derived from a Gantry tool's flags (MCP spec "Tool annotations";
+ * issue 7 `gantry mcp`). Annotations are hints for clients, never authority: the permission
+ * engine stands in front of every call regardless of what they say.
+ *
+ * Flags that depend on the input (Bash is read-only for `ls`, not for `rm`) are evaluated on an
+ * empty input; a tool whose predicate throws or needs a real input is treated as not read-only
+ * (fail closed: the hint never understates what a tool can do).
+ */
+import type { AnyTool } from '../../core/index.js';
+
+export interface McpToolAnnotations {
+  title?: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** Tools that reach outside the local machine (network, other processes' worlds). */
+const OPEN_WORLD_TOOLS = new Set(['Bash', 'WebFetch', 'WebSearch', 'Agent']);
+
+function flag(fn: () => boolean): boolean {
+  try {
+    return fn() === true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `readOnlyHint`: the tool is read-only for every input (probed with `{}`).
+ * `destructiveHint`: any tool that is not read-only may overwrite or delete (MCP default is true).
+ * `idempotentHint`: read-only tools only.
+ * `openWorldHint`: shells and network tools, and every MCP-adapted tool.
+ */
+export function annotationsFor(tool: AnyTool): McpToolAnnotations {
+  const readOnly = flag(() => tool.isReadOnly({}));
+  return {
+    title: flag(() => typeof tool.userFacingName(undefined) === 'string')
+      ? tool.userFacingName(undefined)
+      : tool.name,
+    readOnlyHint: readOnly,
+    destructiveHint: !readOnly,
+    idempotentHint: readOnly,
+    openWorldHint: OPEN_WORLD_TOOLS.has(tool.name) || tool.isMcp,
+  };
+}

@@ -1,0 +1,159 @@
+/**
+ * `gantry mcp`: Gantry's built-in tools served over MCP, with the permission engine in front
+ * (design.md §6 "gantry mcp"; issue 7). One MCP session = one tool runtime (its own cwd,
+ * read-file state and background tasks).
+ *
+ * - tools/list: names and JSON Schemas exactly as the model would see them (model/tool-definitions),
+ *   annotations from the tools' flags (annotations.ts).
+ * - tools/call: runs through the runtime pipeline; `allow` runs, `deny` returns `isError` with the
+ *   reason, `ask` is put to the user with MCP elicitation when the client supports it, otherwise
+ *   answered by `onAsk` (default deny).
+ * - roots: when the client exposes roots, their `file://` directories become additional working
+ *   directories (re-read on `notifications/roots/list_changed`).
+ */
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  RootsListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type {
+  AnyTool,
+  HostPermissionAnswer,
+  PermissionDecider,
+  PermissionMode,
+  ToolResultContent,
+} from '../../core/index.js';
+import { findToolByName } from '../../core/index.js';
+import { toolDefinition } from '../../model/tool-definitions.js';
+import { type CanUseTool, createToolRuntime, type ToolRuntime } from '../../runtime/index.js';
+import { annotationsFor } from './annotations.js';
+
+export interface GantryMcpServerOptions {
+  tools: readonly AnyTool[];
+  /** Project root and initial cwd (absolute). */
+  cwd: string;
+  additionalDirectories?: string[];
+  mode?: PermissionMode;
+  /** The permission engine (a `PermissionDecider`). */
+  decide: PermissionDecider;
+  /** What to do with `ask` when the client cannot elicit: `deny` (default) or `allow`. */
+  onAsk?: 'deny' | 'allow';
+  sessionDir?: string;
+  /** Server name/version reported in `initialize`. */
+  name?: string;
+  version?: string;
+}
+
+/** MCP content of a Gantry tool result. */
+export function toMcpContent(content: ToolResultContent): CallToolResult['content'] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  return content.map((b) => {
+    if (b.type === 'text') return { type: 'text' as const, text: b.text };
+    if (b.type === 'image')
+      return { type: 'image' as const, data: b.source.data, mimeType: b.source.media_type };
+    return {
+      type: 'resource' as const,
+      resource: { uri: 'gantry:document.pdf', mimeType: b.source.media_type, blob: b.source.data },
+    };
+  });
+}
+
+/** Builds an MCP `Server` (not yet connected) and the runtime behind it. */
+export function createGantryMcpServer(options: GantryMcpServerOptions): {
+  server: Server;
+  runtime: ToolRuntime;
+} {
+  const server = new Server(
+    { name: options.name ?? 'gantry', version: options.version ?? '0.0.0' },
+    { capabilities: { tools: { listChanged: false } } },
+  );
+  const onAsk = options.onAsk ?? 'deny';
+
+  const canUseTool: CanUseTool = async (tool, input, decision): Promise<HostPermissionAnswer> => {
+    if (server.getClientCapabilities()?.elicitation) {
+      const summary = JSON.stringify(input).slice(0, 500);
+      const answer = await server.elicitInput({
+        message: `Gantry asks before running ${tool.name} ${summary}\nReason: ${decision.reason.message}`,
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            decision: { type: 'string', title: 'Allow this call?', enum: ['allow', 'deny'] },
+          },
+          required: ['decision'],
+        },
+      });
+      if (answer.action === 'accept' && answer.content?.decision === 'allow') return { behavior: 'allow' };
+      return {
+        behavior: 'deny',
+        message: `The user denied ${tool.name} when asked (${answer.action}). Reason it needed approval: ${decision.reason.message}`,
+      };
+    }
+    if (onAsk === 'allow') return { behavior: 'allow' };
+    return {
+      behavior: 'deny',
+      message: `Permission required and this MCP client cannot be asked (--on-ask deny): ${decision.reason.message}`,
+    };
+  };
+
+  const runtime = createToolRuntime({
+    tools: options.tools,
+    cwd: options.cwd,
+    additionalDirectories: options.additionalDirectories ?? [],
+    permissionMode: options.mode ?? 'default',
+    decide: options.decide,
+    canUseTool,
+    ...(options.sessionDir ? { sessionDir: options.sessionDir } : {}),
+  });
+  const baseDirectories = runtime.getAppState().additionalDirectories;
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: options.tools.map((tool) => {
+      const def = toolDefinition(tool);
+      return {
+        name: def.name,
+        description: def.description,
+        inputSchema: def.input_schema as { type: 'object'; [k: string]: unknown },
+        annotations: annotationsFor(tool),
+      };
+    }),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { name, arguments: args } = request.params;
+    if (!findToolByName(options.tools, name)) {
+      return { content: [{ type: 'text', text: `No such tool available: ${name}` }], isError: true };
+    }
+    const turn = await runtime.runToolsToCompletion(
+      [{ type: 'tool_use', id: `mcp_${randomUUID()}`, name, input: args ?? {} }],
+      { signal: extra.signal },
+    );
+    const block = turn.results[0];
+    if (!block) return { content: [{ type: 'text', text: 'No result' }], isError: true };
+    return { content: toMcpContent(block.content), isError: block.is_error === true };
+  });
+
+  const refreshRoots = async (): Promise<void> => {
+    if (!server.getClientCapabilities()?.roots) return;
+    const { roots } = await server.listRoots();
+    const dirs = roots
+      .filter((r) => r.uri.startsWith('file://'))
+      .map((r) => fileURLToPath(r.uri))
+      .filter((d) => d !== options.cwd);
+    runtime.context.setAppState((s) => ({
+      ...s,
+      additionalDirectories: [...new Set([...baseDirectories, ...dirs])],
+    }));
+  };
+  server.oninitialized = () => {
+    refreshRoots().catch(() => undefined);
+  };
+  server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+    await refreshRoots().catch(() => undefined);
+  });
+
+  return { server, runtime };
+}
