@@ -129,7 +129,7 @@ export async function* runCommand(options: RunCommandOptions): AsyncGenerator<Ba
       if (!exit) {
         const size = (await stat(options.outputFile)).size;
         if (size > options.maxOutputBytes) stop('output-limit');
-        await tail.drain(MAX_BYTES_PER_TICK);
+        await tail.drain(Math.min(MAX_BYTES_PER_TICK, Math.max(0, options.maxOutputBytes - tail.position)));
         const now = Date.now();
         if (now - lastProgressMs >= options.progressIntervalMs) {
           lastProgressMs = now;

@@ -1,0 +1,178 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isProcessAlive } from '../bash/exec.js';
+import { startBackgroundCommand } from '../bash/run-background.js';
+import { makeTestSession, runTool, type TestSession } from '../bash/test-support.js';
+import { BackgroundTaskManager, formatTaskNotification } from './task-manager.js';
+import { createTaskOutputTool, type TaskOutputData } from './task-output.tool.js';
+import { createTaskStopTool, type TaskStopData } from './task-stop.tool.js';
+
+let session: TestSession;
+let manager: BackgroundTaskManager;
+beforeEach(async () => {
+  session = await makeTestSession();
+  manager = new BackgroundTaskManager();
+});
+afterEach(async () => {
+  await manager.stopAll();
+  await session.cleanup();
+});
+
+async function start(command: string, extra: { timeoutMs?: number; description?: string } = {}) {
+  return startBackgroundCommand({
+    command,
+    description: extra.description ?? 'test task',
+    cwd: session.root,
+    timeoutMs: extra.timeoutMs ?? 60_000,
+    graceMs: 500,
+    context: session.context,
+    manager,
+    dangerouslyDisableSandbox: false,
+  });
+}
+
+/** Waits until `file` contains `text` (a condition, not a duration). */
+async function waitForText(file: string, text: string): Promise<void> {
+  for (;;) {
+    if ((await readFile(file, 'utf8').catch(() => '')).includes(text)) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('background Bash tasks', () => {
+  it('returns at once with an id, registers the task, and notifies the host when it ends', async () => {
+    const ended = session.nextNotification();
+    const marker = path.join(session.root, 'go');
+    const task = await start(
+      `echo started; while [ ! -f ${marker} ]; do sleep 0.02; done; echo finished; exit 4`,
+      {
+        description: 'Wait for the marker',
+      },
+    );
+    expect(task.taskId).toMatch(/^b[0-9a-f]{6}$/);
+    expect(task.outputFile).toBe(path.join(session.sessionDir, 'tasks', `${task.taskId}.output`));
+    expect(session.state().tasks[task.taskId]).toMatchObject({ kind: 'bash', status: 'running' });
+    await writeFile(marker, '');
+    const notification = await ended;
+    expect(notification.task).toMatchObject({ id: task.taskId, status: 'failed', exitCode: 4 });
+    expect(notification.summary).toBe('Background command "Wait for the marker" failed with exit code 4');
+    expect(session.state().tasks[task.taskId]).toMatchObject({ status: 'failed', exitCode: 4 });
+    expect(formatTaskNotification(notification.task, notification.summary)).toContain(
+      `<task-id>${task.taskId}</task-id>\n<output-file>${task.outputFile}</output-file>\n<status>failed</status>`,
+    );
+  });
+
+  it('TaskOutput reads only what is new, then blocks until the task is done', async () => {
+    const tool = createTaskOutputTool(manager);
+    const m1 = path.join(session.root, 'm1');
+    const m2 = path.join(session.root, 'm2');
+    const task = await start(
+      `echo one; while [ ! -f ${m1} ]; do sleep 0.02; done; echo two >&2; while [ ! -f ${m2} ]; do sleep 0.02; done; echo three`,
+    );
+    await waitForText(task.outputFile, 'one\n');
+    const first = await runTool<TaskOutputData>(
+      tool,
+      { task_id: task.taskId, block: false },
+      session.context,
+    );
+    expect(first.ok && first.data).toMatchObject({
+      retrieval_status: 'not_ready',
+      task: { status: 'running', output: 'one', task_type: 'local_bash' },
+    });
+    await writeFile(m1, '');
+    await waitForText(task.outputFile, 'two\n');
+    // The legacy name's field (bash_id) is accepted too.
+    const second = await runTool<TaskOutputData>(
+      tool,
+      { bash_id: task.taskId, block: false },
+      session.context,
+    );
+    expect(second.ok && second.data.task.output).toBe('two');
+    await writeFile(m2, '');
+    const third = await runTool<TaskOutputData>(
+      tool,
+      { task_id: task.taskId, timeout: 60_000 },
+      session.context,
+    );
+    expect(third.ok && third.data).toMatchObject({
+      retrieval_status: 'success',
+      task: { status: 'completed', output: 'three', exitCode: 0 },
+    });
+    expect(third.ok && tool.mapToolResultToContent(third.data, 'id')).toBe(
+      `<retrieval_status>success</retrieval_status>\n\n<task_id>${task.taskId}</task_id>\n\n<task_type>local_bash</task_type>\n\n<status>completed</status>\n\n<exit_code>0</exit_code>\n\n<output>\nthree\n</output>`,
+    );
+    const again = await runTool<TaskOutputData>(tool, { task_id: task.taskId }, session.context);
+    expect(again.ok && again.data.task.output).toBe('');
+  });
+
+  it('TaskOutput with block reports timeout while the task keeps running', async () => {
+    const tool = createTaskOutputTool(manager);
+    const task = await start('sleep 300');
+    const result = await runTool<TaskOutputData>(
+      tool,
+      { task_id: task.taskId, timeout: 50 },
+      session.context,
+    );
+    expect(result.ok && result.data.retrieval_status).toBe('timeout');
+  });
+
+  it('TaskOutput filter returns matching lines only', async () => {
+    const tool = createTaskOutputTool(manager);
+    const task = await start('printf "keep 1\\ndrop\\nkeep 2\\n"');
+    await manager.waitForEnd(task.taskId, 60_000);
+    const result = await runTool<TaskOutputData>(
+      tool,
+      { task_id: task.taskId, filter: '^keep' },
+      session.context,
+    );
+    expect(result.ok && result.data.task.output).toBe('keep 1\nkeep 2');
+  });
+
+  it('TaskStop stops the process group (children included), under either field name', async () => {
+    const stop = createTaskStopTool(manager);
+    const pidFile = path.join(session.root, 'child.pid');
+    const task = await start(`sleep 300 & echo $! > ${pidFile}; wait`);
+    await waitForText(pidFile, '\n');
+    const childPid = Number((await readFile(pidFile, 'utf8')).trim());
+    const ended = session.nextNotification();
+    const result = await runTool<TaskStopData>(stop, { shell_id: task.taskId }, session.context);
+    expect(result.ok && result.data).toEqual({
+      message: `Successfully stopped task: ${task.taskId} (sleep 300 & echo $! > ${pidFile}; wait)`,
+      task_id: task.taskId,
+      task_type: 'local_bash',
+      command: `sleep 300 & echo $! > ${pidFile}; wait`,
+    });
+    expect((await ended).task.status).toBe('killed');
+    expect(isProcessAlive(childPid)).toBe(false);
+    const again = await runTool(stop, { task_id: task.taskId }, session.context);
+    expect(!again.ok && again.error.message).toMatch(/is not running \(status: killed/);
+  });
+
+  it('stops a task at its run-time limit and says so in the notification', async () => {
+    const ended = session.nextNotification();
+    await start('sleep 300', { timeoutMs: 100 });
+    const n = await ended;
+    expect(n.task.status).toBe('killed');
+    expect(n.summary).toMatch(/timed out after 0s and was stopped$/);
+  });
+
+  it.each([
+    ['TaskOutput', createTaskOutputTool],
+    ['TaskStop', createTaskStopTool],
+  ])('%s: an unknown id is an error that lists the running tasks', async (_name, make) => {
+    const running = await start('sleep 300');
+    const result = await runTool(make(manager), { task_id: 'bnope00' }, session.context);
+    expect(!result.ok && result.error.message).toBe(
+      `No task found with ID: bnope00. Running background tasks: ${running.taskId} (test task).`,
+    );
+  });
+
+  it('requires task_id (or its legacy alias) in the schema', () => {
+    const tool = createTaskOutputTool(manager);
+    expect(tool.inputSchema.safeParse({}).success).toBe(false);
+    expect(tool.inputSchema.safeParse({ bash_id: 'b123456' }).success).toBe(true);
+    expect(tool.aliases).toEqual(['BashOutput']);
+    expect(createTaskStopTool(manager).aliases).toContain('KillShell');
+  });
+});
