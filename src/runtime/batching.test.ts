@@ -113,7 +113,7 @@ describe('partitionToolCalls', () => {
       'a throwing isConcurrencySafe is unsafe',
     ],
     [[], [], 'no calls, no batches'],
-  ])('%j → %j (%s)', (calls, expected) => {
+  ])('%j → %j (%s)', (calls, expected, _reason) => {
     const prepared = calls.map((c, i) => prepareCall(toolUse(`t${i}`, c.name, c.input), i, tools));
     expect(partitionToolCalls(prepared).map((b) => [b.isConcurrencySafe, b.calls.length])).toEqual(expected);
   });
@@ -168,22 +168,25 @@ describe('parallel batches', () => {
     [undefined, { GANTRY_MAX_TOOL_USE_CONCURRENCY: '3' }, 3, 'the env variable overrides the default'],
     [2, { GANTRY_MAX_TOOL_USE_CONCURRENCY: '3' }, 2, 'an explicit option wins over the env'],
     [undefined, { GANTRY_MAX_TOOL_USE_CONCURRENCY: 'lots' }, 10, 'an unusable env value falls back to 10'],
-  ])('maxConcurrency %s with env %j runs at most %i at once (%s)', async (maxConcurrency, env, cap) => {
-    const g = gatedTools();
-    const ids = Array.from({ length: cap + 2 }, (_, i) => `t${i}`);
-    const r = runtime({ tools: [g.Safe], env, ...(maxConcurrency ? { maxConcurrency } : {}) });
-    expect(r.maxConcurrency).toBe(cap);
-    const turn = r.runToolsToCompletion(ids.map((id) => toolUse(id, 'Safe', { text: '' })));
-    await waitUntil(() => g.started.length === cap, `${cap} started`);
-    for (let i = 0; i < 5; i++) await flushAsync();
-    expect(g.started).toEqual(ids.slice(0, cap));
-    g.gate('t1').resolve('x');
-    await waitUntil(() => g.started.length === cap + 1, 'one more started after one ended');
-    expect(g.started[cap]).toBe(`t${cap}`);
-    for (const id of ids) g.gate(id).resolve(id);
-    const { results } = await turn;
-    expect(results.map((r) => r.tool_use_id)).toEqual(ids);
-  });
+  ])(
+    'maxConcurrency %s with env %j runs at most %i at once (%s)',
+    async (maxConcurrency, env, cap, _reason) => {
+      const g = gatedTools();
+      const ids = Array.from({ length: cap + 2 }, (_, i) => `t${i}`);
+      const r = runtime({ tools: [g.Safe], env, ...(maxConcurrency ? { maxConcurrency } : {}) });
+      expect(r.maxConcurrency).toBe(cap);
+      const turn = r.runToolsToCompletion(ids.map((id) => toolUse(id, 'Safe', { text: '' })));
+      await waitUntil(() => g.started.length === cap, `${cap} started`);
+      for (let i = 0; i < 5; i++) await flushAsync();
+      expect(g.started).toEqual(ids.slice(0, cap));
+      g.gate('t1').resolve('x');
+      await waitUntil(() => g.started.length === cap + 1, 'one more started after one ended');
+      expect(g.started[cap]).toBe(`t${cap}`);
+      for (const id of ids) g.gate(id).resolve(id);
+      const { results } = await turn;
+      expect(results.map((r) => r.tool_use_id)).toEqual(ids);
+    },
+  );
 
   it('reads GANTRY_MAX_TOOL_USE_CONCURRENCY from process.env by default', () => {
     const before = process.env.GANTRY_MAX_TOOL_USE_CONCURRENCY;

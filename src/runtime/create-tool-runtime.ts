@@ -142,7 +142,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const maxConcurrency = resolveMaxToolUseConcurrency(options.maxConcurrency, options.env);
   let turnActive = false;
 
-  const beginTurn = (turnOptions: TurnRunOptions = {}): Turn => {
+  const beginTurn = (turnOptions: TurnRunOptions = {}, streamUpdates = true): Turn => {
     if (turnActive) throw new Error('createToolRuntime: a turn is already running on this runtime');
     turnActive = true;
     return new Turn({
@@ -153,7 +153,13 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       maxConcurrency,
       globalMaxResultSizeChars: options.maxResultSizeChars ?? GLOBAL_MAX_RESULT_SIZE_CHARS,
       maxTurnResultsChars: options.maxTurnResultsChars ?? MAX_TURN_RESULTS_CHARS,
+      streamUpdates,
     });
+  };
+  const runBatchTurn = async (turn: Turn, toolUses: readonly ToolUseBlock[]): Promise<TurnResult> => {
+    const calls = toolUses.map((toolUse, index) => prepareCall(toolUse, index, turn.context.options.tools));
+    const outcomes = await runToolCallsInBatches(turn, calls);
+    return turn.finish(outcomes);
   };
   const endTurn = (turn: Turn): void => {
     context = turn.context;
@@ -167,11 +173,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   ): AsyncGenerator<ToolRuntimeUpdate, TurnResult, void> {
     const turn = beginTurn(turnOptions);
     let completed = false;
-    const work = (async () => {
-      const calls = toolUses.map((toolUse, index) => prepareCall(toolUse, index, turn.context.options.tools));
-      const outcomes = await runToolCallsInBatches(turn, calls);
-      return turn.finish(outcomes);
-    })();
+    const work = runBatchTurn(turn, toolUses);
     work.then(
       () => turn.updates.end(),
       (error: unknown) => turn.updates.end(error),
@@ -198,10 +200,11 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     maxConcurrency,
     runTools,
     async runToolsToCompletion(toolUses, turnOptions) {
-      const generator = runTools(toolUses, turnOptions);
-      for (;;) {
-        const step = await generator.next();
-        if (step.done) return step.value;
+      const turn = beginTurn(turnOptions, false);
+      try {
+        return await runBatchTurn(turn, toolUses);
+      } finally {
+        endTurn(turn);
       }
     },
     createStreamingExecutor(turnOptions) {

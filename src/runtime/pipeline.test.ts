@@ -77,7 +77,7 @@ describe('lookup and input validation', () => {
       'a key the strict schema does not know',
     ],
     ['just a string', 'JSON object', 'but a string was given', 'input that is not an object'],
-  ])('schema failure %j names %s (%s; %s)', async (input, field, phrase) => {
+  ])('schema failure %j names %s (%s; %s)', async (input, field, phrase, _reason) => {
     let ran = false;
     const Tool = makeTool({
       name: 'Echo',
@@ -306,7 +306,7 @@ describe('execution', () => {
     ],
     [new Error('kaboom'), 'Error: Boom failed unexpectedly: kaboom', 'unexpected errors are named as such'],
     ['a string', 'Error: Boom failed unexpectedly: a string', 'non-Error throws still produce text'],
-  ])('a thrown %s becomes an is_error result (%s; %s)', async (thrown, text) => {
+  ])('a thrown %s becomes an is_error result (%s; %s)', async (thrown, text, _reason) => {
     const Tool = makeTool({
       name: 'Boom',
       run: () => {
@@ -407,6 +407,14 @@ describe('execution', () => {
       newMessages: [{ role: 'user', content: 'attachment' }],
     });
     expect(step.value.newMessages).toEqual([{ role: 'user', content: 'attachment' }]);
+  });
+
+  it('runToolsToCompletion still delivers progress to the host sink', async () => {
+    const sink: ToolProgressEvent[] = [];
+    const Tool = makeTool({ name: 'Slow', progress: ['half', 'all'] });
+    const r = runtime({ tools: [Tool], onProgress: (event) => sink.push(event) });
+    await r.runToolsToCompletion([toolUse('t1', 'Slow', { text: 'a' })]);
+    expect(sink.map((e) => e.data)).toEqual(['half', 'all']);
   });
 
   it('hands each call a context carrying its tool_use id and the turn messages', async () => {

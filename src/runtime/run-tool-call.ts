@@ -15,6 +15,7 @@
 import {
   AbortError,
   type AnyTool,
+  contentLength,
   type PermissionDecider,
   ToolExecutionError,
   ToolInputError,
@@ -33,6 +34,8 @@ import type { CallOutcome, CanUseTool, PreparedCall } from './types.js';
 /** What a call needs from its turn. */
 export interface CallEnvironment {
   signal: AbortSignal;
+  /** Resolves (never rejects) when `signal` aborts; one promise shared by every call of the turn. */
+  aborted: Promise<'aborted'>;
   decide: PermissionDecider;
   canUseTool: CanUseTool | undefined;
   /** Delivers a progress event (to the context's sink and the turn's update stream). */
@@ -126,16 +129,6 @@ async function pipeline(
   return { content, contextModifier: result.contextModifier, newMessages: result.newMessages ?? [] };
 }
 
-/** Resolves when `signal` aborts; `dispose` removes the listener. */
-function abortWaiter(signal: AbortSignal): { promise: Promise<'aborted'>; dispose(): void } {
-  let onAbort: (() => void) | undefined;
-  const promise = new Promise<'aborted'>((resolve) => {
-    onAbort = () => resolve('aborted');
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  return { promise, dispose: () => onAbort && signal.removeEventListener('abort', onAbort) };
-}
-
 /**
  * Runs one prepared call to exactly one outcome. `context` is the context this call runs with
  * (the runtime sets `toolUseId`). Rethrows only `FatalError`.
@@ -152,10 +145,9 @@ export async function runToolCall(
   const startedAtMs = performance.now();
   const state: CallState = { stage: 'checking', settled: false, generator: undefined };
   const run = pipeline(call, context, env, state);
-  const waiter = abortWaiter(env.signal);
   let success: Success;
   try {
-    const first = await Promise.race([run, waiter.promise]);
+    const first = await Promise.race([run, env.aborted]);
     if (first === 'aborted') {
       run.catch(() => undefined);
       throw new AbortError();
@@ -170,8 +162,6 @@ export async function runToolCall(
       durationMs: performance.now() - startedAtMs,
       aborted: env.signal.aborted,
     });
-  } finally {
-    waiter.dispose();
   }
   state.settled = true;
   const outcome: CallOutcome = {
@@ -188,6 +178,8 @@ export async function runToolCall(
     durationMs: performance.now() - startedAtMs,
   };
   if (success.contextModifier) outcome.contextModifier = success.contextModifier;
-  await capCallResult(outcome, context.getAppState().sessionDir);
+  if (contentLength(outcome.content) > outcome.maxResultSizeChars) {
+    await capCallResult(outcome, context.getAppState().sessionDir);
+  }
   return outcome;
 }

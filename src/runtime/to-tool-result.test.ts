@@ -69,7 +69,7 @@ describe('errorToOutcome (the one conversion point)', () => {
       'Error: Bash failed unexpectedly: no message',
       'an empty message is never empty content',
     ],
-  ])('%s → %s (%s)', (error, m, status, content) => {
+  ])('%s → %s (%s)', (error, m, status, content, _reason) => {
     const outcome = errorToOutcome(error, m);
     expect(outcome).toMatchObject({ status, content, isError: true, toolUseId: 't1', toolName: 'Bash' });
   });

@@ -26,6 +26,8 @@ export interface TurnOptions {
   maxConcurrency: number;
   globalMaxResultSizeChars: number;
   maxTurnResultsChars: number;
+  /** False when nobody reads `updates` (runToolsToCompletion): nothing is queued. Default true. */
+  streamUpdates?: boolean;
 }
 
 export class Turn {
@@ -37,9 +39,11 @@ export class Turn {
   private readonly env: CallEnvironment;
   private readonly options: TurnOptions;
   private unlink: (() => void) | undefined;
+  private readonly streamUpdates: boolean;
 
   constructor(options: TurnOptions) {
     this.options = options;
+    this.streamUpdates = options.streamUpdates !== false;
     this.maxConcurrency = options.maxConcurrency;
     // Every running call and its tool may listen to this signal; Node's default warning threshold is 10.
     setMaxListeners(Math.max(50, options.maxConcurrency * 4), this.controller.signal);
@@ -53,8 +57,14 @@ export class Turn {
       }
     }
     this.context = { ...options.context, abortController: this.controller };
+    const signal = this.controller.signal;
     this.env = {
-      signal: this.controller.signal,
+      signal,
+      aborted: signal.aborted
+        ? Promise.resolve('aborted')
+        : new Promise((resolve) =>
+            signal.addEventListener('abort', () => resolve('aborted'), { once: true }),
+          ),
       decide: options.decide,
       canUseTool: options.canUseTool,
       globalMaxResultSizeChars: options.globalMaxResultSizeChars,
@@ -64,7 +74,7 @@ export class Turn {
         } catch {
           // A failing progress sink must not fail the call.
         }
-        this.updates.push({ type: 'progress', event });
+        if (this.streamUpdates) this.updates.push({ type: 'progress', event });
       },
     };
   }
@@ -81,13 +91,14 @@ export class Turn {
       toolUseId: call.toolUse.id,
     };
     const outcome = await runToolCall(call, context, this.env);
-    this.updates.push({
-      type: 'tool-call-end',
-      toolUseId: outcome.toolUseId,
-      toolName: outcome.toolName,
-      isError: outcome.isError,
-      durationMs: outcome.durationMs,
-    });
+    if (this.streamUpdates)
+      this.updates.push({
+        type: 'tool-call-end',
+        toolUseId: outcome.toolUseId,
+        toolName: outcome.toolName,
+        isError: outcome.isError,
+        durationMs: outcome.durationMs,
+      });
     return outcome;
   }
 
@@ -131,7 +142,9 @@ export class Turn {
       const final = o.isError ? { ...block, is_error: true } : block;
       result.results.push(final);
       result.newMessages.push(...o.newMessages);
-      this.updates.push({ type: 'result', block: final, toolName: o.toolName, newMessages: o.newMessages });
+      if (this.streamUpdates) {
+        this.updates.push({ type: 'result', block: final, toolName: o.toolName, newMessages: o.newMessages });
+      }
     }
     return result;
   }

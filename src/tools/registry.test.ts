@@ -37,7 +37,7 @@ describe('feature()', () => {
     [{ env: {} }, false, 'unset is off'],
     [{ env: { GANTRY_FEATURE_SLEEP: '1' }, features: { SLEEP: false } }, false, 'config wins over env (off)'],
     [{ env: {}, features: { SLEEP: true } }, true, 'config wins over env (on)'],
-  ])('%j → %s (%s)', (config, expected) => {
+  ])('%j → %s (%s)', (config, expected, _reason) => {
     expect(feature('SLEEP', config)).toBe(expected);
   });
 });

@@ -41,7 +41,7 @@ describe('Sleep', () => {
     [{ duration_ms: 600_001 }, '`duration_ms`', 'more than ten minutes is rejected'],
     [{ duration_ms: 1.5 }, 'integer', 'fractions are rejected'],
     [{}, 'missing', 'the duration is required'],
-  ])('rejects %j (mentions %s; %s)', async (input, phrase) => {
+  ])('rejects %j (mentions %s; %s)', async (input, phrase, _reason) => {
     const { results } = await runtime().runToolsToCompletion([toolUse('t1', 'Sleep', input)]);
     expect(results[0]?.is_error).toBe(true);
     expect(results[0]?.content).toContain(phrase);

@@ -58,8 +58,8 @@ export const SleepTool = buildTool({
     'Prefer doing useful work over sleeping.',
   inputSchema: SleepInput,
   maxResultSizeChars: 1_000,
-  isReadOnly: () => true,
-  isConcurrencySafe: () => true,
+  isReadOnly: (_input: SleepInput) => true,
+  isConcurrencySafe: (_input: SleepInput) => true,
   userFacingName: () => 'Sleep',
   toAutoClassifierInput: (input: SleepInput) => `sleep ${input.duration_ms}ms`,
   async *call(input: SleepInput, context) {
