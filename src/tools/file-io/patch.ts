@@ -27,3 +27,28 @@ export function makeStructuredPatch(filePath: string, oldText: string, newText: 
     lines: h.lines.filter((l) => !l.startsWith('\\')),
   }));
 }
+
+/**
+ * 1-based first and last line of the NEW text touched by `hunks` (context lines excluded; a pure
+ * deletion touches the line where the removed text was). Undefined when there are no hunks.
+ */
+export function changedNewLines(hunks: readonly PatchHunk[]): { first: number; last: number } | undefined {
+  let first = Number.POSITIVE_INFINITY;
+  let last = 0;
+  for (const hunk of hunks) {
+    let line = hunk.newStart;
+    for (const l of hunk.lines) {
+      if (l.startsWith('+')) {
+        first = Math.min(first, line);
+        last = Math.max(last, line);
+        line++;
+      } else if (l.startsWith('-')) {
+        first = Math.min(first, line);
+        last = Math.max(last, line);
+      } else {
+        line++;
+      }
+    }
+  }
+  return last === 0 ? undefined : { first, last };
+}

@@ -37,7 +37,14 @@ export async function loadTextFile(filePath: string): Promise<TextFileSnapshot |
   try {
     info = await stat(filePath);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ENOTDIR') {
+      throw new ToolInputError(
+        `A parent of ${filePath} is a file, not a directory. The file was not changed. Choose another path.`,
+        'file_path',
+      );
+    }
     throw error;
   }
   if (info.isDirectory()) {

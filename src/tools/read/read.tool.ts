@@ -105,7 +105,7 @@ export const ReadTool = buildTool({
   maxResultSizeChars: Number.POSITIVE_INFINITY,
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
-  userFacingName: () => 'Read',
+  userFacingName: (_input?: ReadInput) => 'Read',
   toAutoClassifierInput: (input: ReadInput) => `Read ${input.file_path}`,
 
   async validateInput(input: ReadInput) {

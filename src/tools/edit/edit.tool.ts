@@ -1,0 +1,282 @@
+/**
+ * `Edit` (spec §2.4): exact string replacement in a file.
+ *
+ * Sequence (planned in `validateInput`, so a failing edit is refused before anyone is asked to
+ * approve it, and planned again in `call` against the file as it is then):
+ * `old_string` = `new_string` → error; resolve the path; notebooks → NotebookEdit; missing file →
+ * created when `old_string` is empty, else not-found; an existing file must have been read (a
+ * partial read is enough) and be unchanged since (content hash; compat `editStaleness: relaxed`
+ * lets a still-unique match through with a note); find `old_string` (exact, CRLF, quote-folded;
+ * see match.ts); 0 matches → error with a recovery hint; >1 without `replace_all` → error naming
+ * the count and both remedies → replace → atomic write keeping encoding, line endings and mode →
+ * record the new state → `{filePath, oldString, newString, originalFile, structuredPatch,
+ * userModified, replaceAll}` (README §5.2 Edit shape) and a numbered snippet around the change.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+import type { ToolUseContext } from '../../core/index.js';
+import { buildTool, ToolInputError } from '../../core/index.js';
+import { extensionOf } from '../file-io/binary.js';
+import { commitTextWrite } from '../file-io/commit-write.js';
+import { fileToolsCompat } from '../file-io/compat.js';
+import { describeFileCall } from '../file-io/describe-call.js';
+import { checkReadBeforeWrite, STALE_MESSAGE } from '../file-io/freshness.js';
+import { applyLineEnding, directoryLineEnding } from '../file-io/line-endings.js';
+import { loadPrompt } from '../file-io/load-prompt.js';
+import { modelContentOf, withModelContent } from '../file-io/model-content.js';
+import { fileNotFoundMessage } from '../file-io/not-found.js';
+import { makeStructuredPatch, type PatchHunk } from '../file-io/patch.js';
+import { resolveFilePath } from '../file-io/resolve-path.js';
+import { lineOfIndex, snippetAround, updatedBrief, updatedWithSnippet } from '../file-io/snippet.js';
+import { loadTextFile, type TextFileSnapshot } from '../file-io/text-file.js';
+import { applyEditMatch, type EditMatch, findEditMatch } from './match.js';
+
+const EditInput = z.strictObject({
+  file_path: z.string().describe('The absolute path of the file to change.'),
+  old_string: z.string().describe('The exact text to replace, as it appears in the file.'),
+  new_string: z.string().describe('The text to put in its place (must differ from old_string).'),
+  replace_all: z
+    .boolean()
+    .optional()
+    .describe('Replace every occurrence of old_string (default false: it must occur exactly once).'),
+});
+
+export type EditInput = z.infer<typeof EditInput>;
+
+/** Structured result (README §5.2 Edit shape). */
+export interface EditOutput {
+  filePath: string;
+  oldString: string;
+  newString: string;
+  originalFile: string | null;
+  structuredPatch: PatchHunk[];
+  userModified: boolean;
+  replaceAll: boolean;
+}
+
+interface EditPlan {
+  absolute: string;
+  resolved: string;
+  existing: TextFileSnapshot | undefined;
+  newText: string;
+  /** 1-based lines of the new text that hold the replacement (first occurrence). */
+  changedFirstLine: number;
+  changedLastLine: number;
+  /** Set when a changed-since-read file was edited under relaxed staleness. */
+  staleNote?: string;
+}
+
+const PREFIX_HINT = /^ *\d+(\t|→)/m;
+
+function notFoundMessage(oldString: string): string {
+  const prefixHint = PREFIX_HINT.test(oldString)
+    ? ' old_string seems to start lines with Read\'s line-number prefix ("   12\\t"); remove the prefixes.'
+    : '';
+  return (
+    `String to replace not found in file.${prefixHint} Read the file again and copy old_string exactly as it ` +
+    `appears, with the same whitespace and indentation.\nString: ${oldString}`
+  );
+}
+
+function tooManyMessage(count: number, oldString: string): string {
+  return (
+    `Found ${count} matches of the string to replace, but replace_all is false. To replace all occurrences, set ` +
+    'replace_all to true. To replace only one occurrence, add more surrounding context to old_string so it ' +
+    `matches exactly one place.\nString: ${oldString}`
+  );
+}
+
+/** When deleting text that ends a line, take the line break too, so no empty line is left behind. */
+function absorbLineBreak(fileText: string, match: EditMatch, replaceAll: boolean): EditMatch {
+  if (match.actualNew !== '' || match.actualOld.endsWith('\n')) return match;
+  const targets = replaceAll ? match.indexes : match.indexes.slice(0, 1);
+  for (const nl of ['\r\n', '\n']) {
+    if (targets.every((i) => fileText.startsWith(nl, i + match.actualOld.length))) {
+      return { ...match, actualOld: match.actualOld + nl };
+    }
+  }
+  return match;
+}
+
+async function planEdit(input: EditInput, context: ToolUseContext): Promise<EditPlan> {
+  const compat = fileToolsCompat(context);
+  if (input.old_string === input.new_string) {
+    throw new ToolInputError(
+      'No changes to make: old_string and new_string are exactly the same.',
+      'new_string',
+    );
+  }
+  if (input.file_path.trim() === '') {
+    throw new ToolInputError(
+      'file_path is empty. Give the absolute path of the file to change.',
+      'file_path',
+    );
+  }
+  const p = resolveFilePath(input.file_path, context);
+  if (extensionOf(p.resolved) === 'ipynb') {
+    throw new ToolInputError(
+      'File is a Jupyter Notebook. Use the NotebookEdit tool to change its cells (Edit would break its JSON).',
+      'file_path',
+    );
+  }
+  const existing = await loadTextFile(p.resolved);
+  if (!existing) {
+    if (input.old_string !== '') {
+      const message = await fileNotFoundMessage(p.absolute, context.getAppState().cwd);
+      throw new ToolInputError(
+        `${message} To create a new file, use Write, or Edit with an empty old_string.`,
+        'file_path',
+      );
+    }
+    const ending =
+      compat.newFileLineEndings === 'directory' ? await directoryLineEnding(path.dirname(p.resolved)) : 'LF';
+    const newText = applyLineEnding(input.new_string, ending);
+    return {
+      absolute: p.absolute,
+      resolved: p.resolved,
+      existing: undefined,
+      newText,
+      changedFirstLine: 1,
+      changedLastLine: lineOfIndex(newText, newText.length),
+    };
+  }
+
+  const check = checkReadBeforeWrite(context, existing, { requireFullRead: false });
+  let staleNote: string | undefined;
+  if (!check.ok) {
+    if (!(check.problem === 'stale' && compat.editStaleness === 'relaxed')) {
+      throw new ToolInputError(check.message, 'file_path');
+    }
+    staleNote =
+      'Note: the file had changed since you last read it; the edit was applied to its current content. ' +
+      'Read it again to see the other changes.';
+  }
+
+  if (input.old_string === '') {
+    if (staleNote) throw new ToolInputError(STALE_MESSAGE, 'file_path');
+    if (existing.text.trim() !== '') {
+      throw new ToolInputError(
+        'Cannot create new file - file already exists. To change part of it give a non-empty old_string; to ' +
+          'replace all of it use Write.',
+        'old_string',
+      );
+    }
+    const newText = applyLineEnding(input.new_string, existing.lineEnding);
+    return {
+      absolute: p.absolute,
+      resolved: p.resolved,
+      existing,
+      newText,
+      changedFirstLine: 1,
+      changedLastLine: lineOfIndex(newText, newText.length),
+      ...(staleNote ? { staleNote } : {}),
+    };
+  }
+
+  const replaceAll = input.replace_all === true;
+  const found = findEditMatch(existing.text, input.old_string, input.new_string);
+  if (staleNote && !(found && found.indexes.length === 1 && !found.viaQuotes && !replaceAll)) {
+    // Relaxed staleness holds only for an exact, unique match in the current content (spec §2.4).
+    throw new ToolInputError(STALE_MESSAGE, 'file_path');
+  }
+  if (!found) throw new ToolInputError(notFoundMessage(input.old_string), 'old_string');
+  if (found.indexes.length > 1 && !replaceAll) {
+    throw new ToolInputError(tooManyMessage(found.indexes.length, input.old_string), 'old_string');
+  }
+  const match = absorbLineBreak(existing.text, found, replaceAll);
+  const newText = applyEditMatch(existing.text, match, replaceAll);
+  const firstLine = lineOfIndex(newText, match.indexes[0] as number);
+  return {
+    absolute: p.absolute,
+    resolved: p.resolved,
+    existing,
+    newText,
+    changedFirstLine: firstLine,
+    changedLastLine: firstLine + Math.max(0, match.actualNew.split('\n').length - 1),
+    ...(staleNote ? { staleNote } : {}),
+  };
+}
+
+export const EditTool = buildTool({
+  name: 'Edit',
+  description: loadPrompt(import.meta.url, './edit.prompt.md'),
+  inputSchema: EditInput,
+  maxResultSizeChars: 100_000,
+  userFacingName: (input?: EditInput) => (input?.old_string === '' ? 'Create' : 'Update'),
+  toAutoClassifierInput: (input: EditInput) => `Edit ${input.file_path}: ${input.new_string.slice(0, 300)}`,
+
+  async validateInput(input: EditInput, context: ToolUseContext) {
+    try {
+      await planEdit(input, context);
+      return { ok: true };
+    } catch (error) {
+      if (error instanceof ToolInputError) {
+        return { ok: false, message: error.message, ...(error.field ? { field: error.field } : {}) };
+      }
+      throw error;
+    }
+  },
+
+  async describeCall(input: EditInput, context: ToolUseContext) {
+    return describeFileCall({
+      toolName: 'Edit',
+      kind: 'write',
+      field: 'file_path',
+      requestedPath: input.file_path,
+      context,
+    });
+  },
+
+  async *call(input: EditInput, context: ToolUseContext) {
+    const compat = fileToolsCompat(context);
+    const plan = await planEdit(input, context);
+    const previous = context.readFileState.get(plan.resolved);
+    await commitTextWrite({
+      context,
+      filePath: plan.resolved,
+      displayPath: plan.absolute,
+      text: plan.newText,
+      encoding: plan.existing?.encoding ?? 'utf8',
+      ...(plan.existing ? { mode: plan.existing.mode } : {}),
+      createParents: compat.createParentDirs,
+      ...(plan.existing && previous?.isPartial
+        ? {
+            keepPartial: {
+              ...(previous.offset !== undefined ? { offset: previous.offset } : {}),
+              ...(previous.limit !== undefined ? { limit: previous.limit } : {}),
+            },
+          }
+        : {}),
+    });
+    const replaceAll = input.replace_all === true;
+    const output: EditOutput = {
+      filePath: plan.absolute,
+      oldString: input.old_string,
+      newString: input.new_string,
+      originalFile: plan.existing?.text ?? null,
+      structuredPatch: makeStructuredPatch(plan.absolute, plan.existing?.text ?? '', plan.newText),
+      userModified: false,
+      replaceAll,
+    };
+    let text: string;
+    if (!plan.existing) {
+      text = `File created successfully at: ${plan.absolute}`;
+    } else if (replaceAll) {
+      text = `The file ${plan.absolute} has been updated. All occurrences of '${input.old_string}' were successfully replaced with '${input.new_string}'.`;
+    } else if (compat.editResult === 'snippet') {
+      const snippet = snippetAround(
+        plan.newText,
+        plan.changedFirstLine,
+        plan.changedLastLine,
+        compat.readLineSeparator,
+      );
+      text = updatedWithSnippet(plan.absolute, snippet);
+    } else {
+      text = updatedBrief(plan.absolute);
+    }
+    if (plan.staleNote) text += `\n\n${plan.staleNote}`;
+    return { data: withModelContent(output, text) };
+  },
+
+  mapToolResultToContent: (output: EditOutput) => modelContentOf(output) ?? updatedBrief(output.filePath),
+});
