@@ -1,0 +1,239 @@
+/**
+ * The sandbox's filtering HTTP/HTTPS proxy (spec §7.4; issue 6 "Network"). It runs in the parent
+ * Node process and listens on a Unix socket; inside the sandbox, socat bridges 127.0.0.1:3128 to
+ * that socket (network-bridge.ts). Because it lives in this event loop, sandboxed commands must be
+ * spawned asynchronously (stack.md §7 gotcha 1).
+ *
+ * Per request: `CONNECT host:port` (HTTPS and any TCP) or an absolute-form `GET http://host/…`
+ * (plain HTTP) → {@link DomainPolicy.decide} → refused: `403` with a body naming the host and
+ * "blocked by Gantry sandbox policy"; allowed: resolve the name here, refuse a name that resolves to
+ * a loopback or link-local address unless the entry itself was such a literal (DNS rebinding to
+ * host services or cloud metadata), then tunnel / forward. Every decision is recorded with the
+ * caller's token (from `Proxy-Authorization: Basic gantry:<token>`, which clients send when the
+ * proxy URL carries credentials) so violations can be reported in the right tool result.
+ */
+import { lookup } from 'node:dns/promises';
+import http from 'node:http';
+import net from 'node:net';
+import { type DomainPolicy, isLoopbackHost, normalizeHost } from './domain-policy.js';
+
+/** One decision the proxy made. */
+export interface ProxyEvent {
+  atMs: number;
+  /** Token of the sandboxed command that asked, when its client sent one. */
+  token?: string;
+  host: string;
+  port: number;
+  allowed: boolean;
+  /** Why it was refused (for the model), or the matching allow entry. */
+  detail: string;
+}
+
+export interface SandboxProxy {
+  readonly socketPath: string;
+  /** Stops listening and destroys open tunnels. */
+  close(): Promise<void>;
+}
+
+export interface StartProxyOptions {
+  socketPath: string;
+  policy: DomainPolicy;
+  onEvent: (event: ProxyEvent) => void;
+}
+
+const BLOCK_HINT =
+  'Add the host to sandbox.network.allowedDomains in the settings, or retry with dangerouslyDisableSandbox: true if the user approves running it outside the sandbox.';
+
+/** The body of a refusal (also what the model reads in curl's output with `-i`/`-v`). */
+export function blockedMessage(host: string, port: number, why: string): string {
+  return `Connection to ${host}:${port} blocked by Gantry sandbox policy: ${why}. ${BLOCK_HINT}\n`;
+}
+
+function tokenOf(header: string | undefined): string | undefined {
+  if (!header?.toLowerCase().startsWith('basic ')) return undefined;
+  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon >= 0 ? decoded.slice(colon + 1) : undefined;
+}
+
+function isLinkLocal(address: string): boolean {
+  return /^169\.254\./.test(address) || /^fe80:/i.test(address);
+}
+
+function isLoopbackAddress(address: string): boolean {
+  return /^127\./.test(address) || address === '::1' || /^::ffff:127\./i.test(address);
+}
+
+/** Splits `host:port` / `[v6]:port` (CONNECT authority). */
+function splitAuthority(authority: string, defaultPort: number): { host: string; port: number } | undefined {
+  const m = /^(?:\[([^\]]+)\]|([^:]+))(?::(\d+))?$/.exec(authority);
+  if (!m) return undefined;
+  const host = (m[1] ?? m[2]) as string;
+  const port = m[3] === undefined ? defaultPort : Number(m[3]);
+  if (!(port > 0 && port < 65536)) return undefined;
+  return { host, port };
+}
+
+type Verdict = { ok: true; address: string } | { ok: false; why: string };
+
+async function judge(policy: DomainPolicy, host: string, port: number): Promise<Verdict & { rule?: string }> {
+  const d = policy.decide(host, port);
+  if (!d.allowed) {
+    return d.reason === 'denied'
+      ? { ok: false, why: `${host} is in sandbox.network.deniedDomains (${d.rule})` }
+      : { ok: false, why: `${host}:${port} is not in sandbox.network.allowedDomains` };
+  }
+  const literal = net.isIP(normalizeHost(host)) !== 0;
+  let address: string;
+  try {
+    address = literal ? normalizeHost(host) : (await lookup(normalizeHost(host))).address;
+  } catch {
+    return { ok: false, why: `could not resolve ${host}` };
+  }
+  if (!literal && !isLoopbackHost(host) && (isLoopbackAddress(address) || isLinkLocal(address))) {
+    return {
+      ok: false,
+      why: `${host} resolves to ${address} (loopback/link-local); list the address itself to allow it`,
+    };
+  }
+  return { ok: true, address, rule: d.rule };
+}
+
+/** Starts the proxy on `socketPath` (which must not exist). Resolves once it listens. */
+export async function startSandboxProxy(options: StartProxyOptions): Promise<SandboxProxy> {
+  const { policy, onEvent } = options;
+  const sockets = new Set<net.Socket>();
+  const record = (
+    token: string | undefined,
+    host: string,
+    port: number,
+    verdict: Verdict & { rule?: string },
+  ) =>
+    onEvent({
+      atMs: Date.now(),
+      ...(token ? { token } : {}),
+      host,
+      port,
+      allowed: verdict.ok,
+      detail: verdict.ok ? `allowed by ${verdict.rule ?? 'policy'}` : verdict.why,
+    });
+
+  const server = http.createServer(async (req, res) => {
+    const token = tokenOf(req.headers['proxy-authorization']);
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '');
+    } catch {
+      res
+        .writeHead(400, { 'content-type': 'text/plain' })
+        .end('Gantry sandbox proxy: expected an absolute http:// URL.\n');
+      return;
+    }
+    if (url.protocol !== 'http:') {
+      res
+        .writeHead(400, { 'content-type': 'text/plain' })
+        .end('Gantry sandbox proxy: use CONNECT for https.\n');
+      return;
+    }
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const port = url.port ? Number(url.port) : 80;
+    const verdict = await judge(policy, host, port);
+    record(token, host, port, verdict);
+    if (!verdict.ok) {
+      res
+        .writeHead(403, { 'content-type': 'text/plain', 'x-gantry-sandbox': 'blocked' })
+        .end(blockedMessage(host, port, verdict.why));
+      return;
+    }
+    const headers = { ...req.headers };
+    delete headers['proxy-authorization'];
+    delete headers['proxy-connection'];
+    const upstream = http.request(
+      {
+        host: verdict.address,
+        port,
+        method: req.method,
+        path: `${url.pathname}${url.search}`,
+        headers,
+        setHost: false,
+      },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
+    upstream.on('error', (error) => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`Gantry sandbox proxy: ${host}:${port} failed: ${error.message}\n`);
+    });
+    req.pipe(upstream);
+  });
+
+  server.on('connect', async (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    client.on('error', () => client.destroy());
+    const token = tokenOf(req.headers['proxy-authorization']);
+    const target = splitAuthority(req.url ?? '', 443);
+    if (!target) {
+      client.end(
+        'HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\n\r\nGantry sandbox proxy: bad CONNECT target.\n',
+      );
+      return;
+    }
+    const verdict = await judge(policy, target.host, target.port);
+    record(token, target.host, target.port, verdict);
+    if (!verdict.ok) {
+      const body = blockedMessage(target.host, target.port, verdict.why);
+      client.end(
+        `HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nX-Gantry-Sandbox: blocked\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      return;
+    }
+    const upstream = net.connect({ host: verdict.address, port: target.port });
+    sockets.add(upstream);
+    upstream.on('close', () => sockets.delete(upstream));
+    upstream.once('connect', () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    upstream.on('error', (error) => {
+      if (!client.writableEnded && upstream.bytesRead === 0 && upstream.bytesWritten === 0) {
+        client.end(
+          `HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\n\r\nGantry sandbox proxy: ${error.message}\n`,
+        );
+      } else client.destroy();
+    });
+    client.on('close', () => upstream.destroy());
+  });
+
+  server.on('upgrade', (_req: http.IncomingMessage, client: net.Socket) => {
+    client.end(
+      'HTTP/1.1 501 Not Implemented\r\nContent-Type: text/plain\r\n\r\nGantry sandbox proxy: use CONNECT.\n',
+    );
+  });
+  server.on('connection', (socket: net.Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.socketPath, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  server.unref();
+
+  return {
+    socketPath: options.socketPath,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

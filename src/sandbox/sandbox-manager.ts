@@ -1,0 +1,368 @@
+/**
+ * The OS sandbox of one session (issue 6): decides per Bash call whether it runs sandboxed, wraps
+ * the spawn spec in bubblewrap, runs the filtering proxy and the shared network namespace, audits
+ * protected paths and turns violations into notes for the tool result. Structurally it is the Bash
+ * tool's `BashSandbox` seam (`wrap`, `annotate`; src/tools/bash/spawn-spec.ts).
+ *
+ * Sequence of one sandboxed call: `wrap(spec, info)` → {@link SandboxManager.decide} (settings,
+ * excluded commands, `dangerouslyDisableSandbox`, probe) → session set-up on first use (private
+ * temp root: `tmp/` exported as TMPDIR, the seccomp program, the proxy socket; the proxy and the
+ * network holder) → filesystem plan for this cwd → protected-path snapshot → bwrap command with
+ * proxy variables carrying a per-call token → the tool spawns it (asynchronously: the proxy lives
+ * in this event loop) → `cleanup()` snapshots again and keeps the call's record → `annotate()`
+ * appends the violation notes.
+ */
+import { randomUUID } from 'node:crypto';
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import path from 'node:path';
+import type { SandboxSettings } from '../core/sandbox-settings.js';
+import type { SplitResult } from '../shell/types.js';
+import { sandboxViolationNotes } from './annotate.js';
+import { probeSandbox, type SandboxAvailability } from './availability.js';
+import { buildBwrapCommand } from './bwrap-command.js';
+import { compileDomainPolicy } from './domain-policy.js';
+import {
+  diffProtected,
+  planFilesystem,
+  type FilesystemPlan,
+  type ProtectedChange,
+  snapshotProtected,
+} from './filesystem-policy.js';
+import { type NetworkBridge, SANDBOX_PROXY_PORT, startNetworkBridge } from './network-bridge.js';
+import { type ProxyEvent, type SandboxProxy, startSandboxProxy } from './network-proxy.js';
+import { buildSeccompFilter } from './seccomp.js';
+import { type SandboxCallInput, type SandboxDecision, shouldUseSandbox } from './should-use-sandbox.js';
+
+/** A spawn spec (same shape as the Bash tool's `SpawnSpec`). */
+export interface SandboxSpawnSpec {
+  file: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  harnessWritablePaths: string[];
+}
+
+/** What the Bash tool tells the sandbox about a call (its `SandboxCallInfo`). */
+export interface SandboxCallInfo {
+  command: string;
+  dangerouslyDisableSandbox: boolean;
+  background: boolean;
+}
+
+export interface SandboxManagerOptions {
+  settings: SandboxSettings;
+  /** Project root first, then additional working directories (absolute); read on every call. */
+  workingDirectories: () => readonly string[];
+  /** Shell split for `excludedCommands` (the shell room's parse-and-split). */
+  splitCommand?: (command: string) => SplitResult | Promise<SplitResult>;
+  /** Parent for the session's private temp root (default `os.tmpdir()`). */
+  tmpRoot?: string;
+  /** Real home (default `os.homedir()`); the command's `$HOME` is denied-read too. */
+  home?: string;
+}
+
+interface CallRecord {
+  token: string;
+  command: string;
+  cwd: string;
+  plan?: FilesystemPlan;
+  before?: Map<string, string>;
+  proxyEvents: ProxyEvent[];
+  protectedChanges: ProtectedChange[];
+  proxyEnabled: boolean;
+  notices: string[];
+  active: boolean;
+  tmpDir: string;
+}
+
+interface Session {
+  root: string;
+  tmpDir: string;
+  seccompFile?: string;
+  proxy?: SandboxProxy;
+  bridge?: NetworkBridge;
+  /** Why the allow-listed network is off, when it is (said once). */
+  networkNotice?: string;
+}
+
+const MAX_FINISHED = 64;
+
+/** The sandbox of one session. See the module comment. */
+export class SandboxManager {
+  private readonly settings: SandboxSettings;
+  private readonly options: SandboxManagerOptions;
+  private readonly policy;
+  private session?: Promise<Session>;
+  private readonly records = new Map<string, CallRecord>();
+  private readonly finished: CallRecord[] = [];
+  private unavailableNoticeGiven = false;
+  private networkNoticeGiven = false;
+  private disposed = false;
+
+  constructor(options: SandboxManagerOptions) {
+    this.options = options;
+    this.settings = options.settings;
+    this.policy = compileDomainPolicy(options.settings.network);
+  }
+
+  /** Probe result for this manager's binaries (cached per process). */
+  availability(): Promise<SandboxAvailability> {
+    return probeSandbox({
+      ...(this.settings.bwrapPath ? { bwrapPath: this.settings.bwrapPath } : {}),
+      ...(this.settings.socatPath ? { socatPath: this.settings.socatPath } : {}),
+    });
+  }
+
+  /**
+   * Will this call run sandboxed? For the permission engine (`autoAllowBashIfSandboxed` applies
+   * only to `mode: 'sandboxed'`) and for `wrap`. Never throws.
+   */
+  async decide(input: SandboxCallInput): Promise<SandboxDecision> {
+    if (!this.settings.enabled) return shouldUseSandbox(input, { settings: this.settings });
+    let split: SplitResult | undefined;
+    if (this.settings.excludedCommands.length > 0 && this.options.splitCommand) {
+      try {
+        split = await this.options.splitCommand(input.command);
+      } catch {
+        split = undefined;
+      }
+    }
+    const availability = await this.availability();
+    return shouldUseSandbox(input, { settings: this.settings, ...(split ? { split } : {}), availability });
+  }
+
+  /**
+   * The Bash tool seam: returns the spec to spawn and a cleanup to call once after the process
+   * group ended. Unsandboxed decisions return `spec` unchanged. @throws Error when the sandbox is
+   * required but cannot run (the command must not run), or when set-up fails.
+   */
+  async wrap(
+    spec: SandboxSpawnSpec,
+    info: SandboxCallInfo,
+  ): Promise<{ spec: SandboxSpawnSpec; cleanup: () => void }> {
+    const decision = await this.decide(info);
+    if (decision.mode === 'refused') throw new Error(decision.reason);
+    if (decision.mode === 'unsandboxed') {
+      if (decision.why === 'unavailable' && !this.unavailableNoticeGiven) {
+        this.unavailableNoticeGiven = true;
+        this.keepFinished({
+          ...this.emptyRecord(info.command, spec.cwd),
+          notices: [`[sandbox] ${decision.reason}.`],
+        });
+      }
+      return { spec, cleanup: () => undefined };
+    }
+    if (this.disposed) throw new Error('The sandbox of this session was closed; the command was not run.');
+    const session = await this.ensureSession();
+    const availability = await this.availability();
+    for (const f of spec.harnessWritablePaths) {
+      if (!existsSync(f)) closeSync(openSync(f, 'a', 0o600));
+    }
+    const homes = [this.options.home ?? homedir()];
+    if (spec.env.HOME && !homes.includes(spec.env.HOME)) homes.push(spec.env.HOME);
+    const workingDirectories = this.options.workingDirectories();
+    const plan = planFilesystem({
+      settings: this.settings,
+      workingDirectories,
+      cwd: spec.cwd,
+      sessionTmpDir: session.tmpDir,
+      harnessFiles: spec.harnessWritablePaths,
+      homes,
+      settingsRoot: workingDirectories[0] ?? spec.cwd,
+    });
+    const record: CallRecord = {
+      ...this.emptyRecord(info.command, spec.cwd),
+      plan,
+      before: snapshotProtected(plan.anchors),
+      proxyEnabled: await this.bridgeAlive(session),
+      tmpDir: session.tmpDir,
+    };
+    if (session.networkNotice && !this.networkNoticeGiven) {
+      this.networkNoticeGiven = true;
+      record.notices.push(`[sandbox] ${session.networkNotice}`);
+    }
+    const env: Record<string, string> = {
+      ...spec.env,
+      TMPDIR: session.tmpDir,
+      TMP: session.tmpDir,
+      TEMP: session.tmpDir,
+    };
+    if (record.proxyEnabled) Object.assign(env, proxyEnv(record.token));
+    const command = buildBwrapCommand({
+      bwrapPath: availability.bwrapPath,
+      plan,
+      cwd: spec.cwd,
+      program: spec.file,
+      args: spec.args,
+      ...(record.proxyEnabled && session.bridge ? { enterPrefix: session.bridge.enterPrefix } : {}),
+      ...(session.seccompFile ? { seccompFile: session.seccompFile } : {}),
+      uid: process.getuid?.() ?? 0,
+      gid: process.getgid?.() ?? 0,
+    });
+    this.records.set(record.token, record);
+    let cleaned = false;
+    const cleanup = () => {
+      if (cleaned) return;
+      cleaned = true;
+      record.active = false;
+      this.records.delete(record.token);
+      record.protectedChanges = diffProtected(record.before ?? new Map(), snapshotProtected(plan.anchors));
+      this.keepFinished(record);
+    };
+    return { spec: { ...spec, file: command.file, args: command.args, env }, cleanup };
+  }
+
+  /**
+   * The Bash tool seam: `stderr` (the harness's notes) with this call's sandbox notes appended.
+   * `info.output` is the command's output (stdout+stderr), where tools report the refusals.
+   */
+  annotate(stderr: string, info: SandboxCallInfo & { output: string }): string {
+    const index = this.finished.findLastIndex((r) => r.command === info.command);
+    const record = index >= 0 ? this.finished[index] : undefined;
+    if (!record) return stderr;
+    this.finished.splice(index, 1);
+    const notes = [...record.notices];
+    if (record.plan) {
+      const violation = sandboxViolationNotes(`${info.output}\n${stderr}`, {
+        cwd: record.cwd,
+        writable: record.plan.writable,
+        readOnly: record.plan.readOnly,
+        hidden: record.plan.hidden,
+        sessionTmpDir: record.tmpDir,
+        proxyEvents: record.proxyEvents,
+        protectedChanges: record.protectedChanges,
+        proxyEnabled: record.proxyEnabled,
+        allowLocalBinding: this.settings.network.allowLocalBinding,
+        allowUnsandboxedCommands: this.settings.allowUnsandboxedCommands,
+      });
+      if (violation) notes.push(violation);
+    }
+    return [stderr, ...notes].filter((s) => s !== '').join('\n');
+  }
+
+  /** Proxy decisions of a finished or running call (tests, diagnostics). */
+  proxyEventsFor(command: string): ProxyEvent[] {
+    const all = [...this.records.values(), ...this.finished].filter((r) => r.command === command);
+    return all.flatMap((r) => r.proxyEvents);
+  }
+
+  /** Stops the proxy and the network holder and removes the session's temp root. Idempotent. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    const pending = this.session;
+    this.session = undefined;
+    if (!pending) return;
+    const session = await pending.catch(() => undefined);
+    if (!session) return;
+    await session.bridge?.close();
+    await session.proxy?.close();
+    rmSync(session.root, { recursive: true, force: true });
+  }
+
+  private emptyRecord(command: string, cwd: string): CallRecord {
+    return {
+      token: randomUUID(),
+      command,
+      cwd,
+      proxyEvents: [],
+      protectedChanges: [],
+      proxyEnabled: false,
+      notices: [],
+      active: true,
+      tmpDir: '$TMPDIR',
+    };
+  }
+
+  private keepFinished(record: CallRecord): void {
+    this.finished.push(record);
+    if (this.finished.length > MAX_FINISHED) this.finished.shift();
+  }
+
+  private onProxyEvent(event: ProxyEvent): void {
+    const target = event.token ? this.records.get(event.token) : undefined;
+    if (target) target.proxyEvents.push(event);
+    else for (const r of this.records.values()) r.proxyEvents.push(event); // client sent no token: every running call
+  }
+
+  /** True when the shared network namespace is up; restarts a holder that died (once per call). */
+  private async bridgeAlive(session: Session): Promise<boolean> {
+    if (!session.bridge || !session.proxy) return false;
+    if (session.bridge.alive()) return true;
+    const availability = await this.availability();
+    try {
+      session.bridge = await startNetworkBridge({
+        bwrapPath: availability.bwrapPath,
+        socatPath: availability.socatPath,
+        nsenterPath: availability.nsenterPath,
+        proxySocketPath: session.proxy.socketPath,
+      });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private ensureSession(): Promise<Session> {
+    this.session ??= this.createSession();
+    return this.session;
+  }
+
+  private async createSession(): Promise<Session> {
+    const root = mkdtempSync(path.join(this.options.tmpRoot ?? tmpdir(), 'gantry-sandbox-'));
+    const tmpDir = path.join(root, 'tmp');
+    mkdirSync(tmpDir, { mode: 0o700 });
+    const session: Session = { root, tmpDir };
+    const filter = buildSeccompFilter({ allowLocalBinding: this.settings.network.allowLocalBinding });
+    if (filter) {
+      session.seccompFile = path.join(root, 'seccomp.bpf');
+      writeFileSync(session.seccompFile, filter, { mode: 0o600 });
+    } else {
+      session.networkNotice = `no seccomp filter for ${process.arch}: Unix-domain sockets are not blocked inside the sandbox.`;
+    }
+    const availability = await this.availability();
+    if (!availability.proxyBridge) {
+      session.networkNotice = `network is fully closed inside the sandbox (${availability.proxyReason}); sandbox.network.allowedDomains cannot be honoured.`;
+      return session;
+    }
+    try {
+      session.proxy = await startSandboxProxy({
+        socketPath: path.join(root, 'proxy.sock'),
+        policy: this.policy,
+        onEvent: (event) => this.onProxyEvent(event),
+      });
+      session.bridge = await startNetworkBridge({
+        bwrapPath: availability.bwrapPath,
+        socatPath: availability.socatPath,
+        nsenterPath: availability.nsenterPath,
+        proxySocketPath: session.proxy.socketPath,
+      });
+    } catch (error) {
+      await session.proxy?.close();
+      delete session.proxy;
+      session.networkNotice = `network is fully closed inside the sandbox (the proxy could not start: ${(error as Error).message}).`;
+    }
+    return session;
+  }
+}
+
+/** Proxy variables for a sandboxed command; the token attributes its requests (network-proxy.ts). */
+export function proxyEnv(token: string): Record<string, string> {
+  const url = `http://gantry:${token}@127.0.0.1:${SANDBOX_PROXY_PORT}`;
+  return {
+    HTTP_PROXY: url,
+    HTTPS_PROXY: url,
+    ALL_PROXY: url,
+    http_proxy: url,
+    https_proxy: url,
+    all_proxy: url,
+    NO_PROXY: '',
+    no_proxy: '',
+    GANTRY_SANDBOX: '1',
+  };
+}
+
+/** Creates the sandbox of one session. */
+export function createSandboxManager(options: SandboxManagerOptions): SandboxManager {
+  return new SandboxManager(options);
+}
