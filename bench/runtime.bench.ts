@@ -4,7 +4,8 @@
  * 1. Per-call overhead: 10,000 trivial calls through `runToolsToCompletion` (lookup, parse,
  *    validateInput, permission phase with the allow-all decider, call, mapping, budgets, ordering),
  *    minus the same 10,000 calls made directly (the tool's own generator + mapping). Target ≤ 50 µs.
- *    Measured for unsafe calls (one at a time) and safe calls (batches of 10).
+ *    Measured for unsafe calls (one at a time) and safe calls (batches of 10), and for the
+ *    `runTools` update stream (2 updates per call through async generators; no target).
  * 2. Parallelism: 10 concurrency-safe calls that each wait 50 ms, as a ratio to one such call.
  *    Target ≤ 1.3 (ten calls finish in about one wait, not ten).
  */
@@ -87,13 +88,27 @@ export default async function bench(): Promise<BenchReport> {
         throw new Error('bench: unexpected results');
       return elapsed;
     };
+    const streamed = async (): Promise<number> => {
+      const t = trivial(false);
+      const runtime = make([t]);
+      const blocks = uses(t.name, CALLS);
+      const start = performance.now();
+      let results = 0;
+      for await (const update of runtime.runTools(blocks)) if (update.type === 'result') results++;
+      const elapsed = performance.now() - start;
+      if (results !== CALLS) throw new Error('bench: unexpected results');
+      return elapsed;
+    };
     // Warm up JIT and module state.
     await direct();
     await through(false);
     await through(true);
+    await streamed();
     const directMs = median([await direct(), await direct(), await direct()]);
     const serialMs = median([await through(false), await through(false), await through(false)]);
     const safeMs = median([await through(true), await through(true), await through(true)]);
+    const streamedMs = median([await streamed(), await streamed(), await streamed()]);
+    const streamedOverheadUs = ((streamedMs - directMs) * 1000) / CALLS;
     const serialOverheadUs = ((serialMs - directMs) * 1000) / CALLS;
     const safeOverheadUs = ((safeMs - directMs) * 1000) / CALLS;
 
@@ -136,6 +151,7 @@ export default async function bench(): Promise<BenchReport> {
         '10,000 safe calls through the runtime, batches of 10 (ms)': safeMs,
         'overhead, unsafe calls (µs/call)': serialOverheadUs,
         'overhead, safe calls (µs/call)': safeOverheadUs,
+        'overhead, unsafe calls via the runTools update stream (µs/call)': streamedOverheadUs,
         'one 50 ms call (ms)': oneMs,
         'ten parallel 50 ms calls (ms)': tenMs,
         'parallel ratio (10 calls / 1 call)': ratio,

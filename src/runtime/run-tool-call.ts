@@ -34,8 +34,11 @@ import type { CallOutcome, CanUseTool, PreparedCall } from './types.js';
 /** What a call needs from its turn. */
 export interface CallEnvironment {
   signal: AbortSignal;
-  /** Resolves (never rejects) when `signal` aborts; one promise shared by every call of the turn. */
-  aborted: Promise<'aborted'>;
+  /**
+   * Registers `onAbort` to run once if the turn aborts while the call is in flight; returns the
+   * function that unregisters it. (One listener per turn, not per call.)
+   */
+  onAbort(onAbort: () => void): () => void;
   decide: PermissionDecider;
   canUseTool: CanUseTool | undefined;
   /** Delivers a progress event (to the context's sink and the turn's update stream). */
@@ -145,9 +148,14 @@ export async function runToolCall(
   const startedAtMs = performance.now();
   const state: CallState = { stage: 'checking', settled: false, generator: undefined };
   const run = pipeline(call, context, env, state);
+  let untrack: (() => void) | undefined;
+  const settled = new Promise<Success | 'aborted'>((resolve, reject) => {
+    untrack = env.onAbort(() => resolve('aborted'));
+    run.then(resolve, reject);
+  });
   let success: Success;
   try {
-    const first = await Promise.race([run, env.aborted]);
+    const first = await settled;
     if (first === 'aborted') {
       run.catch(() => undefined);
       throw new AbortError();
@@ -162,6 +170,8 @@ export async function runToolCall(
       durationMs: performance.now() - startedAtMs,
       aborted: env.signal.aborted,
     });
+  } finally {
+    untrack?.();
   }
   state.settled = true;
   const outcome: CallOutcome = {

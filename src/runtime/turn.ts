@@ -40,6 +40,8 @@ export class Turn {
   private readonly options: TurnOptions;
   private unlink: (() => void) | undefined;
   private readonly streamUpdates: boolean;
+  /** Calls in flight, told at once when the turn aborts. */
+  private readonly abortHandlers = new Set<() => void>();
 
   constructor(options: TurnOptions) {
     this.options = options;
@@ -58,13 +60,25 @@ export class Turn {
     }
     this.context = { ...options.context, abortController: this.controller };
     const signal = this.controller.signal;
+    signal.addEventListener(
+      'abort',
+      () => {
+        const handlers = [...this.abortHandlers];
+        this.abortHandlers.clear();
+        for (const handler of handlers) handler();
+      },
+      { once: true },
+    );
     this.env = {
       signal,
-      aborted: signal.aborted
-        ? Promise.resolve('aborted')
-        : new Promise((resolve) =>
-            signal.addEventListener('abort', () => resolve('aborted'), { once: true }),
-          ),
+      onAbort: (handler) => {
+        if (signal.aborted) {
+          handler();
+          return () => undefined;
+        }
+        this.abortHandlers.add(handler);
+        return () => this.abortHandlers.delete(handler);
+      },
       decide: options.decide,
       canUseTool: options.canUseTool,
       globalMaxResultSizeChars: options.globalMaxResultSizeChars,
