@@ -39,18 +39,27 @@ function makeClock(signal: AbortSignal, timeoutMs: number | undefined) {
   };
 }
 
-/** Lists files under `request.root` whose relative path matches `request.pattern` (ripgrep `--files --glob=/<pattern>`). */
+/** A matcher for a Glob pattern anchored at the root (ripgrep `--glob=/<pattern>` semantics). */
+export function globMatcher(pattern: string, caseInsensitive: boolean): (relPath: string) => boolean {
+  const overrides = compileOverrideGlobs([`/${pattern}`], caseInsensitive);
+  return (rel) => overrides.fileVerdict(rel) === 'include';
+}
+
+/**
+ * Lists files under `request.root` whose relative path matches `request.pattern`: what ripgrep's
+ * `--files` lists (see listFiles in search-engine.ts), filtered by the pattern.
+ */
 export async function listFilesWithJavaScript(request: ListFilesRequest): Promise<SearchOutcome> {
   const clock = makeClock(request.signal, request.timeoutMs);
-  const overrides = compileOverrideGlobs([`/${request.pattern}`], request.caseInsensitive);
+  const matches = globMatcher(request.pattern, request.caseInsensitive);
   for await (const rel of walkFiles({
     root: request.root,
     respectIgnore: request.respectIgnore,
     excludeDirs: request.excludeDirs,
     signal: request.signal,
-    overrides,
   })) {
     if (clock.expired()) return { complete: false, timedOut: true, engine: ENGINE };
+    if (!matches(rel)) continue;
     if (request.onFile(rel) === false) return { complete: false, timedOut: false, engine: ENGINE };
   }
   return { complete: true, timedOut: false, engine: ENGINE };

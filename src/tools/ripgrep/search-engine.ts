@@ -16,7 +16,7 @@
  */
 import path from 'node:path';
 import { ToolExecutionError, ToolInputError } from '../../core/index.js';
-import { listFilesWithJavaScript, searchWithJavaScript } from './js-search.js';
+import { globMatcher, listFilesWithJavaScript, searchWithJavaScript } from './js-search.js';
 import { compareRipgrepPaths } from './path-order.js';
 import type { SearchEngine } from './resolve-ripgrep.js';
 import { type RipgrepRunResult, runRipgrep } from './run-ripgrep.js';
@@ -55,17 +55,22 @@ function checkExit(run: RipgrepRunResult, sawOutput: boolean, what: 'pattern' | 
   );
 }
 
-/** Glob: lists files whose path relative to `root` matches `pattern`. */
+/**
+ * Glob: lists files whose path relative to `root` matches `pattern`. Without ignore rules the
+ * pattern goes to ripgrep as an anchored `--glob` (fast filtering in the walker). With ignore rules
+ * it cannot: an including `--glob` overrides .gitignore for files (ripgrep's override semantics), so
+ * ripgrep lists the non-ignored files and the pattern is matched here.
+ */
 export async function listFiles(engine: SearchEngine, request: ListFilesRequest): Promise<SearchOutcome> {
   if (engine.kind === 'javascript') return listFilesWithJavaScript(request);
+  const filter = request.respectIgnore ? globMatcher(request.pattern, request.caseInsensitive) : undefined;
   const args = [
     '--files',
     '--no-config',
     '--hidden',
     '--no-messages',
-    ...(request.respectIgnore ? [] : ['--no-ignore']),
+    ...(request.respectIgnore ? [] : ['--no-ignore', `--glob=/${request.pattern}`]),
     ...(request.caseInsensitive ? ['--glob-case-insensitive'] : []),
-    `--glob=/${request.pattern}`,
     ...request.excludeDirs.map((d) => `--glob=!${d}`),
     '--',
     '.',
@@ -80,7 +85,9 @@ export async function listFiles(engine: SearchEngine, request: ListFilesRequest)
     onRecord: (record) => {
       if (record.length === 0) return true;
       sawOutput = true;
-      return request.onFile(stripDotSlash(record.toString('utf8')));
+      const rel = stripDotSlash(record.toString('utf8'));
+      if (filter && !filter(rel)) return true;
+      return request.onFile(rel);
     },
   });
   checkExit(run, sawOutput, 'glob');
