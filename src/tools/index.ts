@@ -11,6 +11,8 @@
  *   (`{ features: { SLEEP: true } }`); config wins over env when both are given.
  */
 import type { AnyTool } from '../core/index.js';
+import { GlobTool } from './glob/glob.tool.js';
+import { GrepTool } from './grep/grep.tool.js';
 
 /** Named feature flags guarding conditional tools. */
 export const FEATURE_FLAGS = ['SLEEP'] as const;
@@ -39,6 +41,8 @@ export function feature(name: FeatureFlag, config: ToolRegistryConfig = {}): boo
 export async function getAllBaseTools(config: ToolRegistryConfig = {}): Promise<AnyTool[]> {
   return [
     // Always on: one line per tool (import it statically above).
+    GlobTool,
+    GrepTool,
 
     // Behind feature flags: the module is imported only when the flag is on.
     ...(feature('SLEEP', config) ? [(await import('./sleep/sleep.tool.js')).SleepTool] : []),
