@@ -179,7 +179,9 @@ function checksStep(view: CallView, input: PipelineInput): DecisionReason | unde
 
 /** True when sub-command `i` has a write or delete effect of its own. */
 function writesFiles(view: CallView, i: number): boolean {
-  return view.files.some((f) => f.access === 'write' && f.effect.subcommand === i);
+  return view.files.some(
+    (f) => f.access === 'write' && f.effect.subcommand === i && !isExemptDevicePath(f.resolved, 'write'),
+  );
 }
 
 /** Step 6 acceptEdits: file-edit tools, or shell calls made only of read-only/allowed/simple fs commands. */

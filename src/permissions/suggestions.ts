@@ -18,6 +18,7 @@ import { isPathInside } from '../core/paths.js';
 import type { PermissionSuggestion, SubcommandInfo } from '../core/permission-types.js';
 import type { CallView } from './call-view.js';
 import { hostOf } from './rules/domain-pattern.js';
+import { isExemptDevicePath } from './working-dirs.js';
 
 /** How many leading words name the command (longest prefix wins; default 1). */
 export const COMMAND_ARITY: Readonly<Record<string, number>> = {
@@ -127,7 +128,9 @@ export function suggestRules(view: CallView, projectRoot: string): PermissionSug
   if (view.isShell) {
     for (let i = 0; i < view.subcommands.length && rules.length < MAX_BASH_SUGGESTIONS; i++) {
       const sub = view.subcommands[i] as SubcommandInfo;
-      const writes = view.files.some((f) => f.access === 'write' && f.effect.subcommand === i);
+      const writes = view.files.some(
+        (f) => f.access === 'write' && f.effect.subcommand === i && !isExemptDevicePath(f.resolved, 'write'),
+      );
       if (sub.readOnly && !writes) continue;
       if (sub.dynamicProgram || sub.argv.length === 0) continue;
       const r = `${view.toolName}(${bashRuleFor(sub)})`;

@@ -1,0 +1,129 @@
+/**
+ * Builders for permission tests: hand-made call descriptions and requests in the corpus world
+ * (project `/home/user/project`, home `/home/user`). Only tests import this file.
+ */
+import { type Effect, knownEffect, unknownEffect } from '../core/effects.js';
+import { mapPathResolver } from '../core/paths.js';
+import type {
+  CallDescription,
+  Finding,
+  PermissionMode,
+  PermissionRequest,
+  SubcommandInfo,
+  ToolPermissionResult,
+} from '../core/permission-types.js';
+import { createPermissionEngine, type PermissionEngine } from './engine.js';
+import { type InlineSettings, settingsFromRules } from './settings/from-rules.js';
+
+export const PROJECT = '/home/user/project';
+export const HOME = '/home/user';
+
+/** A sub-command from its normalised text (argv split on spaces). */
+export function sub(text: string, extra: Partial<SubcommandInfo> = {}): SubcommandInfo {
+  const argv = text.split(' ').filter(Boolean);
+  return {
+    text,
+    rawText: text,
+    argv,
+    program: argv[0] ?? '',
+    wrappers: [],
+    envAssignments: [],
+    readOnly: false,
+    readOnlyReason: 'test',
+    dynamicProgram: false,
+    via: 'top',
+    ...extra,
+  };
+}
+
+export const ro = (text: string, extra: Partial<SubcommandInfo> = {}): SubcommandInfo =>
+  sub(text, { readOnly: true, readOnlyReason: 'read-only in test', ...extra });
+
+export const read = (p: string, subcommand = 0): Effect => ({
+  ...knownEffect('read', p, 'argument'),
+  subcommand,
+});
+export const write = (p: string, subcommand = 0, detail = 'test write'): Effect => ({
+  ...knownEffect('write', p, 'redirect', detail),
+  subcommand,
+});
+export const del = (p: string, subcommand = 0): Effect => ({
+  ...knownEffect('delete', p, 'argument'),
+  subcommand,
+});
+export const net = (host: string, subcommand = 0): Effect => ({
+  ...knownEffect('network', host, 'argument'),
+  subcommand,
+});
+export const unknown = (kind: Effect['kind'], target: string): Effect =>
+  unknownEffect(kind, target, 'argument', 'test');
+export const finding = (id: string, behavior: 'ask' | 'deny' = 'ask', subcommand?: number): Finding => ({
+  id,
+  message: `finding ${id}`,
+  behavior,
+  ...(subcommand !== undefined ? { subcommand } : {}),
+});
+
+/** A Bash description from sub-commands, effects and findings. */
+export function bash(
+  subs: SubcommandInfo[],
+  effects: Effect[] = [],
+  findings: Finding[] = [],
+): CallDescription {
+  return {
+    ruleContents: subs.map((s) => s.text),
+    effects,
+    findings,
+    subcommands: subs,
+    readOnly:
+      subs.every((s) => s.readOnly) &&
+      findings.length === 0 &&
+      !effects.some((e) => e.kind === 'write' || e.kind === 'delete'),
+    summary: subs.map((s) => s.text).join(' && '),
+  };
+}
+
+/** A file-tool description. */
+export function fileCall(kind: 'read' | 'write', p: string): CallDescription {
+  return {
+    ruleContents: [p],
+    effects: [knownEffect(kind, p, 'tool-input', 'file_path')],
+    findings: [],
+    readOnly: kind === 'read',
+    summary: p,
+  };
+}
+
+export function request(
+  toolName: string,
+  description: CallDescription,
+  extra: Partial<PermissionRequest> & { mode?: PermissionMode; toolResult?: ToolPermissionResult } = {},
+): PermissionRequest {
+  return {
+    toolName,
+    input:
+      toolName === 'Bash' ? { command: description.summary } : { file_path: description.ruleContents[0] },
+    description,
+    toolResult: { behavior: 'passthrough' },
+    isReadOnly: description.readOnly,
+    cwd: PROJECT,
+    projectRoot: PROJECT,
+    additionalDirectories: [],
+    mode: 'default',
+    sessionId: 'test-session',
+    toolUseId: 'toolu_test',
+    classifierInput: description.summary,
+    ...extra,
+  };
+}
+
+/** An engine over inline rules in the corpus world. */
+export function engineWith(
+  rules: Partial<Omit<InlineSettings, 'projectRoot' | 'home'>> = {},
+  links: Record<string, string> = {},
+): PermissionEngine {
+  return createPermissionEngine({
+    settings: settingsFromRules({ projectRoot: PROJECT, home: HOME, pathRoot: '/', ...rules }),
+    resolver: mapPathResolver(links),
+  });
+}
