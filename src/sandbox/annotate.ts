@@ -6,7 +6,7 @@
  * next step (use $TMPDIR, change the settings, or retry with `dangerouslyDisableSandbox`).
  */
 import path from 'node:path';
-import { isInsideAny, isPathInside } from '../core/paths.js';
+import { fsPathResolver, isInsideAny, isPathInside } from '../core/paths.js';
 import type { ProtectedChange, ProtectedRecord } from './filesystem-policy.js';
 import type { ProxyEvent } from './network-proxy.js';
 
@@ -37,7 +37,7 @@ export function pathsInLine(line: string): string[] {
   for (const m of line.matchAll(/[‘'`"]([^‘’'`"\n]+)[’'"]/g))
     found.push({ at: m.index, path: m[1] as string });
   for (const m of line.matchAll(
-    /(?:^|:\s)([^\s:'"‘’`]+)(?=: (?:Read-only file system|No such file or directory|Permission denied|Operation not permitted))/g,
+    /(?:^|[:\s])([^\s:'"‘’`]+)(?=: (?:Read-only file system|No such file or directory|Permission denied|Operation not permitted))/g,
   )) {
     found.push({ at: m.index, path: m[1] as string });
   }
@@ -70,7 +70,8 @@ export function sandboxViolationNotes(text: string, ctx: ViolationContext): stri
   const add = (note: string) => {
     if (!notes.includes(note)) notes.push(note);
   };
-  const resolve = (p: string) => (p.startsWith('~/') ? p : path.resolve(ctx.cwd, p));
+  // Symlinks resolved as the kernel would (`link/x` where link → /outside is a write to /outside/x).
+  const resolve = (p: string) => (p.startsWith('~/') ? p : fsPathResolver.realpath(path.resolve(ctx.cwd, p)));
 
   const lines = text.split('\n');
   for (const [index, line] of lines.entries()) {
