@@ -103,7 +103,7 @@ describe('Glob: compat switches', () => {
     ],
     [{ globRespectGitignore: true }, '**/*.log', [], '.gitignore honoured'],
     [{ globIncludeVcsDirs: true }, '**/HEAD', ['.git/HEAD'], 'VCS directories listed, as Claude Code does'],
-  ] as const)('%j %s → %j (%s)', async (compat, pattern, expected) => {
+  ] as const)('%j %s → %j (%s)', async (compat, pattern, expected, _why) => {
     expect((await glob({ pattern }, makeContext({ cwd: tree, compat }))).data.filenames).toEqual(expected);
   });
 
@@ -163,7 +163,7 @@ describe('Glob: bad input', () => {
     [{ pattern: 'a\0b' }, /NUL/, 'NUL in the pattern'],
     [{ pattern: '*', extra: 1 }, /InputValidationError/, 'unknown field'],
     [{ path: '.' }, /InputValidationError/, 'pattern missing'],
-  ])('%j → %s (%s)', async (input, message) => {
+  ])('%j → %s (%s)', async (input, message, _why) => {
     expect(await runToolError(GlobTool, input, context)).toMatch(message);
   });
 
@@ -186,7 +186,7 @@ describe('Glob: permissions and flags', () => {
     [{ pattern: '../outside/**/*' }, 'outside', 'a pattern climbing out names the directory it reads'],
     [{ pattern: '/etc/*.conf' }, '/etc', 'an absolute pattern names its directory'],
     [{ pattern: '*', path: 'src/link-dir' }, 'outside/secret', 'symlinks resolved'],
-  ])('%j reads %s (%s)', async (input, where) => {
+  ])('%j reads %s (%s)', async (input, where, _why) => {
     const expected = path.isAbsolute(where) ? where : path.join(dir, where);
     const d = await GlobTool.describeCall(input as never, context);
     expect(d).toMatchObject({

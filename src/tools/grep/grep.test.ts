@@ -92,7 +92,7 @@ describe('Grep content mode', () => {
       '-B merges adjacent groups',
     ],
     [{ '-n': false }, 'c.ts:line two foo\nc.ts:line six foo', 'no line numbers'],
-  ])('%j (%s)', async (extra, expected) => {
+  ])('%j (%s)', async (extra, expected, _why) => {
     const deep = makeContext({ cwd: path.join(tree, 'src/nested/deep') });
     const run = await grep({ pattern: 'foo', output_mode: 'content', ...extra }, deep);
     expect(run.content).toBe(expected);
@@ -130,7 +130,7 @@ describe('Grep content mode', () => {
     ],
     [{ pattern: 'fo+', '-o': true, path: 'src/a.ts' }, '2:foo\n5:foo', '-o prints the matched part'],
     [{ pattern: 'foo', path: 'src/a:b.txt' }, '1:colon name foo', 'a colon in the file name'],
-  ])('%j (%s)', async (input, expected) => {
+  ])('%j (%s)', async (input, expected, _why) => {
     expect((await grep({ output_mode: 'content', ...input })).content).toBe(expected);
   });
 
@@ -240,7 +240,7 @@ describe('Grep filters', () => {
     ],
     [{ path: 'ignored' }, ['ignored/skip.ts'], 'an ignored directory named as the path is searched'],
     [{ path: 'src/link-dir' }, ['../outside/secret/key.txt'], 'a symlinked root is resolved to its target'],
-  ])('%j (%s)', async (extra, expected) => {
+  ])('%j (%s)', async (extra, expected, _why) => {
     const run = await grep({ pattern: 'foo', output_mode: 'count', ...extra });
     const shown = run.data.filenames.map((f) => (f.startsWith('/') ? path.relative(tree, f) : f));
     expect(shown).toEqual(expected);
@@ -277,7 +277,7 @@ describe('Grep errors', () => {
     [{ pattern: 'x', output_mode: 'lines' }, /InputValidationError/, 'unknown output_mode'],
     [{ pattern: 'x', head_limit: -1 }, /InputValidationError/, 'negative head_limit'],
     [{ pattern: 'x', bogus: true }, /InputValidationError/, 'unknown field'],
-  ])('%j → %s (%s)', async (input, message) => {
+  ])('%j → %s (%s)', async (input, message, _why) => {
     expect(await runToolError(GrepTool, input, context)).toMatch(message);
   });
 
@@ -320,7 +320,7 @@ describe('Grep: permissions, flags and budget', () => {
       'outside/secret/key.txt',
       'a symlinked file resolves to its target',
     ],
-  ])('%j reads %s (%s)', async (input, where) => {
+  ])('%j reads %s (%s)', async (input, where, _why) => {
     const expected = path.join(dir, where);
     const d = await GrepTool.describeCall(input as never, context);
     expect(d).toMatchObject({

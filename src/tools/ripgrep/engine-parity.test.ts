@@ -127,7 +127,7 @@ describe('ripgrep and the fallback list the same files (Glob)', () => {
     ['**/*.ts', { respectIgnore: true }, '.gitignore honoured on request'],
     ['**/*.TS', { caseInsensitive: true }, 'case-insensitive matching'],
     ['nothing-*', {}, 'no match'],
-  ] as const)('%s %j (%s)', async (pattern, options) => {
+  ] as const)('%s %j (%s)', async (pattern, options, _why) => {
     const expected = await list(rg, { pattern, ...options });
     expect(await list(js, { pattern, ...options })).toEqual(expected);
     if (pattern !== 'nothing-*') expect(expected.length).toBeGreaterThan(0);

@@ -16,7 +16,7 @@ describe('compareRipgrepPaths (ripgrep --sort=path order)', () => {
     ['\u{FF5E}', '\u{1F600}', -1, 'UTF-8 byte order, not UTF-16 code units (surrogates would sort first)'],
     ['dir/x', 'dir/x', 0, 'equal'],
     ['dir', 'dir/x', -1, 'a prefix path first'],
-  ] as const)('%s vs %s → %i (%s)', (a, b, sign) => {
+  ] as const)('%s vs %s → %i (%s)', (a, b, sign, _why) => {
     expect(Math.sign(compareRipgrepPaths(a, b))).toBe(sign);
   });
 });
