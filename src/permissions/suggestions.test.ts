@@ -27,7 +27,7 @@ describe('pathRuleFor', () => {
     ['Edit', `${PROJECT}/README.md`, 'Edit(./README.md)', 'a file at the root: just the file'],
     ['Read', '/etc/hosts', 'Read(//etc/**)', 'outside the project: absolute // form'],
     ['Edit', `${PROJECT}/we[ird]/x`, 'Edit(./we\\[ird\\]/**)', 'glob characters escaped'],
-  ] as const)('%s %s → %s (%s)', (access, p, rule) => {
+  ] as const)('%s %s → %s (%s)', (access, p, rule, _why) => {
     expect(pathRuleFor(access, p, PROJECT)).toBe(rule);
   });
 });

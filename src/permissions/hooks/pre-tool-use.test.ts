@@ -75,7 +75,7 @@ describe('runPreToolUseHooks (real processes)', () => {
     [{ decision: 'approve' }, 'allow', 'legacy approve'],
     [{ continue: false, stopReason: 'stop' }, 'deny', 'continue:false stops the call'],
     [{ hookSpecificOutput: { permissionDecision: 'maybe' } }, undefined, 'unknown decision ignored'],
-  ])('JSON %j → %s (%s)', async (out, decision) => {
+  ])('JSON %j → %s (%s)', async (out, decision, _why) => {
     const v = await run(hooks(json(out)));
     expect(v?.decision).toBe(decision);
   });
@@ -171,7 +171,7 @@ describe('interpretHookRun', () => {
       undefined,
       'invalid JSON is plain text',
     ],
-  ])('%j → %s (%s)', (r, decision) => {
+  ])('%j → %s (%s)', (r, decision, _why) => {
     expect(interpretHookRun(r, 1000).decision).toBe(decision);
   });
 });
@@ -187,7 +187,7 @@ describe('compileHookMatcher', () => {
     ['Edit.*', 'NotebookEdit', true, 'regex is unanchored (spec §4.3)'],
     ['^Edit$', 'NotebookEdit', false, 'anchored regex'],
     ['mcp__memory__.*', 'mcp__memory__store', true, 'MCP server regex'],
-  ])('%s vs %s → %s (%s)', (m, tool, expected) => {
+  ])('%s vs %s → %s (%s)', (m, tool, expected, _why) => {
     const f = compileHookMatcher(m);
     expect(typeof f === 'function' && f(tool)).toBe(expected);
   });

@@ -16,7 +16,7 @@ describe('parseRuleText', () => {
     ['  Read(./.env)  ', { toolName: 'Read', ruleContent: './.env' }, 'surrounding whitespace trimmed'],
     ['Bash(echo (x))', { toolName: 'Bash', ruleContent: 'echo (x)' }, 'parentheses inside the specifier'],
     ['mcp__github__get_*', { toolName: 'mcp__github__get_*' }, 'MCP name with a glob'],
-  ])('%s parses (%s)', (text, value) => {
+  ])('%s parses (%s)', (text, value, _why) => {
     const r = parseRuleText(text);
     expect(r.ok && r.value).toEqual(value);
   });

@@ -206,7 +206,7 @@ describe('workspace trust', () => {
     [{ env: { GANTRY_TRUST_PROJECT: '1' } }, true, 'environment variable'],
     [{ env: { GANTRY_TRUST_PROJECT: '0' } }, false, 'environment forces distrust'],
     [{}, false, 'nothing declares trust'],
-  ])('resolveTrust %j → %s (%s)', (extra, trusted) => {
+  ])('resolveTrust %j → %s (%s)', (extra, trusted, _why) => {
     expect(resolveTrust({ projectRoot: project, home, ...extra }).trusted).toBe(trusted);
   });
 

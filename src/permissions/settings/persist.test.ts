@@ -64,7 +64,7 @@ describe('persistRule', () => {
     ['localSettings', 'p/.claude/settings.local.json', 'local'],
     ['projectSettings', 'p/.claude/settings.json', 'project'],
     ['userSettings', 'h/.claude/settings.json', 'user'],
-  ] as const)('%s → %s (%s)', (dest, rel) => {
+  ] as const)('%s → %s (%s)', (dest, rel, _why) => {
     expect(destinationFile(dest, world)).toBe(path.join(root, rel));
   });
 });
