@@ -171,7 +171,7 @@ describe('auto mode', () => {
     ['npm run build', [write(P('dist/a.js'))], 'allow', undefined, 'LOW: a build writing inside the project'],
     ['curl https://x.example', [net('https://x.example')], 'ask', undefined, 'MEDIUM: network'],
     ['sudo rm -rf /var/x', [del('/var/x')], 'ask', true, 'HIGH: forced confirmation'],
-  ] as const)('built-in scorer: %s → %s (%s)', (_cmd, effects, behavior, force, _why) => {
+  ] as const)('built-in scorer: %s with %j → %s, forced %s (%s)', (cmd, effects, behavior, force, _why) => {
     const d = autoEngine().decideSync(request('Bash', bash([sub(cmd)], [...effects]), { mode: 'auto' }));
     expect(d.decision.behavior).toBe(behavior);
     expect(d.decision.reason.type).toBe('classifier');
