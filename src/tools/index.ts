@@ -13,6 +13,10 @@
 import type { AnyTool } from '../core/index.js';
 import { GlobTool } from './glob/glob.tool.js';
 import { GrepTool } from './grep/grep.tool.js';
+import { EditTool } from './edit/edit.tool.js';
+import { NotebookEditTool } from './notebook-edit/notebook-edit.tool.js';
+import { ReadTool } from './read/read.tool.js';
+import { WriteTool } from './write/write.tool.js';
 
 /** Named feature flags guarding conditional tools. */
 export const FEATURE_FLAGS = ['SLEEP'] as const;
@@ -43,6 +47,10 @@ export async function getAllBaseTools(config: ToolRegistryConfig = {}): Promise<
     // Always on: one line per tool (import it statically above).
     GlobTool,
     GrepTool,
+    ReadTool,
+    EditTool,
+    WriteTool,
+    NotebookEditTool,
 
     // Behind feature flags: the module is imported only when the flag is on.
     ...(feature('SLEEP', config) ? [(await import('./sleep/sleep.tool.js')).SleepTool] : []),

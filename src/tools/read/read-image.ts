@@ -130,20 +130,22 @@ async function shrink(
       height: fitted.info.height,
     };
   }
-  // Then JPEG at falling quality, then smaller sizes.
+  // Then JPEG at falling quality; when still too big, shrink by the square root of the overshoot.
   const width = fitted.info.width;
+  let scale = 1;
   let last = fitted;
-  for (const scale of [1, 0.7, 0.5, 0.35, 0.25, 0.15, 0.1]) {
-    for (const quality of [80, 60, 40]) {
+  for (let attempt = 0; attempt < 8; attempt++) {
+    for (const quality of [80, 60]) {
       last = await sharp(fitted.data)
         .resize({ width: Math.max(1, Math.round(width * scale)) })
         .flatten({ background: '#ffffff' })
-        .jpeg({ quality, mozjpeg: true })
+        .jpeg({ quality })
         .toBuffer({ resolveWithObject: true });
       if (last.data.length <= IMAGE_TARGET_BYTES) {
         return { data: last.data, mediaType: 'image/jpeg', width: last.info.width, height: last.info.height };
       }
     }
+    scale *= Math.min(0.9, Math.sqrt(IMAGE_TARGET_BYTES / last.data.length) * 0.95);
   }
   return { data: last.data, mediaType: 'image/jpeg', width: last.info.width, height: last.info.height };
 }

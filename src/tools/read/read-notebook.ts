@@ -91,6 +91,9 @@ export function renderNotebook(
   const content: ToolResultContentBlock[] = [];
   let pending = '';
   let textChars = 0;
+  const append = (text: string) => {
+    pending += pending ? `\n${text}` : text;
+  };
   const flush = () => {
     if (pending) content.push({ type: 'text', text: pending });
     textChars += pending.length;
@@ -105,12 +108,12 @@ export function renderNotebook(
     if (cell.cell_type === 'code' && typeof cell.execution_count === 'number') {
       attributes.push(`execution_count="${cell.execution_count}"`);
     }
-    pending += `${pending ? '\n' : ''}<cell ${attributes.join(' ')}>\n${source}\n</cell>`;
+    append(`<cell ${attributes.join(' ')}>\n${source}\n</cell>`);
     if (Array.isArray(cell.outputs) && cell.outputs.length > 0) {
       rendered.outputs = cell.outputs.map(renderOutput);
       for (const output of rendered.outputs) {
         if (output.text)
-          pending += `\n<output cell="${id}" type="${output.output_type}">\n${output.text}\n</output>`;
+          append(`<output cell="${id}" type="${output.output_type}">\n${output.text}\n</output>`);
         if (output.image) {
           flush();
           content.push({
