@@ -9,7 +9,8 @@
 import type { SyntaxNode } from './parser.js';
 import { finishCommand } from './split-nested.js';
 import type { Ctx, Script, SplitState, Task } from './split-state.js';
-import type { EnvAssignment, Redirect, Word } from './types.js';
+import type { EnvAssignment } from '../core/permission-types.js';
+import type { Redirect, Word } from './types.js';
 import { isDangerousEnvName } from './env-vars.js';
 import { collectDynamic, type NestedBody, readWord, staticWord } from './words.js';
 
@@ -128,6 +129,7 @@ function readHeredoc(
       };
     } else if (child.type === 'heredoc_body') {
       body = text;
+      if (script.depth === 0) state.spans.push({ kind: 'heredoc', start: child.start, end: child.end });
       if (expands) {
         for (const part of child.children) {
           if (part.type !== 'heredoc_content') collectDynamic(src, part, 'heredoc', sink);
@@ -363,6 +365,7 @@ export function buildPseudoCommand(state: SplitState, task: StmtTask, presetRedi
     before,
     after: [],
     declaration: node.type === 'declaration_command',
+    pseudo: node.type === 'compound_statement' || node.type === 'test_command',
   });
 }
 

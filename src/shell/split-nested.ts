@@ -7,7 +7,8 @@
 import { isDangerousEnvName } from './env-vars.js';
 import { MAX_PARSE_INPUT_CHARS, parseBash } from './parser.js';
 import { childVia, type Ctx, type Script, SPLIT_LIMITS, type SplitState, type Task } from './split-state.js';
-import type { EnvAssignment, Redirect, SimpleCommand, Word } from './types.js';
+import type { EnvAssignment } from '../core/permission-types.js';
+import type { Redirect, SimpleCommand, Word } from './types.js';
 import { programBasename, SHELL_NAMES, shellInvocation, stripWrappers } from './wrappers.js';
 
 /** Everything known about a command before wrapper stripping. */
@@ -25,6 +26,8 @@ export interface CommandInput {
   /** Statements that follow the command (heredoc continuations). */
   after: Task[];
   declaration?: boolean;
+  /** True for `[[ … ]]` / `(( … ))`, whose first word is a keyword by construction. */
+  pseudo?: boolean;
   /** Words as written when they differ from `words` (launched commands: the whole find command). */
   fullArgv?: Word[];
 }
@@ -84,7 +87,7 @@ export function finishCommand(state: SplitState, input: CommandInput): void {
   };
   if (strip.paths.length > 0) cmd.wrapperPaths = strip.paths;
   const first = cmd.argv[0];
-  if (first && !first.quoted && !first.dynamic && RESERVED_AS_COMMAND.has(first.text)) {
+  if (!input.pseudo && first && !first.quoted && !first.dynamic && RESERVED_AS_COMMAND.has(first.text)) {
     state.problem(`reserved word "${first.text}" used as a command name (the parser cannot be trusted here)`);
   }
   const launches: Task[] = [];

@@ -3,7 +3,7 @@
  * The walk is a single explicit work stack of tasks, so nesting depth never grows the JS call stack.
  */
 import type { SyntaxNode } from './parser.js';
-import type { NestedScript, Redirect, SimpleCommand, SyntaxNote, Word } from './types.js';
+import type { NestedScript, QuoteSpan, Redirect, SimpleCommand, SyntaxNote, Word } from './types.js';
 import type { WordSink } from './words.js';
 
 /** One script being split: the command line itself, or a re-parsed `sh -c`/`eval`/heredoc script. */
@@ -62,6 +62,7 @@ export class SplitState {
   readonly problems: string[] = [];
   readonly notes: SyntaxNote[] = [];
   readonly scripts: NestedScript[] = [];
+  readonly spans: QuoteSpan[] = [];
   readonly stack: Task[] = [];
   tasks = 0;
 
@@ -81,6 +82,7 @@ export class SplitState {
       nested,
       notes: this.notes,
       problems: this.problems,
+      spans: this.spans,
       span: (s, e) => this.span(script, s, e),
       depth: script.depth,
     };

@@ -82,6 +82,7 @@ function noteComment(state: SplitState, script: Script, node: SyntaxNode): void 
     context: 'none',
     depth: script.depth,
   });
+  if (script.depth === 0) state.spans.push({ kind: 'comment', start: node.start, end: node.end });
 }
 
 function processRedirected(state: SplitState, task: Extract<Task, { kind: 'stmt' }>): void {
@@ -131,7 +132,6 @@ function processSequence(state: SplitState, task: Extract<Task, { kind: 'stmt' }
     buildPseudoCommand(state, task);
     return;
   }
-  if (node.type === 'ERROR') state.problem('the command has a syntax error');
   const isPipeline = node.type === 'pipeline';
   const passesTrailing = node.type === 'list' || isPipeline || node.type === 'negated_command';
   let via = task.ctx.via;

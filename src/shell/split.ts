@@ -39,6 +39,7 @@ export function parseAndSplit(command: string): SplitResult {
       findings: [],
       notes: [],
       scripts: [],
+      spans: [],
     };
   }
   const parsed = parseBash(command);
@@ -63,6 +64,7 @@ export function parseAndSplit(command: string): SplitResult {
     else if (task.kind === 'launch') processLaunch(state, task);
     else processStatement(state, task);
   }
+  checkLineContinuations(command, state);
   return {
     ok: state.problems.length === 0,
     problems: state.problems,
@@ -70,6 +72,7 @@ export function parseAndSplit(command: string): SplitResult {
     findings: [],
     notes: state.notes,
     scripts: state.scripts,
+    spans: state.spans,
   };
 }
 
@@ -77,6 +80,33 @@ export function parseAndSplit(command: string): SplitResult {
 export async function parseAndSplitAsync(command: string): Promise<SplitResult> {
   await initShellParser();
   return parseAndSplit(command);
+}
+
+const WORD_CHAR = /[^\s;&|<>()]/;
+
+/**
+ * tree-sitter-bash splits `ec\<newline>ho` into two words where bash (which removes the pair before
+ * tokenising) reads `echo`. Such a continuation inside a word is a parser differential: fail closed.
+ */
+function checkLineContinuations(command: string, state: SplitState): void {
+  for (let i = command.indexOf('\\\n'); i >= 0; i = command.indexOf('\\\n', i + 2)) {
+    let backslashes = 0;
+    for (let k = i - 1; k >= 0 && command[k] === '\\'; k--) backslashes++;
+    if (backslashes % 2 === 1) continue;
+    if (!WORD_CHAR.test(command[i - 1] ?? ' ') || !WORD_CHAR.test(command[i + 2] ?? ' ')) continue;
+    let kind = 'code';
+    let innermost = -1;
+    for (const span of state.spans) {
+      if (span.start <= i && i < span.end && span.start >= innermost) {
+        innermost = span.start;
+        kind = span.kind;
+      }
+    }
+    if (kind === 'code') {
+      state.problem(`line continuation inside a word at offset ${i} (bash joins the pieces into one word)`);
+      return;
+    }
+  }
 }
 
 /** A one-line description of the first ERROR or MISSING node (iterative search). */

@@ -57,6 +57,17 @@ export interface SyntaxNote {
   depth: number;
 }
 
+/**
+ * A quoted or non-code region of the top-level command (depth 0 only), for character-level checks:
+ * `single` '…', `double` "…", `ansi-c` $'…', `heredoc` body, `comment`, and `code` for a `$(…)`/backtick
+ * inside double quotes (code again). Inner spans override outer ones when applied in order of `start`.
+ */
+export interface QuoteSpan {
+  kind: 'single' | 'double' | 'ansi-c' | 'heredoc' | 'comment' | 'code';
+  start: number;
+  end: number;
+}
+
 /** A script handed to a shell that the splitter re-parsed (or could not). */
 export interface NestedScript {
   /** `sh -c`, `eval`, `heredoc-shell`, `env -S`, `watch`, `flock -c`, `su -c`, `stdin`, `file`. */
@@ -127,6 +138,8 @@ export interface SplitResult {
   notes?: SyntaxNote[];
   /** Scripts handed to shells (`sh -c`, `eval`, heredoc-fed shells …). Set by the parser. */
   scripts?: NestedScript[];
+  /** Quoted/comment/heredoc regions of the command line itself (depth 0). Set by the parser. */
+  spans?: QuoteSpan[];
 }
 
 /** Options for analysis: the world the command runs in. */

@@ -8,7 +8,7 @@
  * security checks. Iterative: no recursion on the node depth.
  */
 import type { SyntaxNode } from './parser.js';
-import type { SyntaxNote, SyntaxNoteKind, Word } from './types.js';
+import type { QuoteSpan, SyntaxNote, SyntaxNoteKind, Word } from './types.js';
 
 /** A command body nested inside a word, to be split as its own script. */
 export interface NestedBody {
@@ -21,6 +21,8 @@ export interface WordSink {
   nested: NestedBody[];
   notes: SyntaxNote[];
   problems: string[];
+  /** Quote spans of the top-level command (only filled at depth 0). */
+  spans: QuoteSpan[];
   /** Maps a node span in the current script to a span in the top-level command. */
   span: (start: number, end: number) => [number, number];
   depth: number;
@@ -85,6 +87,7 @@ export function readWord(source: string, node: SyntaxNode, sink: WordSink): Word
         break;
       }
       case 'raw_string': {
+        span(sink, 'single', n);
         const inner = raw.slice(1, raw.endsWith("'") && raw.length > 1 ? -1 : undefined);
         text += inner;
         mask += QUOTED.repeat(inner.length);
@@ -92,6 +95,7 @@ export function readWord(source: string, node: SyntaxNode, sink: WordSink): Word
         break;
       }
       case 'ansi_c_string': {
+        span(sink, 'ansi-c', n);
         const inner = raw.slice(2, raw.endsWith("'") && raw.length > 2 ? -1 : undefined);
         const decoded = decodeAnsiC(inner);
         text += decoded;
@@ -102,6 +106,7 @@ export function readWord(source: string, node: SyntaxNode, sink: WordSink): Word
       }
       case 'string':
       case 'translated_string':
+        span(sink, 'double', n);
         quoted = true;
         if (n.type === 'translated_string') note(sink, 'translated-string', raw, n, ctx);
         pushContainer(stack, source, n, 'double');
@@ -198,6 +203,7 @@ export function collectDynamic(source: string, root: SyntaxNode, ctx: Ctx, sink:
     switch (n.type) {
       case 'command_substitution': {
         const backtick = raw.startsWith('`');
+        if (ctx !== 'none') span(sink, 'code', n);
         note(sink, backtick ? 'backtick' : 'command-substitution', raw, n, ctx);
         sink.nested.push({ node: n, via: backtick ? 'backtick' : '$()' });
         continue; // its body is split as a script; notes inside come from that walk
@@ -223,6 +229,10 @@ export function collectDynamic(source: string, root: SyntaxNode, ctx: Ctx, sink:
     }
     for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i] as SyntaxNode);
   }
+}
+
+function span(sink: WordSink, kind: QuoteSpan['kind'], n: SyntaxNode): void {
+  if (sink.depth === 0) sink.spans.push({ kind, start: n.start, end: n.end });
 }
 
 function note(sink: WordSink, kind: SyntaxNoteKind, text: string, n: SyntaxNode, ctx: Ctx): void {

@@ -1,0 +1,116 @@
+/**
+ * SHELL_METACHARACTERS (seed 000 §2.3 id 5), calibrated for a real parser: shell operators inside
+ * quotes are data (security README "Operators … inside single quotes … are data"), so the check fires
+ * only where text becomes shell code *again* and could not be proven: a script built from variables
+ * (`sh -c "$x"`, `eval "$cmd"`), file names spliced into a script (`xargs -I{} sh -c '… {} …'`,
+ * `find -exec sh -c '… {} …'`), and remote or helper command strings we do not parse (`ssh host 'a; b'`,
+ * `script -c`, `runuser -c`).
+ */
+import type { Finding } from '../../core/permission-types.js';
+import type { SimpleCommand, Word } from '../types.js';
+import { SHELL_NAMES, shellInvocation } from '../wrappers.js';
+import { type Detector, finding, programOf } from './detector.js';
+
+const METACHAR = /[;&|<>`\n]|\$\(/;
+
+/** ssh options that take a value (OpenSSH 9). */
+const SSH_VALUE_OPTIONS = 'BbcDEeFIiJLlmOoPpQRSWw';
+
+function sshRemoteCommand(cmd: SimpleCommand): Word[] {
+  const argv = cmd.argv;
+  let i = 1;
+  for (; i < argv.length; i++) {
+    const t = (argv[i] as Word).text;
+    if (t === '--') {
+      i++;
+      break;
+    }
+    if (!t.startsWith('-') || t.length < 2) break;
+    const last = t[t.length - 1] as string;
+    if (t.length === 2 && SSH_VALUE_OPTIONS.includes(last)) i++;
+  }
+  return argv.slice(i + 1); // after the destination
+}
+
+function xargsReplacement(cmd: SimpleCommand): string | undefined {
+  const full = cmd.fullArgv;
+  for (let i = 0; i < full.length; i++) {
+    const t = (full[i] as Word).text;
+    if (t === '-I') return full[i + 1]?.text;
+    if (t.startsWith('-I') && t.length > 2) return t.slice(2);
+    if (t.startsWith('--replace=')) return t.slice('--replace='.length);
+    if (t === '-i' || t === '--replace') return '{}';
+    if (t.startsWith('-i') && t.length > 2) return t.slice(2);
+  }
+  return undefined;
+}
+
+export const SHELL_METACHARACTERS: Detector = {
+  id: 'SHELL_METACHARACTERS',
+  checkId: 5,
+  reason:
+    'Text that a second shell will interpret but that is not a static, parsed script — variables or substitutions in `sh -c`/`eval` scripts, file names spliced into `sh -c` by xargs -I or find -exec, and remote/helper command strings with operators — can inject commands.',
+  detect(_command, split) {
+    const out: Finding[] = [];
+    for (const s of split.scripts ?? []) {
+      if (s.dynamic && s.via !== 'stdin' && s.via !== 'file') {
+        out.push(
+          finding(
+            this,
+            `The script given to ${s.via} is built from variables or substitutions, so their contents run as shell code.`,
+          ),
+        );
+        break;
+      }
+    }
+    split.commands.forEach((cmd, i) => {
+      const program = programOf(cmd);
+      if (!program) return;
+      if (SHELL_NAMES.has(program)) {
+        const inv = shellInvocation(cmd.argv);
+        if (inv.kind !== 'command-string') return;
+        const script = inv.word.text;
+        const viaFind = cmd.wrappers.some((w) => w.startsWith('find -'));
+        const repl = cmd.wrappers.includes('xargs') ? xargsReplacement(cmd) : undefined;
+        if ((viaFind && script.includes('{}')) || (repl && script.includes(repl))) {
+          out.push(
+            finding(
+              this,
+              `File names are spliced into the shell script ${JSON.stringify(script.slice(0, 60))}; a name containing ; or $( ) would run as code. Pass them as arguments ("$1") instead.`,
+              i,
+            ),
+          );
+        }
+        return;
+      }
+      if (program === 'ssh') {
+        const remote = sshRemoteCommand(cmd);
+        const text = remote.map((w) => w.text).join(' ');
+        if (METACHAR.test(text) || remote.some((w) => w.dynamic)) {
+          out.push(
+            finding(
+              this,
+              `ssh runs ${JSON.stringify(text.slice(0, 60))} through the remote shell, operators included.`,
+              i,
+            ),
+          );
+        }
+        return;
+      }
+      if ((program === 'script' || program === 'runuser') && cmd.argv.length > 1) {
+        const idx = cmd.argv.findIndex((w, k) => k > 0 && (w.text === '-c' || w.text === '--command'));
+        const value = idx > 0 ? cmd.argv[idx + 1] : undefined;
+        if (value && (METACHAR.test(value.text) || value.dynamic)) {
+          out.push(
+            finding(
+              this,
+              `${program} -c runs ${JSON.stringify(value.text.slice(0, 60))} through a shell.`,
+              i,
+            ),
+          );
+        }
+      }
+    });
+    return out;
+  },
+};

@@ -1,0 +1,41 @@
+/**
+ * PROC_ENVIRON_ACCESS (seed 000 §2.3 id 13; security README "/proc/<pid>/environ (and cmdline,
+ * `maps`)"): process memory, environment (API keys) and command lines of this or other processes.
+ */
+import type { Finding } from '../../core/permission-types.js';
+import { type Detector, finding, programOf } from './detector.js';
+
+const PROC_SENSITIVE =
+  /\/proc\/[^/\s]+\/(?:task\/[^/\s]+\/)?(environ|cmdline|maps|smaps|mem|auxv|stack|syscall|pagemap)(?![A-Za-z0-9_])/;
+const PROC_PID_DIR = /^\/proc\/[^/]+\/?$/;
+
+export const PROC_ENVIRON_ACCESS: Detector = {
+  id: 'PROC_ENVIRON_ACCESS',
+  checkId: 13,
+  reason:
+    '`/proc/<pid>/environ`, `cmdline`, `maps`, `mem` … expose the environment (tokens, keys) and memory of this or other processes; reading them is exfiltration even through an allowed reader.',
+  detect(command, split) {
+    const out: Finding[] = [];
+    split.commands.forEach((cmd, i) => {
+      const texts = [
+        ...cmd.argv.map((w) => w.text),
+        ...cmd.redirects.map((r) => r.target.text),
+        ...cmd.assignments.map((a) => a.value),
+      ];
+      const hit = texts.find((t) => PROC_SENSITIVE.test(t));
+      if (hit) {
+        out.push(finding(this, `The command accesses ${JSON.stringify(hit.slice(0, 60))}.`, i));
+        return;
+      }
+      const program = programOf(cmd);
+      if ((program === 'cd' || program === 'pushd') && cmd.argv.some((w) => PROC_PID_DIR.test(w.text))) {
+        out.push(finding(this, 'The command changes into a /proc/<pid> directory.', i));
+      }
+    });
+    if (out.length === 0) {
+      const m = PROC_SENSITIVE.exec(command);
+      if (m) out.push(finding(this, `The command mentions ${JSON.stringify(m[0])}.`));
+    }
+    return out;
+  },
+};
