@@ -26,7 +26,6 @@ import type {
 } from '../core/permission-types.js';
 import { builtinClassifier } from './classifier/builtin-scorer.js';
 import type { AutoModeClassifier, ClassifierVerdict } from './classifier/types.js';
-import { withPrefix } from './explain.js';
 import { runPreToolUseHooks } from './hooks/pre-tool-use.js';
 import type { HookVerdict } from './hooks/types.js';
 import {
@@ -222,7 +221,10 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
     if (d.behavior === 'ask' && mode === 'dontAsk') {
       d = {
         behavior: 'deny',
-        reason: withPrefix(d.reason, 'Denied in dontAsk mode (it would have asked): '),
+        reason: {
+          ...d.reason,
+          message: `Denied: this call needs the user's approval and dontAsk mode never asks. ${d.reason.message} Do it another way that is already allowed, or tell the user which permission is needed.`,
+        },
       };
       trace.push('mode: dontAsk turns the ask into a deny');
     } else if (

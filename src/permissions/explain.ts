@@ -52,8 +52,3 @@ export const MODE_LABEL: Readonly<Record<PermissionMode, string>> = {
   bypassPermissions: 'bypassPermissions mode',
   auto: 'auto mode',
 };
-
-/** Prefixes a reason's message (used when a later stage rewrites a decision, e.g. dontAsk). */
-export function withPrefix(reason: DecisionReason, prefix: string): DecisionReason {
-  return { ...reason, message: `${prefix}${reason.message}` };
-}

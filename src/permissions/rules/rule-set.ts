@@ -47,18 +47,23 @@ export interface CompiledRule {
   broad: boolean;
 }
 
-/** Tool names that share a permission name (spec §1.1 aliases; spec §3.6 Edit covers every file writer). */
-const TOOL_FAMILIES: Readonly<Record<string, readonly string[]>> = {
+/** Tool names that are aliases of one another (spec §1.1): a rule on one covers all. */
+const TOOL_ALIASES: Readonly<Record<string, readonly string[]>> = {
   Agent: ['Agent', 'Task'],
   Task: ['Agent', 'Task'],
-  Edit: ['Edit', 'Write', 'MultiEdit', 'NotebookEdit'],
   TaskOutput: ['TaskOutput', 'BashOutput'],
   BashOutput: ['TaskOutput', 'BashOutput'],
   TaskStop: ['TaskStop', 'KillShell'],
   KillShell: ['TaskStop', 'KillShell'],
 };
+/**
+ * A bare `Edit` deny/ask rule covers every file writer (spec §3.6: Edit rules govern Edit, Write,
+ * NotebookEdit). A bare `Edit` *allow* covers Edit only, as Claude Code 2.1.332 does (a bare `Edit`
+ * allow still asks for Write; ../shared/peers cc-matrix).
+ */
+const EDIT_FAMILY = ['Edit', 'Write', 'MultiEdit', 'NotebookEdit'];
 
-function toolNameMatcher(name: string): (toolName: string) => boolean {
+function toolNameMatcher(name: string, behavior: PermissionBehavior): (toolName: string) => boolean {
   if (name === '*') return () => true;
   if (name.includes('*')) {
     const re = new RegExp(`^${name.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
@@ -68,7 +73,7 @@ function toolNameMatcher(name: string): (toolName: string) => boolean {
     // `mcp__server`: every tool of that server.
     return (t) => t === name || t.startsWith(`${name}__`);
   }
-  const family = TOOL_FAMILIES[name];
+  const family = TOOL_ALIASES[name] ?? (name === 'Edit' && behavior !== 'allow' ? EDIT_FAMILY : undefined);
   if (family) return (t) => family.includes(t);
   return (t) => t === name;
 }
@@ -160,7 +165,7 @@ export function compileRule(
     ...(entry.file !== undefined ? { file: entry.file } : {}),
     ...(entry.line !== undefined ? { line: entry.line } : {}),
   };
-  const matchesTool = toolNameMatcher(toolName);
+  const matchesTool = toolNameMatcher(toolName, entry.behavior);
   const base = { rule, kind: kind.type, matchesTool, broad: false };
   switch (kind.type) {
     case 'tool':
