@@ -101,7 +101,11 @@ export interface ToolRuntime {
   ): AsyncGenerator<ToolRuntimeUpdate, TurnResult, void>;
   /** `runTools` consumed to the end. */
   runToolsToCompletion(toolUses: readonly ToolUseBlock[], options?: TurnRunOptions): Promise<TurnResult>;
-  /** Starts a turn whose calls arrive while the model streams (see StreamingToolExecutor). */
+  /**
+   * Starts a turn whose calls arrive while the model streams (see StreamingToolExecutor). The host
+   * must call `finish()` when the model's stream ends (also after an abort): until the turn is
+   * over, the runtime refuses other turns.
+   */
   createStreamingExecutor(options?: TurnRunOptions): StreamingToolExecutor;
 }
 

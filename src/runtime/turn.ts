@@ -105,7 +105,7 @@ export class Turn {
       toolUseId: call.toolUse.id,
     };
     const outcome = await runToolCall(call, context, this.env);
-    if (this.streamUpdates)
+    if (this.streamUpdates && outcome.status !== 'not-started')
       this.updates.push({
         type: 'tool-call-end',
         toolUseId: outcome.toolUseId,

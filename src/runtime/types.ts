@@ -32,7 +32,10 @@ export type CanUseTool = (
 export type ToolRuntimeUpdate =
   /** A progress event yielded by a running call (live, in the order the calls emit them). */
   | { type: 'progress'; event: ToolProgressEvent }
-  /** A call finished (live, completion order). Its result follows later in a `result` update. */
+  /**
+   * A call ended (live, completion order); calls that never started emit none. Its result follows
+   * in a `result` update.
+   */
   | { type: 'tool-call-end'; toolUseId: string; toolName: string; isError: boolean; durationMs: number }
   /**
    * A final `tool_result` block, after the turn's budget was applied. Emitted once per `tool_use`,
