@@ -1,0 +1,604 @@
+/**
+ * Effects of programs that run code or change the machine in bulk: interpreters (script file read
+ * + exec; one-liners `python -c`, `node -e`, `perl -e`, `ruby -e` … are `unknown` exec, and path
+ * literals inside them are `unknown` writes so protected-file checks still see them), shells
+ * (`bash script.sh`, a shell reading a piped script), `source`/`.`, package installers (unknown
+ * writes + network), editors (write their files), history -w, openssl -out/-in, date/hostname
+ * files, patch, split, make, crontab, mktemp, docker volumes.
+ *
+ * Source: issue 4 "Effects" (npm/pip/cargo install unknown writes + network; history -w; openssl
+ * -out/-in; source/. read+exec; interpreter one-liners unknown); security README "Protected files"
+ * (history -w, openssl -out, interpreter one-liners).
+ */
+import type { SimpleCommand, Word } from '../types.js';
+import { type EffectHandler, operands, options, scanner, valueInput } from './handler.js';
+import type { EffectSink } from './sink.js';
+
+const SUMMARY_CHARS = 200;
+
+function summary(code: string): string {
+  return code.length > SUMMARY_CHARS ? `${code.slice(0, SUMMARY_CHARS)}…` : code;
+}
+
+/** String literals in one-liner code that look like paths (`'/home/u/.bashrc'`, `"~/x"`, `'./f'`). */
+export function pathLiterals(code: string): string[] {
+  const out: string[] = [];
+  const re = /(['"])((?:\/|~\/|\.\.?\/)[^'"\s]*)\1/g;
+  for (let m = re.exec(code); m; m = re.exec(code)) out.push(m[2] as string);
+  return out;
+}
+
+function oneLiner(sink: EffectSink, program: string, code: Word | undefined): void {
+  const text = code?.text ?? '';
+  sink.other(
+    'exec',
+    summary(`${program}: ${text}`),
+    'unknown',
+    'interpreter',
+    `${program} one-liner (effects not analysed)`,
+  );
+  for (const p of pathLiterals(text))
+    sink.other(
+      'write',
+      sink.absolute(p) ?? p,
+      'unknown',
+      'interpreter',
+      `path named in a ${program} one-liner`,
+    );
+}
+
+function scriptFile(sink: EffectSink, program: string, w: Word | undefined): void {
+  if (!w) {
+    sink.other(
+      'exec',
+      `${program} script from stdin`,
+      'unknown',
+      'interpreter',
+      `${program} reads its program from stdin`,
+    );
+    return;
+  }
+  sink.file('read', w, 'argument', `${program} script`);
+  sink.other(
+    'exec',
+    w.dynamic ? w.raw : w.text,
+    w.dynamic ? 'unknown' : 'known',
+    'interpreter',
+    `${program} runs a script file (contents not analysed)`,
+  );
+}
+
+/** Interpreters: inline-code options, options taking a value, then the script operand. */
+interface InterpreterSpec {
+  inline: string[];
+  withValue: string[];
+  /** Options that end option parsing with a module/program name (python -m). */
+  module?: string[];
+  /** In-place edit flag prefix (perl/ruby -i[ext]). */
+  inPlace?: boolean;
+}
+
+const INTERPRETERS: Record<string, InterpreterSpec> = {
+  python: { inline: ['-c'], withValue: ['-W', '-X', '--check-hash-based-pycs'], module: ['-m'] },
+  node: {
+    inline: ['-e', '--eval', '-p', '--print'],
+    withValue: [
+      '-r',
+      '--require',
+      '--import',
+      '--loader',
+      '--experimental-loader',
+      '--env-file',
+      '--input-type',
+      '--conditions',
+      '-C',
+    ],
+  },
+  perl: { inline: ['-e', '-E'], withValue: ['-M', '-m', '-I', '-x'], inPlace: true },
+  ruby: { inline: ['-e'], withValue: ['-r', '-I', '-C', '-E', '-F'], inPlace: true },
+  php: { inline: ['-r'], withValue: ['-d', '-c', '-z'], module: [] },
+  lua: { inline: ['-e'], withValue: ['-l'] },
+  Rscript: { inline: ['-e'], withValue: [] },
+  osascript: { inline: ['-e'], withValue: ['-l'] },
+  bun: { inline: ['-e', '--eval', '-p', '--print'], withValue: ['-r', '--preload', '--cwd'] },
+};
+
+function interpreterName(program: string): string | undefined {
+  if (/^python(\d+(\.\d+)?)?$/.test(program) || program === 'pypy' || program === 'pypy3') return 'python';
+  if (program === 'nodejs') return 'node';
+  if (/^perl(5[\d.]*)?$/.test(program)) return 'perl';
+  if (/^ruby[\d.]*$/.test(program)) return 'ruby';
+  if (/^php[\d.]*$/.test(program)) return 'php';
+  if (/^lua[\d.]*$/.test(program) || program === 'luajit') return 'lua';
+  return INTERPRETERS[program] ? program : undefined;
+}
+
+/** Interpreters whose inline-code option accepts the code attached (`python -cCODE`, `perl -e'…'`). */
+const ATTACHED_CODE = new Set(['python', 'perl', 'ruby', 'php']);
+const VERSION_QUERY = /^(-v|-V|--version|-h|--help|version)$/;
+
+function interpreterHandler(program: string, spec: InterpreterSpec): EffectHandler {
+  return (args, sink) => {
+    if (args.length === 1 && VERSION_QUERY.test(args[0]?.text ?? '')) return;
+    let inPlace = false;
+    for (let i = 0; i < args.length; i++) {
+      const w = args[i] as Word;
+      const t = w.text;
+      if (t === '--') {
+        scriptFile(sink, program, args[i + 1]);
+        return;
+      }
+      if (!t.startsWith('-') || t === '-') {
+        scriptFile(sink, program, t === '-' ? undefined : w);
+        if (inPlace)
+          for (const f of args.slice(i + 1))
+            sink.file('write', f, 'argument', `${program} -i (edit in place)`);
+        return;
+      }
+      if (spec.module?.includes(t)) return; // python -m mod: a module, no script file
+      if (spec.inline.includes(t)) {
+        oneLiner(sink, program, args[i + 1]);
+        if (inPlace)
+          for (const f of args.slice(i + 2).filter((x) => !x.text.startsWith('-')))
+            sink.file('write', f, 'argument', `${program} -i`);
+        return;
+      }
+      const inlineEq = spec.inline.find((o) => o.startsWith('--') && t.startsWith(`${o}=`));
+      if (inlineEq) {
+        oneLiner(sink, program, { ...w, text: t.slice(inlineEq.length + 1) });
+        return;
+      }
+      if (spec.withValue.includes(t)) {
+        i++;
+        continue;
+      }
+      // Bundled short flags: `perl -pi.bak -e`, `perl -ne CODE`, `python -Bc CODE`, `python -cCODE`.
+      if (/^-[A-Za-z]/.test(t) && !t.startsWith('--')) {
+        const letters = t.slice(1);
+        for (let k = 0; k < letters.length; k++) {
+          const c = `-${letters[k]}`;
+          if (spec.inPlace && c === '-i') {
+            inPlace = true; // the rest of the bundle is the backup extension
+            break;
+          }
+          if (spec.inline.includes(c)) {
+            const attached = ATTACHED_CODE.has(program) ? letters.slice(k + 1) : '';
+            oneLiner(sink, program, attached ? { ...w, text: attached } : args[i + 1]);
+            const after = args.slice(attached ? i + 1 : i + 2).filter((x) => !x.text.startsWith('-'));
+            if (inPlace)
+              for (const f of after) sink.file('write', f, 'argument', `${program} -i (edit in place)`);
+            return;
+          }
+          if (spec.module?.includes(c)) return;
+          if (spec.withValue.includes(c)) {
+            if (k === letters.length - 1) i++;
+            break;
+          }
+        }
+      }
+    }
+    // Only options: an interactive interpreter or one reading stdin.
+    sink.other(
+      'exec',
+      `${program} (interactive or stdin program)`,
+      'unknown',
+      'interpreter',
+      `${program} without a script`,
+    );
+  };
+}
+
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'fish', 'csh', 'tcsh', 'ash', 'busybox']);
+
+/** A shell: `-c` scripts are split into sub-commands elsewhere; a script file or piped stdin is unseen code. */
+function shellHandler(program: string): EffectHandler {
+  return (args, sink, cmd) => {
+    let i = 0;
+    if (program === 'busybox') {
+      if (args[0]?.text !== 'sh' && args[0]?.text !== 'ash') return;
+      i = 1;
+    }
+    for (; i < args.length; i++) {
+      const t = (args[i] as Word).text;
+      if (t === '-c' || (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(t) && !t.startsWith('--'))) {
+        const script = args[i + 1];
+        if (!script || script.dynamic)
+          sink.other(
+            'exec',
+            script?.raw ?? '',
+            'unknown',
+            'interpreter',
+            `${program} -c with a script built from expansions`,
+          );
+        return;
+      }
+      if (t === '-o' || t === '+o' || t === '-O' || t === '+O' || t === '--rcfile' || t === '--init-file') {
+        i++;
+        continue;
+      }
+      if (t === '-s') break;
+      if (t.startsWith('-') || t.startsWith('+')) continue;
+      scriptFile(sink, program, args[i]);
+      return;
+    }
+    const heredoc = cmd.redirects.some((r) => r.op === '<<' || r.op === '<<-' || r.op === '<<<');
+    if (!heredoc)
+      sink.other(
+        'exec',
+        `${program} script from stdin`,
+        'unknown',
+        'interpreter',
+        `${program} runs a script from its input`,
+      );
+  };
+}
+
+const sourceHandler: EffectHandler = (args, sink) => scriptFile(sink, 'source', args[0]);
+
+/** Package managers: install-like sub-commands write unknown files and contact a registry. */
+const INSTALL_SUBS: Record<string, Set<string>> = {
+  npm: new Set([
+    'install',
+    'i',
+    'ci',
+    'add',
+    'update',
+    'up',
+    'upgrade',
+    'uninstall',
+    'remove',
+    'rm',
+    'un',
+    'link',
+    'ln',
+    'rebuild',
+    'dedupe',
+    'prune',
+    'publish',
+    'audit',
+    'exec',
+    'x',
+    'init',
+    'create',
+  ]),
+  pnpm: new Set([
+    'install',
+    'i',
+    'add',
+    'update',
+    'up',
+    'upgrade',
+    'remove',
+    'rm',
+    'uninstall',
+    'link',
+    'dlx',
+    'exec',
+    'publish',
+    'create',
+    'dedupe',
+    'prune',
+  ]),
+  yarn: new Set([
+    'install',
+    'add',
+    'upgrade',
+    'up',
+    'remove',
+    'link',
+    'dlx',
+    'exec',
+    'publish',
+    'create',
+    'dedupe',
+  ]),
+  bun: new Set(['install', 'i', 'add', 'a', 'update', 'remove', 'rm', 'link', 'x', 'create', 'publish']),
+  pip: new Set(['install', 'uninstall', 'download', 'wheel']),
+  cargo: new Set(['install', 'add', 'remove', 'update', 'fetch', 'publish', 'uninstall']),
+  go: new Set(['install', 'get', 'mod']),
+  gem: new Set(['install', 'uninstall', 'update']),
+  apt: new Set(['install', 'remove', 'purge', 'upgrade', 'update', 'autoremove', 'full-upgrade']),
+  brew: new Set(['install', 'uninstall', 'upgrade', 'update', 'reinstall', 'tap']),
+  composer: new Set(['install', 'require', 'update', 'remove', 'create-project']),
+  poetry: new Set(['install', 'add', 'remove', 'update']),
+  uv: new Set(['add', 'remove', 'sync', 'pip', 'tool']),
+};
+const PM_ALIASES: Record<string, string> = {
+  pip3: 'pip',
+  'apt-get': 'apt',
+  dnf: 'apt',
+  yum: 'apt',
+  apk: 'apt',
+  pacman: 'apt',
+};
+
+function packageManager(pm: string): EffectHandler {
+  const subs = INSTALL_SUBS[pm] as Set<string>;
+  return (args, sink) => {
+    const words = args.map((w) => w.text);
+    const sub = words.find((t) => !t.startsWith('-'));
+    if (!sub || !subs.has(sub)) {
+      // `npm run x`, `cargo build` …: runs project code; the allow rule is what grants it.
+      return;
+    }
+    const global = words.some((t) => t === '-g' || t === '--global' || t === '--user' || t === '--system');
+    sink.other('network', `${pm} package registry`, 'unknown', 'argument', `${pm} ${sub}`);
+    sink.other(
+      'write',
+      global ? `${pm} global install location` : `${sink.cwd ?? '.'} (dependencies)`,
+      'unknown',
+      'argument',
+      `${pm} ${sub} writes files`,
+    );
+    for (let i = 0; i < args.length - 1; i++)
+      if (
+        words[i] === '-r' ||
+        words[i] === '--requirement' ||
+        words[i] === '-c' ||
+        words[i] === '--constraint'
+      )
+        sink.file('read', args[i + 1] as Word, 'flag', `${pm} requirements file`);
+  };
+}
+
+const runnerHandler =
+  (name: string): EffectHandler =>
+  (_args, sink) => {
+    sink.other(
+      'network',
+      `${name} package registry`,
+      'unknown',
+      'argument',
+      `${name} may download the package it runs`,
+    );
+  };
+
+function editorHandler(name: string): EffectHandler {
+  return (args, sink) => {
+    for (const w of args) {
+      if (w.text.startsWith('-') || w.text.startsWith('+')) continue;
+      sink.file('write', w, 'argument', `${name} edits`);
+    }
+    if (name === 'ed' || name === 'ex')
+      sink.other(
+        'exec',
+        `${name} script from stdin`,
+        'unknown',
+        'interpreter',
+        `${name} commands may run shell commands`,
+      );
+  };
+}
+
+const historyHandler: EffectHandler = (args, sink) => {
+  const t = args.map((w) => w.text);
+  const file = args.find((w) => !w.text.startsWith('-') && !/^\d+$/.test(w.text));
+  const target = file ?? { text: '~/.bash_history' };
+  if (t.some((x) => /^-[a-z]*[wa]/.test(x))) sink.file('write', target, 'argument', 'history -w/-a');
+  else if (t.some((x) => /^-[a-z]*[rn]/.test(x))) sink.file('read', target, 'argument', 'history -r/-n');
+};
+
+const OPENSSL_OUT = new Set(['-out', '-keyout', '-writerand', '-signature']);
+const OPENSSL_IN = new Set([
+  '-in',
+  '-key',
+  '-inkey',
+  '-config',
+  '-CAfile',
+  '-cert',
+  '-signkey',
+  '-certfile',
+  '-CAkey',
+  '-CA',
+  '-rand',
+  '-sigfile',
+  '-prverify',
+  '-verify',
+  '-untrusted',
+  '-extfile',
+  '-paramfile',
+  '-peerkey',
+  '-kdfopt',
+]);
+const opensslHandler: EffectHandler = (args, sink) => {
+  for (let i = 0; i < args.length - 1; i++) {
+    const t = (args[i] as Word).text;
+    const v = args[i + 1] as Word;
+    if (OPENSSL_OUT.has(t)) sink.file('write', v, 'flag', `openssl ${t}`);
+    else if (OPENSSL_IN.has(t)) sink.file('read', v, 'flag', `openssl ${t}`);
+    else if ((t === '-passin' || t === '-passout' || t === '-pass') && v.text.startsWith('file:'))
+      sink.file('read', { ...v, text: v.text.slice(5), raw: v.text.slice(5) }, 'flag', `openssl ${t}`);
+  }
+};
+
+const DATE_SCAN = scanner({
+  safe: [
+    '-d=',
+    '--date=',
+    '-f=',
+    '--file=',
+    '-r=',
+    '--reference=',
+    '-s=',
+    '--set=',
+    '-I=?',
+    '--iso-8601=?',
+    '--rfc-3339=',
+  ],
+});
+const dateHandler: EffectHandler = (args, sink) => {
+  const items = DATE_SCAN(args);
+  for (const o of options(items, '-f', '--file', '-r', '--reference'))
+    sink.file('read', valueInput(o, args), 'flag', `date ${o.name}`);
+  if (options(items, '-s', '--set').length || operands(items).some((w) => !w.text.startsWith('+')))
+    sink.other('write', 'system clock', 'known', 'argument', 'date sets the clock');
+};
+
+const PATCH_SCAN = scanner({
+  safe: [
+    ...'bcefEflnNRstuvZ'.split('').map((c) => `-${c}`),
+    '-i=',
+    '-o=',
+    '-d=',
+    '-p=',
+    '-r=',
+    '-B=',
+    '-D=',
+    '-F=',
+    '-V=',
+    '-Y=',
+    '-z=',
+    '--input=',
+    '--output=',
+    '--directory=',
+    '--strip=',
+    '--reject-file=',
+    '--dry-run',
+    '--forward',
+    '--reverse',
+    '--batch',
+    '--force',
+    '--silent',
+    '--quiet',
+    '--backup',
+    '--unified',
+    '--context',
+    '--ed',
+    '--normal',
+  ],
+});
+const patchHandler: EffectHandler = (args, sink) => {
+  const items = PATCH_SCAN(args);
+  for (const o of options(items, '-d', '--directory')) {
+    sink.file('read', valueInput(o, args), 'cwd', 'patch -d');
+    sink.cwd = o.valueWord?.dynamic ? undefined : sink.absolute(o.value ?? '.');
+  }
+  for (const o of options(items, '-i', '--input'))
+    sink.file('read', valueInput(o, args), 'flag', 'patch input');
+  for (const o of options(items, '-o', '--output', '-r', '--reject-file'))
+    sink.file('write', valueInput(o, args), 'flag', `patch ${o.name}`);
+  if (options(items, '--dry-run').length) return;
+  const ops = operands(items);
+  if (ops[1]) sink.file('read', ops[1], 'argument', 'patch file');
+  if (ops[0] && !options(items, '-o', '--output').length)
+    sink.file('write', ops[0], 'argument', 'patched file');
+  else if (!ops[0]) sink.other('write', 'files named inside the patch', 'unknown', 'argument', 'patch');
+};
+
+const splitHandler: EffectHandler = (args, sink) => {
+  const ops = args.filter((w) => !w.text.startsWith('-'));
+  const filter = args.find((w) => w.text.startsWith('--filter'));
+  if (filter) sink.other('exec', filter.text, 'unknown', 'flag', 'split --filter runs a command');
+  if (ops[0]) sink.file('read', ops[0], 'argument', 'split input');
+  sink.other(
+    'write',
+    `${ops[1]?.text ?? 'x'}* (pieces)`,
+    'unknown',
+    'argument',
+    'split writes numbered pieces',
+  );
+};
+
+const makeHandler: EffectHandler = (args, sink) => {
+  for (let i = 0; i < args.length; i++) {
+    const t = (args[i] as Word).text;
+    if ((t === '-f' || t === '--file' || t === '--makefile') && args[i + 1])
+      sink.file('read', args[i + 1] as Word, 'flag', 'make -f');
+    if ((t === '-C' || t === '--directory') && args[i + 1])
+      sink.file('read', args[i + 1] as Word, 'cwd', 'make -C');
+    if (t === '--eval' || t.startsWith('--eval=') || t === '-E')
+      sink.other('exec', t, 'unknown', 'flag', 'make --eval');
+  }
+};
+
+const crontabHandler: EffectHandler = (args, sink) => {
+  const t = args.map((w) => w.text);
+  if (t.includes('-l')) return;
+  const file = args.find((w) => !w.text.startsWith('-') || w.text === '-');
+  if (file && file.text !== '-') sink.file('read', file, 'argument', 'crontab file');
+  sink.other(
+    'write',
+    'crontab (scheduled commands)',
+    'unknown',
+    'argument',
+    'crontab installs scheduled commands',
+  );
+};
+
+const dockerHandler: EffectHandler = (args, sink) => {
+  for (let i = 0; i < args.length; i++) {
+    const t = (args[i] as Word).text;
+    const value =
+      t === '-v' || t === '--volume' || t === '--mount'
+        ? args[i + 1]?.text
+        : /^--(volume|mount)=(.*)$/.exec(t)?.[2];
+    if (value === undefined) continue;
+    const src = value.startsWith('type=')
+      ? /(?:^|,)(?:source|src)=([^,]+)/.exec(value)?.[1]
+      : value.split(':')[0];
+    if (src && (src.startsWith('/') || src.startsWith('.') || src.startsWith('~')))
+      sink.literal('write', src, 'flag', 'docker volume (the container may write it)');
+  }
+};
+
+/** Handlers by program name. */
+export const execHandlers: Record<string, EffectHandler> = {
+  source: sourceHandler,
+  '.': sourceHandler,
+  history: historyHandler,
+  openssl: opensslHandler,
+  date: dateHandler,
+  patch: patchHandler,
+  split: splitHandler,
+  csplit: splitHandler,
+  make: makeHandler,
+  gmake: makeHandler,
+  crontab: crontabHandler,
+  mktemp: (_args, sink) => sink.other('write', 'a new temporary file', 'unknown', 'argument', 'mktemp'),
+  docker: dockerHandler,
+  podman: dockerHandler,
+  npx: runnerHandler('npx'),
+  bunx: runnerHandler('bunx'),
+  trap: (args, sink) =>
+    sink.other('exec', summary(args[0]?.text ?? ''), 'unknown', 'interpreter', 'trap runs a string later'),
+  at: (_args, sink) => sink.other('exec', 'at job', 'unknown', 'interpreter', 'at schedules commands'),
+  batch: (_args, sink) =>
+    sink.other('exec', 'batch job', 'unknown', 'interpreter', 'batch schedules commands'),
+  hostname: (args, sink) => {
+    const f = args.findIndex((w) => w.text === '-F' || w.text === '--file');
+    if (f >= 0 && args[f + 1]) sink.file('read', args[f + 1] as Word, 'flag', 'hostname -F');
+    if (f >= 0 || args.some((w) => !w.text.startsWith('-')))
+      sink.other('write', 'system host name', 'known', 'argument', 'hostname sets the name');
+  },
+};
+for (const s of SHELLS) execHandlers[s] = shellHandler(s);
+for (const e of ['vi', 'vim', 'nvim', 'view', 'nano', 'pico', 'emacs', 'ed', 'ex', 'micro', 'code'])
+  execHandlers[e] = editorHandler(e);
+for (const pm of Object.keys(INSTALL_SUBS)) execHandlers[pm] = packageManager(pm);
+for (const [alias, pm] of Object.entries(PM_ALIASES)) execHandlers[alias] = packageManager(pm);
+
+/** The handler for an interpreter program name (`python3.11`, `perl5.36` …), if it is one. */
+export function interpreterEffects(program: string): EffectHandler | undefined {
+  const name = interpreterName(program);
+  if (!name) return undefined;
+  return interpreterHandler(name, INTERPRETERS[name] as InterpreterSpec);
+}
+
+/** Effects of a program nobody modelled: path-looking operands are reads (path constraints apply). */
+export function unknownProgramEffects(args: readonly Word[], sink: EffectSink, _cmd: SimpleCommand): void {
+  for (const w of args) {
+    let t = w.text;
+    const eq = t.startsWith('-') ? t.indexOf('=') : -1;
+    if (eq >= 0) t = t.slice(eq + 1);
+    else if (t.startsWith('-')) continue;
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(t)) continue;
+    if (!(t.includes('/') || t.startsWith('.') || t.startsWith('~'))) continue;
+    const input = eq >= 0 ? { ...w, text: t, raw: t } : w;
+    sink.file(
+      'read',
+      input,
+      'argument',
+      'path operand of a program the analysis does not model (may also be written)',
+    );
+  }
+}

@@ -1,0 +1,299 @@
+/**
+ * Effects of a split command line (design.md §3): for each sub-command, what it reads, writes,
+ * deletes, executes and which hosts it contacts, with `cd` tracked across the line.
+ *
+ * Sequence per sub-command, in execution order: its working directory (tracked cwd; see below) →
+ * redirections (resolved in the shell's cwd) → paths named by stripped wrappers (`env -C` changes
+ * the cwd of the program only; `time -o`, `flock FILE`, `xargs -a`) → an `exec` effect for the
+ * program → env effects of assignments → the program's argument semantics (handlers by program
+ * basename; interpreters; unknown programs' path-looking operands become reads) → `cd`/`pushd`/
+ * `popd` update the tracked cwd.
+ *
+ * cd tracking: a `cd` at the top level persists; a `cd` in a subshell, pipeline stage, `$(…)` or
+ * nested script (`inSubshell`) does not persist past it, but may affect later commands of the same
+ * subshell — which the split form cannot tell apart — so every later subshell command gets an
+ * unknown cwd until a top-level command runs again. `cd -`, `cd "$X"` and `popd` past the stack
+ * make the cwd unknown; with an unknown cwd, relative paths become `unknown` effects. After
+ * `cd X || …` the `||` branch runs in the old cwd.
+ *
+ * Decision (issue 4 asked to decide): a program the analysis does not model gets an `exec` effect
+ * and its path-looking operands (`a/b`, `./x`, `~/x`, `--opt=/p`) as `known` reads, so path
+ * constraints and Read deny rules apply; no write is claimed for it (an allow rule for that
+ * program is what grants its behaviour). A program named by an expansion gets `unknown` writes
+ * for its path-looking operands.
+ */
+import type { Effect } from '../../core/effects.js';
+import { fsPathResolver } from '../../core/paths.js';
+import type { AnalyzeOptions, SimpleCommand, Word } from '../types.js';
+import { archiveHandlers } from './archives.js';
+import { execHandlers, interpreterEffects, unknownProgramEffects } from './exec.js';
+import { fileHandlers } from './files.js';
+import type { EffectHandler } from './handler.js';
+import { networkHandlers } from './network.js';
+import { readerHandlers } from './readers.js';
+import { redirectEffects } from './redirects.js';
+import { type EffectEnv, EffectSink } from './sink.js';
+import { gitHandler } from './vcs.js';
+
+export { EffectSink, type EffectEnv } from './sink.js';
+export { expandBraces } from './braces.js';
+
+/** Programs whose only effect is on shell variables. */
+const DECLARERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly', 'unset', 'read']);
+/** Programs with no file effects beyond their exec effect. */
+const NO_FILE_EFFECTS = new Set([
+  'echo',
+  'printf',
+  'true',
+  'false',
+  ':',
+  'pwd',
+  'basename',
+  'dirname',
+  'seq',
+  'sleep',
+  'uname',
+  'whoami',
+  'id',
+  'groups',
+  'ps',
+  'pgrep',
+  'which',
+  'type',
+  'whereis',
+  'command',
+  'builtin',
+  'env',
+  'printenv',
+  'set',
+  'shopt',
+  'shift',
+  'exit',
+  'return',
+  'wait',
+  'jobs',
+  'alias',
+  'umask',
+  'tr',
+  'expr',
+  'uptime',
+  'nproc',
+  'arch',
+  'free',
+  'tty',
+  'locale',
+  'logname',
+  'users',
+  'who',
+  'w',
+  'lscpu',
+  'getconf',
+  'cal',
+  'kill',
+  'pkill',
+  'killall',
+  'man',
+  'dirs',
+  'hash',
+]);
+
+const HANDLERS: Record<string, EffectHandler> = {
+  ...readerHandlers,
+  ...fileHandlers,
+  ...networkHandlers,
+  ...archiveHandlers,
+  ...execHandlers,
+  git: gitHandler,
+};
+
+/** Result of effect computation for a whole command line. */
+export interface EffectsResult {
+  /** Every effect, in sub-command order, each with its `subcommand` index. */
+  effects: Effect[];
+  /** Working directory each sub-command runs in (undefined when not statically known). */
+  cwds: (string | undefined)[];
+  /** Top-level cwd after the whole line, when known. */
+  finalCwd?: string;
+}
+
+function basename(text: string): string {
+  const i = text.lastIndexOf('/');
+  return i >= 0 ? text.slice(i + 1) : text;
+}
+
+/** A subshell-like command: its `cd` does not persist (pipeline stage, `( … )`, `$( … )`, nested script). */
+function isSubshellLike(cmd: SimpleCommand): boolean {
+  return cmd.inSubshell || (cmd.depth ?? 0) > 0;
+}
+
+const DYNAMIC_INPUT: Word = {
+  text: '$XARGS_INPUT',
+  raw: '<arguments read from input>',
+  dynamic: true,
+  quoted: false,
+  hasGlob: false,
+};
+
+/** xargs children get arguments from input: the replace string (`-I{}`) or appended words are unknown. */
+function withLauncherInputs(cmd: SimpleCommand): Word[] {
+  const args = cmd.argv.slice(1);
+  if (cmd.wrappers.includes('xargs')) {
+    let replace: string | undefined;
+    for (let i = 0; i < cmd.fullArgv.length; i++) {
+      const t = (cmd.fullArgv[i] as Word).text;
+      if (t === '-I') replace = cmd.fullArgv[i + 1]?.text;
+      else if (t.startsWith('-I')) replace = t.slice(2);
+      else if (t === '-i' || t === '--replace') replace = '{}';
+      else if (t.startsWith('-i')) replace = t.slice(2);
+      else if (t.startsWith('--replace=')) replace = t.slice(10);
+      if (t === cmd.argv[0]?.text && i > 0) break;
+    }
+    if (replace)
+      return args.map((w) =>
+        w.text.includes(replace as string)
+          ? { ...w, dynamic: true, text: w.text.split(replace as string).join('$XARGS_INPUT') }
+          : w,
+      );
+    return [...args, DYNAMIC_INPUT];
+  }
+  if (
+    cmd.wrappers.some((w) => w.startsWith('find -exec') || w.startsWith('find -ok')) ||
+    cmd.via === 'find -exec'
+  )
+    return args.map((w) =>
+      w.text.includes('{}') ? { ...w, dynamic: true, text: w.text.split('{}').join('$FIND_MATCH') } : w,
+    );
+  return args;
+}
+
+/** Records the effects of one sub-command into `sink` (cwd already set). Never throws. */
+export function commandEffects(cmd: SimpleCommand, sink: EffectSink): void {
+  redirectEffects(cmd, sink);
+  for (const p of cmd.wrapperPaths ?? []) {
+    const wrapper = p.wrapper;
+    if (p.role === 'chdir') {
+      sink.file('read', p.word, 'cwd', `${wrapper} changes directory`);
+      sink.cwd = p.word.dynamic ? undefined : sink.absolute(p.word.text);
+    } else if (p.role === 'read') sink.file('read', p.word, 'flag', wrapper);
+    else sink.file('write', p.word, 'flag', p.role === 'lock' ? `${wrapper} lock file` : wrapper);
+  }
+  for (const a of cmd.assignments)
+    sink.other(
+      'env',
+      a.name,
+      'known',
+      'argument',
+      cmd.argv.length ? 'environment of this command' : 'shell variable',
+    );
+  const program = cmd.argv[0];
+  if (!program) return;
+  if (program.dynamic) {
+    sink.other('exec', program.raw, 'unknown', 'program', 'the program name is an expansion');
+    for (const w of cmd.argv.slice(1))
+      if (
+        !w.text.startsWith('-') &&
+        (w.text.includes('/') || w.text.startsWith('.') || w.text.startsWith('~'))
+      )
+        sink.other(
+          'write',
+          sink.absolute(w.text) ?? w.raw,
+          'unknown',
+          'unknown',
+          'operand of an unknown program',
+        );
+    return;
+  }
+  sink.other('exec', program.text, 'known', 'program');
+  if (program.text.includes('/')) sink.file('read', program, 'program', 'program file');
+  const name = basename(program.text);
+  const args = withLauncherInputs(cmd);
+  if (DECLARERS.has(name)) {
+    for (const w of args) {
+      if (w.text.startsWith('-')) continue;
+      sink.other('env', w.text.split('=')[0] ?? w.text, w.dynamic ? 'unknown' : 'known', 'argument', name);
+    }
+    return;
+  }
+  if (name === 'cd' || name === 'pushd' || name === 'popd' || NO_FILE_EFFECTS.has(name)) return;
+  const handler = HANDLERS[name] ?? interpreterEffects(name);
+  if (handler) handler(args, sink, cmd);
+  else unknownProgramEffects(args, sink, cmd);
+}
+
+/** Where `cd`/`pushd` goes: an absolute directory, `undefined` (unknown), or `null` when the command is not a directory change. */
+function cdTarget(cmd: SimpleCommand, sink: EffectSink, stack: string[]): string | undefined | null {
+  const program = cmd.argv[0];
+  if (!program || program.dynamic) return null;
+  const name = program.text;
+  if (name !== 'cd' && name !== 'pushd' && name !== 'popd' && name !== 'chdir') return null;
+  const ops = cmd.argv.slice(1).filter((w) => !/^-[LPe@]+$/.test(w.text) && w.text !== '--');
+  if (name === 'popd') {
+    if (ops.length > 0 || cmd.argv.some((w) => w.text === '-n')) return undefined;
+    return stack.pop();
+  }
+  const target = ops[0];
+  if (name === 'pushd' && (!target || /^[+-]\d+$/.test(target.text))) return undefined;
+  if (!target) return sink.env.resolver.realpath(sink.env.home);
+  if (target.text === '-') return undefined;
+  sink.file('read', target, 'cwd', name);
+  const r = sink.resolve(target);
+  if (r.unknown !== undefined || r.targets.length !== 1) return undefined;
+  const t = r.targets[0];
+  return t && !t.glob ? t.target : undefined;
+}
+
+/**
+ * Computes the effects of every sub-command, tracking the cwd across the line.
+ * `limit` caps how many sub-commands are analysed (the rest get no effects; the caller reports it).
+ */
+export function computeEffects(
+  commands: readonly SimpleCommand[],
+  opts: AnalyzeOptions,
+  limit = Infinity,
+): EffectsResult {
+  const env: EffectEnv = {
+    home: opts.home,
+    resolver: opts.resolver ?? fsPathResolver,
+    createdLinks: new Map(),
+  };
+  const effects: Effect[] = [];
+  const cwds: (string | undefined)[] = [];
+  let outer: string | undefined = opts.cwd;
+  let subshellDirty = false;
+  const stack: string[] = [];
+  let afterCd: { previous: string | undefined } | undefined;
+  for (const [index, cmd] of commands.entries()) {
+    if (index >= limit) {
+      cwds.push(undefined);
+      continue;
+    }
+    const inSub = isSubshellLike(cmd);
+    if (!inSub) subshellDirty = false;
+    let cwd = inSub && subshellDirty ? undefined : outer;
+    const orBranch = afterCd !== undefined && cmd.connector === '||';
+    if (orBranch) cwd = afterCd?.previous;
+    const sink = new EffectSink(env, cwd, index);
+    cwds.push(cwd);
+    const before = cwd;
+    const target = cdTarget(cmd, sink, stack);
+    commandEffects(cmd, sink);
+    effects.push(...sink.effects);
+    if (orBranch && !inSub) {
+      const name = cmd.argv[0]?.text;
+      // `cd X || exit`: after the line, the cd succeeded. Any other fallback leaves either cwd.
+      if (name !== 'exit' && name !== 'return') outer = undefined;
+    }
+    afterCd = undefined;
+    if (target === null) continue;
+    if (inSub) {
+      subshellDirty = true;
+      continue;
+    }
+    if (cmd.argv[0]?.text === 'pushd' && before !== undefined) stack.push(before);
+    afterCd = { previous: before };
+    outer = target;
+  }
+  const result: EffectsResult = { effects, cwds };
+  if (outer !== undefined) result.finalCwd = outer;
+  return result;
+}

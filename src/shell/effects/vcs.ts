@@ -1,0 +1,239 @@
+/**
+ * Effects of git: `-C DIR` (the directory is a cwd effect and relative paths resolve in it),
+ * `--output=FILE` writes, `git config` writes (`--global` → ~/.gitconfig, `--system` →
+ * /etc/gitconfig, `--file F` → F, otherwise .git/config), network for push/pull/fetch/clone/
+ * ls-remote/remote update/submodule update, clone writes its destination, work-tree changing
+ * commands write their pathspecs or the work tree, `--no-index` diffs and `--` pathspecs of
+ * read commands are reads, git rm/mv/clean delete.
+ *
+ * Source: issue 4 "Effects" (git network, clone dest, --output, config --global, .git/config);
+ * security README "Path constraints" (git -C), "Protected files" (git --output, git config
+ * --global), "Agent and VCS config".
+ */
+import path from 'node:path';
+import { splitGitGlobal } from '../read-only/git.js';
+import type { Word } from '../types.js';
+import { basenameOf, type EffectHandler } from './handler.js';
+import { urlHost } from './network.js';
+import type { EffectSink } from './sink.js';
+
+const NETWORK_SUBS = new Set(['push', 'pull', 'fetch', 'clone', 'ls-remote', 'send-email', 'request-pull']);
+const WORKTREE_WRITERS = new Set([
+  'checkout',
+  'switch',
+  'restore',
+  'reset',
+  'merge',
+  'rebase',
+  'pull',
+  'cherry-pick',
+  'revert',
+  'am',
+  'apply',
+  'stash',
+  'clean',
+  'rm',
+  'mv',
+  'add',
+  'commit',
+  'init',
+  'worktree',
+  'submodule',
+  'sparse-checkout',
+]);
+const READ_SUBS = new Set([
+  'log',
+  'diff',
+  'show',
+  'blame',
+  'annotate',
+  'shortlog',
+  'whatchanged',
+  'grep',
+  'ls-files',
+  'status',
+]);
+
+function remoteHost(sink: EffectSink, w: Word | undefined, sub: string): void {
+  if (!w) {
+    sink.other('network', 'default remote', 'known', 'argument', `git ${sub}`);
+    return;
+  }
+  if (w.dynamic) {
+    sink.other('network', w.raw, 'unknown', 'argument', `git ${sub}`);
+    return;
+  }
+  const u = urlHost(w.text);
+  if (u.file !== undefined) {
+    sink.literal('read', u.file, 'argument', `git ${sub} file:// remote`);
+    return;
+  }
+  if (u.host) sink.other('network', u.host, 'known', 'argument', `git ${sub}`);
+  else if (/^[^/:]+:/.test(w.text) && !w.text.startsWith('/'))
+    sink.other(
+      'network',
+      w.text.split(':')[0]?.replace(/^.*@/, '') ?? w.text,
+      'known',
+      'argument',
+      `git ${sub}`,
+    );
+  else if (w.text.startsWith('/') || w.text.startsWith('.') || w.text.startsWith('~'))
+    sink.file('read', w, 'argument', `git ${sub} local remote`);
+  else sink.other('network', `remote ${w.text}`, 'known', 'argument', `git ${sub}`);
+}
+
+/** Non-option words after the sub-command (a cheap split; `--` ends options). */
+function splitSubArgs(args: readonly Word[]): { opts: Word[]; operands: Word[]; pathspecs: Word[] } {
+  const opts: Word[] = [];
+  const ops: Word[] = [];
+  const pathspecs: Word[] = [];
+  let afterDashDash = false;
+  for (const w of args) {
+    if (afterDashDash) pathspecs.push(w);
+    else if (w.text === '--') afterDashDash = true;
+    else if (w.text.startsWith('-') && w.text !== '-') opts.push(w);
+    else ops.push(w);
+  }
+  return { opts, operands: ops, pathspecs };
+}
+
+/** `git config` writes: which file a set/unset/edit changes. */
+function configEffects(sink: EffectSink, args: readonly Word[]): void {
+  const texts = args.map((w) => w.text);
+  const isRead =
+    texts.some(
+      (t) => /^--(get|get-all|get-regexp|get-urlmatch|get-color|get-colorbool|list)$/.test(t) || t === '-l',
+    ) ||
+    texts.find((t) => !t.startsWith('-')) === 'get' ||
+    texts.find((t) => !t.startsWith('-')) === 'list';
+  const fileIdx = texts.findIndex((t) => t === '-f' || t === '--file' || t.startsWith('--file='));
+  let file: Word | { text: string } | undefined;
+  if (fileIdx >= 0) {
+    const t = texts[fileIdx] as string;
+    file = t.startsWith('--file=') ? { text: t.slice('--file='.length) } : args[fileIdx + 1];
+  }
+  const target = file
+    ? file
+    : texts.includes('--global')
+      ? { text: '~/.gitconfig' }
+      : texts.includes('--system')
+        ? { text: '/etc/gitconfig' }
+        : { text: '.git/config' };
+  const nonOpts = texts.filter((t, i) => !t.startsWith('-') && !(fileIdx >= 0 && i === fileIdx + 1));
+  const sets =
+    !isRead &&
+    (nonOpts.length >= 2 ||
+      texts.some(
+        (t) =>
+          /^--(add|replace-all|unset|unset-all|rename-section|remove-section|edit)$/.test(t) || t === '-e',
+      ));
+  if (sets) sink.file('write', target, 'argument', 'git config (sets a value)');
+  else sink.file('read', target, 'argument', 'git config (reads)');
+}
+
+export const gitHandler: EffectHandler = (args, sink) => {
+  const g = splitGitGlobal(args);
+  for (const d of g.chdirs) {
+    sink.file('read', d, 'cwd', 'git -C');
+    if (d.dynamic) sink.cwd = undefined;
+    else {
+      const abs = sink.absolute(d.text);
+      sink.cwd = abs;
+    }
+  }
+  for (const w of args.slice(0, g.subIndex < 0 ? args.length : g.subIndex)) {
+    const m = /^--(git-dir|work-tree)=(.*)$/.exec(w.text);
+    if (m) sink.file('read', { ...w, text: m[2] as string, raw: m[2] as string }, 'flag', `git --${m[1]}`);
+    if (w.text.startsWith('--exec-path='))
+      sink.other('exec', w.text.slice(12), 'unknown', 'flag', 'git --exec-path');
+  }
+  if (g.subIndex < 0) return;
+  const subWord = args[g.subIndex] as Word;
+  const sub = subWord.text;
+  const rest = args.slice(g.subIndex + 1);
+  const { opts, operands, pathspecs } = splitSubArgs(rest);
+  for (const [k, w] of rest.entries()) {
+    const m = /^--output=(.*)$/s.exec(w.text);
+    if (m)
+      sink.file('write', { ...w, text: m[1] as string, raw: m[1] as string }, 'flag', `git ${sub} --output`);
+    else if (w.text === '--output' && rest[k + 1])
+      sink.file('write', rest[k + 1] as Word, 'flag', `git ${sub} --output`);
+  }
+  if (sub === 'config') {
+    configEffects(sink, rest);
+    return;
+  }
+  if (
+    NETWORK_SUBS.has(sub) ||
+    (sub === 'remote' && (operands[0]?.text === 'update' || operands[0]?.text === 'show')) ||
+    (sub === 'submodule' && operands[0]?.text === 'update')
+  ) {
+    remoteHost(sink, sub === 'remote' || sub === 'submodule' ? operands[1] : operands[0], sub);
+  }
+  if (sub === 'clone') {
+    const url = operands[0];
+    const dest = operands[1];
+    if (dest) sink.file('write', dest, 'argument', 'git clone destination');
+    else if (url && !url.dynamic)
+      sink.literal(
+        'write',
+        basenameOf(url.text).replace(/\.git$/, '') || 'repo',
+        'argument',
+        'git clone destination',
+      );
+    else sink.other('write', 'clone destination', 'unknown', 'argument', 'git clone');
+    return;
+  }
+  if (sub === 'init') {
+    const dir = operands[0];
+    sink.file(
+      'write',
+      dir ? { ...dir, text: path.join(dir.text, '.git'), raw: `${dir.raw}/.git` } : { text: '.git' },
+      'argument',
+      'git init',
+    );
+    return;
+  }
+  if (sub === 'rm' || sub === 'clean') {
+    const targets = [...operands, ...pathspecs];
+    if (targets.length) for (const w of targets) sink.file('delete', w, 'argument', `git ${sub}`);
+    else sink.literal('delete', '.', 'argument', `git ${sub} (untracked files below)`);
+    return;
+  }
+  if (sub === 'mv') {
+    const last = operands[operands.length - 1];
+    for (const w of operands.slice(0, -1)) {
+      sink.file('delete', w, 'argument', 'git mv');
+      sink.file('read', w, 'argument', 'git mv');
+    }
+    if (last) sink.file('write', last, 'argument', 'git mv');
+    return;
+  }
+  if (sub === 'apply' || sub === 'am')
+    for (const w of operands) sink.file('read', w, 'argument', `git ${sub} patch`);
+  if ((sub === 'checkout' || sub === 'restore') && pathspecs.length) {
+    for (const w of pathspecs) sink.file('write', w, 'argument', `git ${sub} -- paths`);
+    return;
+  }
+  if (sub === 'restore') {
+    for (const w of operands) sink.file('write', w, 'argument', 'git restore');
+    return;
+  }
+  if (
+    WORKTREE_WRITERS.has(sub) &&
+    sub !== 'add' &&
+    sub !== 'commit' &&
+    sub !== 'worktree' &&
+    sub !== 'submodule'
+  ) {
+    if (!(sub === 'stash' && ['list', 'show'].includes(operands[0]?.text ?? '')))
+      sink.literal('write', '.', 'argument', `git ${sub} rewrites tracked files`);
+  }
+  if (READ_SUBS.has(sub) || sub === 'diff') {
+    const noIndex = opts.some((w) => w.text === '--no-index');
+    const reads = noIndex ? [...operands, ...pathspecs] : pathspecs;
+    for (const w of reads) sink.file('read', w, 'argument', `git ${sub}`);
+    if (sub === 'blame' && operands.length)
+      sink.file('read', operands[operands.length - 1] as Word, 'argument', 'git blame');
+  }
+};
