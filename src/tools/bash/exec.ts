@@ -11,7 +11,7 @@
  * other group member to end, then sends SIGKILL to the group if anything is left.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, constants as fsConstants, openSync, readdirSync, readFileSync } from 'node:fs';
 import type { SpawnSpec } from './spawn-spec.js';
 
 /** How the leader process ended. */
@@ -118,7 +118,7 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
 
 export interface StartProcessOptions {
   spec: SpawnSpec;
-  /** Output file: created if missing, appended to. stdout and stderr both go here. */
+  /** Output file: created, or truncated when it exists. stdout and stderr both go here. */
   outputFile: string;
   /** Time between SIGTERM and SIGKILL, ms. */
   graceMs: number;
@@ -132,7 +132,11 @@ export interface StartProcessOptions {
  */
 export async function startProcess(options: StartProcessOptions): Promise<RunningProcess> {
   const { spec, graceMs } = options;
-  const fd = openSync(options.outputFile, 'a');
+  // O_APPEND: writers that share or re-open the file never overwrite each other's output.
+  const fd = openSync(
+    options.outputFile,
+    fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | fsConstants.O_APPEND,
+  );
   let child: ReturnType<typeof spawn>;
   try {
     child = spawn(spec.file, spec.args, {

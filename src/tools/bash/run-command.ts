@@ -35,7 +35,7 @@ export interface RunCommandOptions {
   /** Absolute directory to start in. */
   cwd: string;
   timeoutMs: number;
-  /** Receives stdout+stderr; created (or appended to). */
+  /** Receives stdout+stderr; created, or truncated when it exists. */
   outputFile: string;
   signal: AbortSignal;
   /** SIGTERM → SIGKILL grace period, ms. */

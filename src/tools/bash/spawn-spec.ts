@@ -51,11 +51,22 @@ export interface SandboxCallInfo {
  *   It may return `spec` unchanged (sandbox off, excluded command, honoured
  *   `dangerouslyDisableSandbox`). Throwing makes the call fail with the error's message (fail closed:
  *   the command does not run unsandboxed).
+ * - `decide(input)` (optional): whether the call will be sandboxed, for the permission engine.
  * - `annotate(stderr, info)`: given the harness's stderr notes for a finished command, returns them
  *   with sandbox violation details appended (spec §7.5 "escape hatch"); `info.output` is the
  *   model-visible output excerpt, for sandboxes that recognise violations from it.
  */
 export interface BashSandbox {
+  /**
+   * Optional: will this call run sandboxed? `describeCall` copies `mode === 'sandboxed'` into
+   * `CallDescription.sandboxed` (the permission engine's `autoAllowBashIfSandboxed` path, spec §7.5).
+   * Without it the description never claims a sandbox (fail closed).
+   */
+  decide?(input: {
+    command: string;
+    dangerouslyDisableSandbox?: boolean;
+    cwd?: string;
+  }): Promise<{ mode: string }>;
   wrap(
     spec: SpawnSpec,
     info: SandboxCallInfo,
@@ -99,6 +110,9 @@ export function buildShellSpawnSpec(options: ShellSpawnOptions): SpawnSpec {
     if (value !== undefined && !STRIPPED_ENV.includes(key)) env[key] = value;
   }
   Object.assign(env, FIXED_ENV);
+  // bash keeps a logical $PWD it inherits when it names the start directory (symlinked paths stay as written).
+  env.PWD = options.cwd;
+  delete env.OLDPWD;
   const lines = [
     `trap -- ${shellQuote(`pwd -P >| ${shellQuote(options.cwdFile)}`)} EXIT`,
     // On SIGTERM, reap the children (they got SIGTERM too, as group members) before exiting, so no
