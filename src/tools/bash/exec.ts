@@ -61,22 +61,24 @@ function delay(ms: number): Promise<void> {
 }
 
 /**
- * Pids of live (non-zombie) processes in process group `pgid`. Linux reads /proc; elsewhere it
- * falls back to a signal-0 probe of the group (which cannot tell zombies apart).
+ * Live (non-zombie) processes of process group `pgid`: pid → identity (`comm:starttime`, which
+ * changes when the process execs another program). Linux reads /proc; elsewhere it falls back to a
+ * signal-0 probe of the group (which cannot tell zombies apart).
  */
-export function liveGroupMembers(pgid: number): number[] {
+export function groupMemberIdentities(pgid: number): Map<number, string> {
+  const members = new Map<number, string>();
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
     try {
       process.kill(-pgid, 0);
-      return [pgid];
+      members.set(pgid, '');
     } catch {
-      return [];
+      // no member left
     }
+    return members;
   }
-  const members: number[] = [];
   for (const entry of entries) {
     if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
     let stat: string;
@@ -85,11 +87,18 @@ export function liveGroupMembers(pgid: number): number[] {
     } catch {
       continue;
     }
-    // Fields after the parenthesised command name: state ppid pgrp …
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') members.push(Number(entry));
+    // `pid (comm) state ppid pgrp … starttime(22) …`; fields[0] is field 3 (state).
+    const close = stat.lastIndexOf(')');
+    const fields = stat.slice(close + 2).split(' ');
+    if (Number(fields[2]) !== pgid || fields[0] === 'Z' || fields[0] === 'X') continue;
+    members.set(Number(entry), `${stat.slice(stat.indexOf('(') + 1, close)}:${fields[19]}`);
   }
   return members;
+}
+
+/** Pids of live (non-zombie) processes in process group `pgid` (see {@link groupMemberIdentities}). */
+export function liveGroupMembers(pgid: number): number[] {
+  return [...groupMemberIdentities(pgid).keys()];
 }
 
 /** True when `pid` exists and is not a zombie. */
@@ -179,11 +188,24 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     if (stopping) return stopping;
     stopReason = reason;
     stopping = (async () => {
+      let signalled = groupMemberIdentities(pid);
       signalGroup(pid, 'SIGTERM');
       const deadline = Date.now() + graceMs;
       while (Date.now() < deadline) {
-        if (leaderDone && liveGroupMembers(pid).length === 0) return 'SIGTERM';
         await delay(Math.min(25, Math.max(1, deadline - Date.now())));
+        const members = groupMemberIdentities(pid);
+        if (leaderDone && members.size === 0) return 'SIGTERM';
+        // A process forked just before the SIGTERM may have exec'd with the signal lost (bash resets
+        // its handlers in the child); one forked after it never got it. Both get their own SIGTERM.
+        for (const [member, identity] of members) {
+          if (signalled.get(member) === identity) continue;
+          try {
+            process.kill(member, 'SIGTERM');
+          } catch {
+            // gone meanwhile
+          }
+        }
+        signalled = members;
       }
       if (leaderDone && liveGroupMembers(pid).length === 0) return 'SIGTERM';
       signalGroup(pid, 'SIGKILL');
