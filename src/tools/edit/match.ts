@@ -3,7 +3,8 @@
  * the two mismatches models make that are safe to bridge, each keeping the file's own characters:
  *
  * 1. line endings: the model writes `\n`, the file has `\r\n` → match with `\r\n`, and write the
- *    replacement with `\r\n` too (never `\r\r\n`);
+ *    replacement with `\r\n` too (never `\r\r\n`); the model writes `\r\n` in an LF file → the
+ *    other way round;
  * 2. quotes: the model writes straight quotes where the file has typographic ones (or the other
  *    way round) → match with quotes folded to straight ones; the text actually replaced is the
  *    file's, and straight quotes in `new_string` are turned into the file's curly style so the
@@ -12,7 +13,12 @@
  * Quote folding maps one UTF-16 unit to one, so an index in the folded text is the same index in
  * the original.
  */
-import { hasCrlf, toCrlf } from '../file-io/line-endings.js';
+import { hasCrlf, toCrlf, toLf } from '../file-io/line-endings.js';
+
+/** `text` with the line endings of the file (CRLF or LF). */
+function matchEndings(text: string, crlfFile: boolean): string {
+  return crlfFile ? toCrlf(text) : toLf(text);
+}
 
 const CURLY_SINGLE = /[\u2018\u2019]/g;
 const CURLY_DOUBLE = /[\u201c\u201d]/g;
@@ -89,13 +95,15 @@ export function findEditMatch(fileText: string, oldString: string, newString: st
   if (crlfFile && oldString.includes('\n')) {
     const crlfOld = toCrlf(oldString);
     if (crlfOld !== oldString) variants.push({ old: crlfOld, viaCrlf: true });
+  } else if (!crlfFile && oldString.includes('\r\n')) {
+    variants.push({ old: toLf(oldString), viaCrlf: true });
   }
   for (const v of variants) {
     const indexes = occurrences(fileText, v.old);
     if (indexes.length > 0) {
       return {
         actualOld: v.old,
-        actualNew: v.viaCrlf ? toCrlf(newString) : newString,
+        actualNew: v.viaCrlf ? matchEndings(newString, crlfFile) : newString,
         indexes,
         viaCrlf: v.viaCrlf,
         viaQuotes: false,
@@ -111,7 +119,7 @@ export function findEditMatch(fileText: string, oldString: string, newString: st
     // Count in the folded text (each occurrence may have different quotes in the file); replace
     // only the ones that fold to the same text, at their own positions.
     const indexes = occurrences(foldedFile, foldedOld);
-    const base = v.viaCrlf ? toCrlf(newString) : newString;
+    const base = v.viaCrlf ? matchEndings(newString, crlfFile) : newString;
     return {
       actualOld,
       actualNew: applyCurlyQuotes(base, actualOld, fileText),

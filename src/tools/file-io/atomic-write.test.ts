@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmod, chown, mkdir, readdir, readFile, stat, watch, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../testing/shared-data.js';
@@ -26,6 +26,24 @@ describe('writeFileAtomic', () => {
     expect(await readFile(file, 'utf8')).toBe('new');
     expect((await stat(file)).mode & 0o7777).toBe(0o751);
     expect(await tempFilesIn(dir)).toEqual([]);
+  });
+
+  it('drops setuid/setgid bits, as the kernel does when a file is written', async () => {
+    const file = path.join(dir, 'suid');
+    await writeFile(file, 'x');
+    await chmod(file, 0o4755);
+    await writeFileAtomic(file, Buffer.from('y'));
+    expect((await stat(file)).mode & 0o7777).toBe(0o755);
+  });
+
+  it('keeps the owner when this process may chown, else the writer owns the new file', async () => {
+    const file = path.join(dir, 'owned.txt');
+    await writeFile(file, 'x');
+    const isRoot = process.getuid?.() === 0;
+    if (isRoot) await chown(file, 4321, 4321);
+    await writeFileAtomic(file, Buffer.from('y'));
+    const info = await stat(file);
+    expect([info.uid, info.gid]).toEqual(isRoot ? [4321, 4321] : [process.getuid?.(), process.getgid?.()]);
   });
 
   it('creates parents on request', async () => {
@@ -57,18 +75,25 @@ describe('writeFileAtomic', () => {
     expect(await readFile(file, 'utf8')).toBe('plain content');
   });
 
-  it('a process killed in the middle of writing (RLIMIT_FSIZE → SIGXFSZ) never leaves the target half-written', async () => {
-    const file = path.join(dir, 'precious.txt');
-    await writeFile(file, 'original content');
-    const script = path.join(dir, 'writer.ts');
+  /** A child script that writes `bytes` bytes of 'a' to `target` with writeFileAtomic. */
+  async function writerScript(target: string, bytes: number): Promise<string> {
+    const script = path.join(dir, 'writer.mts');
     await writeFile(
       script,
       `import { writeFileAtomic } from ${JSON.stringify(path.join(REPO_ROOT, 'src/tools/file-io/atomic-write.ts'))};\n` +
-        `await writeFileAtomic(${JSON.stringify(file)}, Buffer.alloc(4 * 1024 * 1024, 0x61));\n` +
+        'console.log("started");\n' +
+        `await writeFileAtomic(${JSON.stringify(target)}, Buffer.alloc(${bytes}, 0x61));\n` +
         'console.log("finished");\n',
     );
-    const tsx = path.join(REPO_ROOT, 'node_modules/tsx/dist/cli.mjs');
-    // 256 blocks of 512 bytes = 128 KiB: the 4 MiB write is cut off by the kernel.
+    return script;
+  }
+  const tsx = path.join(REPO_ROOT, 'node_modules/tsx/dist/cli.mjs');
+
+  it('a write the kernel cuts off part-way (RLIMIT_FSIZE → EFBIG) leaves the target intact and no temp file', async () => {
+    const file = path.join(dir, 'precious.txt');
+    await writeFile(file, 'original content');
+    const script = await writerScript(file, 4 * 1024 * 1024);
+    // 256 blocks of 512 bytes = 128 KiB; Node ignores SIGXFSZ, so the write fails with EFBIG.
     const child = spawnSync(
       'bash',
       ['-c', `ulimit -f 256; exec "${process.execPath}" "${tsx}" "${script}"`],
@@ -76,8 +101,35 @@ describe('writeFileAtomic', () => {
         encoding: 'utf8',
       },
     );
-    expect(child.stdout).not.toContain('finished');
-    expect(child.signal === 'SIGXFSZ' || child.status !== 0).toBe(true);
+    expect(child.stdout).toBe('started\n');
+    expect(child.stderr).toContain('EFBIG');
     expect(await readFile(file, 'utf8')).toBe('original content');
+    expect(await tempFilesIn(dir)).toEqual([]);
+  });
+
+  it('a process killed while writing (SIGKILL once its temp file exists) leaves the target intact', async () => {
+    const file = path.join(dir, 'precious.txt');
+    await writeFile(file, 'original content');
+    const script = await writerScript(file, 512 * 1024 * 1024);
+    const stopWatching = new AbortController();
+    const watcher = watch(dir, { signal: stopWatching.signal });
+    const child = spawn(process.execPath, [tsx, script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('exit', (_code, signal) => resolve(signal)),
+    );
+    for await (const event of watcher) {
+      if (event.filename && isGantryTempName(event.filename)) break; // leaving the loop closes the watcher
+    }
+    child.kill('SIGKILL');
+    stopWatching.abort();
+    expect(await exited).toBe('SIGKILL');
+    expect(stdout).not.toContain('finished');
+    expect(await readFile(file, 'utf8')).toBe('original content');
+    // The dead process's temp file is all that remains of the write (a stray hidden file, never the target).
+    expect(await tempFilesIn(dir)).toHaveLength(1);
   });
 });

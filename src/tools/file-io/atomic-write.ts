@@ -3,7 +3,8 @@
  * leaves the old file intact; an interrupted write never leaves a half-written file").
  *
  * Sequence: (optionally) create the parent directories → write the bytes to a new temp file in the
- * SAME directory (so the rename never crosses filesystems) with `wx` and the target's mode → fsync
+ * SAME directory (so the rename never crosses filesystems) with `wx`, the target's mode and (when
+ * permitted) its owner → fsync
  * the temp file → rename it over the target → fsync the directory (best effort). Any failure before
  * the rename removes the temp file and rethrows; the target is then untouched.
  *
@@ -17,7 +18,11 @@ import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 
 export interface AtomicWriteOptions {
-  /** Permission bits for the file. Default: the existing file's mode, or 0o666 minus the umask for a new file. */
+  /**
+   * Permission bits for the file. Default: the existing file's rwx bits (setuid/setgid/sticky are
+   * dropped, as the kernel drops them when an unprivileged process writes a file), or 0o666 minus
+   * the umask for a new file.
+   */
   mode?: number;
   /** Create missing parent directories (default false). */
   createParents?: boolean;
@@ -51,12 +56,13 @@ export async function writeFileAtomic(
   if (options.createParents) await mkdir(dir, { recursive: true });
 
   let mode = options.mode;
-  if (mode === undefined) {
-    try {
-      mode = (await stat(target)).mode & 0o7777;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
+  let owner: { uid: number; gid: number } | undefined;
+  try {
+    const existing = await stat(target);
+    mode ??= existing.mode & 0o777;
+    owner = { uid: existing.uid, gid: existing.gid };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
 
   const temp = tempPathFor(target);
@@ -71,6 +77,11 @@ export async function writeFileAtomic(
       }
       // open() applies the umask to the mode; chmod sets exactly the original bits back.
       if (mode !== undefined) await handle.chmod(mode);
+      // Keep the owner (possible only with the privilege to chown; otherwise the writer owns it,
+      // as with any editor that saves by rename).
+      if (owner && (owner.uid !== process.getuid?.() || owner.gid !== process.getgid?.())) {
+        await handle.chown(owner.uid, owner.gid).catch(() => undefined);
+      }
       await handle.sync();
     } finally {
       await handle.close();
@@ -81,7 +92,7 @@ export async function writeFileAtomic(
     if (!renamed) await unlink(temp).catch(() => undefined);
   }
   await syncDirectory(dir);
-  return { mode: mode ?? (await stat(target)).mode & 0o7777 };
+  return { mode: mode ?? (await stat(target)).mode & 0o777 };
 }
 
 /** fsync a directory so the rename itself is durable; some filesystems refuse it, which is harmless. */

@@ -5,7 +5,8 @@
  *
  * Errors are rewritten for the model: what failed, that the file is unchanged, and what to do.
  */
-import { stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolUseContext } from '../../core/index.js';
 import { hashContent, ToolExecutionError } from '../../core/index.js';
@@ -36,6 +37,14 @@ export async function commitTextWrite(options: {
   keepPartial?: { offset?: number; limit?: number };
 }): Promise<CommittedWrite> {
   const { bytes, encoding } = encodeText(options.text, options.encoding);
+  if (options.mode !== undefined) {
+    // The rename would replace a read-only file too; refuse as writing in place would.
+    try {
+      await access(options.filePath, constants.W_OK);
+    } catch (error) {
+      throw new ToolExecutionError(writeErrorMessage(error, options.displayPath));
+    }
+  }
   try {
     await writeFileAtomic(options.filePath, bytes, {
       createParents: options.createParents,

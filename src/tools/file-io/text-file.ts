@@ -62,7 +62,10 @@ export async function loadTextFile(filePath: string): Promise<TextFileSnapshot |
   }
   const bytes = await readFile(filePath);
   if (hasBinaryExtension(filePath) || looksBinary(bytes)) {
-    throw new ToolInputError(`${filePath} is a binary file; it cannot be edited as text.`);
+    throw new ToolInputError(
+      `${filePath} is a binary file; it cannot be edited as text. To replace it entirely, remove it first ` +
+        '(Bash `rm`) and then Write the new file.',
+    );
   }
   const encoding = detectEncoding(bytes);
   const text = decodeText(bytes, encoding);
@@ -74,6 +77,6 @@ export async function loadTextFile(filePath: string): Promise<TextFileSnapshot |
     lineEnding: detectLineEnding(text),
     contentHash: hashContent(bytes),
     mtimeMs: Math.floor(info.mtimeMs),
-    mode: info.mode & 0o7777,
+    mode: info.mode & 0o777,
   };
 }

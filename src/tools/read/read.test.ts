@@ -281,6 +281,17 @@ describe('Read: output cap', () => {
   });
 });
 
+describe('Read: abort', () => {
+  it('stops with an AbortError when the turn is aborted', async () => {
+    const file = await put('abort.txt', 'x\n'.repeat(1000));
+    context.abortController.abort();
+    await expect(runTool(ReadTool, { file_path: file }, context)).rejects.toMatchObject({
+      name: 'AbortError',
+    });
+    expect(context.readFileState.has(file)).toBe(false);
+  });
+});
+
 describe('Read: contract', () => {
   it('is read-only, concurrency-safe, never spilled, and describes itself for the classifier', () => {
     const input = { file_path: '/p/a.ts' };

@@ -9,8 +9,7 @@
  * PDF, notebook, known binary (refused), else text (window of lines, streamed for large files) →
  * record what was read in `readFileState` (hash, mtime, partial or whole) → result.
  */
-import { stat } from 'node:fs/promises';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import type { ToolResultContent, ToolUseContext } from '../../core/index.js';
 import { buildTool, hashContent, ToolExecutionError, ToolInputError } from '../../core/index.js';

@@ -169,6 +169,23 @@ describe('Write: preserves what the file is', () => {
     expect((await stat(file)).mode & 0o777).toBe(0o755);
   });
 
+  it('treats a read-only file as the filesystem does for this user (refused unless privileged)', async () => {
+    const file = path.join(dir, 'locked.txt');
+    await writeFile(file, 'locked');
+    await chmod(file, 0o444);
+    await read(file);
+    if (process.getuid?.() === 0) {
+      await write({ file_path: file, content: 'root may' });
+      expect(await readFile(file, 'utf8')).toBe('root may');
+      expect((await stat(file)).mode & 0o777).toBe(0o444);
+    } else {
+      expect(await runToolError(WriteTool, { file_path: file, content: 'no' }, context)).toMatch(
+        /Permission denied.*not changed/,
+      );
+      expect(await readFile(file, 'utf8')).toBe('locked');
+    }
+  });
+
   it('writes through a symlink to its target, leaving the link in place', async () => {
     const target = path.join(dir, 'real.txt');
     await writeFile(target, 'real');
