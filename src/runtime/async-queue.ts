@@ -28,26 +28,29 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
     resolve?.();
   }
 
-  async *[Symbol.asyncIterator](): AsyncGenerator<T, void, void> {
+  /** Buffered items are handed out without waiting; an empty queue waits for the next push or end. */
+  [Symbol.asyncIterator](): AsyncIterator<T, void, void> {
     let read = 0;
-    for (;;) {
-      if (read < this.items.length) {
-        const item = this.items[read] as T;
-        read++;
-        if (read > 1024) {
-          this.items.splice(0, read);
-          read = 0;
+    const next = async (): Promise<IteratorResult<T, void>> => {
+      for (;;) {
+        if (read < this.items.length) {
+          const value = this.items[read] as T;
+          read++;
+          if (read > 1024) {
+            this.items.splice(0, read);
+            read = 0;
+          }
+          return { value, done: false };
         }
-        yield item;
-        continue;
+        if (this.ended) {
+          if (this.failure) throw this.failure.error;
+          return { value: undefined, done: true };
+        }
+        await new Promise<void>((resolve) => {
+          this.waiting = resolve;
+        });
       }
-      if (this.ended) {
-        if (this.failure) throw this.failure.error;
-        return;
-      }
-      await new Promise<void>((resolve) => {
-        this.waiting = resolve;
-      });
-    }
+    };
+    return { next };
   }
 }
