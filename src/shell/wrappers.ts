@@ -227,7 +227,16 @@ function parseOptions(argv: Word[], start: number, spec: OptionSpec): ParsedOpti
   const wantPositional = spec.positional ?? 0;
   while (i < argv.length) {
     const w = argv[i] as Word;
-    if (w.dynamic) return out; // cannot know whether it is an option
+    if (w.dynamic) {
+      // A dynamic word is taken as a positional operand (`timeout $T cmd`) or as the wrapped
+      // command; either way the result is computed, never trusted.
+      if (out.positionals.length < wantPositional) {
+        out.positionals.push(w);
+        i++;
+        continue;
+      }
+      break; // the wrapped command itself is computed (`timeout 5 $cmd`): DYNAMIC_COMMAND_WORD sees it
+    }
     const t = w.text;
     if (!optionsDone && t === '--') {
       optionsDone = true;
@@ -439,9 +448,10 @@ export type ShellInvocation =
   | { kind: 'file'; word: Word }
   | { kind: 'unknown' };
 
-/** Reads `sh [options] [-c string | file | -s] …`. */
+/** Reads `sh [options] [-c string [name args…] | -s [args…] | file [args…]]` (bash(1) INVOCATION). */
 export function shellInvocation(argv: Word[]): ShellInvocation {
   let hasC = false;
+  let hasS = false;
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i] as Word;
     if (w.dynamic) return { kind: 'unknown' };
@@ -449,7 +459,8 @@ export function shellInvocation(argv: Word[]): ShellInvocation {
     if (t === '--' || t === '-') {
       const next = argv[i + 1];
       if (!next) return hasC ? { kind: 'unknown' } : { kind: 'stdin' };
-      return hasC ? { kind: 'command-string', word: next, index: i + 1 } : { kind: 'file', word: next };
+      if (hasC) return { kind: 'command-string', word: next, index: i + 1 };
+      return hasS ? { kind: 'stdin' } : { kind: 'file', word: next };
     }
     if (/^--(rcfile|init-file)$/.test(t) || /^[-+][oO]$/.test(t)) {
       i++;
@@ -461,11 +472,13 @@ export function shellInvocation(argv: Word[]): ShellInvocation {
     }
     if ((t.startsWith('-') || t.startsWith('+')) && t.length > 1) {
       if (t.slice(1).includes('c')) hasC = true;
+      if (t.startsWith('-') && t.slice(1).includes('s')) hasS = true;
       // -o/-O with a bundled value letter: `-eo pipefail`
       if (/[oO]$/.test(t) && t.length > 2) i++;
       continue;
     }
-    return hasC ? { kind: 'command-string', word: w, index: i } : { kind: 'file', word: w };
+    if (hasC) return { kind: 'command-string', word: w, index: i };
+    return hasS ? { kind: 'stdin' } : { kind: 'file', word: w };
   }
   return hasC ? { kind: 'unknown' } : { kind: 'stdin' };
 }

@@ -68,7 +68,7 @@ export const JQ_SYSTEM_FUNCTION: Detector = {
     const out: Finding[] = [];
     for (const [cmd, i] of jqCommands(split.commands)) {
       const filter = readJq(cmd).filter;
-      if (filter && /(^|[^A-Za-z0-9_$])system\s*(\(|$|[|;,)])/.test(filter.text)) {
+      if (filter && /(^|[^A-Za-z0-9_$.])system\s*(\(|$|[|;,)])/.test(filter.text)) {
         out.push(finding(this, 'The jq filter calls system, which runs a shell command.', i));
       }
     }

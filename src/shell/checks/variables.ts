@@ -132,11 +132,7 @@ export const PARAMETER_CODE_EVALUATION: Detector = {
     for (let i = 0; i < split.commands.length; i++) {
       const cmd = split.commands[i];
       const program = cmd && programOf(cmd);
-      if (
-        cmd &&
-        (program === '((' || program === 'let') &&
-        cmd.argv.some((w) => hasEvaluatedSubscript(w.text))
-      ) {
+      if (cmd && (program === '((' || program === 'let') && hasEvaluatedSubscript(cmd.raw)) {
         return [finding(this, 'The arithmetic command evaluates an array subscript, which can run code.', i)];
       }
     }
