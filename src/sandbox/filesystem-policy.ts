@@ -11,7 +11,7 @@
  * inside them → everything else stays read-only (`--ro-bind / /`, set by the caller).
  *
  * Ordering rule: operations are applied shallow → deep, so the more specific path wins; at the same
- * path, deny beats allow. tmpfs masks are remounted read-only at the very end (so deeper binds can
+ * path, deny beats allow (siblings at one depth are ordered by path, so the plan is deterministic). tmpfs masks are remounted read-only at the very end (so deeper binds can
  * still create their mount points inside them).
  *
  * Known limit (documented, not silently ignored): a protected name that does NOT exist yet inside a
@@ -260,7 +260,8 @@ export function planFilesystem(input: FilesystemPlanInput): FilesystemPlan {
     .sort(
       (a, b) =>
         depth(a.op.path) - depth(b.op.path) ||
-        (a.op.path === b.op.path ? RANK[a.op.op] - RANK[b.op.op] : 0) ||
+        (a.op.path < b.op.path ? -1 : a.op.path > b.op.path ? 1 : 0) ||
+        RANK[a.op.op] - RANK[b.op.op] ||
         a.index - b.index,
     )
     .map((x) => x.op);

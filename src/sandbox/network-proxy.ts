@@ -39,6 +39,8 @@ export interface StartProxyOptions {
   socketPath: string;
   policy: DomainPolicy;
   onEvent: (event: ProxyEvent) => void;
+  /** Name resolution (default: the system resolver, all addresses). */
+  resolveHost?: HostResolver;
 }
 
 const BLOCK_HINT =
@@ -74,34 +76,74 @@ function splitAuthority(authority: string, defaultPort: number): { host: string;
   return { host, port };
 }
 
-type Verdict = { ok: true; address: string } | { ok: false; why: string };
+type Verdict = { ok: true; addresses: string[] } | { ok: false; why: string };
 
-async function judge(policy: DomainPolicy, host: string, port: number): Promise<Verdict & { rule?: string }> {
+/** Resolves a host name to its addresses (injectable for tests of the rebinding guard). */
+export type HostResolver = (host: string) => Promise<string[]>;
+
+const systemResolver: HostResolver = async (host) =>
+  (await lookup(host, { all: true })).map((a) => a.address);
+
+async function judge(
+  policy: DomainPolicy,
+  resolveHost: HostResolver,
+  host: string,
+  port: number,
+): Promise<Verdict & { rule?: string }> {
   const d = policy.decide(host, port);
   if (!d.allowed) {
     return d.reason === 'denied'
       ? { ok: false, why: `${host} is in sandbox.network.deniedDomains (${d.rule})` }
       : { ok: false, why: `${host}:${port} is not in sandbox.network.allowedDomains` };
   }
-  const literal = net.isIP(normalizeHost(host)) !== 0;
-  let address: string;
+  const name = normalizeHost(host);
+  const literal = net.isIP(name) !== 0;
+  let addresses: string[];
   try {
-    address = literal ? normalizeHost(host) : (await lookup(normalizeHost(host))).address;
+    addresses = literal ? [name] : await resolveHost(name);
   } catch {
     return { ok: false, why: `could not resolve ${host}` };
   }
-  if (!literal && !isLoopbackHost(host) && (isLoopbackAddress(address) || isLinkLocal(address))) {
+  if (addresses.length === 0) return { ok: false, why: `could not resolve ${host}` };
+  const internal = addresses.find((a) => isLoopbackAddress(a) || isLinkLocal(a));
+  if (!literal && !isLoopbackHost(host) && internal) {
     return {
       ok: false,
-      why: `${host} resolves to ${address} (loopback/link-local); list the address itself to allow it`,
+      why: `${host} resolves to ${internal} (loopback/link-local); list the address itself to allow it`,
     };
   }
-  return { ok: true, address, rule: d.rule };
+  // IPv4 first: `localhost` servers usually listen on 127.0.0.1 only.
+  addresses.sort((a, b) => net.isIP(a) - net.isIP(b));
+  return { ok: true, addresses, rule: d.rule };
+}
+
+/** Connects to the first address that accepts. */
+function connectAny(addresses: readonly string[], port: number): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const attempt = (i: number, lastError?: Error) => {
+      const address = addresses[i];
+      if (address === undefined) {
+        reject(lastError ?? new Error('no address'));
+        return;
+      }
+      const socket = net.connect({ host: address, port });
+      socket.once('connect', () => {
+        socket.removeAllListeners('error');
+        resolve(socket);
+      });
+      socket.once('error', (error) => {
+        socket.destroy();
+        attempt(i + 1, error);
+      });
+    };
+    attempt(0);
+  });
 }
 
 /** Starts the proxy on `socketPath` (which must not exist). Resolves once it listens. */
 export async function startSandboxProxy(options: StartProxyOptions): Promise<SandboxProxy> {
   const { policy, onEvent } = options;
+  const resolveHost = options.resolveHost ?? systemResolver;
   const sockets = new Set<net.Socket>();
   const record = (
     token: string | undefined,
@@ -137,7 +179,7 @@ export async function startSandboxProxy(options: StartProxyOptions): Promise<San
     }
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const port = url.port ? Number(url.port) : 80;
-    const verdict = await judge(policy, host, port);
+    const verdict = await judge(policy, resolveHost, host, port);
     record(token, host, port, verdict);
     if (!verdict.ok) {
       res
@@ -150,7 +192,7 @@ export async function startSandboxProxy(options: StartProxyOptions): Promise<San
     delete headers['proxy-connection'];
     const upstream = http.request(
       {
-        host: verdict.address,
+        host: verdict.addresses[0],
         port,
         method: req.method,
         path: `${url.pathname}${url.search}`,
@@ -181,7 +223,7 @@ export async function startSandboxProxy(options: StartProxyOptions): Promise<San
       );
       return;
     }
-    const verdict = await judge(policy, target.host, target.port);
+    const verdict = await judge(policy, resolveHost, target.host, target.port);
     record(token, target.host, target.port, verdict);
     if (!verdict.ok) {
       const body = blockedMessage(target.host, target.port, verdict.why);
@@ -190,23 +232,27 @@ export async function startSandboxProxy(options: StartProxyOptions): Promise<San
       );
       return;
     }
-    const upstream = net.connect({ host: verdict.address, port: target.port });
+    let upstream: net.Socket;
+    try {
+      upstream = await connectAny(verdict.addresses, target.port);
+    } catch (error) {
+      client.end(
+        `HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\n\r\nGantry sandbox proxy: ${target.host}:${target.port} failed: ${(error as Error).message}\n`,
+      );
+      return;
+    }
+    if (client.destroyed) {
+      upstream.destroy();
+      return;
+    }
     sockets.add(upstream);
     upstream.on('close', () => sockets.delete(upstream));
-    upstream.once('connect', () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length) upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    upstream.on('error', (error) => {
-      if (!client.writableEnded && upstream.bytesRead === 0 && upstream.bytesWritten === 0) {
-        client.end(
-          `HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\n\r\nGantry sandbox proxy: ${error.message}\n`,
-        );
-      } else client.destroy();
-    });
+    upstream.on('error', () => client.destroy());
     client.on('close', () => upstream.destroy());
+    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    if (head.length) upstream.write(head);
+    upstream.pipe(client);
+    client.pipe(upstream);
   });
 
   server.on('upgrade', (_req: http.IncomingMessage, client: net.Socket) => {

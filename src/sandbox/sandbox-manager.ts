@@ -17,7 +17,6 @@ import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync, mk
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SandboxSettings } from '../core/sandbox-settings.js';
-import type { SplitResult } from '../shell/types.js';
 import { sandboxViolationNotes } from './annotate.js';
 import { probeSandbox, type SandboxAvailability } from './availability.js';
 import { buildBwrapCommand } from './bwrap-command.js';
@@ -32,7 +31,12 @@ import {
 import { type NetworkBridge, SANDBOX_PROXY_PORT, startNetworkBridge } from './network-bridge.js';
 import { type ProxyEvent, type SandboxProxy, startSandboxProxy } from './network-proxy.js';
 import { buildSeccompFilter } from './seccomp.js';
-import { type SandboxCallInput, type SandboxDecision, shouldUseSandbox } from './should-use-sandbox.js';
+import {
+  type CommandShape,
+  type SandboxCallInput,
+  type SandboxDecision,
+  shouldUseSandbox,
+} from './should-use-sandbox.js';
 
 /** A spawn spec (same shape as the Bash tool's `SpawnSpec`). */
 export interface SandboxSpawnSpec {
@@ -54,8 +58,14 @@ export interface SandboxManagerOptions {
   settings: SandboxSettings;
   /** Project root first, then additional working directories (absolute); read on every call. */
   workingDirectories: () => readonly string[];
-  /** Shell split for `excludedCommands` (the shell room's parse-and-split). */
-  splitCommand?: (command: string) => SplitResult | Promise<SplitResult>;
+  /**
+   * Shell analysis for `excludedCommands` (`analyzeCommand` of `src/shell`). Without it no command
+   * is ever excluded (it stays sandboxed: fail closed).
+   */
+  analyzeCommand?: (
+    command: string,
+    cwd: string,
+  ) => CommandShape | undefined | Promise<CommandShape | undefined>;
   /** Parent for the session's private temp root (default `os.tmpdir()`). */
   tmpRoot?: string;
   /** Real home (default `os.homedir()`); the command's `$HOME` is denied-read too. */
@@ -118,18 +128,28 @@ export class SandboxManager {
    * Will this call run sandboxed? For the permission engine (`autoAllowBashIfSandboxed` applies
    * only to `mode: 'sandboxed'`) and for `wrap`. Never throws.
    */
-  async decide(input: SandboxCallInput): Promise<SandboxDecision> {
+  async decide(input: SandboxCallInput & { cwd?: string }): Promise<SandboxDecision> {
     if (!this.settings.enabled) return shouldUseSandbox(input, { settings: this.settings });
-    let split: SplitResult | undefined;
-    if (this.settings.excludedCommands.length > 0 && this.options.splitCommand) {
+    let analysis: CommandShape | undefined;
+    if (this.settings.excludedCommands.length > 0 && this.options.analyzeCommand) {
       try {
-        split = await this.options.splitCommand(input.command);
+        const cwd = input.cwd ?? this.options.workingDirectories()[0] ?? process.cwd();
+        analysis = await this.options.analyzeCommand(input.command, cwd);
       } catch {
-        split = undefined;
+        analysis = undefined;
       }
     }
     const availability = await this.availability();
-    return shouldUseSandbox(input, { settings: this.settings, ...(split ? { split } : {}), availability });
+    return shouldUseSandbox(input, {
+      settings: this.settings,
+      ...(analysis ? { analysis } : {}),
+      availability,
+    });
+  }
+
+  /** True when {@link decide} says `sandboxed` (the `CallDescription.sandboxed` flag). Never throws. */
+  async willSandbox(input: SandboxCallInput & { cwd?: string }): Promise<boolean> {
+    return (await this.decide(input)).mode === 'sandboxed';
   }
 
   /**
@@ -141,7 +161,7 @@ export class SandboxManager {
     spec: SandboxSpawnSpec,
     info: SandboxCallInfo,
   ): Promise<{ spec: SandboxSpawnSpec; cleanup: () => void }> {
-    const decision = await this.decide(info);
+    const decision = await this.decide({ ...info, cwd: spec.cwd });
     if (decision.mode === 'refused') throw new Error(decision.reason);
     if (decision.mode === 'unsandboxed') {
       if (decision.why === 'unavailable' && !this.unavailableNoticeGiven) {

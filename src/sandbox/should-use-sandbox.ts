@@ -18,7 +18,7 @@
  * Only `sandboxed` calls may be auto-approved by `autoAllowBashIfSandboxed`.
  */
 import type { SandboxSettings } from '../core/sandbox-settings.js';
-import type { SimpleCommand, SplitResult } from '../shell/types.js';
+import type { SubcommandInfo } from '../core/permission-types.js';
 
 /** The decision. `permissionNote` tells the permission engine how to treat the call. */
 export type SandboxDecision =
@@ -62,24 +62,28 @@ export function matchesCommandPattern(pattern: string, text: string): boolean {
 
 const TOP_LEVEL_VIAS = new Set(['top', 'pipeline']);
 
-function isFdDuplication(command: SimpleCommand): boolean {
-  return command.redirects.every((r) => (r.op === '>&' || r.op === '<&') && /^\d+$|^-$/.test(r.target.text));
+/** The part of the shell analysis the decision needs (`CommandAnalysis` from `src/shell` fits). */
+export interface CommandShape {
+  /** False when the command could not be fully parsed. */
+  parseOk: boolean;
+  subcommands: readonly SubcommandInfo[];
 }
 
-/** Why a split command cannot be excluded, or undefined when every part matches a pattern. */
-export function exclusionBlocker(split: SplitResult, patterns: readonly string[]): string | undefined {
-  if (!split.ok)
-    return `the command could not be fully parsed (${split.problems.join('; ') || 'unknown construct'})`;
-  if (split.commands.length === 0) return 'the command is empty';
-  for (const c of split.commands) {
+/** fd duplications and closes (`2>&1`, `>&2`, `3<&0`, `2>&-`) are not file redirects. */
+const FD_DUPLICATION = /\d*[<>]&(?:\d+|-)/g;
+
+/** Why a command cannot be excluded, or undefined when every part matches a pattern. */
+export function exclusionBlocker(shape: CommandShape, patterns: readonly string[]): string | undefined {
+  if (!shape.parseOk) return 'the command could not be fully parsed';
+  if (shape.subcommands.length === 0) return 'the command is empty';
+  for (const c of shape.subcommands) {
     if (!TOP_LEVEL_VIAS.has(c.via)) return `it contains a nested command (${c.via})`;
-    const program = c.argv[0];
-    if (!program || program.dynamic) return 'a command name is not static';
-    if (program.text === 'cd') return 'it changes directory (cd)';
-    if (!isFdDuplication(c)) return 'it redirects to a file';
-    const text = c.argv.map((w) => w.text).join(' ');
-    if (!patterns.some((p) => matchesCommandPattern(p, text)))
-      return `\`${text}\` is not in sandbox.excludedCommands`;
+    if (c.dynamicProgram || c.program === '') return 'a command name is not static';
+    if (c.program === 'cd') return 'it changes directory (cd)';
+    // Conservative: any remaining < or > (a redirect, a heredoc, a quoted ">" too) keeps it sandboxed.
+    if (/[<>]/.test(c.rawText.replace(FD_DUPLICATION, ''))) return 'it redirects input or output';
+    if (!patterns.some((p) => matchesCommandPattern(p, c.text)))
+      return `\`${c.text}\` is not in sandbox.excludedCommands`;
   }
   return undefined;
 }
@@ -87,8 +91,8 @@ export function exclusionBlocker(split: SplitResult, patterns: readonly string[]
 /** Inputs of {@link shouldUseSandbox}. */
 export interface ShouldUseSandboxOptions {
   settings: SandboxSettings;
-  /** The shell split of the command (only needed when `excludedCommands` is not empty). */
-  split?: SplitResult;
+  /** The shell analysis of the command (only needed when `excludedCommands` is not empty). */
+  analysis?: CommandShape;
   /** Probe result; undefined = not probed yet (treated as available; wrap probes before running). */
   availability?: { available: boolean; reason: string };
 }
@@ -107,8 +111,8 @@ export function shouldUseSandbox(input: SandboxCallInput, options: ShouldUseSand
     };
   }
   if (settings.excludedCommands.length > 0) {
-    const blocker = options.split
-      ? exclusionBlocker(options.split, settings.excludedCommands)
+    const blocker = options.analysis
+      ? exclusionBlocker(options.analysis, settings.excludedCommands)
       : 'the command was not analysed';
     if (blocker === undefined) {
       return {
