@@ -4,7 +4,7 @@
  *
  * - Files up to {@link WHOLE_READ_MAX_BYTES}: read whole, decoded, split, hashed (cheap, and the
  *   whole text can be recorded for Write/Edit).
- * - Larger files: streamed in 1 MiB chunks. Newlines are found with `Buffer.indexOf` on the raw
+ * - Larger files: read in 4 MiB chunks into one reused buffer. Newlines are found with `Buffer.indexOf` on the raw
  *   bytes (a 0x0A byte is always a newline in UTF-8 and Latin-1); only the lines of the window are
  *   decoded, each capped at its first `maxLineChars * 4` bytes, so memory stays at a few MiB for any
  *   file and any line length. The stream stops after the window, except for files up to
@@ -12,10 +12,9 @@
  *   needs it). UTF-16LE files are re-encoded to UTF-8 chunk by chunk before splitting.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
-import { hashContent, ToolInputError } from '../../core/index.js';
+import { AbortError, hashContent, ToolInputError } from '../../core/index.js';
 import { BINARY_SNIFF_BYTES, extensionOf, looksBinary } from '../file-io/binary.js';
 import {
   bomLength,
@@ -29,7 +28,7 @@ import { splitLines, truncateLine } from '../file-io/line-numbers.js';
 
 /** Files up to this size (8 MiB) are read whole. */
 export const WHOLE_READ_MAX_BYTES = 8 * 1024 * 1024;
-const STREAM_CHUNK_BYTES = 1024 * 1024;
+const STREAM_CHUNK_BYTES = 4 * 1024 * 1024;
 const HEAD_BYTES = 64 * 1024;
 
 /** A window of lines read from a text file. */
@@ -217,29 +216,38 @@ async function readStreamed(filePath: string, request: TextWindowRequest): Promi
     encoding === 'latin1' ? 'latin1' : 'utf8',
   );
   const utf16 = encoding === 'utf16le' ? new StringDecoder('utf16le') : undefined;
-  const stream = createReadStream(filePath, {
-    highWaterMark: STREAM_CHUNK_BYTES,
-    ...(request.signal ? { signal: request.signal } : {}),
-  });
   let skip = bomLength(encoding);
   let reachedEnd = true;
-  for await (const raw of stream as AsyncIterable<Buffer>) {
-    hash?.update(raw);
-    let chunk = raw;
-    if (skip > 0) {
-      const n = Math.min(skip, chunk.length);
-      chunk = chunk.subarray(n);
-      skip -= n;
+  const handle = await open(filePath, 'r');
+  try {
+    // One buffer, reused: reading into it is several times faster than a stream's fresh chunks.
+    const buffer = Buffer.allocUnsafe(STREAM_CHUNK_BYTES);
+    let position = 0;
+    for (;;) {
+      if (request.signal?.aborted) throw new AbortError('Read was aborted.');
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      const raw = buffer.subarray(0, bytesRead);
+      hash?.update(raw);
+      let chunk = raw;
+      if (skip > 0) {
+        const n = Math.min(skip, chunk.length);
+        chunk = chunk.subarray(n);
+        skip -= n;
+      }
+      if (utf16) chunk = Buffer.from(utf16.write(chunk), 'utf8');
+      if (collector.windowDone) {
+        collector.count(chunk);
+        continue;
+      }
+      if (collector.push(chunk) && !hashWhole) {
+        reachedEnd = false;
+        break;
+      }
     }
-    if (utf16) chunk = Buffer.from(utf16.write(chunk), 'utf8');
-    if (collector.windowDone) {
-      collector.count(chunk);
-      continue;
-    }
-    if (collector.push(chunk) && !hashWhole) {
-      reachedEnd = false;
-      break; // leaving the loop destroys the stream
-    }
+  } finally {
+    await handle.close();
   }
   if (reachedEnd) {
     if (utf16) collector.push(Buffer.from(utf16.end(), 'utf8'));
