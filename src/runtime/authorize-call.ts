@@ -12,6 +12,7 @@ import {
   type PermissionDecider,
   type PermissionDecision,
   PermissionDeniedError,
+  type PermissionRequest,
   type ToolUseContext,
 } from '../core/index.js';
 import type { CanUseTool } from './types.js';
@@ -31,21 +32,15 @@ export interface Authorization {
   inputUpdated: boolean;
 }
 
-async function decideSafely(
-  decide: PermissionDecider,
-  request: Parameters<PermissionDecider>[0],
-): Promise<PermissionDecision> {
-  try {
-    return await decide(request);
-  } catch (error) {
-    return {
-      behavior: 'deny',
-      reason: {
-        type: 'error',
-        message: `The permission check failed (${errorMessage(error)}), so the call was denied.`,
-      },
-    };
-  }
+/** A decider that throws denies (fail closed). */
+function deciderFailure(error: unknown): PermissionDecision {
+  return {
+    behavior: 'deny',
+    reason: {
+      type: 'error',
+      message: `The permission check failed (${errorMessage(error)}), so the call was denied.`,
+    },
+  };
 }
 
 /**
@@ -58,7 +53,7 @@ export async function authorizeCall(options: AuthorizeCallOptions): Promise<Auth
   const toolResult = await tool.checkPermissions(input, context);
   const description = await tool.describeCall(input, context);
   const appState = context.getAppState();
-  const decision = await decideSafely(options.decide, {
+  const request: PermissionRequest = {
     toolName: tool.name,
     input,
     description,
@@ -71,7 +66,13 @@ export async function authorizeCall(options: AuthorizeCallOptions): Promise<Auth
     sessionId: appState.sessionId,
     toolUseId,
     classifierInput: tool.toAutoClassifierInput(input),
-  });
+  };
+  let decision: PermissionDecision;
+  try {
+    decision = await options.decide(request);
+  } catch (error) {
+    decision = deciderFailure(error);
+  }
 
   if (decision.behavior === 'allow') {
     context.toolDecisions.set(toolUseId, { behavior: 'allow', source: decision.reason.type });

@@ -14,7 +14,6 @@
  */
 import {
   AbortError,
-  type AnyTool,
   contentLength,
   type PermissionDecider,
   ToolExecutionError,
@@ -23,6 +22,7 @@ import {
   type ToolResult,
   type ToolResultContent,
   type ToolUseContext,
+  type ValidationResult,
 } from '../core/index.js';
 import { authorizeCall } from './authorize-call.js';
 import { schemaErrorToInputError } from './format-input-error.js';
@@ -59,16 +59,11 @@ interface CallState {
   generator: AsyncGenerator<unknown, ToolResult<unknown>, void> | undefined;
 }
 
-async function validate(
-  tool: AnyTool,
-  input: Record<string, unknown>,
-  context: ToolUseContext,
-): Promise<void> {
-  const verdict = await tool.validateInput(input, context);
-  if (!verdict || verdict.ok !== true) {
-    const message = verdict && verdict.ok === false ? verdict.message : 'the input was rejected';
-    throw new ToolInputError(message, verdict && verdict.ok === false ? verdict.field : undefined);
-  }
+/** Throws ToolInputError unless `validateInput` answered `{ ok: true }`. */
+function assertValid(verdict: ValidationResult | undefined): void {
+  if (verdict?.ok === true) return;
+  const message = verdict && verdict.ok === false ? verdict.message : 'the input was rejected';
+  throw new ToolInputError(message, verdict && verdict.ok === false ? verdict.field : undefined);
 }
 
 function isContent(value: unknown): value is ToolResultContent {
@@ -89,7 +84,7 @@ async function pipeline(
     throw schemaErrorToInputError(tool.name, call.parsed?.error, toolUse.input);
   }
   let input = call.parsed.data;
-  await validate(tool, input, context);
+  assertValid(await tool.validateInput(input, context));
 
   const authorization = await authorizeCall({
     tool,
@@ -103,7 +98,7 @@ async function pipeline(
     const reparsed = tool.inputSchema.safeParse(authorization.input);
     if (!reparsed.success) throw schemaErrorToInputError(tool.name, reparsed.error, authorization.input);
     input = reparsed.data as Record<string, unknown>;
-    await validate(tool, input, context);
+    assertValid(await tool.validateInput(input, context));
   }
 
   if (env.signal.aborted) throw new AbortError();
