@@ -294,6 +294,30 @@ describe('Read: notebooks', () => {
     expect(await runToolError(ReadTool, { file_path: file }, context)).toMatch(/is not valid notebook JSON/);
   });
 
+  it('drops the outputs of a notebook that is over the cap only because of them, and says so', async () => {
+    const file = path.join(dir, 'noisy.ipynb');
+    const cells = Array.from({ length: 5 }, (_, i) => ({
+      cell_type: 'code',
+      id: `c${i}`,
+      metadata: {},
+      source: `print(${i})`,
+      execution_count: i,
+      outputs: [{ output_type: 'stream', name: 'stdout', text: 'y'.repeat(2000) }],
+    }));
+    await writeFile(file, JSON.stringify({ ...notebook, cells }));
+    const ctx = makeContext({ cwd: dir, compat: { readMaxOutputTokens: 1000 } });
+    const run = await runTool<ReadNotebookOutput>(ReadTool, { file_path: file }, ctx);
+    const text = (run.content as ToolResultContentBlock[])
+      .map((b) => (b.type === 'text' ? b.text : ''))
+      .join('\n');
+    expect(text).toContain('<cell id="c4" cell_type="code" execution_count="4">\nprint(4)\n</cell>');
+    expect(text).not.toContain('yyyy');
+    expect(text).toMatch(
+      /Cell outputs omitted: with them this notebook is \d+ tokens, over the 1000-token cap/,
+    );
+    expect(ctx.readFileState.get(file)?.isPartial).toBe(false);
+  });
+
   it('refuses a notebook over the output cap and shows how to read parts with jq', async () => {
     const file = path.join(dir, 'large.ipynb');
     const cells = Array.from({ length: 50 }, (_, i) => ({

@@ -5,7 +5,8 @@
  * Each cell is a text block `<cell id="…" cell_type="…">source</cell>` (the id is what NotebookEdit
  * takes), followed by its outputs: text outputs (stream, text/plain results, errors with ANSI codes
  * removed) cut at {@link NOTEBOOK_OUTPUT_MAX_CHARS}, and png/jpeg outputs as image blocks.
- * Consecutive text is merged into one block.
+ * Consecutive text is merged into one block. When the whole rendering is over the output cap, Read
+ * renders the cells without their outputs (the sources are what NotebookEdit changes) and says so.
  */
 import type { ToolResultContentBlock } from '../../core/index.js';
 import { ToolInputError } from '../../core/index.js';
@@ -84,7 +85,9 @@ function renderOutput(output: NotebookOutput): RenderedCellOutput {
 export function renderNotebook(
   filePath: string,
   text: string,
+  options: { includeOutputs?: boolean } = {},
 ): { output: ReadNotebookOutput; content: ToolResultContentBlock[]; textChars: number } {
+  const includeOutputs = options.includeOutputs ?? true;
   const notebook: Notebook = parseNotebook(filePath, text);
   const language = notebookLanguage(notebook);
   const cells: RenderedCell[] = [];
@@ -109,7 +112,7 @@ export function renderNotebook(
       attributes.push(`execution_count="${cell.execution_count}"`);
     }
     append(`<cell ${attributes.join(' ')}>\n${source}\n</cell>`);
-    if (Array.isArray(cell.outputs) && cell.outputs.length > 0) {
+    if (includeOutputs && Array.isArray(cell.outputs) && cell.outputs.length > 0) {
       rendered.outputs = cell.outputs.map(renderOutput);
       for (const output of rendered.outputs) {
         if (output.text)

@@ -196,13 +196,19 @@ export const ReadTool = buildTool({
       }
       const bytes = await readFile(p.resolved, { signal });
       const text = bytes.toString('utf8');
-      const rendered = renderNotebook(p.absolute, text);
+      let rendered = renderNotebook(p.absolute, text);
       if (rendered.textChars > capChars) {
-        throw notebookTooLargeError(
-          p.absolute,
-          Math.ceil(rendered.textChars / CHARS_PER_TOKEN),
-          compat.readMaxOutputTokens,
-        );
+        const fullTokens = Math.ceil(rendered.textChars / CHARS_PER_TOKEN);
+        rendered = renderNotebook(p.absolute, text, { includeOutputs: false });
+        if (rendered.textChars > capChars) {
+          throw notebookTooLargeError(p.absolute, fullTokens, compat.readMaxOutputTokens);
+        }
+        rendered.content.push({
+          type: 'text',
+          text:
+            `(Cell outputs omitted: with them this notebook is ${fullTokens} tokens, over the ${compat.readMaxOutputTokens}-token cap. ` +
+            `Read a cell's outputs with Bash and jq, e.g. \`jq '.cells[3].outputs' ${p.absolute}\`.)`,
+        });
       }
       recordFileState(context, p.resolved, {
         contentHash: hashContent(bytes),
