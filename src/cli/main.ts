@@ -1,5 +1,7 @@
 /**
- * The `gantry` command. Sub-commands are registered here; each lives in its own file under cli/.
+ * The `gantry` command. Each sub-command lives in its own file under cli/ and is imported only
+ * when it runs, so `gantry hook` (which runs on every tool call of the host) loads as little as
+ * possible.
  */
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
@@ -7,6 +9,8 @@ import { Command } from 'commander';
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   version: string;
 };
+
+const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -16,6 +20,77 @@ export function buildProgram(): Command {
       'The tool layer of a coding agent: decide, run and report tool calls (Claude Code compatible).',
     )
     .version(pkg.version, '-V, --version');
+
+  program
+    .command('check')
+    .description(
+      'Explain the permission decision for a Bash command (after --) or a tool call (--tool/--input).',
+    )
+    .argument('[command...]', 'the Bash command, after --')
+    .option('--settings <file>', 'extra settings file (repeatable)', collect)
+    .option('--mode <mode>', 'permission mode (default|acceptEdits|plan|dontAsk|bypassPermissions|auto)')
+    .option('--cwd <dir>', 'working directory / project root (default: current directory)')
+    .option('--add-dir <dir>', 'additional working directory (repeatable)', collect)
+    .option('--tool <name>', 'tool name, e.g. Read, Write, Edit, WebFetch, mcp__srv__tool')
+    .option('--input <json>', 'tool input as a JSON object')
+    .option('--hooks', 'also run the PreToolUse hooks from settings')
+    .option('--trust', 'treat the project folder as trusted (project allow rules apply)')
+    .option('--json', 'print one JSON object')
+    .addHelpText('after', '\nExit code: 0 allow, 1 ask, 2 deny, 3 usage or input error.')
+    .action(async (words: string[], o) => {
+      const { runCheck } = await import('./check.js');
+      process.exitCode = await runCheck(words, o);
+    });
+
+  program
+    .command('hook')
+    .description(
+      'Claude Code PreToolUse/PostToolUse hook: reads the hook JSON on stdin, answers with the decision JSON.',
+    )
+    .option('--settings <file>', 'extra settings file (repeatable)', collect)
+    .option('--pass-allow', 'emit no decision when Gantry would allow (only tighten the host)')
+    .action(async (o: { settings?: string[]; passAllow?: boolean }) => {
+      const { handleHook, readStdin } = await import('./hook/run-hook.js');
+      const answer = await handleHook(await readStdin(), {
+        ...(o.settings ? { settingsFiles: o.settings } : {}),
+        ...(o.passAllow ? { passAllow: true } : {}),
+      });
+      process.stdout.write(answer.stdout);
+      process.stderr.write(answer.stderr);
+      process.exitCode = answer.exitCode;
+    });
+
+  program
+    .command('replay')
+    .description(
+      'Replay recorded tool calls (Claude Code transcripts) through the permission engine and compare.',
+    )
+    .argument('[files...]', 'transcript .jsonl files or directories (default: ~/.claude/projects)')
+    .option('--settings <file>', 'extra settings file (repeatable)', collect)
+    .option('--mode <mode>', 'permission mode for every call (default: the recorded mode)')
+    .option('--json', 'one JSON line per call, then a summary line')
+    .option('--execute', 'also run the allowed read-only calls in --workspace')
+    .option('--workspace <dir>', 'directory the executed calls are re-rooted into')
+    .action(async (files: string[], o) => {
+      const { runReplay } = await import('./replay/cli.js');
+      process.exitCode = await runReplay(files, o);
+    });
+
+  program
+    .command('mcp')
+    .description('Serve the built-in tools over MCP (stdio or Streamable HTTP), permission engine in front.')
+    .option('--cwd <dir>', 'project root (default: current directory)')
+    .option('--mode <mode>', 'permission mode')
+    .option('--settings <file>', 'extra settings file (repeatable)', collect)
+    .option('--transport <kind>', 'stdio or http', 'stdio')
+    .option('--port <n>', 'port for --transport http (0 = any free port)')
+    .option('--on-ask <what>', 'deny or allow when the client cannot be asked (elicitation)', 'deny')
+    .option('--trust', 'treat the project folder as trusted')
+    .action(async (o) => {
+      const { runMcp } = await import('./mcp-command.js');
+      process.exitCode = await runMcp(o, pkg.version);
+    });
+
   return program;
 }
 

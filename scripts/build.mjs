@@ -1,0 +1,18 @@
+// Builds dist/gantry-hook.mjs: the `gantry hook` fast path (one ESM file; npm packages stay external).
+// Runs on `npm ci` (prepare) and `npm run build`.
+import { build } from 'esbuild';
+
+await build({
+  entryPoints: { 'gantry-hook': 'src/cli/hook/hook-bundle-entry.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  sourcemap: false,
+  logLevel: 'warning',
+});

@@ -1,0 +1,106 @@
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCheck } from './check.js';
+
+function world() {
+  const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'gantry-check-')));
+  const home = path.join(root, 'home');
+  const project = path.join(home, 'project');
+  mkdirSync(path.join(project, '.claude'), { recursive: true });
+  writeFileSync(
+    path.join(project, '.claude', 'settings.json'),
+    JSON.stringify(
+      { permissions: { allow: ['Bash(npm test:*)'], deny: ['Bash(rm:*)', 'Read(./.env)'] } },
+      null,
+      2,
+    ),
+  );
+  return { home, project };
+}
+
+async function check(words: string[], extra: Record<string, unknown> = {}) {
+  const { home, project } = world();
+  let stdout = '';
+  let stderr = '';
+  const code = await runCheck(words, {
+    cwd: project,
+    home,
+    trust: true,
+    out: (t) => {
+      stdout += t;
+    },
+    err: (t) => {
+      stderr += t;
+    },
+    ...extra,
+  });
+  return { code, stdout, stderr, project };
+}
+
+describe('gantry check', () => {
+  it.each([
+    [['git', 'status'], 0, 'read-only command → allow (exit 0)'],
+    [['npm test -- --watch=false'], 0, 'covered by the project allow rule'],
+    [['npm', 'install', 'left-pad'], 1, 'no rule, not read-only → ask (exit 1)'],
+    [['git status && rm -rf build'], 2, 'deny rule on rm matches the second sub-command → deny (exit 2)'],
+    [['cat .env'], 2, 'Read(./.env) deny rule also stops cat'],
+    [["echo 'x' >> ~/.bashrc"], 2, 'protected file write → deny'],
+  ])('%j → exit %i (%s)', async (words, expected) => {
+    const r = await check(words);
+    expect(r.code).toBe(expected);
+  });
+
+  it('explains: sub-commands, the rule with its file and line, effects', async () => {
+    const r = await check(['git status && rm -rf build']);
+    expect(r.stdout).toMatch(/^DENY/);
+    expect(r.stdout).toContain('1. git status');
+    expect(r.stdout).toContain('2. rm -rf build');
+    expect(r.stdout).toMatch(/Bash\(rm:\*\) \(deny, .*\.claude\/settings\.json:\d+\)/);
+    expect(r.stdout).toMatch(/delete\s+.*\/build/);
+  });
+
+  it('names the check id that fired', async () => {
+    const r = await check(['echo $(curl -s https://x.example)']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/COMMAND_SUBSTITUTION/);
+  });
+
+  it('--json prints one object with decision, reason and rule', async () => {
+    const r = await check(['rm -rf build'], { json: true });
+    const j = JSON.parse(r.stdout);
+    expect(j.decision).toBe('deny');
+    expect(j.reason.rule.text).toBe('Bash(rm:*)');
+    expect(j.reason.rule.line).toBeGreaterThan(0);
+  });
+
+  it('--tool/--input checks a file tool call', async () => {
+    const { home, project } = world();
+    let out = '';
+    const code = await runCheck([], {
+      cwd: project,
+      home,
+      tool: 'Write',
+      input: JSON.stringify({ file_path: path.join(project, '.env'), content: 'X=1' }),
+      out: (t) => {
+        out += t;
+      },
+      err: () => undefined,
+    });
+    expect(code).toBe(2);
+    expect(out).toMatch(/^DENY  Write/);
+    expect(out).toMatch(/\.env/);
+  });
+
+  it.each([
+    [[], {}, 'nothing to check'],
+    [[], { tool: 'Read', input: '{not json' }, 'bad JSON input'],
+    [['ls'], { tool: 'Read', input: '{}' }, 'both a command and --tool'],
+    [['ls'], { mode: 'yolo' }, 'unknown mode'],
+  ])('usage error → exit 3 (%j %j: %s)', async (words, extra) => {
+    const r = await check(words, extra);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/gantry check:/);
+  });
+});

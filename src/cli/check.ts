@@ -1,0 +1,83 @@
+/**
+ * `gantry check`: explain the decision for one Bash command or one tool call under the settings
+ * Claude Code would load (plus `--settings` files) — issue 7.
+ *
+ *   gantry check [--settings FILE]… [--mode MODE] [--cwd DIR] [--add-dir DIR]… -- <command>
+ *   gantry check --tool NAME --input JSON
+ *
+ * Exit code: 0 allow, 1 ask, 2 deny, 3 usage or input error. `--json` prints one JSON object.
+ */
+import { PERMISSION_MODES, type PermissionMode } from '../core/index.js';
+import { createGuard } from './shared/guard.js';
+import { formatCheck, toCheckJson } from './shared/format-check.js';
+
+export const EXIT_BY_BEHAVIOR = { allow: 0, ask: 1, deny: 2 } as const;
+export const EXIT_USAGE = 3;
+
+export interface CheckCliOptions {
+  settings?: string[];
+  mode?: string;
+  cwd?: string;
+  addDir?: string[];
+  tool?: string;
+  input?: string;
+  json?: boolean;
+  hooks?: boolean;
+  trust?: boolean;
+  /** Output sinks (default: process.stdout / process.stderr). */
+  out?: (text: string) => void;
+  err?: (text: string) => void;
+  /** Home directory override (tests). */
+  home?: string;
+}
+
+/** Runs `check`; returns the exit code (prints to stdout/stderr). */
+export async function runCheck(words: string[], o: CheckCliOptions): Promise<number> {
+  const out = o.out ?? ((t: string) => process.stdout.write(t));
+  const err = o.err ?? ((t: string) => process.stderr.write(t));
+  const fail = (msg: string): number => {
+    err(`gantry check: ${msg}\n`);
+    return EXIT_USAGE;
+  };
+  if (o.mode && !PERMISSION_MODES.includes(o.mode as PermissionMode)) {
+    return fail(`unknown --mode ${o.mode} (one of ${PERMISSION_MODES.join(', ')})`);
+  }
+  let toolName: string;
+  let input: Record<string, unknown>;
+  if (o.tool) {
+    if (words.length) return fail('give either --tool/--input or a command after --, not both');
+    try {
+      const parsed: unknown = JSON.parse(o.input ?? '{}');
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+        return fail('--input must be a JSON object');
+      input = parsed as Record<string, unknown>;
+    } catch (e) {
+      return fail(`--input is not valid JSON: ${(e as Error).message}`);
+    }
+    toolName = o.tool;
+  } else {
+    if (!words.length) return fail('nothing to check: pass a command after -- or --tool NAME --input JSON');
+    toolName = 'Bash';
+    input = { command: words.join(' ') };
+  }
+  const guard = createGuard({
+    cwd: o.cwd ?? process.cwd(),
+    ...(o.settings ? { settingsFiles: o.settings } : {}),
+    ...(o.mode ? { mode: o.mode } : {}),
+    ...(o.addDir ? { addDirs: o.addDir } : {}),
+    ...(o.trust !== undefined ? { trust: o.trust } : {}),
+    ...(o.home ? { home: o.home, managedFiles: [] } : {}),
+  });
+  const result = await guard.check(toolName, input, { hooks: o.hooks === true });
+  if (o.json) {
+    out(`${JSON.stringify(toCheckJson(result, guard.settings))}\n`);
+  } else {
+    for (const p of guard.settings.problems) {
+      err(
+        `settings ${p.severity}: ${p.file ?? ''}${p.line ? `:${p.line}` : ''} ${p.message}\n`,
+      );
+    }
+    out(formatCheck(result));
+  }
+  return EXIT_BY_BEHAVIOR[result.detailed.decision.behavior];
+}

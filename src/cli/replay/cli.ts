@@ -1,0 +1,160 @@
+/**
+ * The `gantry replay` command line: prints a line per call and a summary, or JSON lines (`--json`).
+ *
+ *   gantry replay <transcript.jsonl|dir>… [--settings FILE]… [--mode MODE] [--json]
+ *                 [--execute --workspace DIR]
+ *
+ * With no file argument it reads `~/.claude/projects/` (the user's own Claude Code sessions).
+ * Exit code: 0 when the replay ran (whatever the decisions), 3 on usage errors.
+ */
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { PERMISSION_MODES, type PermissionMode } from '../../core/index.js';
+import type { GuardOptions } from '../shared/guard.js';
+import { ReplayExecutor } from './execute.js';
+import { type ReplayRow, type ReplaySummary, replayFiles } from './replay.js';
+import { listTranscriptFiles } from './transcript-reader.js';
+
+export interface ReplayCliOptions {
+  settings?: string[];
+  mode?: string;
+  json?: boolean;
+  execute?: boolean;
+  workspace?: string;
+  /** Tests: where the default sessions live and other guard overrides. */
+  home?: string;
+  guard?: Partial<GuardOptions>;
+  out?: (line: string) => void;
+  err?: (line: string) => void;
+}
+
+function row(r: ReplayRow): string {
+  const flag = r.disagreement ? ' !' : '';
+  return `[${r.decision.toUpperCase().padEnd(5)}] ${r.toolName}: ${r.summary} — ${r.reason} | original: ${r.call.outcome}${flag}`;
+}
+
+/** The human summary block. */
+export function formatSummary(s: ReplaySummary): string {
+  const lines: string[] = [];
+  const { stats } = s;
+  lines.push(
+    `Replayed ${s.rows} calls from ${stats.files} file(s) (${stats.malformedLines} malformed line(s) skipped, ${stats.callsWithoutResult} call(s) without a recorded result${s.errors ? `, ${s.errors} internal error(s)` : ''})`,
+  );
+  lines.push(`By decision: allow ${s.byDecision.allow}, ask ${s.byDecision.ask}, deny ${s.byDecision.deny}`);
+  lines.push(
+    `Original outcomes: ${Object.entries(s.byOutcome)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
+  lines.push('By tool:');
+  for (const [tool, c] of Object.entries(s.byTool).sort((a, b) => a[0].localeCompare(b[0]))) {
+    lines.push(`  ${tool.padEnd(24)} allow ${c.allow}  ask ${c.ask}  deny ${c.deny}`);
+  }
+  const list = (title: string, rows: ReplayRow[]): void => {
+    lines.push(`${title} (${rows.length}):`);
+    for (const r of rows.slice(0, 20)) lines.push(`  - ${r.toolName}: ${r.summary} — ${r.reason}`);
+    if (rows.length > 20) lines.push(`  … ${rows.length - 20} more (use --json for all)`);
+  };
+  lines.push('Disagreements that matter:');
+  list('  Gantry would ALLOW what the original user denied', s.disagreements.allowVsUserDenied);
+  list('  Gantry would DENY what ran fine', s.disagreements.denyVsRanFine);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Runs the replay; returns the exit code. */
+export async function runReplay(paths: string[], o: ReplayCliOptions = {}): Promise<number> {
+  const out = o.out ?? ((l: string) => process.stdout.write(`${l}\n`));
+  const err = o.err ?? ((l: string) => process.stderr.write(`${l}\n`));
+  if (o.mode && !PERMISSION_MODES.includes(o.mode as PermissionMode)) {
+    err(`gantry replay: unknown --mode ${o.mode}`);
+    return 3;
+  }
+  if (o.execute && !o.workspace) {
+    err('gantry replay: --execute needs --workspace DIR (calls never run against the recorded paths)');
+    return 3;
+  }
+  let inputs = paths;
+  if (!inputs.length) {
+    const dir = path.join(o.home ?? homedir(), '.claude', 'projects');
+    if (!existsSync(dir)) {
+      err(
+        `gantry replay: no files given and ${dir} does not exist (no Claude Code sessions on this machine)`,
+      );
+      return 3;
+    }
+    inputs = [dir];
+  }
+  for (const p of inputs) {
+    if (!existsSync(p)) {
+      err(`gantry replay: ${p} does not exist`);
+      return 3;
+    }
+  }
+  const files = await listTranscriptFiles(inputs);
+  const guard = { ...(o.home ? { home: o.home } : {}), ...o.guard };
+  const executor =
+    o.execute && o.workspace ? new ReplayExecutor(path.resolve(o.workspace), guard) : undefined;
+  let lastFile = '';
+  const summary = await replayFiles(files, {
+    ...(o.settings ? { settingsFiles: o.settings } : {}),
+    ...(o.mode ? { mode: o.mode as PermissionMode } : {}),
+    guard,
+    onCall: async (r) => {
+      const ran = executor ? await executor.maybeExecute(r) : false;
+      const result = ran ? executor?.report.results.at(-1) : undefined;
+      if (o.json) {
+        out(
+          JSON.stringify({
+            file: r.call.file,
+            line: r.call.line,
+            tool_use_id: r.call.toolUseId,
+            tool: r.toolName,
+            summary: r.summary,
+            decision: r.decision,
+            reason: r.reason,
+            mode: r.mode,
+            original: r.call.outcome,
+            ...(r.disagreement ? { disagreement: r.disagreement } : {}),
+            ...(result ? { executed: { is_error: result.isError, text: result.text } } : {}),
+          }),
+        );
+        return;
+      }
+      if (r.call.file !== lastFile) {
+        lastFile = r.call.file;
+        out(`── ${r.call.file}`);
+      }
+      out(`  ${row(r)}`);
+      if (result) out(`      executed in workspace: ${result.isError ? `tool error: ${result.text}` : 'ok'}`);
+    },
+  });
+  if (o.json) {
+    out(
+      JSON.stringify({
+        summary: {
+          calls: summary.rows,
+          files: summary.stats.files,
+          malformedLines: summary.stats.malformedLines,
+          callsWithoutResult: summary.stats.callsWithoutResult,
+          byDecision: summary.byDecision,
+          byTool: summary.byTool,
+          byOutcome: summary.byOutcome,
+          allowVsUserDenied: summary.disagreements.allowVsUserDenied.length,
+          denyVsRanFine: summary.disagreements.denyVsRanFine.length,
+          ...(executor ? { execution: { ...executor.report, results: undefined } } : {}),
+        },
+      }),
+    );
+  } else {
+    out('');
+    out(formatSummary(summary).trimEnd());
+    if (executor) {
+      const x = executor.report;
+      out(
+        `Executed in ${o.workspace}: ${x.executed} call(s), ${x.toolErrors} tool error(s), ${x.skipped} not executed (not allowed, not read-only, or outside the workspace)`,
+      );
+    }
+  }
+  return 0;
+}

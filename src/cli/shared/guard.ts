@@ -1,0 +1,150 @@
+/**
+ * The guard: what `gantry check`, `gantry hook` and `gantry replay` share. It loads the settings
+ * Claude Code would load for a project (plus Gantry's own files), builds the permission engine, and
+ * decides tool calls given by name and input — including calls of tools Gantry does not run itself
+ * (a host's TodoWrite, WebFetch, MCP tools).
+ *
+ * Descriptions come from the analysis, not from tool objects, so a decision never loads a tool's
+ * runtime dependencies (images, PDFs): Bash → shell analysis (`describeBashCommand`), everything
+ * else → `describeToolInput` (the same semantics as the file tools' `describeCall`). This keeps the
+ * hook's start-up small: the shell parser is loaded only when a Bash call needs it.
+ */
+import { homedir } from 'node:os';
+import path from 'node:path';
+import type { CallDescription, PermissionMode, PermissionRequest } from '../../core/index.js';
+import {
+  createPermissionEngine,
+  type DetailedDecision,
+  describeToolInput,
+  type LoadedSettings,
+  loadSettings,
+  type PermissionEngine,
+} from '../../permissions/index.js';
+
+export interface GuardOptions {
+  /** Working directory of the calls (absolute or relative to process.cwd()). */
+  cwd: string;
+  /** Project root (default: cwd). */
+  projectRoot?: string;
+  /** Extra settings files (`--settings`), highest precedence after managed. */
+  settingsFiles?: string[];
+  /** `--permission-mode` (overrides settings' defaultMode). */
+  mode?: string;
+  /** `--add-dir` directories. */
+  addDirs?: string[];
+  allowedTools?: string[];
+  disallowedTools?: string[];
+  home?: string;
+  /** Explicit workspace trust (`--trust`). */
+  trust?: boolean;
+  /** Managed settings files (tests point these at temp files). */
+  managedFiles?: string[];
+  /** Read user/project/local settings (default: all three). */
+  settingSources?: ('user' | 'project' | 'local')[];
+  /** transcript_path handed to PreToolUse hooks. */
+  transcriptPath?: string;
+}
+
+export interface GuardCheck {
+  toolName: string;
+  input: Record<string, unknown>;
+  description: CallDescription;
+  detailed: DetailedDecision;
+}
+
+export interface Guard {
+  readonly settings: LoadedSettings;
+  readonly engine: PermissionEngine;
+  readonly projectRoot: string;
+  /** The mode in force when a call does not name one. */
+  readonly mode: PermissionMode;
+  /** Describes one call (loads the shell parser on the first Bash call). */
+  describe(toolName: string, input: Record<string, unknown>, cwd?: string): Promise<CallDescription>;
+  /** Describes and decides one call. `hooks` (default false) runs the PreToolUse hooks from settings. */
+  check(
+    toolName: string,
+    input: Record<string, unknown>,
+    opts?: { cwd?: string; mode?: PermissionMode; hooks?: boolean; toolUseId?: string; sessionId?: string },
+  ): Promise<GuardCheck>;
+}
+
+const SHELL_TOOLS = new Set(['Bash', 'Monitor']);
+
+/** Loads settings and builds the engine (see module doc). Never throws on bad settings: problems are in `settings.problems`. */
+export function createGuard(opts: GuardOptions): Guard {
+  const cwd = path.resolve(opts.cwd);
+  const projectRoot = path.resolve(opts.projectRoot ?? cwd);
+  const home = opts.home ?? homedir();
+  const settings = loadSettings({
+    projectRoot,
+    home,
+    cli: {
+      ...(opts.allowedTools ? { allowedTools: opts.allowedTools } : {}),
+      ...(opts.disallowedTools ? { disallowedTools: opts.disallowedTools } : {}),
+      ...(opts.mode ? { permissionMode: opts.mode } : {}),
+      ...(opts.addDirs ? { addDirs: opts.addDirs.map((d) => path.resolve(cwd, d)) } : {}),
+    },
+    ...(opts.settingsFiles ? { settingsFiles: opts.settingsFiles.map((f) => path.resolve(f)) } : {}),
+    ...(opts.managedFiles ? { managedFiles: opts.managedFiles } : {}),
+    ...(opts.settingSources ? { settingSources: opts.settingSources } : {}),
+    ...(opts.trust !== undefined ? { trust: opts.trust } : {}),
+  });
+
+  const describe = async (
+    toolName: string,
+    input: Record<string, unknown>,
+    callCwd = cwd,
+  ): Promise<CallDescription> => {
+    if (SHELL_TOOLS.has(toolName)) {
+      const command = input.command;
+      if (typeof command !== 'string') {
+        return {
+          ruleContents: [],
+          effects: [],
+          findings: [{ id: 'INVALID_INPUT', message: 'Bash input has no string `command`', behavior: 'ask' }],
+          readOnly: false,
+          summary: `${toolName} (invalid input)`,
+        };
+      }
+      const shell = await import('../../shell/index.js');
+      return shell.describeBashCommand(command, { cwd: callCwd, home });
+    }
+    return describeToolInput(toolName, input, { cwd: callCwd, home });
+  };
+
+  const engine = createPermissionEngine({
+    settings,
+    describe: (toolName, input, request) => describe(toolName, input, request.cwd),
+    ...(opts.transcriptPath ? { transcriptPath: opts.transcriptPath } : {}),
+  });
+
+  return {
+    settings,
+    engine,
+    projectRoot,
+    mode: settings.defaultMode,
+    describe,
+    async check(toolName, input, o = {}) {
+      const callCwd = path.resolve(o.cwd ?? cwd);
+      const description = await describe(toolName, input, callCwd);
+      const request: PermissionRequest = {
+        toolName,
+        input,
+        description,
+        toolResult: { behavior: 'passthrough' },
+        isReadOnly: description.readOnly,
+        cwd: callCwd,
+        projectRoot,
+        additionalDirectories: [],
+        mode: o.mode ?? settings.defaultMode,
+        sessionId: o.sessionId ?? 'gantry-cli',
+        toolUseId: o.toolUseId ?? 'toolu_gantry_cli',
+        classifierInput: SHELL_TOOLS.has(toolName) ? String(input.command ?? '') : JSON.stringify(input),
+      };
+      const detailed = o.hooks
+        ? await engine.decideDetailed(request)
+        : await engine.decideDetailed(request, { skipHooks: true });
+      return { toolName, input, description, detailed };
+    },
+  };
+}
