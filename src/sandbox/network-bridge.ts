@@ -143,6 +143,8 @@ export async function startNetworkBridge(options: StartBridgeOptions): Promise<N
       ],
       alive: () => !exited,
       close: async () => {
+        // Ref again: awaiting the exit of an unref'd child would let the event loop run dry.
+        child.ref();
         if (!exited) child.kill('SIGKILL');
         await exitPromise;
       },
