@@ -1,5 +1,5 @@
 /**
- * Library demo (`npm run example`): declare two tools, run one assistant turn of tool calls through
+ * Library demo (`npx tsx examples/demo.ts`): declare two tools, run one assistant turn of tool calls through
  * `createToolRuntime`, and print the `tool_result` blocks the model would receive.
  *
  * - `WordCount` is read-only and concurrency-safe: the two WordCount calls run together.
