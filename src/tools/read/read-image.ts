@@ -8,7 +8,7 @@
  * The media type comes from the decoded content, not the file name (a `.png` that holds a JPEG is
  * sent as `image/jpeg`).
  */
-import sharp from 'sharp';
+import type Sharp from 'sharp';
 import type { ImageBlock } from '../../core/index.js';
 import { ToolInputError } from '../../core/index.js';
 
@@ -47,12 +47,22 @@ export interface ReadImageOutput {
   };
 }
 
+type SharpFactory = typeof Sharp;
+let sharpPromise: Promise<SharpFactory> | undefined;
+
+/** sharp's native library is loaded on the first image, not when the tool registry loads. */
+function loadSharp(): Promise<SharpFactory> {
+  sharpPromise ??= import('sharp').then((m) => m.default);
+  return sharpPromise;
+}
+
 /**
  * Prepares `bytes` (the whole image file) for the model.
  * @throws ToolInputError when sharp cannot decode it as one of the four formats.
  */
 export async function prepareImage(filePath: string, bytes: Buffer): Promise<ReadImageOutput> {
-  let meta: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
+  const sharp = await loadSharp();
+  let meta: Awaited<ReturnType<ReturnType<SharpFactory>['metadata']>>;
   try {
     meta = await sharp(bytes).metadata();
   } catch (error) {
@@ -88,7 +98,7 @@ export async function prepareImage(filePath: string, bytes: Buffer): Promise<Rea
       },
     };
   }
-  const shrunk = await shrink(bytes, meta.format as ImageFormat);
+  const shrunk = await shrink(sharp, bytes, meta.format as ImageFormat);
   return {
     type: 'image',
     file: {
@@ -108,6 +118,7 @@ export async function prepareImage(filePath: string, bytes: Buffer): Promise<Rea
 type ImageFormat = 'png' | 'jpeg' | 'gif' | 'webp';
 
 async function shrink(
+  sharp: SharpFactory,
   bytes: Buffer,
   format: ImageFormat,
 ): Promise<{ data: Buffer; mediaType: ImageMediaType; width: number; height: number }> {
