@@ -1,0 +1,110 @@
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT, sharedDir, sharedFile } from '../../testing/shared-data.js';
+import { runReplay } from './cli.js';
+import { inferHome, replayFiles, summarizeInput, toPosixPath } from './replay.js';
+import { listTranscriptFiles, newReadStats, readRecordedCalls } from './transcript-reader.js';
+
+const isolated = () => {
+  const home = realpathSync(mkdtempSync(path.join(tmpdir(), 'gantry-replay-home-')));
+  return { home, managedFiles: [] as string[] };
+};
+
+describe('helpers', () => {
+  it.each([
+    ['C:\\Users\\user\\x', '/c/Users/user/x', 'Windows drive path → Git Bash form'],
+    ['/home/u/p', '/home/u/p', 'POSIX unchanged'],
+  ])('toPosixPath(%j) = %j (%s)', (input, out) => {
+    expect(toPosixPath(input)).toBe(out);
+  });
+  it.each([
+    ['/home/user/projects/x', '/home/user', 'Linux home'],
+    ['/Users/user/Developer/app', '/Users/user', 'macOS home'],
+    ['/c/Users/user', '/c/Users/user', 'Windows home'],
+    ['/tmp/gh-issue-solver', undefined, 'no home in the path'],
+  ])('inferHome(%j) = %j (%s)', (cwd, home) => {
+    expect(inferHome(cwd)).toBe(home);
+  });
+  it('summarizes long inputs on one line', () => {
+    expect(summarizeInput('Bash', { command: `echo ${'x'.repeat(200)}\nls` }).length).toBe(100);
+  });
+});
+
+describe('replay of the bundled example session', () => {
+  it('decides every call, flags the protected write that ran, and reads the rule file', async () => {
+    const dir = path.join(REPO_ROOT, 'examples', 'claude-projects');
+    const s = await replayFiles(await listTranscriptFiles([dir]), {
+      settingsFiles: [path.join(REPO_ROOT, 'examples', 'demo-settings.json')],
+      guard: isolated(),
+    });
+    expect(s.rows).toBe(15);
+    expect(s.disagreements.allowVsUserDenied).toEqual([]);
+    expect(s.disagreements.denyVsRanFine.map((r) => r.summary)).toEqual([
+      `echo "alias t='npm test'" >> ~/.zshrc`,
+    ]);
+    expect(s.byDecision.deny).toBeGreaterThanOrEqual(4);
+  });
+
+  it('--execute runs only allowed read-only calls, re-rooted in the workspace', async () => {
+    const workspace = realpathSync(mkdtempSync(path.join(tmpdir(), 'gantry-ws-')));
+    mkdirSync(path.join(workspace, 'src'));
+    writeFileSync(path.join(workspace, 'src', 'date.ts'), 'export const x = 1;\n');
+    const lines: string[] = [];
+    const code = await runReplay([path.join(REPO_ROOT, 'examples', 'claude-projects')], {
+      settings: [path.join(REPO_ROOT, 'examples', 'demo-settings.json')],
+      execute: true,
+      workspace,
+      json: true,
+      guard: isolated(),
+      out: (l) => lines.push(l),
+      err: () => undefined,
+    });
+    expect(code).toBe(0);
+    const rows = lines.slice(0, -1).map((l) => JSON.parse(l));
+    const executed = rows.filter((r) => r.executed);
+    expect(executed.length).toBeGreaterThan(0);
+    expect(executed.every((r) => r.decision === 'allow')).toBe(true);
+    const readDate = executed.find((r) => r.tool === 'Read' && r.summary.endsWith('src/date.ts'));
+    expect(readDate?.executed).toEqual({
+      is_error: false,
+      text: expect.stringContaining('export const x = 1;'),
+    });
+    const readTest = executed.find((r) => r.tool === 'Read' && r.summary.endsWith('date.test.ts'));
+    expect(readTest?.executed.is_error).toBe(true);
+    expect(rows.find((r) => r.tool === 'Edit')?.executed).toBeUndefined();
+  });
+
+  it('usage errors exit 3', async () => {
+    const err: string[] = [];
+    expect(await runReplay(['/nonexistent/x.jsonl'], { err: (l) => err.push(l), out: () => undefined })).toBe(
+      3,
+    );
+    expect(await runReplay([], { execute: true, err: (l) => err.push(l), out: () => undefined })).toBe(3);
+    expect(
+      await runReplay([], { home: '/nonexistent-home', err: (l) => err.push(l), out: () => undefined }),
+    ).toBe(3);
+    expect(err.length).toBe(3);
+  });
+});
+
+const shared = sharedDir();
+describe.skipIf(!shared)('replay of every shared transcript and agent-tool-calls.jsonl', () => {
+  it('accounts for every call of every transcript (no crash, malformed lines counted)', async () => {
+    const files = await listTranscriptFiles([path.join(shared as string, 'data/real/transcripts')]);
+    const expectedCalls = newReadStats();
+    for (const f of files) await readRecordedCalls(f, expectedCalls);
+    const s = await replayFiles(files, { guard: isolated() });
+    expect(s.rows).toBe(expectedCalls.calls);
+    expect(s.errors).toBe(0);
+    expect(s.byDecision.allow + s.byDecision.ask + s.byDecision.deny).toBe(s.rows);
+  });
+
+  it('accounts for all 4,133 normalised calls', async () => {
+    const f = sharedFile('data/real/agent-tool-calls.jsonl') as string;
+    const s = await replayFiles([f], { guard: isolated() });
+    expect(s.rows).toBe(4133);
+    expect(s.errors).toBe(0);
+  });
+});
