@@ -1,0 +1,122 @@
+/**
+ * `gantry hook` as Claude Code runs it: a real process (the prebuilt bundle, as `bin/gantry.js hook`
+ * starts it), hook JSON on stdin, decision JSON on stdout, the exit code.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../testing/shared-data.js';
+
+let home: string;
+let project: string;
+
+beforeAll(() => {
+  const r = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  home = realpathSync(mkdtempSync(path.join(tmpdir(), 'gantry-hook-home-')));
+  project = path.join(home, 'app');
+  mkdirSync(path.join(project, '.claude'), { recursive: true });
+  writeFileSync(
+    path.join(project, '.claude', 'settings.json'),
+    JSON.stringify({ permissions: { deny: ['Bash(git push:*)'], allow: ['Bash(npm test:*)'] } }, null, 2),
+  );
+  // Trust the project the way Claude Code records it, so its allow rules apply.
+  writeFileSync(
+    path.join(home, '.claude.json'),
+    JSON.stringify({ projects: { [project]: { hasTrustDialogAccepted: true } } }),
+  );
+});
+
+function hook(payload: unknown, args: string[] = []) {
+  const stdin = typeof payload === 'string' ? payload : JSON.stringify(payload);
+  const r = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'gantry.js'), 'hook', ...args], {
+    input: stdin,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: home, GANTRY_HOOK_LOG: path.join(home, 'hook-log.jsonl') },
+  });
+  const out = r.stdout.trim() ? JSON.parse(r.stdout) : undefined;
+  return { code: r.status, out, stderr: r.stderr, decision: out?.hookSpecificOutput?.permissionDecision };
+}
+
+const pre = (
+  tool_name: string,
+  tool_input: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) => ({
+  hook_event_name: 'PreToolUse',
+  session_id: 'sess-1',
+  transcript_path: '/dev/null',
+  cwd: project,
+  permission_mode: 'default',
+  tool_use_id: 'toolu_01',
+  tool_name,
+  tool_input,
+  ...extra,
+});
+
+describe('gantry hook (real process, Claude Code protocol)', () => {
+  it.each([
+    ['Bash', { command: 'git status && ls' }, 'allow', 0, 'read-only command'],
+    ['Bash', { command: 'npm test -- --run' }, 'allow', 0, 'project allow rule (trusted via ~/.claude.json)'],
+    ['Bash', { command: 'npm install left-pad' }, 'ask', 0, 'no rule: ask, let the host prompt'],
+    ['Bash', { command: 'git push origin main' }, 'deny', 2, 'project deny rule → exit 2'],
+    ['Bash', { command: 'echo x >> ~/.bashrc' }, 'deny', 2, 'protected file, even in default mode'],
+    ['Write', { file_path: '/APP/.env', content: 'X=1' }, 'deny', 2, 'protected .env via Write'],
+    ['Read', { file_path: '/APP/src/a.ts' }, 'allow', 0, 'read inside the project'],
+    ['TodoWrite', { todos: [] }, 'ask', 0, 'a host tool Gantry does not know: ask, never a hard block'],
+  ])('%s %j → %s (exit %i): %s', (tool, input, decision, code) => {
+    const fixed = JSON.parse(JSON.stringify(input).replace('/APP', project));
+    const r = hook(pre(tool, fixed));
+    expect(r.decision).toBe(decision);
+    expect(r.code).toBe(code);
+    expect(r.out.hookSpecificOutput.permissionDecisionReason).toMatch(/^Gantry: /);
+  });
+
+  it('bypassPermissions from the host still cannot write a protected file', () => {
+    const r = hook(
+      pre('Bash', { command: 'cp evil ~/.ssh/authorized_keys' }, { permission_mode: 'bypassPermissions' }),
+    );
+    expect(r.decision).toBe('deny');
+    expect(r.stderr).toMatch(/authorized_keys/);
+  });
+
+  it('malformed input answers ask with the reason, exit 0', () => {
+    const r = hook('{"tool_name": ');
+    expect(r.code).toBe(0);
+    expect(r.decision).toBe('ask');
+    expect(r.out.hookSpecificOutput.permissionDecisionReason).toMatch(/not JSON/);
+  });
+
+  it('PostToolUse is recorded with no decision', () => {
+    const r = hook({
+      hook_event_name: 'PostToolUse',
+      session_id: 'sess-1',
+      cwd: project,
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+      tool_use_id: 'toolu_9',
+      tool_response: {},
+    });
+    expect(r.code).toBe(0);
+    expect(r.out).toBeUndefined();
+    expect(readFileSync(path.join(home, 'hook-log.jsonl'), 'utf8')).toContain('"tool_use_id":"toolu_9"');
+  });
+
+  it("accepts Gemini CLI's BeforeTool payload", () => {
+    const r = hook({
+      hook_event_name: 'BeforeTool',
+      cwd: project,
+      tool_name: 'run_shell_command',
+      tool_input: { command: 'rm -rf ~/.ssh' },
+    });
+    expect(r.decision).toBe('deny');
+  });
+
+  it('--pass-allow emits no decision for allow', () => {
+    const r = hook(pre('Bash', { command: 'ls' }), ['--pass-allow']);
+    expect(r.code).toBe(0);
+    expect(r.out).toEqual({});
+  });
+});
