@@ -23,7 +23,7 @@ export {
   type SearchPathStyle,
 } from './search-paths.js';
 export { type RipgrepRunOptions, type RipgrepRunResult, runRipgrep } from './run-ripgrep.js';
-export { listFiles, ripgrepSearchArgs, searchFiles } from './search-engine.js';
+export { listFiles, ripgrepListArgs, ripgrepSearchArgs, searchFiles } from './search-engine.js';
 export {
   DEFAULT_MAX_COLUMNS,
   LONG_LINE_MARKER,

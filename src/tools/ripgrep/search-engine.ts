@@ -55,16 +55,9 @@ function checkExit(run: RipgrepRunResult, sawOutput: boolean, what: 'pattern' | 
   );
 }
 
-/**
- * Glob: lists files whose path relative to `root` matches `pattern`. Without ignore rules the
- * pattern goes to ripgrep as an anchored `--glob` (fast filtering in the walker). With ignore rules
- * it cannot: an including `--glob` overrides .gitignore for files (ripgrep's override semantics), so
- * ripgrep lists the non-ignored files and the pattern is matched here.
- */
-export async function listFiles(engine: SearchEngine, request: ListFilesRequest): Promise<SearchOutcome> {
-  if (engine.kind === 'javascript') return listFilesWithJavaScript(request);
-  const filter = request.respectIgnore ? globMatcher(request.pattern, request.caseInsensitive) : undefined;
-  const args = [
+/** The ripgrep arguments of a Glob listing (exported for the benchmark, which runs raw ripgrep with the same flags). */
+export function ripgrepListArgs(request: Omit<ListFilesRequest, 'onFile' | 'signal'>): string[] {
+  return [
     '--files',
     '--no-config',
     '--hidden',
@@ -75,6 +68,18 @@ export async function listFiles(engine: SearchEngine, request: ListFilesRequest)
     '--',
     '.',
   ];
+}
+
+/**
+ * Glob: lists files whose path relative to `root` matches `pattern`. Without ignore rules the
+ * pattern goes to ripgrep as an anchored `--glob` (fast filtering in the walker). With ignore rules
+ * it cannot: an including `--glob` overrides .gitignore for files (ripgrep's override semantics), so
+ * ripgrep lists the non-ignored files and the pattern is matched here.
+ */
+export async function listFiles(engine: SearchEngine, request: ListFilesRequest): Promise<SearchOutcome> {
+  if (engine.kind === 'javascript') return listFilesWithJavaScript(request);
+  const filter = request.respectIgnore ? globMatcher(request.pattern, request.caseInsensitive) : undefined;
+  const args = ripgrepListArgs(request);
   let sawOutput = false;
   const run = await runRipgrep({
     rgPath: engine.rgPath,

@@ -34,7 +34,7 @@ describe('compileOverrideGlobs (ripgrep --glob semantics)', () => {
     [['!a.ts', '*.ts'], 'a.ts', 'include', 'the later glob wins, the other way round'],
     [['*.ts'], 'a.md', 'exclude', 'with an including glob, a file matching none is excluded'],
     [['**/.env*'], 'x/.env.local', 'include', 'dot-files match'],
-  ] as const)('%j on %s → %s (%s)', (globs, file, verdict) => {
+  ] as const)('%j on %s → %s (%s)', (globs, file, verdict, _why) => {
     expect(compileOverrideGlobs(globs).fileVerdict(file)).toBe(verdict);
   });
 
@@ -58,7 +58,7 @@ describe('compileRustRegex', () => {
     ],
     ['\\Afoo', 'foo', true, '\\A is the start'],
     ['a{2}', 'aa', true, 'repetition'],
-  ] as const)('%s matches %s → %s (%s)', (pattern, text, expected) => {
+  ] as const)('%s matches %s → %s (%s)', (pattern, text, expected, _why) => {
     expect(compileRustRegex(pattern, { caseInsensitive: false, multiline: false }).test(text)).toBe(expected);
   });
 
@@ -81,7 +81,7 @@ describe('RankedFiles', () => {
     ['oldest-first', 10, ['/a', '/b1', '/b2', '/c'], 'ascending mtime, ties by path'],
     ['newest-first', 10, ['/c', '/b1', '/b2', '/a'], 'descending mtime, ties still by path'],
     ['newest-first', 2, ['/c', '/b1'], 'capacity keeps the first N'],
-  ] as const)('%s, capacity %i → %j (%s)', (order, capacity, expected) => {
+  ] as const)('%s, capacity %i → %j (%s)', (order, capacity, expected, _why) => {
     const ranked = new RankedFiles(capacity, order);
     for (const f of files) ranked.add(f);
     expect(ranked.sorted().map((f) => f.path)).toEqual(expected);
@@ -130,7 +130,7 @@ describe('parseContentRecord', () => {
       { kind: 'binary', path: 'b.bin', message: 'binary file matches (found "\\0" byte around offset 3)' },
       'binary notice',
     ],
-  ] as const)('%j (%s)', (raw, expected) => {
+  ] as const)('%j (%s)', (raw, expected, _why) => {
     expect(parseContentRecord(Buffer.from(raw))).toEqual(expected);
   });
 });
