@@ -322,7 +322,7 @@ function packageManager(pm: string): EffectHandler {
       return;
     }
     const global = words.some((t) => t === '-g' || t === '--global' || t === '--user' || t === '--system');
-    sink.other('network', `${pm} package registry`, 'unknown', 'argument', `${pm} ${sub}`);
+    sink.other('network', `${pm} package registry`, 'known', 'argument', `${pm} ${sub}`);
     sink.other(
       'write',
       global ? `${pm} global install location` : `${sink.cwd ?? '.'} (dependencies)`,

@@ -36,7 +36,7 @@ export function valueInput(item: ArgItem, args: readonly Word[]): PathInput {
 export function scanner(table: OptionTable): (args: readonly Word[]) => ArgItem[] {
   let compiled: CompiledTable | undefined;
   return (args) => {
-    compiled ??= compileOptions(table);
+    compiled ??= compileOptions({ ...table, lenientBundles: true });
     return scanArgs(args, compiled);
   };
 }

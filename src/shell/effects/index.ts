@@ -10,9 +10,9 @@
  * `popd` update the tracked cwd.
  *
  * cd tracking: a `cd` at the top level persists; a `cd` in a subshell, pipeline stage, `$(…)` or
- * nested script (`inSubshell`) does not persist past it, but may affect later commands of the same
- * subshell — which the split form cannot tell apart — so every later subshell command gets an
- * unknown cwd until a top-level command runs again. `cd -`, `cd "$X"` and `popd` past the stack
+ * nested script (`inSubshell`) does not persist past it. It applies to the commands after it in
+ * the same subshell, recognised (at depth 0) by only `;`, `&&`, `||` and blanks between them in the
+ * source; any other later subshell command gets an unknown cwd until a top-level command runs. `cd -`, `cd "$X"` and `popd` past the stack
  * make the cwd unknown; with an unknown cwd, relative paths become `unknown` effects. After
  * `cd X || …` the `||` branch runs in the old cwd.
  *
@@ -134,8 +134,69 @@ const DYNAMIC_INPUT: Word = {
   hasGlob: false,
 };
 
-/** xargs children get arguments from input: the replace string (`-I{}`) or appended words are unknown. */
-function withLauncherInputs(cmd: SimpleCommand): Word[] {
+function staticWord(text: string): Word {
+  return { text, raw: text, dynamic: false, quoted: false, hasGlob: false };
+}
+
+/**
+ * Paths a listing command prints, as the directories they lie below: `find DIR` (with -print or
+ * -print0 only), `fd PATTERN DIR`, `git ls-files [PATHSPEC]`, `ls` (names relative to the cwd; not
+ * with -a), `rg --files`/`rg -l`/`grep -l`. Undefined for any other producer (its output is
+ * arbitrary text).
+ */
+export function listingPaths(producer: SimpleCommand): Word[] | undefined {
+  const program = producer.argv[0];
+  if (!program || program.dynamic || program.text.includes('/')) return undefined;
+  const args = producer.argv.slice(1);
+  const texts = args.map((w) => w.text);
+  const plainOperands = (from: number): Word[] => args.filter((w) => !w.text.startsWith('-')).slice(from);
+  switch (program.text) {
+    case 'find': {
+      if (texts.some((t) => /^-(f?printf|f?ls|fprint0?|exec|execdir|ok|okdir)$/.test(t))) return undefined;
+      const starts: Word[] = [];
+      for (const w of args) {
+        if (w.text.startsWith('-') || w.text === '(' || w.text === '!') break;
+        starts.push(w);
+      }
+      return starts.length ? starts : [staticWord('.')];
+    }
+    case 'fd':
+    case 'fdfind': {
+      if (texts.some((t) => /^(-x|-X|--exec|--exec-batch|--format|-l|--list-details)/.test(t)))
+        return undefined;
+      const ops = plainOperands(1);
+      return ops.length ? ops : [staticWord('.')];
+    }
+    case 'git': {
+      if (texts[0] !== 'ls-files' || texts.some((t) => t.startsWith('--format'))) return undefined;
+      const ops = args.slice(1).filter((w) => !w.text.startsWith('-'));
+      return ops.length ? ops : [staticWord('.')];
+    }
+    case 'ls':
+      return texts.some((t) => /^-[^-]*a/.test(t) || t === '--all') ? undefined : [staticWord('.')];
+    case 'rg':
+      if (texts.includes('--files')) return plainOperands(0).length ? plainOperands(0) : [staticWord('.')];
+      if (texts.some((t) => /^-[^-]*l/.test(t) || t === '--files-with-matches'))
+        return plainOperands(1).length ? plainOperands(1) : [staticWord('.')];
+      return undefined;
+    case 'grep':
+      if (
+        texts.some(
+          (t) => /^-[^-]*[lL]/.test(t) || t === '--files-with-matches' || t === '--files-without-match',
+        )
+      )
+        return plainOperands(1).length ? plainOperands(1) : [staticWord('.')];
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * xargs children get arguments from their input: the replace string (`-I{}`) or appended words.
+ * With a listing producer (`inputs`) they are paths below its directories; otherwise unknown.
+ */
+function withLauncherInputs(cmd: SimpleCommand, inputs?: Word[]): Word[] {
   const args = cmd.argv.slice(1);
   if (cmd.wrappers.includes('xargs')) {
     let replace: string | undefined;
@@ -148,13 +209,16 @@ function withLauncherInputs(cmd: SimpleCommand): Word[] {
       else if (t.startsWith('--replace=')) replace = t.slice(10);
       if (t === cmd.argv[0]?.text && i > 0) break;
     }
-    if (replace)
-      return args.map((w) =>
-        w.text.includes(replace as string)
-          ? { ...w, dynamic: true, text: w.text.split(replace as string).join('$XARGS_INPUT') }
-          : w,
-      );
-    return [...args, DYNAMIC_INPUT];
+    const single = inputs?.length === 1 ? inputs[0] : undefined;
+    if (replace) {
+      const r = replace;
+      return args.map((w) => {
+        if (!w.text.includes(r)) return w;
+        if (single && !single.dynamic) return { ...w, text: w.text.split(r).join(single.text) };
+        return { ...w, dynamic: true, text: w.text.split(r).join('$XARGS_INPUT') };
+      });
+    }
+    return inputs ? [...args, ...inputs] : [...args, DYNAMIC_INPUT];
   }
   if (
     cmd.wrappers.some((w) => w.startsWith('find -exec') || w.startsWith('find -ok')) ||
@@ -166,8 +230,11 @@ function withLauncherInputs(cmd: SimpleCommand): Word[] {
   return args;
 }
 
-/** Records the effects of one sub-command into `sink` (cwd already set). Never throws. */
-export function commandEffects(cmd: SimpleCommand, sink: EffectSink): void {
+/**
+ * Records the effects of one sub-command into `sink` (cwd already set). `xargsInputs`: directories
+ * the xargs input lies below (see `listingPaths`), when known. Never throws.
+ */
+export function commandEffects(cmd: SimpleCommand, sink: EffectSink, xargsInputs?: Word[]): void {
   redirectEffects(cmd, sink);
   for (const p of cmd.wrapperPaths ?? []) {
     const wrapper = p.wrapper;
@@ -206,7 +273,7 @@ export function commandEffects(cmd: SimpleCommand, sink: EffectSink): void {
   sink.other('exec', program.text, 'known', 'program');
   if (program.text.includes('/')) sink.file('read', program, 'program', 'program file');
   const name = basename(program.text);
-  const args = withLauncherInputs(cmd);
+  const args = withLauncherInputs(cmd, xargsInputs);
   if (DECLARERS.has(name)) {
     for (const w of args) {
       if (w.text.startsWith('-')) continue;
@@ -242,14 +309,22 @@ function cdTarget(cmd: SimpleCommand, sink: EffectSink, stack: string[]): string
   return t && !t.glob ? t.target : undefined;
 }
 
+/** Text between two commands of the same subshell scope: only blanks, `;`, `&&`, `||` (no `|`, `&`, parens). */
+function sameScope(between: string): boolean {
+  return /^(?:\s|;|&&|\|\|)*$/.test(between);
+}
+
 /**
  * Computes the effects of every sub-command, tracking the cwd across the line.
- * `limit` caps how many sub-commands are analysed (the rest get no effects; the caller reports it).
+ * @param source - the command line (lets a `cd` inside a subshell apply to the commands that
+ *   follow it in the same subshell, told apart by the operators between them).
+ * @param limit - how many sub-commands are analysed (the rest get no effects; the caller reports it).
  */
 export function computeEffects(
   commands: readonly SimpleCommand[],
   opts: AnalyzeOptions,
   limit = Infinity,
+  source?: string,
 ): EffectsResult {
   const env: EffectEnv = {
     home: opts.home,
@@ -259,7 +334,10 @@ export function computeEffects(
   const effects: Effect[] = [];
   const cwds: (string | undefined)[] = [];
   let outer: string | undefined = opts.cwd;
-  let subshellDirty = false;
+  /** A later subshell command may be in the scope of an earlier subshell `cd` we cannot place: unknown cwd. */
+  let dirty = false;
+  /** The scope of a subshell `cd` at depth 0: its target, and where the last command of the scope ended. */
+  let scope: { cwd: string | undefined; end: number } | undefined;
   const stack: string[] = [];
   let afterCd: { previous: string | undefined } | undefined;
   for (const [index, cmd] of commands.entries()) {
@@ -268,15 +346,30 @@ export function computeEffects(
       continue;
     }
     const inSub = isSubshellLike(cmd);
-    if (!inSub) subshellDirty = false;
-    let cwd = inSub && subshellDirty ? undefined : outer;
+    let cwd: string | undefined;
+    if (!inSub) {
+      dirty = false;
+      scope = undefined;
+      cwd = outer;
+    } else if (scope) {
+      if ((cmd.depth ?? 0) === 0 && source !== undefined && sameScope(source.slice(scope.end, cmd.start))) {
+        cwd = scope.cwd;
+        scope.end = cmd.end;
+      } else {
+        scope = undefined;
+        dirty = true;
+        cwd = undefined;
+      }
+    } else cwd = dirty ? undefined : outer;
     const orBranch = afterCd !== undefined && cmd.connector === '||';
     if (orBranch) cwd = afterCd?.previous;
     const sink = new EffectSink(env, cwd, index);
     cwds.push(cwd);
     const before = cwd;
     const target = cdTarget(cmd, sink, stack);
-    commandEffects(cmd, sink);
+    const producer =
+      index > 0 && cmd.connector === '|' && cmd.wrappers.includes('xargs') ? commands[index - 1] : undefined;
+    commandEffects(cmd, sink, producer ? listingPaths(producer) : undefined);
     effects.push(...sink.effects);
     if (orBranch && !inSub) {
       const name = cmd.argv[0]?.text;
@@ -286,7 +379,11 @@ export function computeEffects(
     afterCd = undefined;
     if (target === null) continue;
     if (inSub) {
-      subshellDirty = true;
+      if ((cmd.depth ?? 0) === 0 && source !== undefined) scope = { cwd: target, end: cmd.end };
+      else dirty = true;
+      // A `cd` the parser put in a pipeline stage may really be at the top level (tree-sitter-bash
+      // misparses `cd x && y 2>/dev/null | z`, stack.md §4): it may persist, so the cwd after it is unknown.
+      if (cmd.via === 'pipeline') outer = undefined;
       continue;
     }
     if (cmd.argv[0]?.text === 'pushd' && before !== undefined) stack.push(before);

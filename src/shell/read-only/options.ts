@@ -36,6 +36,11 @@ export interface OptionTable {
   numeric?: boolean;
   /** Options end at the first operand (POSIX getopt, BSD style, `xargs`, wrappers). */
   stopAtOperand?: boolean;
+  /**
+   * Effects scanning: an unknown letter inside a short bundle is taken as a flag and the bundle
+   * continues (read-only validation leaves this off: an unknown letter is `unknown`).
+   */
+  lenientBundles?: boolean;
 }
 
 export interface CompiledTable {
@@ -46,6 +51,7 @@ export interface CompiledTable {
   stopAtOperand: boolean;
   /** True when some known option is unsafe (dynamic words in option position then disqualify). */
   hasUnsafe: boolean;
+  lenientBundles: boolean;
 }
 
 /** One scanned argument. `index` is the position in the scanned word list. */
@@ -96,6 +102,7 @@ export function compileOptions(table: OptionTable): CompiledTable {
     numeric: table.numeric ?? false,
     stopAtOperand: table.stopAtOperand ?? false,
     hasUnsafe: Object.keys(table.unsafe ?? {}).length > 0,
+    lenientBundles: table.lenientBundles ?? false,
   };
 }
 
@@ -183,7 +190,8 @@ export function scanArgs(words: readonly Word[], t: CompiledTable): ArgItem[] {
       const ch = text[k] as string;
       const def = t.short.get(ch);
       if (!def) {
-        out.push({ kind: 'unknown', text: `-${text.slice(k)}`, index: i });
+        out.push({ kind: 'unknown', text: t.lenientBundles ? `-${ch}` : `-${text.slice(k)}`, index: i });
+        if (t.lenientBundles) continue;
         break;
       }
       const item: ArgItem = { kind: 'option', name: def.name, index: i };

@@ -1,0 +1,68 @@
+/**
+ * The public surface of shell analysis (pure: no processes). Other rooms import only from here.
+ *
+ * - `initShellParser()` once (async), then the synchronous `analyzeCommand(command, {cwd, home,
+ *   resolver?})` → `CommandAnalysis`; `analyzeCommandAsync` does both.
+ * - `describeBashCommand(command, opts)` → the core `CallDescription` the permission engine takes
+ *   (rule contents = the sub-commands' normalised texts).
+ * - `isReadOnlyCommand`, `interpretExitCode` for the Bash tool.
+ * - The phases, for callers that need one: `parseAndSplit`, `runSecurityChecks`, `checkReadOnly`,
+ *   `analyzeSed`, `computeEffects`.
+ */
+import type { CallDescription } from '../core/permission-types.js';
+import { analyzeCommand } from './analyze.js';
+import { initShellParser } from './parser.js';
+import type { AnalyzeOptions, CommandAnalysis } from './types.js';
+
+export {
+  analyzeCommand,
+  analyzeCommandAsync,
+  disqualifiesReadOnly,
+  FULL_ANALYSIS_LIMIT,
+  isReadOnlyCommand,
+} from './analyze.js';
+export { runSecurityChecks } from './checks/index.js';
+export { computeEffects, type EffectsResult } from './effects/index.js';
+export { type ExitCodeInterpretation, interpretExitCode } from './exit-codes.js';
+export { initShellParser, isShellParserReady, MAX_PARSE_INPUT_CHARS } from './parser.js';
+export { checkReadOnly, READ_ONLY_VALIDATORS, type ReadOnlyVerdict } from './read-only/index.js';
+export { analyzeSed, type SedAnalysis } from './sed.js';
+export { parseAndSplit, parseAndSplitAsync } from './split.js';
+export type { AnalyzeOptions, CommandAnalysis, Redirect, SimpleCommand, SplitResult, Word } from './types.js';
+
+const SUMMARY_CHARS = 200;
+
+/** Maps an analysis to the engine's `CallDescription` (one to one; rule contents de-duplicated in order). */
+export function describeAnalysis(a: CommandAnalysis): CallDescription {
+  const ruleContents: string[] = [];
+  const seen = new Set<string>();
+  for (const s of a.subcommands) {
+    if (seen.has(s.text)) continue;
+    seen.add(s.text);
+    ruleContents.push(s.text);
+  }
+  const n = a.subcommands.length;
+  const head = a.command.length > SUMMARY_CHARS ? `${a.command.slice(0, SUMMARY_CHARS)}…` : a.command;
+  const notes: string[] = [];
+  if (n > 1) notes.push(`${n} sub-commands`);
+  if (a.readOnly) notes.push('read-only');
+  if (!a.parseOk) notes.push('not fully parsed');
+  if (a.findings.length) notes.push(`${a.findings.length} finding(s)`);
+  return {
+    ruleContents,
+    effects: a.effects,
+    findings: a.findings,
+    subcommands: a.subcommands,
+    readOnly: a.readOnly,
+    summary: notes.length ? `${head} (${notes.join(', ')})` : head,
+  };
+}
+
+/**
+ * Describes a Bash call for the permission engine (design.md §2 step 4). Loads the parser if needed.
+ * @returns a `CallDescription`; never rejects for any command text.
+ */
+export async function describeBashCommand(command: string, opts: AnalyzeOptions): Promise<CallDescription> {
+  await initShellParser();
+  return describeAnalysis(analyzeCommand(command, opts));
+}
