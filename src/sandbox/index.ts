@@ -6,7 +6,6 @@
  * const sandbox = createSandboxManager({
  *   settings: loadedSettings.sandbox,                      // core/sandbox-settings.ts (merged by permissions/)
  *   workingDirectories: () => [state.projectRoot, ...state.additionalDirectories],
- *   analyzeCommand: (command, cwd) => analyzeCommand(command, { cwd, home }),   // for excludedCommands
  * });
  * const bash = createBashTool({ sandbox });               // wrap / annotate / decide seam
  * …

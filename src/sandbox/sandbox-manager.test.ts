@@ -112,6 +112,25 @@ describe('socat unavailable: the sandbox still holds, the network is simply clos
   });
 });
 
+describe('excludedCommands (real shell analysis)', () => {
+  it.each<[string, boolean, string]>([
+    ['touch {T}', true, 'every part is excluded: runs outside the sandbox'],
+    ['touch {T} | touch {T}', true, 'a pipeline of excluded commands'],
+    ['touch {T} && echo done', false, 'a compound is excluded only when every part is'],
+    ['touch {T} > /dev/null', false, 'a redirect keeps it sandboxed'],
+    ['cd . && touch {T}', false, 'cd keeps it sandboxed'],
+    ['echo $(touch {T})', false, 'a substitution keeps it sandboxed'],
+  ])('%s → outside=%s (%s)', async (template, runsOutside) => {
+    const sb = manager(settings({ excludedCommands: ['touch *'] }));
+    const target = path.join(outside, `excluded-${Math.random()}.txt`);
+    const command = template.replaceAll('{T}', target);
+    expect((await sb.decide({ command, cwd: project })).mode).toBe(runsOutside ? 'unsandboxed' : 'sandboxed');
+    await runWithSandbox(sb, { command, cwd: project, env });
+    expect(existsSync(target)).toBe(runsOutside);
+    await sb.dispose();
+  });
+});
+
 describe('settings that change the boundary', () => {
   it('sandbox disabled: the spec is returned unchanged', async () => {
     const sb = manager(defaultSandboxSettings());

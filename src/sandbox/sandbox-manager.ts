@@ -17,6 +17,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync, mk
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SandboxSettings } from '../core/sandbox-settings.js';
+import { analyzeCommandAsync } from '../shell/index.js';
 import { sandboxViolationNotes } from './annotate.js';
 import { probeSandbox, type SandboxAvailability } from './availability.js';
 import { buildBwrapCommand } from './bwrap-command.js';
@@ -59,8 +60,8 @@ export interface SandboxManagerOptions {
   /** Project root first, then additional working directories (absolute); read on every call. */
   workingDirectories: () => readonly string[];
   /**
-   * Shell analysis for `excludedCommands` (`analyzeCommand` of `src/shell`). Without it no command
-   * is ever excluded (it stays sandboxed: fail closed).
+   * Shell analysis for `excludedCommands`; default `analyzeCommandAsync` of `src/shell`. When it
+   * fails or returns nothing the command is not excluded (it stays sandboxed: fail closed).
    */
   analyzeCommand?: (
     command: string,
@@ -131,10 +132,12 @@ export class SandboxManager {
   async decide(input: SandboxCallInput & { cwd?: string }): Promise<SandboxDecision> {
     if (!this.settings.enabled) return shouldUseSandbox(input, { settings: this.settings });
     let analysis: CommandShape | undefined;
-    if (this.settings.excludedCommands.length > 0 && this.options.analyzeCommand) {
+    if (this.settings.excludedCommands.length > 0) {
       try {
         const cwd = input.cwd ?? this.options.workingDirectories()[0] ?? process.cwd();
-        analysis = await this.options.analyzeCommand(input.command, cwd);
+        analysis = this.options.analyzeCommand
+          ? await this.options.analyzeCommand(input.command, cwd)
+          : await analyzeCommandAsync(input.command, { cwd, home: this.options.home ?? homedir() });
       } catch {
         analysis = undefined;
       }
