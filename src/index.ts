@@ -41,3 +41,13 @@ export {
   getTools,
   type ToolRegistryConfig,
 } from './tools/index.js';
+// The permission engine: settings, rules, modes, protected paths, hooks, classifier.
+export {
+  createPermissionEngine,
+  type LoadedSettings,
+  loadSettings,
+  type PermissionEngine,
+  type PermissionEngineOptions,
+} from './permissions/index.js';
+// Shell analysis (pure): parse, split, checks, read-only, effects.
+export { analyzeCommand, analyzeCommandAsync, describeBashCommand, initShellParser } from './shell/index.js';
