@@ -47,7 +47,7 @@ describe('gantry check', () => {
     [['git status && rm -rf build'], 2, 'deny rule on rm matches the second sub-command → deny (exit 2)'],
     [['cat .env'], 2, 'Read(./.env) deny rule also stops cat'],
     [["echo 'x' >> ~/.bashrc"], 2, 'protected file write → deny'],
-  ])('%j → exit %i (%s)', async (words, expected) => {
+  ])('%j → exit %i (%s)', async (words, expected, _why) => {
     const r = await check(words);
     expect(r.code).toBe(expected);
   });
@@ -98,7 +98,7 @@ describe('gantry check', () => {
     [[], { tool: 'Read', input: '{not json' }, 'bad JSON input'],
     [['ls'], { tool: 'Read', input: '{}' }, 'both a command and --tool'],
     [['ls'], { mode: 'yolo' }, 'unknown mode'],
-  ])('usage error → exit 3 (%j %j: %s)', async (words, extra) => {
+  ])('usage error → exit 3 (%j %j: %s)', async (words, extra, _why) => {
     const r = await check(words, extra);
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/gantry check:/);
