@@ -8,7 +8,7 @@ import type { SyntaxNode } from './parser.js';
 import { buildCommand, buildPseudoCommand, redirectFromNode } from './split-command.js';
 import { childVia, type Ctx, type Script, type SplitState, type Task } from './split-state.js';
 import type { Redirect } from './types.js';
-import { readWord } from './words.js';
+import { collectDynamic, readWord } from './words.js';
 
 /** Node types that are statements (children of program/list/pipeline/compound …). */
 export const STATEMENT_TYPES: ReadonlySet<string> = new Set([
@@ -30,6 +30,25 @@ export const STATEMENT_TYPES: ReadonlySet<string> = new Set([
   'unset_command',
   'variable_assignment',
   'variable_assignments',
+]);
+
+/** Node types readWord understands; other expression nodes (arithmetic in `for ((…))`) are only scanned for substitutions. */
+const WORD_TYPES = new Set([
+  'word',
+  'string',
+  'raw_string',
+  'ansi_c_string',
+  'translated_string',
+  'concatenation',
+  'simple_expansion',
+  'expansion',
+  'command_substitution',
+  'process_substitution',
+  'arithmetic_expansion',
+  'brace_expression',
+  'number',
+  'extglob_pattern',
+  'regex',
 ]);
 
 const REDIRECT_TYPES = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
@@ -209,7 +228,8 @@ function processSequence(state: SplitState, task: Extract<Task, { kind: 'stmt' }
     }
     // Words and expressions: for-in lists, case subjects and patterns, c-style for clauses,
     // function names. Read them for the substitutions they contain.
-    readWord(script.source, child, state.sink(script, nested));
+    if (WORD_TYPES.has(child.type)) readWord(script.source, child, state.sink(script, nested));
+    else collectDynamic(script.source, child, 'none', state.sink(script, nested));
   }
   const tasks: Task[] = [];
   for (let k = 0; k < planned.length; k++) {
