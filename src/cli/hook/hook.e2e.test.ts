@@ -66,7 +66,7 @@ describe('gantry hook (real process, Claude Code protocol)', () => {
     ['Write', { file_path: '/APP/.env', content: 'X=1' }, 'deny', 2, 'protected .env via Write'],
     ['Read', { file_path: '/APP/src/a.ts' }, 'allow', 0, 'read inside the project'],
     ['TodoWrite', { todos: [] }, 'ask', 0, 'a host tool Gantry does not know: ask, never a hard block'],
-  ])('%s %j → %s (exit %i): %s', (tool, input, decision, code) => {
+  ])('%s %j → %s (exit %i): %s', (tool, input, decision, code, _why) => {
     const fixed = JSON.parse(JSON.stringify(input).replace('/APP', project));
     const r = hook(pre(tool, fixed));
     expect(r.decision).toBe(decision);
