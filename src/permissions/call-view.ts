@@ -65,7 +65,15 @@ export function viewCall(
     const fileKind = effect.kind === 'read' || effect.kind === 'write' || effect.kind === 'delete';
     const execPath = effect.kind === 'exec' && isPathLike(effect.target);
     if (!fileKind && !execPath) return;
-    const lexical = path.resolve(opts.cwd, effect.target);
+    const t = effect.target;
+    const normalised =
+      t.startsWith('/') &&
+      !t.includes('//') &&
+      !t.includes('/./') &&
+      !t.includes('/../') &&
+      !/\/\.{1,2}$/.test(t) &&
+      (t.length === 1 || !t.endsWith('/'));
+    const lexical = normalised ? t : path.resolve(opts.cwd, t);
     files.push({
       effect,
       index,

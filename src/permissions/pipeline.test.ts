@@ -213,6 +213,32 @@ const rows: Row[] = [
     reason: 'check',
   },
   {
+    why: 'an unknown network host alone does not ask under an allow rule',
+    call: bash([sub('npx tsc --noEmit')], [unknown('network', 'npm registry')]),
+    rules: { allow: ['Bash(npx tsc:*)'] },
+    expected: 'allow',
+    reason: 'rule',
+  },
+  {
+    why: 'an unknown network host asks when domain rules exist',
+    call: bash([sub('npx tsc --noEmit')], [unknown('network', 'npm registry')]),
+    rules: { allow: ['Bash(npx tsc:*)'], deny: ['WebFetch(domain:evil.example)'] },
+    expected: 'ask',
+    reason: 'unknown-effect',
+  },
+  {
+    why: 'an unknown network host without an allow rule still asks (not read-only)',
+    call: bash([sub('curl $URL')], [unknown('network', '$URL')]),
+    expected: 'ask',
+    reason: 'default',
+  },
+  {
+    why: 'a read-only sub-command with a network effect is not read-only',
+    call: bash([ro('git ls-remote origin')], [net('github.com')]),
+    expected: 'ask',
+    reason: 'default',
+  },
+  {
     why: 'an unknown effect never allows',
     call: bash([ro('cat $f')], [unknown('read', '$f')]),
     expected: 'ask',

@@ -155,7 +155,11 @@ function checksStep(view: CallView, input: PipelineInput): DecisionReason | unde
         message: `Needs approval: ${finding.message} [${finding.id}]${sub ? ` in sub-command "${sub.text}"` : ''}.`,
       };
     }
-  const firstUnknown = view.unknown[0];
+  // An unknown host matters only to WebFetch domain rules; without any, a network effect whose host
+  // is unknown (`npx` may download, `curl $URL`) does not ask by itself: it already keeps the command
+  // from being read-only, so only an allow rule for the program can let it through.
+  const domainRules = input.rules.domainRules('deny').length + input.rules.domainRules('ask').length > 0;
+  const firstUnknown = view.unknown.find((e) => e.kind !== 'network' || domainRules);
   if (firstUnknown)
     return {
       type: 'unknown-effect',
@@ -177,10 +181,15 @@ function checksStep(view: CallView, input: PipelineInput): DecisionReason | unde
   return undefined;
 }
 
-/** True when sub-command `i` has a write or delete effect of its own. */
-function writesFiles(view: CallView, i: number): boolean {
-  return view.files.some(
-    (f) => f.access === 'write' && f.effect.subcommand === i && !isExemptDevicePath(f.resolved, 'write'),
+/**
+ * True when sub-command `i` writes or deletes a file (device paths aside) or reaches the network:
+ * then it is not read-only whatever its program (a redirect into a file, `sort -o`, a download).
+ */
+function hasSideEffects(view: CallView, i: number): boolean {
+  return (
+    view.files.some(
+      (f) => f.access === 'write' && f.effect.subcommand === i && !isExemptDevicePath(f.resolved, 'write'),
+    ) || view.description.effects.some((e) => e.kind === 'network' && e.subcommand === i)
   );
 }
 
@@ -192,7 +201,7 @@ function acceptEditsAllows(view: CallView, input: PipelineInput): boolean {
   if (!view.isShell || view.subcommands.length === 0) return false;
   const cmds = input.acceptEditsCommands ?? DEFAULT_ACCEPT_EDITS_COMMANDS;
   return view.subcommands.every((sub, i) => {
-    if (sub.readOnly && !writesFiles(view, i)) return true;
+    if (sub.readOnly && !hasSideEffects(view, i)) return true;
     if (cmds.has(sub.program) && allowRuleEligible(sub)) return true;
     return matchShellAllow(input.rules, view.toolName, sub, false) !== undefined;
   });
@@ -220,7 +229,7 @@ function allowStep(view: CallView, input: PipelineInput): PipelineResult | undef
     const readOnlyNames: string[] = [];
     for (let i = 0; i < subs.length; i++) {
       const sub = subs[i] as SubcommandInfo;
-      if (sub.readOnly && !writesFiles(view, i) && !sub.program.includes('/')) {
+      if (sub.readOnly && !hasSideEffects(view, i) && !sub.program.includes('/')) {
         readOnlyNames.push(sub.program);
         continue;
       }
@@ -413,7 +422,7 @@ export function runPipeline(input: PipelineInput): PipelineResult {
         view.isShell
           ? ` (${
               view.subcommands
-                .filter((s, i) => !(s.readOnly && !writesFiles(view, i)))
+                .filter((s, i) => !(s.readOnly && !hasSideEffects(view, i)))
                 .map((s) => `"${s.text}"`)
                 .join(', ') || req.description.summary
             })`

@@ -26,15 +26,24 @@ export interface ProtectedPathMatch {
   label: string;
 }
 
-/** Classifies a write target (absolute, normalised); undefined when it is not protected. */
+const cache = new Map<string, ProtectedPathMatch | null>();
+const CACHE_MAX = 4096;
+
+/** Classifies a write target (absolute, normalised); undefined when it is not protected. Memoised. */
 export function matchProtectedWrite(absPath: string): ProtectedPathMatch | undefined {
+  const hit = cache.get(absPath);
+  if (hit !== undefined) return hit ?? undefined;
   const m = matchCoreProtectedPath(absPath);
-  if (!m) return undefined;
-  return {
-    kind: m.entry.class === 'deny' ? 'protected' : 'config',
-    path: absPath,
-    label: `${m.entry.kind === 'dir' ? `inside ${m.entry.name}/` : m.entry.name} — ${m.entry.why}`,
-  };
+  const out: ProtectedPathMatch | null = m
+    ? {
+        kind: m.entry.class === 'deny' ? 'protected' : 'config',
+        path: absPath,
+        label: `${m.entry.kind === 'dir' ? `inside ${m.entry.name}/` : m.entry.name} — ${m.entry.why}`,
+      }
+    : null;
+  if (cache.size >= CACHE_MAX) cache.clear();
+  cache.set(absPath, out);
+  return out ?? undefined;
 }
 
 /**

@@ -64,9 +64,7 @@ function restrictiveTexts(sub: SubcommandInfo): string[] {
 
 function restrictiveShellMatch(p: ShellPattern, sub: SubcommandInfo): boolean {
   for (const t of restrictiveTexts(sub)) if (matchShellPattern(p, t)) return true;
-  if (sub.argv.length === 0) return false;
-  const argv = [path.posix.basename(sub.argv[0] as string), ...sub.argv.slice(1)];
-  return flagAwareMatch(p, argv);
+  return sub.argv.length > 0 && flagAwareMatch(p, sub.argv);
 }
 
 const scalarInput = (v: unknown): string | undefined =>

@@ -16,8 +16,8 @@
 
 export type ShellPattern =
   | { type: 'any' }
-  | { type: 'exact'; text: string }
-  | { type: 'prefix'; prefix: string }
+  | { type: 'exact'; text: string; shape?: Shape | null }
+  | { type: 'prefix'; prefix: string; shape?: Shape | null }
   | { type: 'glob'; regex: RegExp };
 
 interface Piece {
@@ -126,8 +126,9 @@ interface Shape {
  * positionals in order. Returns undefined when the words do not start with a plain program.
  */
 function shapeOf(words: readonly string[]): Shape | undefined {
-  const program = words[0];
-  if (!program || program.startsWith('-')) return undefined;
+  const word0 = words[0];
+  if (!word0 || word0.startsWith('-')) return undefined;
+  const program = word0.includes('/') ? word0.slice(word0.lastIndexOf('/') + 1) : word0;
   const head = [program];
   let rest = words.slice(1);
   if (program === 'git') {
@@ -162,20 +163,38 @@ function shapeOf(words: readonly string[]): Shape | undefined {
   return { head, flags, positionals };
 }
 
+/** Shapes of command argv arrays, computed once per array (descriptions are immutable values). */
+const shapeCache = new WeakMap<readonly string[], Shape | null>();
+
+function commandShape(argv: readonly string[]): Shape | undefined {
+  let s = shapeCache.get(argv);
+  if (s === undefined) {
+    s = shapeOf(argv) ?? null;
+    shapeCache.set(argv, s);
+  }
+  return s ?? undefined;
+}
+
 /**
- * Flag-aware match for deny/ask rules with a `prefix`/`exact` pattern: same program head, the
- * rule's positionals are a prefix of the command's (equal for exact rules), and the rule's flags a
- * subset of the command's (equal for exact rules). Needs the command's argv (unquoted words).
+ * Flag-aware match for deny/ask rules with a `prefix`/`exact` pattern: same program head (the
+ * command word reduced to its basename), the rule's positionals are a prefix of the command's
+ * (equal for exact rules), and the rule's flags a subset of the command's (equal for exact rules).
+ * Needs the command's argv (unquoted words). The rule's shape is computed once and kept on it.
  */
 export function flagAwareMatch(p: ShellPattern, argv: readonly string[]): boolean {
   if (p.type !== 'prefix' && p.type !== 'exact') return false;
-  const ruleWords = (p.type === 'prefix' ? p.prefix : p.text).split(/\s+/).filter(Boolean);
-  const r = shapeOf(ruleWords);
-  const c = shapeOf(argv);
-  if (!r || !c) return false;
+  if (p.shape === undefined)
+    p.shape = shapeOf((p.type === 'prefix' ? p.prefix : p.text).split(/\s+/).filter(Boolean)) ?? null;
+  const r = p.shape;
+  const first = argv[0];
+  if (!r || !first) return false;
+  const program = first.includes('/') ? first.slice(first.lastIndexOf('/') + 1) : first;
+  if (r.head[0] !== program) return false;
+  const c = commandShape(argv);
+  if (!c) return false;
   if (r.head.length !== c.head.length || r.head.some((w, i) => w !== c.head[i])) {
     // A rule naming only the program (`git:*`) matches any git sub-command.
-    if (!(r.head.length === 1 && r.head[0] === c.head[0] && ruleWords.length === 1)) return false;
+    if (!(r.head.length === 1 && r.positionals.length === 0 && r.flags.size === 0)) return false;
   }
   for (const f of r.flags) if (!c.flags.has(f)) return false;
   if (p.type === 'exact' && r.flags.size !== c.flags.size) return false;
