@@ -62,6 +62,16 @@ export function toMcpContent(content: ToolResultContent): CallToolResult['conten
   });
 }
 
+/** How long an elicitation (a person answering a permission prompt) may take. */
+const ELICITATION_TIMEOUT_MS = 10 * 60_000;
+/** How long the client may take to answer roots/list before calls go ahead without its roots. */
+const ROOTS_TIMEOUT_MS = 5_000;
+
+/** The runtime appends its own full stop to a host's refusal message. */
+function withoutFinalStop(message: string): string {
+  return message.replace(/\.+\s*$/, '');
+}
+
 /** Builds an MCP `Server` (not yet connected) and the runtime behind it. */
 export function createGantryMcpServer(options: GantryMcpServerOptions): {
   server: Server;
@@ -73,29 +83,41 @@ export function createGantryMcpServer(options: GantryMcpServerOptions): {
   );
   const onAsk = options.onAsk ?? 'deny';
 
-  const canUseTool: CanUseTool = async (tool, input, decision): Promise<HostPermissionAnswer> => {
-    if (server.getClientCapabilities()?.elicitation) {
+  const canUseTool: CanUseTool = async (tool, input, decision, context): Promise<HostPermissionAnswer> => {
+    const reason = withoutFinalStop(decision.reason.message);
+    // Form-mode elicitation only: a client that declares URL mode alone cannot show our prompt.
+    if (server.getClientCapabilities()?.elicitation?.form) {
       const summary = JSON.stringify(input).slice(0, 500);
-      const answer = await server.elicitInput({
-        message: `Gantry asks before running ${tool.name} ${summary}\nReason: ${decision.reason.message}`,
-        requestedSchema: {
-          type: 'object',
-          properties: {
-            decision: { type: 'string', title: 'Allow this call?', enum: ['allow', 'deny'] },
+      const answer = await server.elicitInput(
+        {
+          message: `Gantry asks before running ${tool.name} ${summary}\nReason: ${decision.reason.message}`,
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              decision: { type: 'string', title: 'Allow this call?', enum: ['allow', 'deny'] },
+            },
+            required: ['decision'],
           },
-          required: ['decision'],
         },
-      });
+        // A person answers this: wait longer than the SDK's 60 s default; the call's abort cancels it.
+        { signal: context.abortController.signal, timeout: ELICITATION_TIMEOUT_MS },
+      );
       if (answer.action === 'accept' && answer.content?.decision === 'allow') return { behavior: 'allow' };
+      const how =
+        answer.action === 'accept'
+          ? 'answered deny'
+          : answer.action === 'decline'
+            ? 'declined'
+            : 'dismissed the prompt';
       return {
         behavior: 'deny',
-        message: `The user denied ${tool.name} when asked (${answer.action}). Reason it needed approval: ${decision.reason.message}`,
+        message: `asked through MCP elicitation, the user ${how}; the call needed approval because: ${reason}`,
       };
     }
     if (onAsk === 'allow') return { behavior: 'allow' };
     return {
       behavior: 'deny',
-      message: `Permission required and this MCP client cannot be asked (--on-ask deny): ${decision.reason.message}`,
+      message: `this MCP client cannot be asked (it does not support elicitation) and gantry mcp runs with --on-ask deny; the call needs approval because: ${reason}`,
     };
   };
 
@@ -109,6 +131,7 @@ export function createGantryMcpServer(options: GantryMcpServerOptions): {
     ...(options.sessionDir ? { sessionDir: options.sessionDir } : {}),
   });
   const baseDirectories = runtime.getAppState().additionalDirectories;
+  let rootsReady: Promise<void> = Promise.resolve();
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: options.tools.map((tool) => {
@@ -124,6 +147,7 @@ export function createGantryMcpServer(options: GantryMcpServerOptions): {
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args } = request.params;
+    await rootsReady;
     if (!findToolByName(options.tools, name)) {
       return { content: [{ type: 'text', text: `No such tool available: ${name}` }], isError: true };
     }
@@ -138,7 +162,7 @@ export function createGantryMcpServer(options: GantryMcpServerOptions): {
 
   const refreshRoots = async (): Promise<void> => {
     if (!server.getClientCapabilities()?.roots) return;
-    const { roots } = await server.listRoots();
+    const { roots } = await server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS });
     const dirs = roots
       .filter((r) => r.uri.startsWith('file://'))
       .map((r) => fileURLToPath(r.uri))
@@ -148,11 +172,15 @@ export function createGantryMcpServer(options: GantryMcpServerOptions): {
       additionalDirectories: [...new Set([...baseDirectories, ...dirs])],
     }));
   };
+  // Calls wait for the latest roots/list answer, so the client's roots apply from its first call
+  // (roots/list is only sent after `initialized`, when the client may already be calling tools).
+  // A failed or late answer leaves the directories as they were (fail closed: fewer directories).
   server.oninitialized = () => {
-    refreshRoots().catch(() => undefined);
+    rootsReady = refreshRoots().catch(() => undefined);
   };
   server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
-    await refreshRoots().catch(() => undefined);
+    rootsReady = refreshRoots().catch(() => undefined);
+    await rootsReady;
   });
 
   return { server, runtime };
