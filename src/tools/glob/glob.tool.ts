@@ -64,7 +64,7 @@ export interface GlobOutput {
   totalMatches: number;
   /** Present and true when the time limit cut the listing short. */
   timedOut?: boolean;
-  /** Present on the structured result for the model text: which end of the mtime order comes first. */
+  /** Which end of the mtime order comes first (named in the truncation note). */
   order: MtimeOrder;
 }
 

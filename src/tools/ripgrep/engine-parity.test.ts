@@ -33,6 +33,11 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
+it('compares a real ripgrep binary with the JavaScript fallback', () => {
+  expect(rg.kind).toBe('ripgrep');
+  expect(js.kind).toBe('javascript');
+});
+
 type Options = Partial<Omit<SearchRequest, 'onRecord' | 'signal' | 'root' | 'rootIsFile'>> & {
   file?: string;
 };
