@@ -16,7 +16,7 @@ describe('helpers', () => {
   it.each([
     ['C:\\Users\\user\\x', '/c/Users/user/x', 'Windows drive path → Git Bash form'],
     ['/home/u/p', '/home/u/p', 'POSIX unchanged'],
-  ])('toPosixPath(%j) = %j (%s)', (input, out) => {
+  ])('toPosixPath(%j) = %j (%s)', (input, out, _why) => {
     expect(toPosixPath(input)).toBe(out);
   });
   it.each([
@@ -24,7 +24,7 @@ describe('helpers', () => {
     ['/Users/user/Developer/app', '/Users/user', 'macOS home'],
     ['/c/Users/user', '/c/Users/user', 'Windows home'],
     ['/tmp/gh-issue-solver', undefined, 'no home in the path'],
-  ])('inferHome(%j) = %j (%s)', (cwd, home) => {
+  ])('inferHome(%j) = %j (%s)', (cwd, home, _why) => {
     expect(inferHome(cwd)).toBe(home);
   });
   it('summarizes long inputs on one line', () => {

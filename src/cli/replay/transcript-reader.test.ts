@@ -24,7 +24,7 @@ describe('isDenialText', () => {
     ],
     ['Error: Exit code 1\nfoo', false, 'an ordinary tool error'],
     ['File does not exist.', false, 'tool error'],
-  ])('%j → %s (%s)', (text, expected) => {
+  ])('%j → %s (%s)', (text, expected, _why) => {
     expect(isDenialText(text)).toBe(expected);
   });
 });
@@ -101,7 +101,7 @@ describe.skipIf(!transcripts)('readRecordedCalls on the genuine Claude Code tran
     ['m-claude/ff59cfd2-09dc-4a18-8c9f-0d46c3d4e8cd.jsonl', 191, 0, 'Windows host'],
     ['m-claude/343e3472-b9b6-4561-ade0-21d1a4730c11.jsonl', 25, 0, 'PowerShell via Bash'],
     ['hive-mind/stream-json-3b09acec-2c2f-4d29-bfe8-77480cedc28b.jsonl', 35, 0, 'headless stream-json'],
-  ])('%s: %i calls, %i without result (%s)', async (rel, nCalls, nNoResult) => {
+  ])('%s: %i calls, %i without result (%s)', async (rel, nCalls, nNoResult, _why) => {
     const stats = newReadStats();
     const calls = await readRecordedCalls(path.join(transcripts as string, rel), stats);
     expect(calls.length).toBe(nCalls);
