@@ -330,3 +330,11 @@ describe('Grep: permissions, flags and budget', () => {
     });
   });
 });
+
+describe('Grep: a newline in the pattern without multiline', () => {
+  it('is an input error that points to multiline', async () => {
+    expect(await runToolError(GrepTool, { pattern: 'a\nb' }, context)).toMatch(
+      /Invalid pattern: .*not allowed[\s\S]*multiline/,
+    );
+  });
+});

@@ -42,7 +42,11 @@ function checkExit(run: RipgrepRunResult, sawOutput: boolean, what: 'pattern' | 
   if (run.exitCode === 0 || run.exitCode === 1 || run.exitCode === null || run.noFilesSearched) return;
   if (sawOutput || !run.stderr) return;
   const diagnostic = run.stderr.replace(/^rg: /gm, '');
-  if (/regex parse error|error parsing glob|unrecognized file type|invalid|error parsing/i.test(diagnostic)) {
+  if (
+    /regex parse error|error parsing glob|unrecognized file type|invalid|error parsing|not allowed in a regex/i.test(
+      diagnostic,
+    )
+  ) {
     const field = /unrecognized file type/.test(diagnostic)
       ? 'type'
       : /glob/.test(diagnostic)
