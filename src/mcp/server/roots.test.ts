@@ -30,8 +30,15 @@ const Peek = buildTool({
 const decide: PermissionDecider = async (req) => {
   const dir = (req.input as { dir: string }).dir;
   if (dir === req.cwd || req.additionalDirectories.includes(dir))
-    return { behavior: 'allow', reason: { type: 'other', message: `${dir} is a working directory` } };
-  return { behavior: 'ask', reason: { type: 'other', message: `${dir} is outside` }, suggestions: [] };
+    return {
+      behavior: 'allow',
+      reason: { type: 'working-directory', message: `${dir} is a working directory` },
+    };
+  return {
+    behavior: 'ask',
+    reason: { type: 'working-directory', message: `${dir} is outside` },
+    suggestions: [],
+  };
 };
 
 async function connect(withRoots: boolean, answerRoots: () => Promise<Root[]>) {

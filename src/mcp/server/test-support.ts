@@ -76,8 +76,8 @@ export async function connectGantryStdio(
 }
 
 /** The text blocks of a tools/call result, joined by newlines. */
-export function textOf(result: { content?: unknown }): string {
-  const content = (result.content ?? []) as { type: string; text?: string }[];
+export function textOf(result: unknown): string {
+  const content = ((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[];
   return content
     .filter((b) => b.type === 'text')
     .map((b) => b.text ?? '')
