@@ -112,6 +112,12 @@ function toolPrimitive(program: string, args: readonly Word[]): string | undefin
       return `${program} schedules commands to run later`;
     case 'crontab':
       return t.includes('-l') ? undefined : 'crontab installs scheduled commands';
+    case 'env':
+      return t.some((x) => /^(-[a-zA-Z0-9]*S|--split-string)/.test(x) && !x.startsWith('--unset'))
+        ? 'env -S splits a string into a command line'
+        : undefined;
+    case 'watch':
+      return 'watch runs its arguments through sh -c, repeatedly';
     case 'npx':
     case 'bunx':
       return t.some((x) => /^(-c|--call)(=|$)/.test(x)) ? `${program} -c runs a shell command` : undefined;
