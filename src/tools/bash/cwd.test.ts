@@ -35,7 +35,7 @@ describe('nextCwd', () => {
     [() => '/usr', () => root, true, 'outside every allowed directory resets to the root'],
     [() => path.join(base, 'project-secrets'), () => root, true, 'a sibling sharing the prefix is outside'],
     [() => undefined, () => root, false, 'no recorded cwd (SIGKILL, exec) keeps the start directory'],
-  ])('%s → %s (note: %s; %s)', (final, expected, note) => {
+  ])('%s → %s (note: %s; %s)', (final, expected, note, _why) => {
     const decision = nextCwd({
       finalCwd: final(),
       startedIn: root,

@@ -26,7 +26,7 @@ describe('gitSubcommand', () => {
     [['git', '--no-pager', '-c', 'a=b', 'push'], 'push', 'flags and -c value skipped'],
     [['/usr/bin/git', 'switch', 'main'], 'switch', 'path-qualified git'],
     [['gitk'], undefined, 'not git'],
-  ])('%j → %s (%s)', (argv, name) => {
+  ])('%j → %s (%s)', (argv, name, _why) => {
     expect(gitSubcommand(argv)?.name).toBe(name);
   });
 });
@@ -73,7 +73,7 @@ describe('detectGitOperations', () => {
       'pull request url',
     ],
     [['git status', 'ls'], '', [], 'read-only git reports nothing'],
-  ])('%j → events (%s)', (subs, output, expected) => {
+  ])('%j → events (%s)', (subs, output, expected, _why) => {
     expect(detectGitOperations(subs.map(sub), output)).toEqual(expected);
   });
 });

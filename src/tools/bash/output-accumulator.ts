@@ -37,6 +37,9 @@ export interface OutputAccumulatorOptions {
   maxErrorLineChars?: number;
 }
 
+/** Bytes decoded into one string at a time (below V8's large-object threshold). */
+const DECODE_SLICE_BYTES = 32 * 1024;
+
 /** A line longer than this is scanned for errors in pieces instead of waiting for its newline. */
 const MAX_CARRY_CHARS = 64 * 1024;
 
@@ -74,21 +77,30 @@ export class OutputAccumulator {
     this.maxErrorLineChars = options.maxErrorLineChars ?? 500;
   }
 
-  /** Feeds raw output bytes. Never throws on invalid UTF-8. */
+  /**
+   * Feeds raw output bytes. Never throws on invalid UTF-8. Large chunks are decoded in slices of
+   * {@link DECODE_SLICE_BYTES}, so every temporary string stays small enough for V8's young
+   * generation (a 1 MiB string would go to large-object space and linger until a full GC).
+   */
   feed(chunk: Uint8Array): void {
     if (this.ended) throw new Error('OutputAccumulator.feed after end()');
     this.bytes += chunk.length;
-    let newlines = 0;
-    for (let i = 0; i < chunk.length; i++) if (chunk[i] === 10) newlines++;
-    this.newlines += newlines;
-    this.addText(this.decoder.decode(chunk, { stream: true }));
+    for (let start = 0; start < chunk.length; start += DECODE_SLICE_BYTES) {
+      const slice = chunk.subarray(start, start + DECODE_SLICE_BYTES);
+      // A 0x0A byte is always a whole '\n' in UTF-8 (never inside a multi-byte sequence, never
+      // held back by the streaming decoder), so the byte count is the decoded text's count.
+      let newlines = 0;
+      for (let i = 0; i < slice.length; i++) if (slice[i] === 10) newlines++;
+      this.newlines += newlines;
+      this.addText(this.decoder.decode(slice, { stream: true }), newlines);
+    }
   }
 
   /** Flushes the decoder (an incomplete trailing UTF-8 sequence becomes U+FFFD) and scans the last line. */
   end(): void {
     if (this.ended) return;
     this.ended = true;
-    this.addText(this.decoder.decode());
+    this.addText(this.decoder.decode(), 0);
     this.scan(this.carry, this.carryOffset, this.newlinesBeforeCarry);
     this.carry = '';
   }
@@ -115,22 +127,30 @@ export class OutputAccumulator {
     return this.tailBuffer.length ? this.tailBuffer[this.tailBuffer.length - 1]! : '';
   }
 
-  private addText(text: string): void {
+  /** Adds decoded text holding `newlines` newline characters. */
+  private addText(text: string, newlines: number): void {
     if (!text) return;
     const startOffset = this.chars;
     this.chars += text.length;
     if (this.head.length < this.headChars) this.head += text.slice(0, this.headChars - this.head.length);
-    this.tailBuffer += text;
-    if (this.tailBuffer.length > 2 * this.tailChars + 1024) {
-      this.tailBuffer = this.tailBuffer.slice(this.tailBuffer.length - this.tailChars);
+    if (text.length >= this.tailChars) {
+      this.tailBuffer = text.slice(text.length - this.tailChars);
+    } else {
+      this.tailBuffer += text;
+      if (this.tailBuffer.length > 2 * this.tailChars + 1024) {
+        this.tailBuffer = this.tailBuffer.slice(this.tailBuffer.length - this.tailChars);
+      }
     }
-    this.scanForErrors(text, startOffset);
+    this.scanForErrors(text, startOffset, newlines);
   }
 
-  /** Scans complete lines of `carry + text` for errors; keeps the unfinished last line as carry. */
-  private scanForErrors(text: string, textOffset: number): void {
+  /**
+   * Scans complete lines of `carry + text` for errors; keeps the unfinished last line as carry.
+   * `textNewlines` is the number of newlines in `text` (the carry never holds one).
+   */
+  private scanForErrors(text: string, textOffset: number, textNewlines: number): void {
     if (this.carry.length === 0) this.carryOffset = textOffset;
-    const pending = this.carry + text;
+    const pending = this.carry.length === 0 ? text : this.carry + text;
     const lastNewline = pending.lastIndexOf('\n');
     if (lastNewline < 0) {
       if (pending.length <= MAX_CARRY_CHARS) {
@@ -144,9 +164,7 @@ export class OutputAccumulator {
     }
     const complete = pending.slice(0, lastNewline + 1);
     this.scan(complete, this.carryOffset, this.newlinesBeforeCarry);
-    let newlines = 0;
-    for (let i = 0; i < complete.length; i++) if (complete.charCodeAt(i) === 10) newlines++;
-    this.newlinesBeforeCarry += newlines;
+    this.newlinesBeforeCarry += textNewlines;
     this.carryOffset += complete.length;
     this.carry = pending.slice(lastNewline + 1);
   }

@@ -15,7 +15,7 @@ describe('foreground sleep validation', () => {
     ['npm test && sleep 30', undefined, 'not the leading command'],
     ['sleepy 30', undefined, 'a different program'],
     ['echo sleep 30', undefined, 'sleep as an argument'],
-  ])('%j → %s (%s)', (command, seconds) => {
+  ])('%j → %s (%s)', (command, seconds, _why) => {
     expect(leadingSleepSeconds(command)).toBe(seconds);
   });
 
@@ -25,7 +25,7 @@ describe('foreground sleep validation', () => {
     ['sleep 1.5 && ls', false, false, 'short waits are allowed'],
     ['sleep 60', true, false, 'run_in_background may sleep'],
     ['sleep $X', false, false, 'unknown durations are allowed'],
-  ])('%j (background=%s) blocked=%s (%s)', (command, background, blocked) => {
+  ])('%j (background=%s) blocked=%s (%s)', (command, background, blocked, _why) => {
     expect(blockedSleepMessage(command, background) !== undefined).toBe(blocked);
   });
 

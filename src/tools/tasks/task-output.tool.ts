@@ -103,7 +103,7 @@ export function createTaskOutputTool(tasks: BackgroundTaskManager = backgroundTa
     toAutoClassifierInput: (input: TaskOutputInput) =>
       `read output of task ${input.task_id ?? input.bash_id}`,
 
-    async validateInput(input: TaskOutputInput) {
+    async validateInput(input: TaskOutputInput, _context?: ToolUseContext) {
       try {
         compileFilter(input.filter);
       } catch (error) {
@@ -150,7 +150,7 @@ export function createTaskOutputTool(tasks: BackgroundTaskManager = backgroundTa
       return { data };
     },
 
-    mapToolResultToContent(output: TaskOutputData) {
+    mapToolResultToContent(output: TaskOutputData, _toolUseId?: string) {
       const parts = [
         `<retrieval_status>${output.retrieval_status}</retrieval_status>`,
         `<task_id>${output.task.task_id}</task_id>`,

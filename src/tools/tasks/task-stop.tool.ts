@@ -74,7 +74,7 @@ export function createTaskStopTool(tasks: BackgroundTaskManager = backgroundTask
       return { data };
     },
 
-    mapToolResultToContent: (output: TaskStopData) => output.message,
+    mapToolResultToContent: (output: TaskStopData, _toolUseId?: string) => output.message,
   });
 }
 

@@ -99,7 +99,7 @@ describe('background Bash tasks', () => {
       retrieval_status: 'success',
       task: { status: 'completed', output: 'three', exitCode: 0 },
     });
-    expect(third.ok && tool.mapToolResultToContent(third.data, 'id')).toBe(
+    expect(third.ok && tool.mapToolResultToContent(third.data)).toBe(
       `<retrieval_status>success</retrieval_status>\n\n<task_id>${task.taskId}</task_id>\n\n<task_type>local_bash</task_type>\n\n<status>completed</status>\n\n<exit_code>0</exit_code>\n\n<output>\nthree\n</output>`,
     );
     const again = await runTool<TaskOutputData>(tool, { task_id: task.taskId }, session.context);

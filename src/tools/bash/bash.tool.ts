@@ -1,0 +1,215 @@
+/**
+ * The `Bash` tool (spec §2.7; seed 000 §2.1–2.2, §2.4; issue 4).
+ *
+ * Phases: `validateInput` (foreground sleep > 2 s refused) → `describeCall` (shell analysis:
+ * sub-commands for rule matching, effects, findings; awaits the parser first) → `call`:
+ * - background: start the task (run-background.ts) and return its id at once;
+ * - foreground: choose the start cwd (cwd.ts) → run (run-command.ts: own process group, output to
+ *   a file, bounded memory, progress events, timeout/abort → SIGTERM then SIGKILL) → record the new
+ *   session cwd (reset to the project root with a note when a `cd` left the allowed directories)
+ *   → build the result (finish-foreground.ts: semantic exit codes, image output, 30,000-character
+ *   excerpt with the full output spilled, git operations, destructive warning).
+ *
+ * `createBashTool(options)` takes the dependencies that vary per host: the sandbox seam
+ * (spawn-spec.ts {@link BashSandbox}), the shell analysis port, the environment, the task registry.
+ * `BashTool` is the default instance (no sandbox) that the registry lists.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AbortError, buildTool, type ToolUseContext } from '../../core/index.js';
+import { backgroundTasks, type BackgroundTaskManager } from '../tasks/task-manager.js';
+import {
+  BashInput,
+  BASH_MAX_RESULT_SIZE_CHARS,
+  bashLimitsFromEnv,
+  effectiveTimeoutMs,
+} from './bash-input.js';
+import { type BashOutput, mapBashResult } from './bash-output.js';
+import { nextCwd, startCwd } from './cwd.js';
+import { destructiveWarning } from './destructive-warning.js';
+import { finishForeground } from './finish-foreground.js';
+import { startBackgroundCommand } from './run-background.js';
+import { type BashProgress, runCommand } from './run-command.js';
+import { defaultShellPort, type ShellAnalysisPort } from './shell-port.js';
+import type { BashSandbox } from './spawn-spec.js';
+import { blockedSleepMessage } from './validate-sleep.js';
+
+export type { BashOutput } from './bash-output.js';
+export type { BashProgress } from './run-command.js';
+
+const description = readFileSync(
+  fileURLToPath(new URL('./bash.prompt.md', import.meta.url)),
+  'utf8',
+).trimEnd();
+
+export interface BashToolOptions {
+  /** Wraps every spawn (foreground and background); see {@link BashSandbox}. Default: none. */
+  sandbox?: BashSandbox;
+  /** Shell analysis (default: `src/shell/index.ts`). */
+  shell?: ShellAnalysisPort;
+  /** Environment of commands and of the limits (`BASH_*_TIMEOUT_MS`, `BASH_MAX_OUTPUT_LENGTH`). Default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** Background task registry (default: the process-wide `backgroundTasks`). */
+  tasks?: BackgroundTaskManager;
+  /** Overrides of the SIGTERM→SIGKILL grace (ms) and progress interval (ms), e.g. for tests. */
+  killGraceMs?: number;
+  progressIntervalMs?: number;
+}
+
+function truthy(value: string | undefined): boolean {
+  return value === '1' || value === 'true';
+}
+
+/** Builds a Bash tool bound to `options` (see {@link BashToolOptions}). */
+export function createBashTool(options: BashToolOptions = {}) {
+  const env = options.env ?? process.env;
+  const shell = options.shell ?? defaultShellPort;
+  const tasks = options.tasks ?? backgroundTasks;
+  const limits = {
+    ...bashLimitsFromEnv(env),
+    ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+    ...(options.progressIntervalMs !== undefined ? { progressIntervalMs: options.progressIntervalMs } : {}),
+  };
+  const envFile = env.GANTRY_ENV_FILE ?? env.CLAUDE_ENV_FILE;
+  const maintainProjectDir =
+    truthy(env.GANTRY_BASH_MAINTAIN_PROJECT_WORKING_DIR) ||
+    truthy(env.CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR);
+
+  /** Read-only exactly when the analysis proves it; false while the parser is not initialised (fail closed). */
+  const provenReadOnly = (input: BashInput): boolean => {
+    if (input.run_in_background) return false;
+    return shell.analyzeSync(input.command, process.cwd())?.readOnly === true;
+  };
+
+  return buildTool({
+    name: 'Bash',
+    description,
+    inputSchema: BashInput,
+    maxResultSizeChars: BASH_MAX_RESULT_SIZE_CHARS,
+    userFacingName: () => 'Bash',
+    isReadOnly: provenReadOnly,
+    isConcurrencySafe: provenReadOnly,
+    isDestructive: (input: BashInput) => destructiveWarning(input.command) !== undefined,
+    toAutoClassifierInput: (input: BashInput) => input.command,
+
+    async validateInput(input: BashInput, _context?: ToolUseContext) {
+      if (input.command.trim() === '') return { ok: false, message: 'command is empty.', field: 'command' };
+      const sleep = blockedSleepMessage(input.command, input.run_in_background === true);
+      return sleep ? { ok: false, message: sleep, field: 'command' } : { ok: true };
+    },
+
+    async describeCall(input: BashInput, context: ToolUseContext) {
+      const cwd = context.getAppState().cwd;
+      const description = await shell.describe(input.command, cwd);
+      if (!options.sandbox?.decide) return description;
+      const decision = await options.sandbox
+        .decide({
+          command: input.command,
+          dangerouslyDisableSandbox: input.dangerouslyDisableSandbox === true,
+          cwd,
+        })
+        .catch(() => ({ mode: 'unknown' }));
+      return { ...description, sandboxed: decision.mode === 'sandboxed' };
+    },
+
+    async *call(input: BashInput, context: ToolUseContext) {
+      const signal = context.abortController.signal;
+      if (signal.aborted) throw new AbortError('The command was not started: the turn was aborted.');
+      const state = context.getAppState();
+      const start = startCwd(state);
+      const notes = start.note ? [start.note] : [];
+      if (start.note) context.setAppState((prev) => ({ ...prev, cwd: start.cwd }));
+      const timeoutMs = effectiveTimeoutMs(input, limits);
+      const warning = destructiveWarning(input.command);
+      const dangerouslyDisableSandbox = input.dangerouslyDisableSandbox === true;
+
+      if (input.run_in_background) {
+        const task = await startBackgroundCommand({
+          command: input.command,
+          description: input.description ?? input.command,
+          cwd: start.cwd,
+          timeoutMs,
+          graceMs: limits.killGraceMs,
+          context,
+          manager: tasks,
+          env,
+          ...(envFile ? { envFile } : {}),
+          ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+          dangerouslyDisableSandbox,
+        });
+        const data: BashOutput = {
+          stdout: '',
+          stderr: notes.join('\n'),
+          interrupted: false,
+          isImage: false,
+          exitCode: null,
+          cwd: start.cwd,
+          backgroundTaskId: task.taskId,
+          backgroundOutputFile: task.outputFile,
+          ...(warning ? { destructiveWarning: warning } : {}),
+        };
+        return { data };
+      }
+
+      const resultsDir = path.join(state.sessionDir, 'tool-results');
+      await mkdir(resultsDir, { recursive: true });
+      const stem = (context.toolUseId ?? `bash-${randomUUID()}`)
+        .replace(/[^A-Za-z0-9_-]/g, '_')
+        .slice(0, 128);
+      const outputFile = path.join(resultsDir, `${stem}.bash-output.txt`);
+      const sandboxInfo = { command: input.command, dangerouslyDisableSandbox, background: false };
+      const run = yield* runCommand({
+        command: input.command,
+        cwd: start.cwd,
+        timeoutMs,
+        outputFile,
+        signal,
+        graceMs: limits.killGraceMs,
+        maxOutputBytes: limits.maxOutputBytes,
+        keepChars: limits.maxOutputChars,
+        progressIntervalMs: limits.progressIntervalMs,
+        env,
+        ...(envFile ? { envFile } : {}),
+        ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+        sandboxInfo,
+      });
+      const after = nextCwd({
+        finalCwd: run.finalCwd,
+        startedIn: start.cwd,
+        state: context.getAppState(),
+        maintainProjectDir,
+      });
+      if (after.cwd !== context.getAppState().cwd)
+        context.setAppState((prev) => ({ ...prev, cwd: after.cwd }));
+      if (after.note) notes.push(after.note);
+      await shell.init().catch(() => undefined);
+      const analysis = shell.analyzeSync(input.command, start.cwd);
+      const data = await finishForeground({
+        command: input.command,
+        run,
+        outputFile,
+        limits,
+        timeoutMs,
+        cwd: start.cwd,
+        notes,
+        subcommands: analysis?.subcommands ?? [],
+        interpretExitCode: (command, code) => shell.interpretExitCode(command, code),
+        ...(warning ? { destructiveWarning: warning } : {}),
+        ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+        sandboxInfo,
+      });
+      return { data };
+    },
+
+    mapToolResultToContent: (output: BashOutput, _toolUseId?: string) => mapBashResult(output),
+  });
+}
+
+/** The default Bash tool (no sandbox, `src/shell` analysis, process env). */
+export const BashTool = createBashTool();
+
+/** Progress type re-exported for hosts that render Bash progress. */
+export type BashToolProgress = BashProgress;
