@@ -11,11 +11,14 @@
  *   (`{ features: { SLEEP: true } }`); config wins over env when both are given.
  */
 import type { AnyTool } from '../core/index.js';
+import { BashTool } from './bash/bash.tool.js';
 import { GlobTool } from './glob/glob.tool.js';
 import { GrepTool } from './grep/grep.tool.js';
 import { EditTool } from './edit/edit.tool.js';
 import { NotebookEditTool } from './notebook-edit/notebook-edit.tool.js';
 import { ReadTool } from './read/read.tool.js';
+import { TaskOutputTool } from './tasks/task-output.tool.js';
+import { TaskStopTool } from './tasks/task-stop.tool.js';
 import { WriteTool } from './write/write.tool.js';
 
 /** Named feature flags guarding conditional tools. */
@@ -51,6 +54,9 @@ export async function getAllBaseTools(config: ToolRegistryConfig = {}): Promise<
     EditTool,
     WriteTool,
     NotebookEditTool,
+    BashTool,
+    TaskOutputTool,
+    TaskStopTool,
 
     // Behind feature flags: the module is imported only when the flag is on.
     ...(feature('SLEEP', config) ? [(await import('./sleep/sleep.tool.js')).SleepTool] : []),
