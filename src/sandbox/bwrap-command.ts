@@ -74,7 +74,8 @@ export function buildBwrapCommand(input: BwrapCommandInput): { file: string; arg
     '--unshare-ipc',
     '--unshare-uts',
     '--unshare-cgroup-try',
-    ...(input.enterPrefix ? [] : ['--unshare-net']),
+    // Only a real nsenter prefix replaces the private network namespace (an empty one must not).
+    ...(input.enterPrefix?.length ? [] : ['--unshare-net']),
     '--die-with-parent',
     '--new-session',
     ...mountArgs(input.plan),
@@ -85,7 +86,7 @@ export function buildBwrapCommand(input: BwrapCommandInput): { file: string; arg
     input.program,
     ...input.args,
   ];
-  const command = [...(input.enterPrefix ?? []), ...bwrap];
+  const command = [...(input.enterPrefix?.length ? input.enterPrefix : []), ...bwrap];
   if (!input.seccompFile) return { file: command[0] as string, args: command.slice(1) };
   return {
     file: '/bin/sh',

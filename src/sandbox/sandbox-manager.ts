@@ -13,15 +13,13 @@
  * appends the violation notes.
  */
 import { randomUUID } from 'node:crypto';
-import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
-import path from 'node:path';
+import { closeSync, existsSync, openSync } from 'node:fs';
+import { homedir } from 'node:os';
 import type { SandboxSettings } from '../core/sandbox-settings.js';
 import { analyzeCommandAsync } from '../shell/index.js';
 import { sandboxViolationNotes } from './annotate.js';
 import { probeSandbox, type SandboxAvailability } from './availability.js';
 import { buildBwrapCommand } from './bwrap-command.js';
-import { compileDomainPolicy } from './domain-policy.js';
 import {
   diffProtected,
   planFilesystem,
@@ -29,9 +27,9 @@ import {
   type ProtectedChange,
   snapshotProtected,
 } from './filesystem-policy.js';
-import { type NetworkBridge, SANDBOX_PROXY_PORT, startNetworkBridge } from './network-bridge.js';
-import { type ProxyEvent, type SandboxProxy, startSandboxProxy } from './network-proxy.js';
-import { buildSeccompFilter } from './seccomp.js';
+import { SANDBOX_PROXY_PORT } from './network-bridge.js';
+import type { ProxyEvent } from './network-proxy.js';
+import { createSandboxSession, type SandboxSession } from './sandbox-session.js';
 import {
   type CommandShape,
   type SandboxCallInput,
@@ -87,34 +85,22 @@ interface CallRecord {
   tmpDir: string;
 }
 
-interface Session {
-  root: string;
-  tmpDir: string;
-  seccompFile?: string;
-  proxy?: SandboxProxy;
-  bridge?: NetworkBridge;
-  /** Why the allow-listed network is off, when it is (said once). */
-  networkNotice?: string;
-}
-
 const MAX_FINISHED = 64;
 
 /** The sandbox of one session. See the module comment. */
 export class SandboxManager {
   private readonly settings: SandboxSettings;
   private readonly options: SandboxManagerOptions;
-  private readonly policy;
-  private session?: Promise<Session>;
+  private session?: Promise<SandboxSession>;
   private readonly records = new Map<string, CallRecord>();
   private readonly finished: CallRecord[] = [];
   private unavailableNoticeGiven = false;
-  private networkNoticeGiven = false;
+  private sessionNoticesGiven = false;
   private disposed = false;
 
   constructor(options: SandboxManagerOptions) {
     this.options = options;
     this.settings = options.settings;
-    this.policy = compileDomainPolicy(options.settings.network);
   }
 
   /** Probe result for this manager's binaries (cached per process). */
@@ -194,16 +180,18 @@ export class SandboxManager {
       homes,
       settingsRoot: workingDirectories[0] ?? spec.cwd,
     });
+    // No bridge → bwrap makes a private, closed network (--unshare-net); never the host's network.
+    const bridge = (await session.bridgeAlive()) ? session.bridge() : undefined;
     const record: CallRecord = {
       ...this.emptyRecord(info.command, spec.cwd),
       plan,
       before: snapshotProtected(plan.anchors),
-      proxyEnabled: await this.bridgeAlive(session),
+      proxyEnabled: bridge !== undefined,
       tmpDir: session.tmpDir,
     };
-    if (session.networkNotice && !this.networkNoticeGiven) {
-      this.networkNoticeGiven = true;
-      record.notices.push(`[sandbox] ${session.networkNotice}`);
+    if (!this.sessionNoticesGiven) {
+      this.sessionNoticesGiven = true;
+      record.notices.push(...session.notices.map((n) => `[sandbox] ${n}`));
     }
     const env: Record<string, string> = {
       ...spec.env,
@@ -218,7 +206,7 @@ export class SandboxManager {
       cwd: spec.cwd,
       program: spec.file,
       args: spec.args,
-      ...(record.proxyEnabled && session.bridge ? { enterPrefix: session.bridge.enterPrefix } : {}),
+      ...(bridge ? { enterPrefix: bridge.enterPrefix } : {}),
       ...(session.seccompFile ? { seccompFile: session.seccompFile } : {}),
       uid: process.getuid?.() ?? 0,
       gid: process.getgid?.() ?? 0,
@@ -278,9 +266,7 @@ export class SandboxManager {
     if (!pending) return;
     const session = await pending.catch(() => undefined);
     if (!session) return;
-    await session.bridge?.close();
-    await session.proxy?.close();
-    rmSync(session.root, { recursive: true, force: true });
+    await session.close();
   }
 
   private emptyRecord(command: string, cwd: string): CallRecord {
@@ -308,64 +294,14 @@ export class SandboxManager {
     else for (const r of this.records.values()) r.proxyEvents.push(event); // client sent no token: every running call
   }
 
-  /** True when the shared network namespace is up; restarts a holder that died (once per call). */
-  private async bridgeAlive(session: Session): Promise<boolean> {
-    if (!session.bridge || !session.proxy) return false;
-    if (session.bridge.alive()) return true;
-    const availability = await this.availability();
-    try {
-      session.bridge = await startNetworkBridge({
-        bwrapPath: availability.bwrapPath,
-        socatPath: availability.socatPath,
-        nsenterPath: availability.nsenterPath,
-        proxySocketPath: session.proxy.socketPath,
-      });
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  private ensureSession(): Promise<Session> {
-    this.session ??= this.createSession();
+  private ensureSession(): Promise<SandboxSession> {
+    this.session ??= createSandboxSession({
+      settings: this.settings,
+      availability: this.availability(),
+      ...(this.options.tmpRoot ? { tmpRoot: this.options.tmpRoot } : {}),
+      onProxyEvent: (event) => this.onProxyEvent(event),
+    });
     return this.session;
-  }
-
-  private async createSession(): Promise<Session> {
-    const root = mkdtempSync(path.join(this.options.tmpRoot ?? tmpdir(), 'gantry-sandbox-'));
-    const tmpDir = path.join(root, 'tmp');
-    mkdirSync(tmpDir, { mode: 0o700 });
-    const session: Session = { root, tmpDir };
-    const filter = buildSeccompFilter({ allowLocalBinding: this.settings.network.allowLocalBinding });
-    if (filter) {
-      session.seccompFile = path.join(root, 'seccomp.bpf');
-      writeFileSync(session.seccompFile, filter, { mode: 0o600 });
-    } else {
-      session.networkNotice = `no seccomp filter for ${process.arch}: Unix-domain sockets are not blocked inside the sandbox.`;
-    }
-    const availability = await this.availability();
-    if (!availability.proxyBridge) {
-      session.networkNotice = `network is fully closed inside the sandbox (${availability.proxyReason}); sandbox.network.allowedDomains cannot be honoured.`;
-      return session;
-    }
-    try {
-      session.proxy = await startSandboxProxy({
-        socketPath: path.join(root, 'proxy.sock'),
-        policy: this.policy,
-        onEvent: (event) => this.onProxyEvent(event),
-      });
-      session.bridge = await startNetworkBridge({
-        bwrapPath: availability.bwrapPath,
-        socatPath: availability.socatPath,
-        nsenterPath: availability.nsenterPath,
-        proxySocketPath: session.proxy.socketPath,
-      });
-    } catch (error) {
-      await session.proxy?.close();
-      delete session.proxy;
-      session.networkNotice = `network is fully closed inside the sandbox (the proxy could not start: ${(error as Error).message}).`;
-    }
-    return session;
   }
 }
 
