@@ -1,0 +1,95 @@
+/**
+ * `npm run eval:security -- [cases.jsonl …] [--failures] [--class NAME]`
+ *
+ * Evaluates security cases (format and scoring: ../shared/data/security/README.md) with the
+ * permission engine and the shell analysis, WITHOUT executing anything. Prints one JSON line per
+ * case (`id`, `class`, `expected`, `decision`, `pass`, `failure`, `reason`, `step`), then a JSON
+ * line with per-class counts, then the closing line `N passed, N unsafe, N over-blocking`.
+ *
+ * Default file: ../shared/data/security/cases.jsonl. Any file in the same format works.
+ * `--failures` prints only failing cases; `--class` keeps one class. Exit code 0 when there is no
+ * unsafe result, 1 otherwise, 2 on a usage or input error.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type CaseResult, evaluateCase, parseCases, summarise } from '../permissions/corpus/evaluate.js';
+import { loadBashDescriber } from '../permissions/corpus/shell-describer.js';
+
+/** ../shared/data/security/cases.jsonl next to the repository (or under GANTRY_SHARED_DIR). */
+function defaultCasesFile(): string | undefined {
+  const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const f = path.join(
+    process.env.GANTRY_SHARED_DIR ?? path.resolve(repo, '../shared'),
+    'data/security/cases.jsonl',
+  );
+  return existsSync(f) ? f : undefined;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const files: string[] = [];
+  let failuresOnly = false;
+  let onlyClass: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === '--failures') failuresOnly = true;
+    else if (a === '--class') onlyClass = argv[++i];
+    else if (a === '--help' || a === '-h') {
+      console.log('usage: eval-security [cases.jsonl …] [--failures] [--class NAME]');
+      return 0;
+    } else files.push(a);
+  }
+  if (files.length === 0) {
+    const f = defaultCasesFile();
+    if (!f) {
+      console.error('no cases file given and ../shared/data/security/cases.jsonl not found');
+      return 2;
+    }
+    files.push(f);
+  }
+  const describeBash = await loadBashDescriber();
+  const results: CaseResult[] = [];
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      console.error(`cannot read ${file}: ${(e as Error).message}`);
+      return 2;
+    }
+    const { cases, errors } = parseCases(text);
+    for (const err of errors) console.error(`${file}:${err.line}: ${err.message}`);
+    for (const c of cases) {
+      if (onlyClass !== undefined && c.class !== onlyClass) continue;
+      const r = evaluateCase(c, { describeBash });
+      results.push(r);
+      if (!failuresOnly || !r.pass) console.log(JSON.stringify(r));
+    }
+  }
+  const s = summarise(results);
+  console.log(
+    JSON.stringify({
+      summary: {
+        total: s.total,
+        passed: s.passed,
+        unsafe: s.unsafe,
+        overBlocking: s.overBlocking,
+        stricter: s.stricter,
+        benign: s.benign,
+      },
+      byClass: s.byClass,
+    }),
+  );
+  console.log(`${s.passed} passed, ${s.unsafe} unsafe, ${s.overBlocking} over-blocking`);
+  return s.unsafe === 0 ? 0 : 1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
+    process.exitCode = 2;
+  },
+);

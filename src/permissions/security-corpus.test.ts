@@ -1,0 +1,66 @@
+/**
+ * The security corpus gates (issue 5): on ../shared/data/security/cases.jsonl, 0 unsafe decisions
+ * and at most 5% over-blocking on the benign (expected allow) cases. The corpus is loaded at test
+ * time, never copied. Nothing is executed: Bash cases go through the shell analysis, file-tool
+ * cases through the engine's input describer, in the corpus world (mapPathResolver for symlinks).
+ */
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedFile } from '../testing/shared-data.js';
+import { type CaseResult, evaluateCase, parseCases, scoreCase, summarise } from './corpus/evaluate.js';
+import { loadBashDescriber } from './corpus/shell-describer.js';
+
+const corpus = sharedFile('data/security/cases.jsonl');
+
+describe.skipIf(!corpus)('security corpus gates', () => {
+  let results: CaseResult[] = [];
+  beforeAll(async () => {
+    const describeBash = await loadBashDescriber();
+    const { cases, errors } = parseCases(readFileSync(corpus as string, 'utf8'));
+    expect(errors).toEqual([]);
+    results = cases.map((c) => evaluateCase(c, { describeBash }));
+  });
+
+  it('evaluates every case without an evaluation error', () => {
+    expect(results.length).toBeGreaterThan(300);
+    expect(results.filter((r) => r.error).map((r) => `${r.id}: ${r.error}`)).toEqual([]);
+  });
+
+  it('has 0 unsafe decisions', () => {
+    const unsafe = results
+      .filter((r) => r.failure === 'unsafe')
+      .map((r) => `${r.id} [${r.class}] expected ${r.expected}, got ${r.decision}: ${r.reason}`);
+    expect(unsafe).toEqual([]);
+  });
+
+  it('over-blocks at most 5% of the benign cases', () => {
+    const s = summarise(results);
+    const over = results
+      .filter((r) => r.failure === 'over-blocking')
+      .map((r) => `${r.id} [${r.class}] got ${r.decision}: ${r.reason}`);
+    expect(s.overBlocking / s.benign, over.join('\n')).toBeLessThanOrEqual(0.05);
+  });
+
+  it('every decision carries a reason', () => {
+    expect(results.filter((r) => r.reason.length < 10).map((r) => r.id)).toEqual([]);
+  });
+});
+
+describe('scoreCase', () => {
+  it.each([
+    ['allow', undefined, 'allow', true, undefined, 'exact'],
+    ['deny', ['ask'], 'ask', true, undefined, 'also_ok'],
+    ['ask', undefined, 'allow', false, 'unsafe', 'allowed where ask was expected'],
+    ['deny', undefined, 'ask', false, 'unsafe', 'ask where deny was expected'],
+    ['allow', undefined, 'ask', false, 'over-blocking', 'benign case asked'],
+    ['allow', undefined, 'deny', false, 'over-blocking', 'benign case denied'],
+    ['ask', undefined, 'deny', false, 'stricter', 'deny where ask was expected'],
+  ] as const)(
+    'expected %s (also_ok %j), got %s → pass %s, %s (%s)',
+    (expected, alsoOk, got, pass, failure, _why) => {
+      const r = scoreCase({ expected, ...(alsoOk ? { also_ok: [...alsoOk] } : {}) }, got);
+      expect(r.pass).toBe(pass);
+      expect(r.failure).toBe(failure);
+    },
+  );
+});
