@@ -180,17 +180,50 @@ function queueShell(
           end,
         });
       } else {
-        state.scripts.push({
-          via: 'stdin',
-          text: '',
-          dynamic: true,
-          depth: input.script.depth + 1,
-          start,
-          end,
-        });
+        const piped = input.connector === '|' ? pipedScript(state) : undefined;
+        if (piped) queueScript(state, launches, input, piped.text, piped.dynamic, piped.via, ctx);
+        else {
+          state.scripts.push({
+            via: 'stdin',
+            text: '',
+            dynamic: true,
+            depth: input.script.depth + 1,
+            start,
+            end,
+          });
+        }
       }
     }
   }
+}
+
+/**
+ * The script a shell reads from the previous pipeline stage, when that stage is static:
+ * `cat <<EOF | sh` (the heredoc body), `cat <<< "…" | sh`, `echo static words | sh`.
+ */
+function pipedScript(state: SplitState): { text: string; dynamic: boolean; via: string } | undefined {
+  const previous = state.commands[state.commands.length - 1];
+  const program = previous && programBasename(previous.argv[0]);
+  if (!previous || previous.argv.length === 0) return undefined;
+  if (program === 'cat' && previous.argv.length === 1) {
+    const stdin = [...previous.redirects].reverse().find((r) => r.fd === undefined || r.fd === 0);
+    if (stdin && (stdin.op === '<<' || stdin.op === '<<-')) {
+      const body = stdin.heredocBody ?? '';
+      return { text: body, dynamic: stdin.bodyExpands === true && /[$`]/.test(body), via: 'heredoc-shell' };
+    }
+    if (stdin && stdin.op === '<<<')
+      return { text: stdin.target.text, dynamic: stdin.target.dynamic, via: 'heredoc-shell' };
+    return undefined;
+  }
+  if (program === 'echo' && !previous.argv.slice(1).some((w) => /^-[neE]+$/.test(w.text))) {
+    const args = previous.argv.slice(1);
+    return {
+      text: args.map((w) => w.text).join(' '),
+      dynamic: args.some((w) => w.dynamic),
+      via: 'echo-pipe',
+    };
+  }
+  return undefined;
 }
 
 /** Re-parses `text` as a script one level deeper and queues its statements. */

@@ -67,6 +67,16 @@ describe('parseAndSplit: splitting at operators and into nested bodies', () => {
     ],
     ['bash <<EOF\nrm -rf x\nEOF', [['bash'], ['rm', '-rf', 'x']], 'heredoc fed to a shell'],
     ['bash <<< "rm x"', [['bash'], ['rm', 'x']], 'here-string fed to a shell'],
+    [
+      'cat <<EOF | sh\nrm -rf x\nEOF',
+      [['cat'], ['sh'], ['rm', '-rf', 'x']],
+      'heredoc piped through cat into a shell',
+    ],
+    [
+      "echo 'rm -rf x' | bash",
+      [['echo', 'rm -rf x'], ['bash'], ['rm', '-rf', 'x']],
+      'static echo piped into a shell',
+    ],
     ['xargs rm -f', [['rm', '-f']], 'xargs stripped'],
     [
       'find . -exec rm {} \\;',

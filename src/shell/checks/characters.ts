@@ -13,6 +13,8 @@ function hex(code: number): string {
   return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
+const NEWLINE_LIKE = /[\r\u2028\u2029\u0085]/;
+
 /** Unicode line terminators that JS regexes and some splitters treat as newlines (bash does not). */
 const LINE_SEPARATORS = new Set([0x2028, 0x2029, 0x85]);
 
@@ -22,7 +24,7 @@ export const NEWLINES: Detector = {
   reason:
     'A newline that hides something: a carriage return (a terminal shows the later text over the earlier), a Unicode line or paragraph separator, or a backslash-newline inside a word (bash joins the pieces, readers see two). A plain newline between commands is a split point, not a finding.',
   detect(command, split) {
-    for (let i = 0; i < command.length; i++) {
+    for (let i = NEWLINE_LIKE.test(command) ? 0 : command.length; i < command.length; i++) {
       const c = command.charCodeAt(i);
       if (c === 0x0d)
         return [
@@ -46,6 +48,8 @@ export const NEWLINES: Detector = {
   },
 };
 
+const CONTROL_LIKE = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/;
+
 /** C0 controls other than tab and newline, DEL, and C1 controls (NEL is a line separator, above). */
 function isControl(c: number): boolean {
   return (
@@ -61,7 +65,7 @@ export const CONTROL_CHARACTERS: Detector = {
   reason:
     "Control characters (NUL, backspace, ESC terminal sequences, DEL, C1 controls), written raw or produced by $'…' escapes, can rewrite what a terminal or an approval dialog shows and are read differently by different tools.",
   detect(command, split) {
-    for (let i = 0; i < command.length; i++) {
+    for (let i = CONTROL_LIKE.test(command) ? 0 : command.length; i < command.length; i++) {
       const c = command.charCodeAt(i);
       if (isControl(c))
         return [
@@ -71,6 +75,8 @@ export const CONTROL_CHARACTERS: Detector = {
           ),
         ];
     }
+    // Without raw control characters, a word can only decode to one through $'…' escapes.
+    if (!command.includes("$'")) return [];
     for (let i = 0; i < split.commands.length; i++) {
       for (const w of split.commands[i]?.argv ?? []) {
         for (let k = 0; k < w.text.length; k++) {
@@ -83,6 +89,8 @@ export const CONTROL_CHARACTERS: Detector = {
     return [];
   },
 };
+
+const UNICODE_SPACE_LIKE = /[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/;
 
 /** Non-ASCII whitespace bash does not split on but JS `\s` and readers do. */
 function isUnicodeSpace(c: number): boolean {
@@ -97,6 +105,7 @@ export const UNICODE_WHITESPACE: Detector = {
   reason:
     'No-break and other Unicode spaces outside quotes look like word separators but are ordinary characters to bash (`rm\u00a0-rf` is one word), so what a reader or a regex splitter sees differs from what runs.',
   detect(command, split) {
+    if (!UNICODE_SPACE_LIKE.test(command)) return [];
     const ctx = charContexts(command, split);
     for (let i = 0; i < command.length; i++) {
       const c = command.charCodeAt(i);
@@ -141,6 +150,8 @@ export const UNICODE_DISPLAY_CONTROL: Detector = {
   reason:
     'Bidirectional overrides, zero-width characters, blank fillers and Unicode tag characters, anywhere in the command (quoted or not), make the displayed command differ from the one that runs.',
   detect(command) {
+    // Everything this check looks for is outside ASCII.
+    if (/^[\x00-\x7f]*$/.test(command)) return [];
     for (let i = 0; i < command.length; i++) {
       const c = command.charCodeAt(i);
       if (isInvisible(c))
@@ -166,6 +177,7 @@ export const QUOTED_NEWLINE: Detector = {
   reason:
     'A newline inside quotes whose next line looks like a comment (`#…`) makes line-oriented readers drop the rest as a comment, and a newline inside a command name or option hides it; multi-line messages (`git commit -m "a\\nb"`) are not flagged.',
   detect(command, split: SplitResult) {
+    if (!command.includes('\n')) return [];
     const out: Finding[] = [];
     const ctx = charContexts(command, split);
     for (let i = command.indexOf('\n'); i >= 0; i = command.indexOf('\n', i + 1)) {

@@ -100,7 +100,8 @@ export const BACKSLASH_ESCAPED_WHITESPACE: Detector = {
   checkId: 15,
   reason:
     'A backslash-escaped space or tab inside a command name or an option glues words together for bash while a reader (or a naive splitter) sees two; in file-name operands (`My\\ Documents`) it is ordinary and not flagged.',
-  detect(_command, split) {
+  detect(command, split) {
+    if (!command.includes('\\')) return [];
     const out: Finding[] = [];
     split.commands.forEach((cmd, i) => {
       cmd.argv.forEach((w, k) => {
@@ -128,7 +129,8 @@ export const BACKSLASH_ESCAPED_OPERATORS: Detector = {
   checkId: 21,
   reason:
     'A backslash-escaped operator inside a word (`a\\;b`, `x\\|y`) is literal text to bash but a separator to naive splitters and to readers; a standalone `\\;`, `\\(` or `\\)` (find syntax) is not flagged.',
-  detect(_command, split) {
+  detect(command, split) {
+    if (!command.includes('\\')) return [];
     const out: Finding[] = [];
     split.commands.forEach((cmd, i) => {
       for (const w of cmd.argv) {
