@@ -51,3 +51,11 @@ export {
 } from './permissions/index.js';
 // Shell analysis (pure): parse, split, checks, read-only, effects.
 export { analyzeCommand, analyzeCommandAsync, describeBashCommand, initShellParser } from './shell/index.js';
+// The Bash tool with host-specific dependencies (sandbox seam, env), and the background tasks it starts.
+export {
+  type BashSandbox,
+  type BashToolOptions,
+  createBashTool,
+  type SpawnSpec,
+} from './tools/bash/index.js';
+export { backgroundTasks, formatTaskNotification, taskEndSummary } from './tools/tasks/task-manager.js';
