@@ -77,6 +77,17 @@ export function unknownTaskError(id: string, context: ToolUseContext): ToolInput
   return new ToolInputError(`No task found with ID: ${id}. ${list}`, 'task_id');
 }
 
+/**
+ * Waits for a task this process's registry does not own (its status changes in AppState only):
+ * checks every 100 ms until `ended()`, the timeout, or the abort.
+ */
+async function pollUntilEnded(ended: () => boolean, timeoutMs: number, signal: AbortSignal): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!ended() && !signal.aborted && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(100, Math.max(1, deadline - Date.now()))));
+  }
+}
+
 function compileFilter(filter: string | undefined): RegExp | undefined {
   if (filter === undefined) return undefined;
   try {
@@ -118,11 +129,15 @@ export function createTaskOutputTool(tasks: BackgroundTaskManager = backgroundTa
       if (!context.getAppState().tasks[id]) throw unknownTaskError(id, context);
       const block = input.block ?? true;
       if (block && context.getAppState().tasks[id]!.status === 'running') {
-        await tasks.waitForEnd(
-          id,
-          input.timeout ?? TASK_OUTPUT_DEFAULT_TIMEOUT_MS,
-          context.abortController.signal,
-        );
+        const timeoutMs = input.timeout ?? TASK_OUTPUT_DEFAULT_TIMEOUT_MS;
+        const signal = context.abortController.signal;
+        if (tasks.has(id)) await tasks.waitForEnd(id, timeoutMs, signal);
+        else
+          await pollUntilEnded(
+            () => context.getAppState().tasks[id]?.status !== 'running',
+            timeoutMs,
+            signal,
+          );
       }
       const task = context.getAppState().tasks[id]!;
       const running = task.status === 'running';

@@ -176,3 +176,33 @@ describe('background Bash tasks', () => {
     expect(createTaskStopTool(manager).aliases).toContain('KillShell');
   });
 });
+
+describe('tasks owned elsewhere (status kept in AppState only)', () => {
+  it('TaskOutput waits on AppState for a task another tool registered, and reads its file', async () => {
+    const file = path.join(session.sessionDir, 'agent.output');
+    await import('node:fs/promises').then((fs) => fs.mkdir(session.sessionDir, { recursive: true }));
+    await writeFile(file, 'agent says hi\n');
+    const info = {
+      id: 'a123456',
+      kind: 'agent' as const,
+      description: 'Background agent',
+      status: 'running' as const,
+      outputFile: file,
+      startedAtMs: Date.now(),
+    };
+    session.context.setAppStateForTasks((prev) => ({ ...prev, tasks: { ...prev.tasks, [info.id]: info } }));
+    const tool = createTaskOutputTool(manager);
+    const waiting = runTool<TaskOutputData>(tool, { task_id: info.id, timeout: 60_000 }, session.context);
+    // Let every already-resolved continuation run: a TaskOutput that did not wait would be done by now.
+    await new Promise((resolve) => setImmediate(resolve));
+    session.context.setAppStateForTasks((prev) => ({
+      ...prev,
+      tasks: { ...prev.tasks, [info.id]: { ...info, status: 'completed', exitCode: 0 } },
+    }));
+    const result = await waiting;
+    expect(result.ok && result.data).toMatchObject({
+      retrieval_status: 'success',
+      task: { task_type: 'local_agent', status: 'completed', output: 'agent says hi' },
+    });
+  });
+});
