@@ -81,6 +81,12 @@ export interface FilesystemPlanInput {
   homes: readonly string[];
   /** Root for relative settings paths (the project root). */
   settingsRoot: string;
+  /**
+   * Paths of the harness that must stay read-only even when a writable directory contains them
+   * (the session root with the seccomp program and the proxy socket, when the project is under
+   * the temp dir). Their writable parts (the session TMPDIR) are deeper and stay writable.
+   */
+  harnessReadOnly?: readonly string[];
 }
 
 /** Real path (symlinks resolved by the kernel), or undefined when the path does not exist. */
@@ -230,6 +236,8 @@ export function planFilesystem(input: FilesystemPlanInput): FilesystemPlan {
   }
   for (const d of settings.filesystem.denyWrite)
     addReadOnly(resolve(d), 'listed in sandbox.filesystem.denyWrite');
+  for (const d of input.harnessReadOnly ?? [])
+    addReadOnly(d, "the sandbox's own files (seccomp program, proxy socket)");
 
   const hidden: string[] = [];
   const denyRead = [

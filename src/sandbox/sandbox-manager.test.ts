@@ -174,6 +174,22 @@ describe('settings that change the boundary', () => {
     await sb.dispose();
   });
 
+  it("the sandbox's own files stay read-only even when the project contains the temp root", async () => {
+    const tmpRoot = path.join(project, 'tmp-root');
+    mkdirSync(tmpRoot, { recursive: true });
+    const sb = createSandboxManager({ settings: settings(), workingDirectories: () => [project], tmpRoot });
+    const command =
+      'R=$(dirname "$TMPDIR"); : > "$R/seccomp.bpf"; echo ok > "$TMPDIR/t"; cat "$TMPDIR/t"; wc -c < "$R/seccomp.bpf"';
+    const result = await runWithSandbox(sb, { command, cwd: project, env });
+    const lines = result.output.trim().split('\n');
+    expect(lines).toContain('ok');
+    expect(Number(lines.at(-1))).toBeGreaterThan(0);
+    expect(result.notes).toMatch(
+      /seccomp\.bpf was blocked by the sandbox: .* is protected \(the sandbox's own files/,
+    );
+    await sb.dispose();
+  });
+
   it('allowWrite adds a writable directory outside the project', async () => {
     const extra = path.join(root, 'extra-writable');
     mkdirSync(extra, { recursive: true });

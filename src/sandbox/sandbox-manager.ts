@@ -179,6 +179,7 @@ export class SandboxManager {
       harnessFiles: spec.harnessWritablePaths,
       homes,
       settingsRoot: workingDirectories[0] ?? spec.cwd,
+      harnessReadOnly: [session.root],
     });
     // No bridge → bwrap makes a private, closed network (--unshare-net); never the host's network.
     const bridge = (await session.bridgeAlive()) ? session.bridge() : undefined;
