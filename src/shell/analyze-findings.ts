@@ -51,6 +51,21 @@ function basename(word: Word | undefined): string | undefined {
   return i >= 0 ? t.slice(i + 1) : t;
 }
 
+/**
+ * An interpreter with no script operand (or `-`) and no module/version/help option reads its
+ * program from stdin. Options that take a value are skipped roughly (`-W x`, `-X x`, `-r mod`).
+ */
+function readsProgramFromStdin(args: readonly Word[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const t = (args[i] as Word).text;
+    if (t === '-') return true;
+    if (!t.startsWith('-')) return false;
+    if (/^(-m|-V|--version|-v|-h|--help|-i|--interactive|--check|-c)$/.test(t)) return false;
+    if (/^(-W|-X|-r|--require|-I|-M|--import|--loader)$/.test(t)) i++;
+  }
+  return true;
+}
+
 /** Options of editors/debuggers/multiplexers that run commands. */
 function toolPrimitive(program: string, args: readonly Word[]): string | undefined {
   const t = args.map((w) => w.text);
@@ -212,6 +227,11 @@ export function programFindings(cmd: SimpleCommand, index: number): Finding[] {
         add(
           'INTERPRETER_ONE_LINER',
           `${program} ${hit.text} runs inline code whose effects cannot be analysed.`,
+        );
+      else if (readsProgramFromStdin(args))
+        add(
+          'INTERPRETER_ONE_LINER',
+          `${program} reads its program from standard input (a pipe or heredoc); its effects cannot be analysed.`,
         );
     } else {
       const why = toolPrimitive(program, args);

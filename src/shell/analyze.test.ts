@@ -168,6 +168,8 @@ describe('analyzeCommand: sub-commands, effects and findings', () => {
     ['tmux send-keys "rm -rf x" Enter', 'EXECUTION_PRIMITIVE', 'tmux send-keys'],
     ["env -S 'sh -c id'", 'EXECUTION_PRIMITIVE', 'env -S'],
     ['watch ls', 'EXECUTION_PRIMITIVE', 'watch runs through sh -c'],
+    ["python3 - <<'EOF'\nimport os\nEOF", 'INTERPRETER_ONE_LINER', 'python program from a heredoc'],
+    ['cat x.py | python3', 'INTERPRETER_ONE_LINER', 'python program from a pipe'],
   ])('%s has a %s finding (%s)', (command, id) => {
     expect(analyzeCommand(command, opts).findings.map((f) => f.id)).toContain(id);
   });
@@ -178,6 +180,8 @@ describe('analyzeCommand: sub-commands, effects and findings', () => {
     ['python3 -m pytest tests/', 'python -m is a module, not a one-liner'],
     ['git config user.name x', 'an ordinary config value'],
     ['npx tsc --noEmit', 'npx running a named package'],
+    ['python3 script.py', 'a script file (the rule for python3 grants it)'],
+    ['python3 --version', 'version query'],
   ])('%s has no finding (%s)', (command) => {
     expect(analyzeCommand(command, opts).findings).toEqual([]);
   });

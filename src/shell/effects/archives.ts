@@ -3,7 +3,8 @@
  * writes into `-C DIR` or the cwd — member names come from the archive, so unknown; `-t` reads;
  * `--to-command`, `--checkpoint-action=exec`, `-I/--use-compress-program`, `-F`, `--rsh-command`
  * run programs), zip (`-TT`/`--unzip-command` runs a program), unzip (`-d DIR`), gzip/bzip2/xz/
- * zstd family (write the converted file and delete the original unless `-k`/`-c`).
+ * zstd family (write the converted file; gzip/bzip2/xz delete the original unless `-k`/`-c`, zstd/lz4
+ * keep it unless `--rm`).
  *
  * Source: issue 4 "Effects" (tar -x writes into -C dir; -f archive; unzip/zip) and execution
  * primitives list (tar --checkpoint-action/--to-command/-I/--use-compress-program, zip -TT).
@@ -314,7 +315,7 @@ const unzipHandler: EffectHandler = (args, sink) => {
 };
 
 /** gzip-family: `f` → `f.gz` (or back), original removed unless -k/--keep or -c/--stdout/-l/-t. */
-function compressor(suffix: string, decompress: boolean): EffectHandler {
+function compressor(suffix: string, decompress: boolean, keepsByDefault = false): EffectHandler {
   const scan = scanner({
     safe: [
       ...'cdfhklLnNqrtvV123456789T'.split('').map((c) => `-${c}`),
@@ -342,7 +343,9 @@ function compressor(suffix: string, decompress: boolean): EffectHandler {
     const items = scan(args);
     const toStdout =
       options(items, '-c', '--stdout', '--to-stdout', '-l', '--list', '-t', '--test').length > 0;
-    const keep = options(items, '-k', '--keep').length > 0;
+    const keep = keepsByDefault
+      ? options(items, '--rm').length === 0
+      : options(items, '-k', '--keep').length > 0;
     const dec = decompress || options(items, '-d', '--decompress', '--uncompress').length > 0;
     const sfx = options(items, '-S', '--suffix')[0]?.value ?? suffix;
     for (const o of options(items, '-o', '--output'))
@@ -376,7 +379,7 @@ export const archiveHandlers: Record<string, EffectHandler> = {
   bunzip2: compressor('.bz2', true),
   xz: compressor('.xz', false),
   unxz: compressor('.xz', true),
-  zstd: compressor('.zst', false),
-  unzstd: compressor('.zst', true),
-  lz4: compressor('.lz4', false),
+  zstd: compressor('.zst', false, true),
+  unzstd: compressor('.zst', true, true),
+  lz4: compressor('.lz4', false, true),
 };

@@ -23,7 +23,7 @@ function summary(code: string): string {
 /** String literals in one-liner code that look like paths (`'/home/u/.bashrc'`, `"~/x"`, `'./f'`). */
 export function pathLiterals(code: string): string[] {
   const out: string[] = [];
-  const re = /(['"])((?:\/|~\/|\.\.?\/)[^'"\s]*)\1/g;
+  const re = /(['"])((?:\/|~\/|\.\.?\/)[^'"\s]*|\.[A-Za-z0-9_][A-Za-z0-9_.-]*)\1/g;
   for (let m = re.exec(code); m; m = re.exec(code)) out.push(m[2] as string);
   return out;
 }
@@ -312,11 +312,90 @@ const PM_ALIASES: Record<string, string> = {
   pacman: 'apt',
 };
 
+/** User config file each package manager's `config set` writes (`--global`/`--location` vary it). */
+const USER_CONFIG: Record<string, string> = {
+  npm: '~/.npmrc',
+  pnpm: '~/.npmrc',
+  yarn: '~/.yarnrc',
+  bun: '~/.bunfig.toml',
+  pip: '~/.config/pip/pip.conf',
+  composer: '~/.config/composer/config.json',
+  poetry: '~/.config/pypoetry/config.toml',
+};
+
+/** `npm config set/delete/edit` and friends write a config file (`.npmrc` is protected). */
+function configFileEffects(pm: string, words: readonly string[], sink: EffectSink): void {
+  const action = words.filter((t) => !t.startsWith('-'))[1];
+  const writes = action !== undefined && /^(set|delete|rm|unset|edit|add)$/.test(action);
+  const project = words.some(
+    (t) => /^(--location=project|--local|--project|--site)$/.test(t) || t === 'project',
+  );
+  const global = words.some((t) => t === '-g' || t === '--global' || t === '--location=global');
+  const target = project
+    ? pm === 'pip'
+      ? 'pip.conf'
+      : pm === 'yarn'
+        ? '.yarnrc'
+        : '.npmrc'
+    : (USER_CONFIG[pm] ?? `~/.${pm}rc`);
+  if (global)
+    sink.other(writes ? 'write' : 'read', `${pm} global config`, 'unknown', 'argument', `${pm} config`);
+  else sink.literal(writes ? 'write' : 'read', target, 'argument', `${pm} config ${action ?? ''}`.trim());
+}
+
+/** ssh-keygen: `-f FILE` (and FILE.pub) or a default key under ~/.ssh; `-R` edits known_hosts. */
+const sshKeygenHandler: EffectHandler = (args, sink) => {
+  const t = args.map((w) => w.text);
+  const fIdx = t.indexOf('-f');
+  const file = fIdx >= 0 ? args[fIdx + 1] : undefined;
+  const readOnly = t.some((x) => /^-[lyBF]$/.test(x) || x === '-Y');
+  if (t.includes('-R')) {
+    sink.file('write', file ?? { text: '~/.ssh/known_hosts' }, 'argument', 'ssh-keygen -R edits known_hosts');
+    return;
+  }
+  if (file) {
+    sink.file(readOnly ? 'read' : 'write', file, 'flag', 'ssh-keygen -f');
+    if (!readOnly)
+      sink.file(
+        'write',
+        { ...file, text: `${file.text}.pub`, raw: `${file.raw}.pub` },
+        'flag',
+        'ssh-keygen public key',
+      );
+  } else if (!readOnly)
+    sink.other(
+      'write',
+      sink.absolute('~/.ssh') ?? '~/.ssh',
+      'unknown',
+      'argument',
+      'ssh-keygen writes a default key under ~/.ssh',
+    );
+};
+
+/** gpg: `-o FILE` writes; key management writes the keyring under ~/.gnupg. */
+const gpgHandler: EffectHandler = (args, sink) => {
+  const t = args.map((w) => w.text);
+  for (let i = 0; i < t.length - 1; i++)
+    if (t[i] === '-o' || t[i] === '--output') sink.file('write', args[i + 1] as Word, 'flag', 'gpg -o');
+  if (
+    t.some((x) =>
+      /^--(import|gen-key|full-generate-key|quick-gen-key|generate-key|edit-key|delete-keys?|delete-secret-keys|recv-keys|refresh-keys|sign-key|lsign-key|import-ownertrust|update-trustdb)$/.test(
+        x,
+      ),
+    )
+  )
+    sink.literal('write', '~/.gnupg', 'argument', 'gpg changes the keyring');
+};
+
 function packageManager(pm: string): EffectHandler {
   const subs = INSTALL_SUBS[pm] as Set<string>;
   return (args, sink) => {
     const words = args.map((w) => w.text);
     const sub = words.find((t) => !t.startsWith('-'));
+    if (sub === 'config' || sub === 'c') {
+      configFileEffects(pm, words, sink);
+      return;
+    }
     if (!sub || !subs.has(sub)) {
       // `npm run x`, `cargo build` …: runs project code; the allow rule is what grants it.
       return;
@@ -357,6 +436,7 @@ function editorHandler(name: string): EffectHandler {
   return (args, sink) => {
     for (const w of args) {
       if (w.text.startsWith('-') || w.text.startsWith('+')) continue;
+      sink.file('read', w, 'argument', `${name} opens`);
       sink.file('write', w, 'argument', `${name} edits`);
     }
     if (name === 'ed' || name === 'ex')
@@ -556,6 +636,9 @@ export const execHandlers: Record<string, EffectHandler> = {
   crontab: crontabHandler,
   mktemp: (_args, sink) => sink.other('write', 'a new temporary file', 'unknown', 'argument', 'mktemp'),
   docker: dockerHandler,
+  'ssh-keygen': sshKeygenHandler,
+  gpg: gpgHandler,
+  gpg2: gpgHandler,
   podman: dockerHandler,
   npx: runnerHandler('npx'),
   bunx: runnerHandler('bunx'),

@@ -238,6 +238,9 @@ const sedHandler: EffectHandler = (args, sink) => {
 
 const awkHandler: EffectHandler = (args, sink) => {
   const a = analyzeAwk(args);
+  // gawk's inplace extension (`-i inplace`, `--include=inplace`) rewrites every input file.
+  if (a.programFiles.some((f) => f === 'inplace' || f === 'inplace.awk'))
+    for (const f of a.files) sink.file('write', f, 'argument', 'gawk -i inplace (edit in place)');
   for (const f of a.programFiles) sink.literal('read', f, 'flag', 'awk -f program');
   if (a.programFiles.length || a.programDynamic || !a.ok)
     sink.other(

@@ -105,8 +105,24 @@ export class EffectSink {
     return this.env.resolver.realpath(p);
   }
 
+  /**
+   * Tilde prefixes as bash expands them: `~`/`~/x` → home (left to expandPath), `~+` → the cwd,
+   * `~-` (OLDPWD) and `~user` → undefined (unknown). A quoted or escaped tilde (the word as written
+   * does not start with `~`) is a literal directory named `~` in the cwd.
+   */
+  private tilde(text: string, raw: string): string | undefined {
+    if (!text.startsWith('~')) return text;
+    if (!raw.startsWith('~')) return `./${text}`;
+    if (text === '~' || text.startsWith('~/')) return text;
+    const m = /^~([^/]*)(.*)$/s.exec(text) as RegExpExecArray;
+    if (m[1] === '+' && this.cwd !== undefined) return `${this.cwd}${m[2] ?? ''}`;
+    return undefined;
+  }
+
   /** Absolute path of a static path text (no symlink resolution), or undefined when the cwd is unknown. */
-  absolute(text: string): string | undefined {
+  absolute(text0: string): string | undefined {
+    const text = this.tilde(text0, text0);
+    if (text === undefined) return undefined;
     if (
       this.cwd === undefined &&
       !text.startsWith('/') &&
@@ -132,8 +148,10 @@ export class EffectSink {
       texts = expanded;
     }
     const out: ResolvedTargets = { targets: [] };
-    for (const t of texts) {
-      if (t === '') continue;
+    for (const text0 of texts) {
+      if (text0 === '') continue;
+      const t = this.tilde(text0, raw);
+      if (t === undefined) return { targets: [], unknown: raw };
       const abs = this.absolute(t);
       if (abs === undefined) return { targets: [], unknown: raw };
       const glob = Boolean(input.hasGlob) && /[*?[]/.test(t);

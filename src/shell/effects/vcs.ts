@@ -159,6 +159,40 @@ export const gitHandler: EffectHandler = (args, sink) => {
     else if (w.text === '--output' && rest[k + 1])
       sink.file('write', rest[k + 1] as Word, 'flag', `git ${sub} --output`);
   }
+  for (const [k, w] of rest.entries()) {
+    const t = w.text;
+    const next = rest[k + 1];
+    // Option values that name files git reads or writes.
+    const read =
+      /^--(contents|ignore-revs-file|exclude-from|orderfile|from-file|stdin-paths-file)=(.*)$/s.exec(t);
+    if (read)
+      sink.file(
+        'read',
+        { ...w, text: read[2] as string, raw: read[2] as string },
+        'flag',
+        `git ${sub} --${read[1]}`,
+      );
+    else if (/^--(contents|ignore-revs-file|exclude-from)$/.test(t) && next)
+      sink.file('read', next, 'flag', `git ${sub} ${t}`);
+    else if (/^-O.+/.test(t) && sub !== 'grep')
+      sink.literal('read', t.slice(2), 'flag', `git ${sub} -O orderfile`);
+    const out = /^--output-directory=(.*)$/s.exec(t);
+    if (out)
+      sink.file(
+        'write',
+        { ...w, text: out[1] as string, raw: out[1] as string },
+        'flag',
+        `git ${sub} --output-directory`,
+      );
+    else if (
+      (t === '-o' || t === '--output-directory') &&
+      next &&
+      (sub === 'archive' || sub === 'format-patch')
+    )
+      sink.file('write', next, 'flag', `git ${sub} ${t}`);
+  }
+  if (sub === 'bundle' && operands[0]?.text === 'create' && operands[1])
+    sink.file('write', operands[1], 'argument', 'git bundle create');
   if (sub === 'config') {
     configEffects(sink, rest);
     return;

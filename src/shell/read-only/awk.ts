@@ -132,7 +132,11 @@ export function analyzeAwk(args: readonly Word[]): AwkAnalysis {
     }
   }
   const operands = operandsOf(items);
-  if (sources.length === 0 && out.programFiles.length === 0) {
+  // `-i/--include` adds a library; only `-f/--file` and `-E/--exec` replace the program operand.
+  const programFromFile = items.some(
+    (it) => it.kind === 'option' && ['-f', '--file', '-E', '--exec'].includes(it.name),
+  );
+  if (sources.length === 0 && !programFromFile) {
     const first = operands.shift();
     if (!first) {
       out.ok = false;
