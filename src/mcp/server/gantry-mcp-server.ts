@@ -5,7 +5,8 @@
  *
  * - tools/list: names and JSON Schemas exactly as the model would see them (model/tool-definitions),
  *   annotations from the tools' flags (annotations.ts).
- * - tools/call: runs through the runtime pipeline; `allow` runs, `deny` returns `isError` with the
+ * - tools/call: runs through the runtime pipeline (concurrent requests are grouped into turns:
+ *   call-queue.ts); `allow` runs, `deny` returns `isError` with the
  *   reason, `ask` is put to the user with MCP elicitation when the client supports it, otherwise
  *   answered by `onAsk` (default deny).
  * - roots: when the client exposes roots, their `file://` directories become additional working
@@ -31,6 +32,7 @@ import { findToolByName } from '../../core/index.js';
 import { toolDefinition } from '../../model/tool-definitions.js';
 import { type CanUseTool, createToolRuntime, type ToolRuntime } from '../../runtime/index.js';
 import { annotationsFor } from './annotations.js';
+import { createCallQueue } from './call-queue.js';
 
 export interface GantryMcpServerOptions {
   tools: readonly AnyTool[];
@@ -132,6 +134,7 @@ export function createGantryMcpServer(options: GantryMcpServerOptions): {
   });
   const baseDirectories = runtime.getAppState().additionalDirectories;
   let rootsReady: Promise<void> = Promise.resolve();
+  const calls = createCallQueue(runtime);
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: options.tools.map((tool) => {
@@ -151,12 +154,12 @@ export function createGantryMcpServer(options: GantryMcpServerOptions): {
     if (!findToolByName(options.tools, name)) {
       return { content: [{ type: 'text', text: `No such tool available: ${name}` }], isError: true };
     }
-    const turn = await runtime.runToolsToCompletion(
-      [{ type: 'tool_use', id: `mcp_${randomUUID()}`, name, input: args ?? {} }],
-      { signal: extra.signal },
+    const block = await calls.submit(
+      { type: 'tool_use', id: `mcp_${randomUUID()}`, name, input: args ?? {} },
+      extra.signal,
     );
-    const block = turn.results[0];
-    if (!block) return { content: [{ type: 'text', text: 'No result' }], isError: true };
+    if (!block)
+      return { content: [{ type: 'text', text: 'No result (the call was cancelled)' }], isError: true };
     return { content: toMcpContent(block.content), isError: block.is_error === true };
   });
 

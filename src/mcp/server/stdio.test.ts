@@ -196,6 +196,27 @@ describe('gantry mcp over stdio (SDK client): default --on-ask deny, deny rules 
     expect(files).toEqual([path.join('src', 'lib', 'util.ts'), path.join('src', 'main.ts')]);
   });
 
+  it('concurrent tools/call requests each get their own result (none fails with a protocol error)', async () => {
+    const readme = path.join(layout.project, 'README.md');
+    const main = path.join(layout.project, 'src', 'main.ts');
+    const results = await Promise.all([
+      client.callTool({ name: 'Read', arguments: { file_path: readme } }),
+      client.callTool({ name: 'Read', arguments: { file_path: main } }),
+      client.callTool({ name: 'Glob', arguments: { pattern: '**/*.md', path: layout.project } }),
+      client.callTool({
+        name: 'Write',
+        arguments: { file_path: path.join(layout.project, '.env'), content: 'x' },
+      }),
+      client.callTool({ name: 'Read', arguments: { file_path: readme } }),
+    ]);
+    expect(results.map((r) => r.isError)).toEqual([false, false, false, true, false]);
+    expect(textOf(results[0])).toContain('needle in the readme');
+    expect(textOf(results[1])).toContain('export const needle = 1;');
+    expect(textOf(results[2]).split('\n').sort()).toEqual(['README.md', path.join('src', 'lib', 'notes.md')]);
+    expect(textOf(results[3])).toContain('protected path');
+    expect(textOf(results[4])).toContain('needle in the readme');
+  });
+
   it('schema errors and unknown tools are isError results, not protocol errors', async () => {
     const bad = await client.callTool({ name: 'Read', arguments: { file_path: 42 } });
     expect(bad.isError).toBe(true);
