@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Effect } from '../core/effects.js';
 import type { PathResolver } from '../core/paths.js';
 import type { CallDescription, SubcommandInfo } from '../core/permission-types.js';
+import { hasGlobChars } from './rules/glob-overlap.js';
 
 /** Tools whose specifier is a shell command and whose description carries sub-commands. */
 export const SHELL_TOOLS = new Set(['Bash', 'Monitor']);
@@ -27,6 +28,13 @@ export interface FileEffect {
   fromExec: boolean;
 }
 
+/** A file effect whose target is an absolute glob the analysis could not expand (known or unknown). */
+export interface GlobEffect {
+  effect: Effect;
+  access: 'read' | 'write';
+  glob: string;
+}
+
 export interface CallView {
   toolName: string;
   input: Record<string, unknown>;
@@ -37,6 +45,8 @@ export interface CallView {
   files: FileEffect[];
   /** Effects whose target could not be resolved statically. */
   unknown: Effect[];
+  /** File effects whose target is an unexpanded absolute glob (deny/ask rules test overlap). */
+  globs: GlobEffect[];
   /** Known network effects. */
   network: Effect[];
 }
@@ -53,7 +63,15 @@ export function viewCall(
   const files: FileEffect[] = [];
   const unknown: Effect[] = [];
   const network: Effect[] = [];
+  const globs: GlobEffect[] = [];
   description.effects.forEach((effect, index) => {
+    const fileKind = effect.kind === 'read' || effect.kind === 'write' || effect.kind === 'delete';
+    if (fileKind && effect.target.startsWith('/') && hasGlobChars(effect.target))
+      globs.push({
+        effect,
+        access: effect.kind === 'read' ? 'read' : 'write',
+        glob: path.posix.normalize(effect.target),
+      });
     if (effect.certainty === 'unknown') {
       unknown.push(effect);
       return;
@@ -62,7 +80,6 @@ export function viewCall(
       network.push(effect);
       return;
     }
-    const fileKind = effect.kind === 'read' || effect.kind === 'write' || effect.kind === 'delete';
     const execPath = effect.kind === 'exec' && isPathLike(effect.target);
     if (!fileKind && !execPath) return;
     const t = effect.target;
@@ -91,6 +108,7 @@ export function viewCall(
     subcommands: description.subcommands ?? [],
     files,
     unknown,
+    globs,
     network,
   };
 }

@@ -13,7 +13,9 @@ import path from 'node:path';
 import type { Effect } from '../core/effects.js';
 import type { PermissionBehavior, SubcommandInfo } from '../core/permission-types.js';
 import type { CallView, FileEffect } from './call-view.js';
+import { recursiveRead, ruleCertainlyBelow } from './recursive-reads.js';
 import { hostOf } from './rules/domain-pattern.js';
+import { globsOverlap } from './rules/glob-overlap.js';
 import type { CompiledRule, RuleSet } from './rules/rule-set.js';
 import { flagAwareMatch, matchShellPattern, type ShellPattern } from './rules/shell-pattern.js';
 
@@ -154,6 +156,35 @@ export function matchRestrictive(
       if (access === 'Edit' && f.access !== 'write') continue;
       if (pattern.test(f.lexical)) return pathHit(rule, f, f.lexical);
       if (f.resolved !== f.lexical && pattern.test(f.resolved)) return pathHit(rule, f, f.resolved);
+    }
+    // A recursive content read of a directory (`grep -r KEY .`) reaches the denied path below it.
+    if (access === 'Read')
+      for (const f of view.files) {
+        if (f.access !== 'read' || f.fromExec || f.effect.subcommand === undefined) continue;
+        const sub = view.subcommands[f.effect.subcommand];
+        const rr = sub ? recursiveRead(sub) : undefined;
+        if (!rr) continue;
+        const below =
+          ruleCertainlyBelow(pattern.glob, f.resolved, rr.hidden) ??
+          ruleCertainlyBelow(pattern.glob, f.lexical, rr.hidden);
+        if (below)
+          return {
+            rule,
+            detail: `recursive read of ${f.resolved} (it reaches ${below})`,
+            effect: f.effect,
+            path: below,
+          };
+      }
+    // An unexpanded glob (`cat ./s*/k`, `cat .e*`) is covered when some path could match both.
+    for (const g of view.globs) {
+      if (access === 'Edit' && g.access !== 'write') continue;
+      if (globsOverlap(g.glob, pattern.glob))
+        return {
+          rule,
+          detail: `${g.effect.kind} of ${g.glob} (the glob can name a path the rule covers)`,
+          effect: g.effect,
+          path: g.glob,
+        };
     }
   }
   if (view.toolName !== 'WebFetch' && view.network.length)

@@ -5,6 +5,7 @@
  * cases through the engine's input describer, in the corpus world (mapPathResolver for symlinks).
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedFile } from '../testing/shared-data.js';
 import { type CaseResult, evaluateCase, parseCases, scoreCase, summarise } from './corpus/evaluate.js';
@@ -43,6 +44,31 @@ describe.skipIf(!corpus)('security corpus gates', () => {
 
   it('every decision carries a reason', () => {
     expect(results.filter((r) => r.reason.length < 10).map((r) => r.id)).toEqual([]);
+  });
+});
+
+/**
+ * Gantry's own variants of the corpus classes (written here, not copied): other spellings,
+ * wrappers, globs, recursive reads, modes and file tools. Same gates, every case must pass.
+ */
+describe('gantry variants of the corpus classes', () => {
+  const file = fileURLToPath(new URL('./corpus/gantry-variants.jsonl', import.meta.url));
+  let results: CaseResult[] = [];
+  beforeAll(async () => {
+    const describeBash = await loadBashDescriber();
+    const { cases, errors } = parseCases(readFileSync(file, 'utf8'));
+    expect(errors).toEqual([]);
+    results = cases.map((c) => evaluateCase(c, { describeBash }));
+  });
+
+  it('passes every variant (reason per case in its "why")', () => {
+    const failed = results
+      .filter((r) => !r.pass)
+      .map(
+        (r) => `${r.id} [${r.class}] ${r.failure}: expected ${r.expected}, got ${r.decision}: ${r.reason}`,
+      );
+    expect(results.length).toBeGreaterThan(300);
+    expect(failed).toEqual([]);
   });
 });
 
