@@ -5,7 +5,7 @@
  * /bin/sh -c 'f=$1; shift; exec "$@" 9<"$f"' gantry-sandbox <seccomp.bpf>      (when a filter exists)
  *   [nsenter --target=<holder> --user --net --preserve-credentials]             (shared network namespace)
  *   bwrap --unshare-user --uid U --gid G --disable-userns --unshare-pid --unshare-ipc --unshare-uts
- *         --unshare-cgroup-try [--unshare-net] --die-with-parent --new-session
+ *         --unshare-cgroup-try [--unshare-net] --die-with-parent
  *         --ro-bind / / --dev /dev --proc /proc  <mount ops>  <--remount-ro masks>
  *         --chdir <cwd> [--seccomp 9] -- <program> <args…>
  * ```
@@ -16,6 +16,9 @@
  *   (`--unshare-net`): loopback only, no proxy — the network is closed.
  * - `--disable-userns`: no nested user namespaces inside (spec §7.2 lists allowing them as a
  *   security-reducing escape).
+ * - No `--new-session`: the seccomp filter refuses TIOCSTI/TIOCLINUX instead (a new session per
+ *   command measurably slows every call), and the command stays in the spawner's process group, so
+ *   the Bash tool's group SIGTERM reaches it directly (its EXIT trap still records the cwd).
  */
 import type { FilesystemPlan } from './filesystem-policy.js';
 
@@ -77,7 +80,6 @@ export function buildBwrapCommand(input: BwrapCommandInput): { file: string; arg
     // Only a real nsenter prefix replaces the private network namespace (an empty one must not).
     ...(input.enterPrefix?.length ? [] : ['--unshare-net']),
     '--die-with-parent',
-    '--new-session',
     ...mountArgs(input.plan),
     '--chdir',
     input.cwd,

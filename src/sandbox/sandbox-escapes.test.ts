@@ -249,6 +249,16 @@ describe('what stays allowed inside the sandbox', () => {
   });
 });
 
+describe('the seccomp filter is really loaded', () => {
+  // perl (Debian's perl-base is essential) makes the raw ioctl; stdin is not a terminal, so outside
+  // the answer is ENOTTY (25) and inside the filter answers first with EPERM (1).
+  const command = `perl -e 'my $c = "x"; ioctl(STDIN, 0x5412, $c); print $! + 0' < /dev/null`;
+  it('ioctl(TIOCSTI) → ENOTTY outside, EPERM inside (keystroke injection into a terminal)', async () => {
+    expect((await run(undefined, command)).output.trim()).toBe('25');
+    expect((await run(sandbox, command)).output.trim()).toBe('1');
+  });
+});
+
 describe('loopback policy', () => {
   // Start a server in the background, wait until it is listening or has died, then fetch from it.
   const serveAndFetch = (port: number) =>

@@ -10,13 +10,22 @@ function decode(buf: Buffer): number[][] {
 }
 
 /** Runs the cBPF program on a seccomp_data record (enough of the interpreter for our opcodes). */
-function evaluate(buf: Buffer, data: { arch: number; nr: number; arg0?: number }): number {
+function evaluate(buf: Buffer, data: { arch: number; nr: number; arg0?: number; arg1?: number }): number {
   const prog = decode(buf);
   let acc = 0;
   for (let pc = 0; pc < prog.length; pc++) {
     const [code, jt, jf, k] = prog[pc] as [number, number, number, number];
     if (code === 0x20)
-      acc = k === 0 ? data.nr : k === 4 ? data.arch : k === 16 ? (data.arg0 ?? 0) : Number.NaN;
+      acc =
+        k === 0
+          ? data.nr
+          : k === 4
+            ? data.arch
+            : k === 16
+              ? (data.arg0 ?? 0)
+              : k === 24
+                ? (data.arg1 ?? 0)
+                : Number.NaN;
     else if (code === 0x15) pc += acc === k ? jt : jf;
     else if (code === 0x35) pc += acc >= k ? jt : jf;
     else if (code === 0x06) return k;
@@ -34,7 +43,7 @@ describe('buildSeccompFilter', () => {
   const strict = buildSeccompFilter({ allowLocalBinding: false, arch: 'x64' }) as Buffer;
   const binding = buildSeccompFilter({ allowLocalBinding: true, arch: 'x64' }) as Buffer;
 
-  it.each<[string, { arch: number; nr: number; arg0?: number }, number, number, string]>([
+  it.each<[string, { arch: number; nr: number; arg0?: number; arg1?: number }, number, number, string]>([
     ['socket(AF_UNIX)', { arch: X64, nr: 41, arg0: 1 }, EPERM, EPERM, 'Unix sockets reach host services'],
     ['socket(AF_INET)', { arch: X64, nr: 41, arg0: 2 }, ALLOW, ALLOW, 'TCP to the proxy must work'],
     [
@@ -61,6 +70,15 @@ describe('buildSeccompFilter', () => {
       'the x32 ABI would bypass the numbers',
     ],
     ['i386 anything', { arch: 0x40000003, nr: 1 }, EPERM, EPERM, 'foreign architectures are refused'],
+    [
+      'ioctl(TIOCSTI)',
+      { arch: X64, nr: 16, arg1: 0x5412 },
+      EPERM,
+      EPERM,
+      'would type into a shared terminal',
+    ],
+    ['ioctl(TIOCLINUX)', { arch: X64, nr: 16, arg1: 0x541c }, EPERM, EPERM, 'same, on the Linux console'],
+    ['ioctl(TCGETS)', { arch: X64, nr: 16, arg1: 0x5401 }, ALLOW, ALLOW, 'isatty() and friends must work'],
     ['read', { arch: X64, nr: 0 }, ALLOW, ALLOW, 'ordinary calls pass'],
   ])('%s → strict %i / binding %i (%s)', (_name, data, strictResult, bindingResult) => {
     expect(evaluate(strict, data)).toBe(strictResult);

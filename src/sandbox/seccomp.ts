@@ -8,7 +8,9 @@
  * create AF_UNIX sockets (`socket(AF_UNIX, …)` → EPERM; `socketpair` stays allowed, pipes between
  * a process and its children keep working). io_uring is refused too (ENOSYS): its IORING_OP_SOCKET
  * would create sockets without the `socket` syscall. With `allowLocalBinding: false`, `listen`
- * is refused (EPERM): no server can start inside.
+ * is refused (EPERM): no server can start inside. `ioctl(TIOCSTI)` and `ioctl(TIOCLINUX)` are
+ * refused (EPERM): they push keystrokes into a terminal the command shares (instead of bwrap's
+ * `--new-session`, which costs a session switch per command; Flatpak filters the same way).
  *
  * Program (x86_64 and aarch64; any other audit arch, and x86's x32 ABI, get EPERM for every call):
  * ```
@@ -16,6 +18,7 @@
  * A = nr;   if A >= 0x40000000 → EPERM            (x86_64 only: x32 ABI)
  * if A == io_uring_setup|enter|register → ENOSYS
  * if A == listen and !allowLocalBinding → EPERM
+ * if A == ioctl: A = args[1] (low 32 bits: the kernel's `unsigned int cmd`); TIOCSTI|TIOCLINUX → EPERM
  * if A == socket: A = args[0] (low 32 bits); if A == AF_UNIX → EPERM
  * ALLOW
  * ```
@@ -23,8 +26,8 @@
 
 /** Architectures we can build a filter for, with their audit arch and syscall numbers. */
 const ARCHES = {
-  x64: { auditArch: 0xc000003e, socket: 41, listen: 50, ioUring: [425, 426, 427], x32: true },
-  arm64: { auditArch: 0xc00000b7, socket: 198, listen: 201, ioUring: [425, 426, 427], x32: false },
+  x64: { auditArch: 0xc000003e, socket: 41, listen: 50, ioctl: 16, ioUring: [425, 426, 427], x32: true },
+  arm64: { auditArch: 0xc00000b7, socket: 198, listen: 201, ioctl: 29, ioUring: [425, 426, 427], x32: false },
 } as const;
 
 const BPF_LD_W_ABS = 0x20;
@@ -36,11 +39,14 @@ const SECCOMP_RET_ERRNO = 0x00050000;
 const EPERM = 1;
 const ENOSYS = 38;
 const AF_UNIX = 1;
+const TIOCSTI = 0x5412;
+const TIOCLINUX = 0x541c;
 
 /** Offsets in `struct seccomp_data`. */
 const NR = 0;
 const ARCH = 4;
 const ARG0_LOW = 16;
+const ARG1_LOW = 24;
 
 interface Insn {
   code: number;
@@ -87,6 +93,13 @@ export function buildSeccompFilter(options: SeccompOptions): Buffer | undefined 
     prog.push(jump(BPF_JEQ_K, a.listen, 0, 1));
     prog.push(deny(EPERM));
   }
+  // ioctl: reload A with the command; both outcomes end here (deny or allow), so A is free to clobber.
+  prog.push(jump(BPF_JEQ_K, a.ioctl, 0, 5));
+  prog.push(stmt(BPF_LD_W_ABS, ARG1_LOW));
+  prog.push(jump(BPF_JEQ_K, TIOCSTI, 1, 0));
+  prog.push(jump(BPF_JEQ_K, TIOCLINUX, 0, 1));
+  prog.push(deny(EPERM));
+  prog.push(stmt(BPF_RET_K, SECCOMP_RET_ALLOW));
   prog.push(jump(BPF_JEQ_K, a.socket, 0, 3));
   prog.push(stmt(BPF_LD_W_ABS, ARG0_LOW));
   prog.push(jump(BPF_JEQ_K, AF_UNIX, 0, 1));

@@ -3,7 +3,7 @@
  * spec §7): the same calls through `createBashTool()` and `createBashTool({ sandbox })`, so each
  * refusal is proven real by the unsandboxed run.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -100,6 +100,23 @@ describe('Bash tool + sandbox', () => {
     expect(first.ok).toBe(true);
     expect(await readFile(path.join(session.root, 'sub', 'here.txt'), 'utf8')).toBe('made\n');
     expect(session.state().cwd).toBe(path.join(session.root, 'sub'));
+  });
+
+  it('a timeout stops the sandboxed command and everything it started', async () => {
+    const marker = `${50 + Math.floor(Math.random() * 40)}.${process.pid}`;
+    const result = await call(true, {
+      command: `sh -c 'sleep ${marker}1' & sleep ${marker}2; wait`,
+      timeout: 1500,
+    });
+    expect(result.ok).toBe(false);
+    const alive = readdirSync('/proc').filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'latin1').startsWith(`sleep\0${marker}`);
+      } catch {
+        return false;
+      }
+    });
+    expect(alive).toEqual([]);
   });
 
   it('a background task is sandboxed too', async () => {
