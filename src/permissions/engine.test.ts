@@ -347,6 +347,26 @@ describe('sandbox auto-allow (spec §7.5)', () => {
   });
 });
 
+describe('readable directories (the session spill directory)', () => {
+  const e = createPermissionEngine({
+    settings: settingsFromRules({ projectRoot: PROJECT, home: HOME }),
+    resolver: mapPathResolver({}),
+    readableDirectories: ['/tmp/gantry-sessions/s1'],
+  });
+  it('a read there is allowed, a write still asks', () => {
+    expect(
+      e.decideSync(request('Read', fileCall('read', '/tmp/gantry-sessions/s1/tool-results/t.txt'))).decision
+        .behavior,
+    ).toBe('allow');
+    expect(
+      e.decideSync(request('Write', fileCall('write', '/tmp/gantry-sessions/s1/x.txt'))).decision.behavior,
+    ).toBe('ask');
+    expect(
+      e.decideSync(request('Read', fileCall('read', '/tmp/gantry-sessions/s2/x.txt'))).decision.behavior,
+    ).toBe('ask');
+  });
+});
+
 describe('session rules, suggestions and tool filtering', () => {
   it('an ask carries narrowed suggestions; accepting one persists it and allows the next call', () => {
     const projectRoot = mkdtempSync(path.join(tmp, 'p-'));

@@ -63,6 +63,12 @@ export interface PermissionEngineOptions {
   /** Bash programs acceptEdits allows in the working directories (default mkdir, touch, cp, mv). */
   acceptEditsCommands?: Iterable<string>;
   session?: PermissionSession;
+  /**
+   * Directories the model may read without asking although they are outside the working
+   * directories — the session directory where the runtime spills large results and background
+   * output (design.md §5: "written to a file the model can Read"). Writes there still ask.
+   */
+  readableDirectories?: readonly string[];
 }
 
 export interface DecideOptions {
@@ -124,6 +130,9 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
   const session = opts.session ?? new PermissionSession();
   const acceptEditsCommands = new Set(opts.acceptEditsCommands ?? DEFAULT_ACCEPT_EDITS_COMMANDS);
   const dirCache = new Map<string, WorkingDirectories>();
+  const readableDirs = opts.readableDirectories?.length
+    ? new WorkingDirectories(opts.readableDirectories, resolver)
+    : undefined;
   const workingDirsFor = (req: PermissionRequest): WorkingDirectories => {
     const dirs = [req.projectRoot, ...req.additionalDirectories, ...settings.additionalDirectories];
     const key = dirs.join('\u0000');
@@ -157,6 +166,7 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
       sandboxAutoAllow: sandboxed && settings.sandbox.autoAllowBashIfSandboxed,
       ...(hook ? { hook } : {}),
       acceptEditsCommands,
+      ...(readableDirs ? { readableDirs } : {}),
     });
     return { mode, result, trace: [...trace, ...result.trace] };
   };

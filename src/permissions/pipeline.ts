@@ -72,6 +72,8 @@ export interface PipelineInput {
   sandboxAutoAllow: boolean;
   hook?: HookVerdict;
   acceptEditsCommands?: ReadonlySet<string>;
+  /** Directories that may be read (not written) without asking: the session's spill directory. */
+  readableDirs?: WorkingDirectories;
 }
 
 export type PipelineStep =
@@ -170,6 +172,7 @@ function checksStep(view: CallView, input: PipelineInput): DecisionReason | unde
     if (f.fromExec) continue;
     if (isExemptDevicePath(f.resolved, f.access)) continue;
     if (input.workingDirs.contains(f.resolved)) continue;
+    if (f.access === 'read' && input.readableDirs?.contains(f.resolved)) continue;
     if (allowPathCovers(input.rules, f)) continue;
     return {
       type: 'working-directory',
