@@ -335,11 +335,15 @@ describe('dangerouslyDisableSandbox', () => {
 function startChild(input: { command: string; sandboxed: boolean }) {
   const script = path.join(import.meta.dirname, 'test-fixtures', 'sandboxed-child.ts');
   const repoRoot = path.resolve(import.meta.dirname, '..', '..');
-  return spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify({ project, ...input })], {
-    cwd: repoRoot,
-    env: { ...process.env, GANTRY_TEST_PARENT_SECRET: SECRET },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return spawn(
+    process.execPath,
+    ['--import', 'tsx', script, JSON.stringify({ project, tmpRoot: root, ...input })],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, GANTRY_TEST_PARENT_SECRET: SECRET },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
 }
 
 async function childResult(input: {

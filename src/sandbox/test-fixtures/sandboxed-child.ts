@@ -4,18 +4,25 @@
  * process of their own: `/proc/<parent>/environ` (the parent holds a secret the command was not
  * given) and "the sandbox dies with its parent" (the test SIGKILLs this process).
  *
- * argv[2]: JSON `{ project: string, command: string, sandboxed: boolean }`; `{PARENT_PID}` in the
+ * argv[2]: JSON `{ project, command, sandboxed, tmpRoot? }`; `{PARENT_PID}` in the
  * command is replaced by this process's pid.
  */
 import { defaultSandboxSettings } from '../../core/sandbox-settings.js';
 import { createSandboxManager } from '../sandbox-manager.js';
 import { runWithSandbox } from '../test-support.js';
 
-const input = JSON.parse(process.argv[2] ?? '{}') as { project: string; command: string; sandboxed: boolean };
+const input = JSON.parse(process.argv[2] ?? '{}') as {
+  project: string;
+  command: string;
+  sandboxed: boolean;
+  /** Parent of the session temp root (the test removes it, also when it SIGKILLs this process). */
+  tmpRoot?: string;
+};
 const sandbox = input.sandboxed
   ? createSandboxManager({
       settings: { ...defaultSandboxSettings(), enabled: true },
       workingDirectories: () => [input.project],
+      ...(input.tmpRoot ? { tmpRoot: input.tmpRoot } : {}),
     })
   : undefined;
 const env: Record<string, string> = {
