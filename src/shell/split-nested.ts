@@ -71,6 +71,10 @@ export function finishCommand(state: SplitState, input: CommandInput): void {
   }
   let via = ctx.via;
   if (strip.wrappers.includes('xargs')) via = childVia(via, 'xargs');
+  // IFS as a prefix of a command (`IFS= read -r line`) only affects that command's own splitting.
+  if (input.words.length > 0 && !input.declaration) {
+    for (const a of assignments) if (a.name === 'IFS' && input.assignments.includes(a)) a.dangerous = false;
+  }
   const cmd: SimpleCommand = {
     argv: strip.argv,
     fullArgv: input.fullArgv ?? input.words,

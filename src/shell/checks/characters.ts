@@ -169,13 +169,29 @@ export const UNICODE_DISPLAY_CONTROL: Detector = {
   },
 };
 
+/** True when the line starting at `k` leaves the quoted string and continues with code (`# "; rm x`). */
+function codeLaterOnLine(command: string, ctx: Uint8Array, k: number): boolean {
+  for (let i = k; i < command.length && command[i] !== '\n'; i++) {
+    if (
+      ctx[i] === CharContext.Code &&
+      command[i] !== ' ' &&
+      command[i] !== '\t' &&
+      command[i] !== '"' &&
+      command[i] !== "'"
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
 const QUOTED = new Set<number>([CharContext.Single, CharContext.Double, CharContext.AnsiC]);
 
 export const QUOTED_NEWLINE: Detector = {
   id: 'QUOTED_NEWLINE',
   checkId: 23,
   reason:
-    'A newline inside quotes whose next line looks like a comment (`#…`) makes line-oriented readers drop the rest as a comment, and a newline inside a command name or option hides it; multi-line messages (`git commit -m "a\\nb"`) are not flagged.',
+    'A newline inside quotes whose next line looks like a comment (`#…`) but ends the string and goes on with commands (`"x⏎# "; rm y`) makes line-oriented readers drop live code as a comment; a newline inside a command name or option hides it. Multi-line messages and markdown bodies (`--body "## Summary⏎…"`) are not flagged.',
   detect(command, split: SplitResult) {
     if (!command.includes('\n')) return [];
     const out: Finding[] = [];
@@ -184,7 +200,7 @@ export const QUOTED_NEWLINE: Detector = {
       if (!QUOTED.has(ctx[i] ?? 0)) continue;
       let k = i + 1;
       while (k < command.length && (command[k] === ' ' || command[k] === '\t')) k++;
-      if (command[k] === '#') {
+      if (command[k] === '#' && codeLaterOnLine(command, ctx, k)) {
         out.push(
           finding(
             this,
@@ -195,7 +211,10 @@ export const QUOTED_NEWLINE: Detector = {
       }
     }
     split.commands.forEach((cmd, i) => {
-      const w = cmd.argv.find((x, k) => x.text.includes('\n') && (k === 0 || x.text.startsWith('-')));
+      const w = cmd.argv.find(
+        (x, k) =>
+          (k === 0 && x.text.includes('\n')) || /^--?[A-Za-z0-9][^=]*\n/.test(x.text.split('=')[0] ?? ''),
+      );
       if (w)
         out.push(
           finding(

@@ -15,15 +15,19 @@ export const MID_WORD_HASH: Detector = {
     "A `#` inside a word is text to bash but a comment start to many readers; it is flagged when it follows a quote (`'x'#…`) or when shell operators follow it on the same line, so that a reader would take live commands for a comment.",
   detect(command, split) {
     const ctx = charContexts(command, split);
+    const expansions = (split.notes ?? []).filter(
+      (n) => n.depth === 0 && (n.kind === 'parameter-expansion' || n.kind === 'arithmetic-expansion'),
+    );
+    const insideExpansion = (i: number) => expansions.some((n) => n.start < i && i < n.end);
     for (let i = command.indexOf('#', 1); i >= 0; i = command.indexOf('#', i + 1)) {
       if (ctx[i] !== CharContext.Code) continue;
       const prev = command[i - 1] as string;
-      if (WORD_START_BEFORE.has(prev)) continue;
+      if (WORD_START_BEFORE.has(prev) || insideExpansion(i)) continue;
       const afterQuote = prev === "'" || prev === '"';
       let operatorLater = false;
       for (let k = i + 1; k < command.length && command[k] !== '\n'; k++) {
         const c = command[k];
-        if ((c === ';' || c === '|' || c === '&') && ctx[k] === CharContext.Code) {
+        if ((c === ';' || c === '|' || c === '&') && ctx[k] === CharContext.Code && command[k - 1] !== '\\') {
           operatorLater = true;
           break;
         }

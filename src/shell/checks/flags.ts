@@ -34,10 +34,29 @@ export function unquotedEscapes(raw: string): string[] {
 
 const DATA_PROGRAMS = new Set(['echo', 'printf']);
 
+/** An option name: one or two dashes, then a letter or digit, no whitespace (`- item` is text). */
+const FLAG_NAME = /^--?[A-Za-z0-9][^\s]*$/;
+
 /** Option name part of a flag word's raw text (up to the first `=`). */
 function flagNameRaw(raw: string): string {
   const eq = raw.indexOf('=');
   return eq >= 0 ? raw.slice(0, eq) : raw;
+}
+
+/** Multi-letter options written with a single dash (find, java style), which quoting can disguise. */
+const SINGLE_DASH_WORDS = /^-(exec|execdir|ok|okdir|delete|fprint0?|fprintf|fls|newer\w*|regex|name|path)$/;
+
+/**
+ * True when quoting or escaping sits inside an option *name*. Long options (`--pr''e`): anywhere before
+ * `=`. Short options: right after the dash (`-"e"xec`, `-\exec`) or inside a known multi-letter
+ * single-dash option (`-e\xec`); after the first letter it is an attached value (`-m"msg"`, `-d\;`).
+ */
+function obfuscatedOptionName(raw: string, text: string): boolean {
+  const name = flagNameRaw(raw);
+  if (raw.startsWith('--')) return /['"\\]/.test(name);
+  if (raw.startsWith('-') && /['"\\]/.test(raw[1] ?? '')) return true;
+  if (!raw.startsWith('-')) return /^-/.test(text); // `'-'rf`, `"-"exec`: the dash itself is quoted
+  return SINGLE_DASH_WORDS.test(text) && /['"\\]/.test(raw);
 }
 
 export const OBFUSCATED_FLAGS: Detector = {
@@ -64,9 +83,9 @@ export const OBFUSCATED_FLAGS: Detector = {
       for (let k = 1; k < cmd.argv.length; k++) {
         const w = cmd.argv[k] as Word;
         if (w.text === '--' && !w.quoted) operandsOnly = true;
-        if (operandsOnly || !w.quoted || !w.text.startsWith('-') || w.text.length < 2) continue;
+        if (operandsOnly || !FLAG_NAME.test(w.text.split('=')[0] as string)) continue;
         if (program && DATA_PROGRAMS.has(program)) continue;
-        if (/['"\\]/.test(flagNameRaw(w.raw))) {
+        if (isPiecewiseQuoted(w) && obfuscatedOptionName(w.raw, w.text)) {
           out.push(
             finding(
               this,
@@ -107,7 +126,9 @@ export const BACKSLASH_ESCAPED_WHITESPACE: Detector = {
       cmd.argv.forEach((w, k) => {
         if (!w.raw.includes('\\')) return;
         if (k !== 0 && !w.text.startsWith('-')) return;
-        if (unquotedEscapes(w.raw).some((c) => WHITESPACE.has(c))) {
+        // In a short option only the letter right after the dash is the name (`-d\ ` is the delimiter value).
+        const name = k === 0 ? w.raw : w.raw.startsWith('--') ? flagNameRaw(w.raw) : w.raw.slice(0, 3);
+        if (unquotedEscapes(name).some((c) => WHITESPACE.has(c))) {
           out.push(
             finding(
               this,
@@ -122,13 +143,14 @@ export const BACKSLASH_ESCAPED_WHITESPACE: Detector = {
   },
 };
 
-const OPERATOR_CHARS = new Set([';', '|', '&', '<', '>', '(', ')']);
+/** Separators a naive splitter would cut at (escaped `<`, `>`, `(`, `)` are ordinary in regexes and find). */
+const OPERATOR_CHARS = new Set([';', '|', '&']);
 
 export const BACKSLASH_ESCAPED_OPERATORS: Detector = {
   id: 'BACKSLASH_ESCAPED_OPERATORS',
   checkId: 21,
   reason:
-    'A backslash-escaped operator inside a word (`a\\;b`, `x\\|y`) is literal text to bash but a separator to naive splitters and to readers; a standalone `\\;`, `\\(` or `\\)` (find syntax) is not flagged.',
+    'A backslash-escaped separator inside a word (`a\\;b`, `x\\|y`, `a\\&b`) is literal text to bash but a separator to naive splitters and to readers; a standalone `\\;` (find syntax) and escaped `< > ( )` (regexes, find grouping) are not flagged.',
   detect(command, split) {
     if (!command.includes('\\')) return [];
     const out: Finding[] = [];

@@ -3,8 +3,8 @@
  * quotes are data (security README "Operators … inside single quotes … are data"), so the check fires
  * only where text becomes shell code *again* and could not be proven: a script built from variables
  * (`sh -c "$x"`, `eval "$cmd"`), file names spliced into a script (`xargs -I{} sh -c '… {} …'`,
- * `find -exec sh -c '… {} …'`), and remote or helper command strings we do not parse (`ssh host 'a; b'`,
- * `script -c`, `runuser -c`).
+ * `find -exec sh -c '… {} …'`), and helper command strings we do not parse (`script -c`, `runuser -c`).
+ * Remote commands (`ssh host 'a; b'`) run on the host the user allowed and are not flagged here.
  */
 import type { Finding } from '../../core/permission-types.js';
 import type { SimpleCommand, Word } from '../types.js';
@@ -12,25 +12,6 @@ import { SHELL_NAMES, shellInvocation } from '../wrappers.js';
 import { type Detector, finding, programOf } from './detector.js';
 
 const METACHAR = /[;&|<>`\n]|\$\(/;
-
-/** ssh options that take a value (OpenSSH 9). */
-const SSH_VALUE_OPTIONS = 'BbcDEeFIiJLlmOoPpQRSWw';
-
-function sshRemoteCommand(cmd: SimpleCommand): Word[] {
-  const argv = cmd.argv;
-  let i = 1;
-  for (; i < argv.length; i++) {
-    const t = (argv[i] as Word).text;
-    if (t === '--') {
-      i++;
-      break;
-    }
-    if (!t.startsWith('-') || t.length < 2) break;
-    const last = t[t.length - 1] as string;
-    if (t.length === 2 && SSH_VALUE_OPTIONS.includes(last)) i++;
-  }
-  return argv.slice(i + 1); // after the destination
-}
 
 function xargsReplacement(cmd: SimpleCommand): string | undefined {
   const full = cmd.fullArgv;
@@ -49,7 +30,7 @@ export const SHELL_METACHARACTERS: Detector = {
   id: 'SHELL_METACHARACTERS',
   checkId: 5,
   reason:
-    'Text that a second shell will interpret but that is not a static, parsed script — variables or substitutions in `sh -c`/`eval` scripts, file names spliced into `sh -c` by xargs -I or find -exec, and remote/helper command strings with operators — can inject commands.',
+    'Text that a second shell will interpret but that is not a static, parsed script — variables or substitutions in `sh -c`/`eval` scripts, file names spliced into `sh -c` by xargs -I or find -exec, and local helper command strings with operators (`script -c`) — can inject commands.',
   detect(_command, split) {
     const out: Finding[] = [];
     for (const s of split.scripts ?? []) {
@@ -77,20 +58,6 @@ export const SHELL_METACHARACTERS: Detector = {
             finding(
               this,
               `File names are spliced into the shell script ${JSON.stringify(script.slice(0, 60))}; a name containing ; or $( ) would run as code. Pass them as arguments ("$1") instead.`,
-              i,
-            ),
-          );
-        }
-        return;
-      }
-      if (program === 'ssh') {
-        const remote = sshRemoteCommand(cmd);
-        const text = remote.map((w) => w.text).join(' ');
-        if (METACHAR.test(text) || remote.some((w) => w.dynamic)) {
-          out.push(
-            finding(
-              this,
-              `ssh runs ${JSON.stringify(text.slice(0, 60))} through the remote shell, operators included.`,
               i,
             ),
           );

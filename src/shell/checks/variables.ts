@@ -44,13 +44,15 @@ export const DANGEROUS_VARIABLES: Detector = {
   },
 };
 
+const DECLARATIONS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
+
 const IFS_REFERENCE = /^\$\{?[#!]?IFS(?![A-Za-z0-9_])/;
 
 export const IFS_INJECTION: Detector = {
   id: 'IFS_INJECTION',
   checkId: 11,
   reason:
-    '`$IFS` in any form (`${IFS}`, `${IFS:0:1}`, `$IFS`) hides a separator inside a word, and assigning IFS changes how every later expansion is split; both are classic filter bypasses.',
+    '`$IFS` in any form (`${IFS}`, `${IFS:0:1}`, `$IFS`) hides a separator inside a word, and assigning IFS for the rest of the line (`IFS=,;` or `export IFS`) changes how every later expansion is split; a prefix for one command (`IFS= read -r l`) is the ordinary idiom.',
   detect(_command, split) {
     for (const n of split.notes ?? []) {
       if ((n.kind === 'simple-expansion' || n.kind === 'parameter-expansion') && IFS_REFERENCE.test(n.text)) {
@@ -60,7 +62,10 @@ export const IFS_INJECTION: Detector = {
       }
     }
     for (let i = 0; i < split.commands.length; i++) {
-      if (split.commands[i]?.assignments.some((a) => a.name === 'IFS')) {
+      const cmd = split.commands[i];
+      // A prefix assignment (`IFS= read -r line`) only affects that one command: the common idiom.
+      const persists = cmd && (cmd.argv.length === 0 || DECLARATIONS.has(cmd.argv[0]?.text ?? ''));
+      if (persists && cmd.assignments.some((a) => a.name === 'IFS')) {
         return [
           finding(
             this,
