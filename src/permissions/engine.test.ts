@@ -92,6 +92,12 @@ describe('hooks in the engine', () => {
     );
   });
 
+  it('a hook allow does not lift the agent-config ask', async () => {
+    const e = engineWithHook(hookJson({ hookSpecificOutput: { permissionDecision: 'allow' } }));
+    const d = await e.decide(hookReq(bash([sub('echo {}')], [write(P('.claude/settings.json'))])));
+    expect(d).toMatchObject({ behavior: 'ask', reason: { type: 'config-path' } });
+  });
+
   it('a hook allow lets an otherwise-asked call through', async () => {
     const e = engineWithHook(
       hookJson({ hookSpecificOutput: { permissionDecision: 'allow', permissionDecisionReason: 'CI box' } }),
@@ -220,6 +226,19 @@ describe('auto mode', () => {
     const d = e.decideSync(request('Bash', bash([sub('another x')]), { mode: 'auto' }));
     expect(d.decision).toMatchObject({ behavior: 'ask', reason: { type: 'default' } });
     expect(calls()).toBe(CLASSIFIER_MAX_CONSECUTIVE_DENIALS);
+  });
+
+  it('falls back to asking after 20 total denials even with approvals in between', () => {
+    const s = autoEngine().session;
+    for (let i = 0; i < 19; i++) {
+      s.recordClassifier({ risk: 'MEDIUM', reasons: [] });
+      s.recordClassifier({ risk: 'LOW', reasons: [] });
+    }
+    expect(s.classifier.fallenBack).toBe(false);
+    expect(s.recordClassifier({ risk: 'HIGH', reasons: [] })).toBe(true);
+    expect(s.classifier.fallenBack).toBe(true);
+    s.resetClassifier();
+    expect(s.classifier.fallenBack).toBe(false);
   });
 
   it('an approval resets the consecutive count', () => {
@@ -387,6 +406,21 @@ describe('session rules, suggestions and tool filtering', () => {
     expect(e.decideSync({ ...r, description: bash([sub('git checkout main')]) }).decision.behavior).toBe(
       'allow',
     );
+  });
+
+  it('a session-destination suggestion is applied without touching any file', () => {
+    const e = engineWith();
+    const r = e.acceptSuggestion({ rule: 'Bash(make:*)', destination: 'session' });
+    expect(r).toEqual({ problems: [] });
+    expect(e.decideSync(request('Bash', bash([sub('make test')]))).decision.behavior).toBe('allow');
+  });
+
+  it('dontAsk denies what agent-config writes would ask', () => {
+    const d = engineWith().decideSync(
+      request('Write', fileCall('write', P('.claude/settings.json')), { mode: 'dontAsk' }),
+    );
+    expect(d.decision).toMatchObject({ behavior: 'deny', reason: { type: 'config-path' } });
+    expect(d.decision.reason.message).toMatch(/dontAsk mode never asks/);
   });
 
   it('asks from safety checks carry no suggestions (no rule could lift them)', () => {

@@ -101,6 +101,19 @@ describe('sources and merging', () => {
     ).toBe(true);
   });
 
+  it('reads --settings files (source cliArg, "/" anchored at the file) and managed drop-ins', () => {
+    const extra = path.join(root, 'cfg', 'team.json');
+    put(extra, { permissions: { deny: ['Read(/secrets/**)'] } });
+    put(path.join(etc, 'claude-code', 'managed-settings.d', '10-extra.json'), {
+      permissions: { deny: ['WebSearch'] },
+    });
+    const s = load({ settingsFiles: [extra] });
+    const rule = s.rules.list('deny').find((r) => r.rule.text === 'Read(/secrets/**)');
+    expect(rule?.rule).toMatchObject({ source: 'cliArg', file: extra, line: 4 });
+    expect(rule?.path?.pattern.glob).toBe(`${path.join(root, 'cfg')}/secrets/**`);
+    expect(s.rules.list('deny').find((r) => r.rule.text === 'WebSearch')?.rule.source).toBe('managed');
+  });
+
   it('disableBypassPermissionsMode from any source', () => {
     put(path.join(home, '.claude', 'settings.json'), {
       permissions: { disableBypassPermissionsMode: 'disable' },
