@@ -20,7 +20,7 @@ import { createBashTool } from '../src/tools/bash/bash.tool.js';
 import { makeTestSession, runTool } from '../src/tools/bash/test-support.js';
 import type { BenchReport } from './run.js';
 
-const ROUNDS = 30;
+const ROUNDS = 40;
 const WARMUP = 3;
 const FILES = 1000;
 const TARGET_ADDED_MS = 25;

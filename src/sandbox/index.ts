@@ -17,6 +17,7 @@ export { probeSandbox, type SandboxAvailability } from './availability.js';
 export { compileDomainPolicy, type DomainDecision, type DomainPolicy } from './domain-policy.js';
 export { type FilesystemPlan, planFilesystem } from './filesystem-policy.js';
 export { blockedMessage, type ProxyEvent, startSandboxProxy } from './network-proxy.js';
+export { sandboxPromptSection } from './prompt.js';
 export {
   createSandboxManager,
   proxyEnv,
