@@ -139,6 +139,66 @@ describe('parseAndSplit: splitting at operators and into nested bodies', () => {
   });
 });
 
+describe('commands without a program word, declarations and pseudo-commands', () => {
+  it.each([
+    ['A=1', [], [['A', '1', false]], 'a standalone assignment has an empty argv'],
+    ['PATH=/tmp/x', [], [['PATH', '/tmp/x', true]], 'a standalone assignment of a dangerous name'],
+    ['> out.txt', [], [], 'a bare redirect (truncates the file) has an empty argv'],
+    [
+      'export LD_PRELOAD=./x.so B',
+      ['export', 'LD_PRELOAD=./x.so', 'B'],
+      [['LD_PRELOAD', './x.so', true]],
+      'export words and their assignments',
+    ],
+    ['local x=$(id)', ['local', 'x=$(id)'], [['x', '$(id)', false]], 'local with a substitution'],
+    ['[[ -f x && -d y ]]', ['[[', '-f', 'x', '&&', '-d', 'y', ']]'], [], '[[ ]] as words'],
+    ['! grep -q x f', ['grep', '-q', 'x', 'f'], [], 'negation is transparent'],
+  ])('%j', (command, argv, assignments, _why) => {
+    const cmd = parseAndSplit(command).commands.find((c) => c.via === 'top');
+    expect(cmd?.argv.map((w) => w.text)).toEqual(argv);
+    expect(cmd?.assignments.map((a) => [a.name, a.value, a.dangerous])).toEqual(assignments);
+  });
+
+  it('$(< file) is modelled as cat reading the file', () => {
+    const [inner] = parseAndSplit('echo "$(< notes.txt)"').commands;
+    expect(inner?.argv.map((w) => w.text)).toEqual(['cat']);
+    expect(inner?.redirects.map((r) => `${r.op}${r.target.text}`)).toEqual(['<notes.txt']);
+    expect(inner?.via).toBe('$()');
+  });
+
+  it('records heredoc bodies and whether they expand', () => {
+    const [a] = parseAndSplit('cat <<EOF\nx $y\nEOF').commands;
+    expect(a?.redirects[0]).toMatchObject({ op: '<<', heredocBody: 'x $y\n', bodyExpands: true });
+    const [b] = parseAndSplit("cat <<-'EOF'\n\tx $y\nEOF").commands;
+    expect(b?.redirects[0]).toMatchObject({
+      op: '<<-',
+      bodyExpands: false,
+      target: expect.objectContaining({ text: 'EOF' }),
+    });
+  });
+
+  it('records the nested scripts it parsed, with their depth', () => {
+    const r = parseAndSplit(`sh -c "bash -c 'rm x'"`);
+    expect(r.scripts?.map((s) => [s.via, s.text, s.depth])).toEqual([
+      ['sh -c', "bash -c 'rm x'", 1],
+      ['sh -c', 'rm x', 2],
+    ]);
+    expect(r.commands.map((c) => [c.argv[0]?.text, c.depth])).toEqual([
+      ['sh', 0],
+      ['bash', 1],
+      ['rm', 2],
+    ]);
+  });
+
+  it('fails closed past the nested-script depth limit', () => {
+    let command = 'id';
+    for (let i = 0; i < 10; i++) command = `sh -c ${JSON.stringify(command)}`;
+    const r = parseAndSplit(command);
+    expect(r.ok).toBe(false);
+    expect(r.problems.join(' ')).toMatch(/nested more than/);
+  });
+});
+
 describe('connectors, subshells and offsets', () => {
   const pick = (c: SimpleCommand) => [c.argv.map((w) => w.text).join(' '), c.connector, c.inSubshell, c.via];
   it.each([
@@ -281,6 +341,13 @@ describe('fail closed', () => {
     for (let i = 0; i < 300; i++) command = `echo $(${command})`;
     const r = parseAndSplit(command);
     expect(r.commands).toHaveLength(301);
+  });
+
+  it('deeply nested subshells and groups do not overflow the stack', () => {
+    const command = `${'( { '.repeat(2_000)}rm x${' ; } )'.repeat(2_000)}`;
+    const r = parseAndSplit(command);
+    expect(r.commands.map((c) => c.argv.map((w) => w.text).join(' '))).toEqual(['rm x']);
+    expect(r.commands[0]?.inSubshell).toBe(true);
   });
 
   it('parseAndSplitAsync initialises the parser first', async () => {

@@ -112,7 +112,11 @@ export interface SimpleCommand {
   raw: string;
   /** How it was reached: `top`, `pipeline`, `$()`, `backtick`, `<()`, `>()`, `sh -c`, `eval`, `xargs`, `find -exec`, `heredoc-shell`, `subshell`, `group`, `function` … */
   via: string;
-  /** Byte offsets in the top-level command (for nested scripts: of the enclosing word). */
+  /**
+   * Offsets in the top-level command as JS string indices (UTF-16 code units; equal to byte offsets for
+   * ASCII). For commands of a re-parsed script (`sh -c`, `eval`, heredoc-fed shell): the span of the
+   * command that launched the script.
+   */
   start: number;
   end: number;
   /** `&&`, `||`, `;`, `|`, `&` or newline that connects this command to the previous one (`''` for the first). */

@@ -71,6 +71,8 @@ const TABLES: Array<[Detector, Row[]]> = [
       ['enable -f ./x.so y', true, 'loads a builtin from a library'],
       ['hash -p /tmp/x ls', true, 'rebinds what ls runs'],
       ['trap - EXIT', false, 'resetting a trap'],
+      ["alias ls='rm -rf x'", true, 'an alias changes what a later ls runs'],
+      ['alias', false, 'listing aliases'],
       ['echo source', false, 'an argument'],
     ],
   ],

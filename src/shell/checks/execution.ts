@@ -48,7 +48,7 @@ const EVAL_PROGRAMS: Readonly<Record<string, string>> = {
 export const EVAL_OR_SOURCE: Detector = {
   id: 'EVAL_OR_SOURCE',
   reason:
-    '`eval`, `source`/`.`, `trap CMD`, `enable -f` and `hash -p` run or install code that the command line does not show (file contents, strings evaluated later, replaced command lookups).',
+    '`eval`, `source`/`.`, `trap CMD`, `enable -f`, `hash -p` and `alias x=…` run or install code that the command line does not show (file contents, strings evaluated later, replaced command lookups).',
   detect(_command, split) {
     const out: Finding[] = [];
     split.commands.forEach((cmd, i) => {
@@ -65,6 +65,9 @@ export const EVAL_OR_SOURCE: Detector = {
           : undefined) ??
         (program === 'hash' && cmd.argv.some((w) => w.text === '-p')
           ? 'changes which file a command name runs'
+          : undefined) ??
+        (program === 'alias' && args.some((w) => w.text.includes('='))
+          ? 'defines an alias that changes what a later command name runs'
           : undefined);
       if (why) out.push(finding(this, `${program} ${why}.`, i));
     });
