@@ -2,8 +2,9 @@
  * Can this machine run the sandbox? (issue 6 "Where bubblewrap is unavailable"). Probed once per
  * binary set with real runs and cached for the life of the process:
  * - not Linux → unavailable;
- * - `bwrap --unshare-user --unshare-pid --unshare-net … -- true` must exit 0 (catches a missing
- *   binary, no user namespaces, a seccomp/AppArmor policy that forbids them);
+ * - `bwrap --unshare-user --unshare-pid --unshare-net --disable-userns … -- true` must exit 0
+ *   (catches a missing binary, a bubblewrap older than 0.8, no user namespaces, a seccomp/AppArmor
+ *   policy that forbids them);
  * - socat and nsenter (util-linux) are needed for the network proxy bridge; without them the
  *   sandbox still runs, with the network fully closed (allowedDomains cannot be honoured).
  */
@@ -104,6 +105,8 @@ async function doProbe(
       '--unshare-pid',
       '--unshare-net',
       '--unshare-ipc',
+      '--unshare-uts',
+      '--disable-userns',
       '--die-with-parent',
       '--',
       'true',
