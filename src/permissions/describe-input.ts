@@ -10,7 +10,8 @@
  * | Read | read `file_path` |
  * | Write, Edit, MultiEdit | write `file_path` |
  * | NotebookEdit | write `notebook_path` |
- * | Glob, Grep | read `path` (default: cwd) |
+ * | Glob | read the directory the pattern searches (`path`, default cwd, plus the pattern's fixed leading segments) |
+ * | Grep | read `path` (default: cwd) |
  * | LS | read `path` |
  * | WebFetch | network `url`; ruleContents `domain:<host>` |
  * | anything else | none; ruleContents from `subagent_type` (Agent/Task) or `skill`/`command` (Skill) |
@@ -46,12 +47,16 @@ export function describeToolInput(
     const raw = input[field];
     const kind = readField ? 'read' : 'write';
     if (raw === undefined && readField && toolName !== 'Read') {
+      const root =
+        toolName === 'Glob' && typeof input.pattern === 'string'
+          ? globBase(input.pattern, world.cwd, world.home)
+          : world.cwd;
       return {
-        ruleContents: [world.cwd],
-        effects: [knownEffect('read', world.cwd, 'tool-input', field)],
+        ruleContents: [root],
+        effects: [knownEffect('read', root, 'tool-input', field)],
         findings: [],
         readOnly: true,
-        summary: `${toolName} ${world.cwd}`,
+        summary: `${toolName} ${root}`,
       };
     }
     if (typeof raw !== 'string' || raw === '')
@@ -62,7 +67,9 @@ export function describeToolInput(
         readOnly: false,
         summary: `${toolName} (no ${field})`,
       };
-    const abs = expandPath(raw, world);
+    let abs = expandPath(raw, world);
+    if (toolName === 'Glob' && typeof input.pattern === 'string')
+      abs = globBase(input.pattern, abs, world.home);
     return {
       ruleContents: [abs],
       effects: [knownEffect(kind, abs, 'tool-input', field)],
@@ -97,4 +104,21 @@ export function describeToolInput(
     readOnly: false,
     summary: toolName,
   };
+}
+
+/**
+ * The directory a Glob pattern actually searches: its leading segments without glob characters,
+ * resolved against the search root: `../../etc/*` and `/etc/*` leave the root, a pattern that starts
+ * with a wildcard does not.
+ */
+function globBase(pattern: string, root: string, home: string): string {
+  const fixed: string[] = [];
+  for (const seg of pattern.split('/')) {
+    if (/[*?[{]/.test(seg)) break;
+    fixed.push(seg);
+  }
+  if (fixed.length === pattern.split('/').length) fixed.pop();
+  const prefix = fixed.join('/');
+  if (prefix === '') return pattern.startsWith('/') ? '/' : root;
+  return expandPath(prefix, { cwd: root, home });
 }
