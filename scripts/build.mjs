@@ -1,6 +1,9 @@
 // Builds dist/gantry-hook.mjs: the `gantry hook` fast path (one ESM file; npm packages stay external).
 // Runs on `npm ci` (prepare) and `npm run build`.
+import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
+
+rmSync('dist', { recursive: true, force: true });
 
 await build({
   entryPoints: { 'gantry-hook': 'src/cli/hook/hook-bundle-entry.ts' },

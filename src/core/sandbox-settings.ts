@@ -22,38 +22,54 @@
  * bare relative to the settings root (see {@link resolveSandboxPath}).
  */
 import path from 'node:path';
-import { z } from 'zod';
+import { createRequire } from 'node:module';
+import type * as Zod from 'zod';
 
-const stringList = z.array(z.string());
+/**
+ * zod is loaded on first use, not at import: the settings loader sits on `gantry hook`'s start-up
+ * path (every tool call of the host), where importing zod costs more than the whole decision, and
+ * most settings files have no `sandbox` key. `createRequire` gives a synchronous load of zod's
+ * CommonJS build.
+ */
+function buildSchema() {
+  const { z } = createRequire(import.meta.url)('zod') as typeof Zod;
+  const stringList = z.array(z.string());
+  return z.looseObject({
+    enabled: z.boolean().optional(),
+    autoAllowBashIfSandboxed: z.boolean().optional(),
+    allowUnsandboxedCommands: z.boolean().optional(),
+    failIfUnavailable: z.boolean().optional(),
+    excludedCommands: stringList.optional(),
+    filesystem: z
+      .looseObject({
+        allowWrite: stringList.optional(),
+        denyWrite: stringList.optional(),
+        denyRead: stringList.optional(),
+        allowRead: stringList.optional(),
+      })
+      .optional(),
+    network: z
+      .looseObject({
+        allowedDomains: stringList.optional(),
+        deniedDomains: stringList.optional(),
+        allowLocalBinding: z.boolean().optional(),
+      })
+      .optional(),
+    bwrapPath: z.string().optional(),
+    socatPath: z.string().optional(),
+  });
+}
 
-/** Zod schema of the `sandbox` object as written in one settings file. Unknown keys pass through. */
-export const SandboxSettingsInputSchema = z.looseObject({
-  enabled: z.boolean().optional(),
-  autoAllowBashIfSandboxed: z.boolean().optional(),
-  allowUnsandboxedCommands: z.boolean().optional(),
-  failIfUnavailable: z.boolean().optional(),
-  excludedCommands: stringList.optional(),
-  filesystem: z
-    .looseObject({
-      allowWrite: stringList.optional(),
-      denyWrite: stringList.optional(),
-      denyRead: stringList.optional(),
-      allowRead: stringList.optional(),
-    })
-    .optional(),
-  network: z
-    .looseObject({
-      allowedDomains: stringList.optional(),
-      deniedDomains: stringList.optional(),
-      allowLocalBinding: z.boolean().optional(),
-    })
-    .optional(),
-  bwrapPath: z.string().optional(),
-  socatPath: z.string().optional(),
-});
+let schema: ReturnType<typeof buildSchema> | undefined;
+
+/** Zod schema of the `sandbox` object as written in one settings file (built on first use). Unknown keys pass through. */
+export const SandboxSettingsInputSchema = {
+  parse: (value: unknown) => (schema ??= buildSchema()).parse(value),
+  safeParse: (value: unknown) => (schema ??= buildSchema()).safeParse(value),
+};
 
 /** The `sandbox` object of one settings file, as parsed. */
-export type SandboxSettingsInput = z.infer<typeof SandboxSettingsInputSchema>;
+export type SandboxSettingsInput = Zod.infer<ReturnType<typeof buildSchema>>;
 
 /** Effective sandbox settings: every key present (defaults filled, sources merged). */
 export interface SandboxSettings {
