@@ -10,7 +10,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { PERMISSION_MODES, type PermissionMode } from '../../core/index.js';
+import { PERMISSION_MODES, type PermissionMode } from '../../core/permission-types.js';
 import { createGuard, type GuardOptions } from '../shared/guard.js';
 import { answerFor, askAnswer, type HookAnswer, parseHookInput } from './hook-protocol.js';
 
