@@ -450,6 +450,7 @@ describe('session rules, suggestions and tool filtering', () => {
         .map((t) => t.name),
     ).toEqual(['Bash', 'Read']);
     expect(e.isToolDenied('WebSearch')?.text).toBe('WebSearch');
+    expect(e.bareDenyToolNames()).toEqual(['WebSearch', 'mcp__evil']);
   });
 
   it('records decisions per tool_use id and counts denials', () => {
