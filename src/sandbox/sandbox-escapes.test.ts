@@ -68,6 +68,7 @@ beforeAll(async () => {
   execFileSync('git', ['init', '-q', project]);
   gitConfig = readFileSync(path.join(project, '.git', 'config'), 'utf8');
   writeFileSync(path.join(project, '.bashrc'), '# project rc\n');
+  writeFileSync(path.join(project, '.env'), 'API_URL=https://example.invalid\n');
   mkdirSync(outside);
   symlinkSync(outside, path.join(project, 'link'));
   mkdirSync(path.join(home, '.ssh'), { recursive: true });
@@ -125,6 +126,13 @@ const rows: EscapeRow[] = [
     escaped: () => readFileSync(path.join(project, '.bashrc'), 'utf8').includes('pwned'),
     note: /\.bashrc is protected \(\.bashrc: shell start-up file/,
     reset: () => writeFileSync(path.join(project, '.bashrc'), '# project rc\n'),
+  },
+  {
+    name: 'overwrite a protected .env inside the project',
+    command: () => 'echo "API_URL=https://pwned.invalid" > .env',
+    escaped: () => readFileSync(path.join(project, '.env'), 'utf8').includes('pwned'),
+    note: /\.env is protected \(\.env\*: environment file/,
+    reset: () => writeFileSync(path.join(project, '.env'), 'API_URL=https://example.invalid\n'),
   },
   {
     name: 'rewrite .git/config (core.fsmonitor would run code on the next git command)',
