@@ -15,9 +15,11 @@ export interface RankedFile {
   mtimeMs: number;
 }
 
-/** The mtime of `abs` in ms, or 0 when it cannot be stat'ed. */
+const STAT_OPTIONS = { throwIfNoEntry: false } as const;
+
+/** The mtime of `abs` in ms, or 0 when it cannot be stat'ed (synchronous: ~µs, no thread-pool round trip). */
 export function mtimeOf(abs: string): number {
-  return statSync(abs, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  return statSync(abs, STAT_OPTIONS)?.mtimeMs ?? 0;
 }
 
 /**

@@ -29,7 +29,7 @@ describe('runRipgrep', () => {
       cwd: dir,
       signal: signal(),
       onRecord: (b) => {
-        records.push(b.toString());
+        records.push(b);
         return true;
       },
     });
@@ -129,16 +129,33 @@ describe('runRipgrep', () => {
     expect(r.noFilesSearched).toBe(true);
   });
 
+  it('decodes multi-byte characters split across output chunks', async () => {
+    await writeFile(path.join(dir, 'unicode.txt'), 'é名😀 match\n'.repeat(30_000));
+    const records: string[] = [];
+    await runRipgrep({
+      rgPath,
+      args: ['--no-line-number', '-e', 'match', '--', 'unicode.txt'],
+      cwd: dir,
+      signal: signal(),
+      onRecord: (line) => {
+        records.push(line);
+        return true;
+      },
+    });
+    expect(records.length).toBe(30_000);
+    expect(records.every((line) => line === 'é名😀 match')).toBe(true);
+  });
+
   it('splits on the NUL delimiter for --files-with-matches --null', async () => {
     const records: string[] = [];
     await runRipgrep({
       rgPath,
       args: ['--files-with-matches', '--null', '-e', 'match', '--', 'many.txt'],
       cwd: dir,
-      delimiter: 0,
+      delimiter: '\0',
       signal: signal(),
       onRecord: (b) => {
-        records.push(b.toString());
+        records.push(b);
         return true;
       },
     });

@@ -2,16 +2,18 @@
  * Runs a ripgrep binary and streams its output as records (stack.md §6).
  *
  * Sequence: spawn the binary asynchronously with an argument array (never a shell), stdin closed,
- * `RIPGREP_CONFIG_PATH` removed so a user's config cannot change the flags → split stdout into
- * records on a delimiter byte as it arrives (memory stays bounded: a record is handed to `onRecord`
- * and dropped) → `onRecord` returns `false` to stop early (the process is killed) → on abort or timeout
- * the process is killed → resolve with the exit code and the first 8 KiB of stderr.
+ * `RIPGREP_CONFIG_PATH` removed so a user's config cannot change the flags → decode stdout as UTF-8
+ * chunk by chunk (a character split across chunks is kept whole; invalid bytes become U+FFFD) and
+ * split it into records on the delimiter as it arrives (memory stays bounded: a record is handed to
+ * `onRecord` and dropped) → `onRecord` returns `false` to stop early (the process is killed) → on
+ * abort or timeout the process is killed → resolve with the exit code and the first 8 KiB of stderr.
  *
  * Exit codes: 0 = matches, 1 = no matches (not an error), 2 = an error (ripgrep's diagnostic in stderr;
  * with `--no-messages` unreadable files do not cause it). "No files were searched" (exit 2 with
  * nothing searched) is reported as `noFilesSearched`, which callers treat as no matches.
  */
 import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
 import { AbortError } from '../../core/index.js';
 
 /** Outcome of one ripgrep run. */
@@ -33,10 +35,10 @@ export interface RipgrepRunOptions {
   args: readonly string[];
   /** Working directory of the process (absolute). */
   cwd: string;
-  /** Record delimiter byte: `0x0a` (newline, default) or `0x00` (for `--files-with-matches --null`). */
-  delimiter?: number;
+  /** Record delimiter: `'\n'` (default) or `'\0'` (for `--files-with-matches --null`). */
+  delimiter?: '\n' | '\0';
   /** Called once per record, in output order, without the delimiter. Return `false` to stop. */
-  onRecord(record: Buffer): boolean | undefined;
+  onRecord(record: string): boolean | undefined;
   /** Aborting kills the process and rejects with AbortError. */
   signal: AbortSignal;
   /** Kill the process after this many ms and resolve with `timedOut: true` (partial output kept). */
@@ -50,7 +52,7 @@ const NO_FILES_SEARCHED = 'No files were searched';
 export function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepRunResult> {
   const { signal } = options;
   if (signal.aborted) return Promise.reject(new AbortError('The search was aborted before it started.'));
-  const delimiter = options.delimiter ?? 0x0a;
+  const delimiter = options.delimiter ?? '\n';
   const env = { ...process.env };
   delete env.RIPGREP_CONFIG_PATH;
 
@@ -61,7 +63,8 @@ export function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepRunResult
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
     });
-    let pending: Buffer | undefined;
+    const decoder = new StringDecoder('utf8');
+    let pending = '';
     let stopped = false;
     let timedOut = false;
     let aborted = false;
@@ -85,7 +88,7 @@ export function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepRunResult
           }, options.timeoutMs)
         : undefined;
 
-    const emit = (record: Buffer): void => {
+    const emit = (record: string): void => {
       if (stopped || aborted) return;
       if (options.onRecord(record) === false) {
         stopped = true;
@@ -95,23 +98,12 @@ export function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepRunResult
 
     child.stdout.on('data', (chunk: Buffer) => {
       if (stopped || aborted || timedOut) return;
-      let start = 0;
-      let at = chunk.indexOf(delimiter, start);
-      while (at !== -1) {
-        const piece = chunk.subarray(start, at);
-        if (pending) {
-          emit(Buffer.concat([pending, piece]));
-          pending = undefined;
-        } else {
-          emit(piece);
-        }
+      const text = pending + decoder.write(chunk);
+      const records = text.split(delimiter);
+      pending = records.pop() as string;
+      for (const record of records) {
+        emit(record);
         if (stopped || aborted) return;
-        start = at + 1;
-        at = chunk.indexOf(delimiter, start);
-      }
-      if (start < chunk.length) {
-        const rest = chunk.subarray(start);
-        pending = pending ? Buffer.concat([pending, rest]) : Buffer.from(rest);
       }
     });
     child.stderr.on('data', (chunk: Buffer) => {
@@ -133,8 +125,9 @@ export function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepRunResult
         reject(error);
         return;
       }
-      if (pending && pending.length > 0 && !stopped && !timedOut) emit(pending);
-      pending = undefined;
+      const rest = pending + decoder.end();
+      if (rest.length > 0 && !stopped && !timedOut) emit(rest);
+      pending = '';
       const stderr = Buffer.concat(stderrChunks).toString('utf8').trim();
       resolve({
         exitCode,

@@ -94,7 +94,7 @@ export async function listFiles(engine: SearchEngine, request: ListFilesRequest)
     onRecord: (record) => {
       if (record.length === 0) return true;
       sawOutput = true;
-      const rel = stripDotSlash(record.toString('utf8'));
+      const rel = stripDotSlash(record);
       if (filter && !filter(rel)) return true;
       return request.onFile(rel);
     },
@@ -137,22 +137,20 @@ export function ripgrepSearchArgs(
 const BINARY_NOTICE = /^(.*): (binary file matches .*)$/;
 
 /** Parses one content-mode record (`path\0N:text`, `path\0N-text`, `--`, or a binary notice). */
-export function parseContentRecord(record: Buffer): SearchRecord | undefined {
-  const zero = record.indexOf(0);
+export function parseContentRecord(record: string): SearchRecord | undefined {
+  const zero = record.indexOf('\0');
   if (zero === -1) {
-    const s = record.toString('utf8');
-    const m = BINARY_NOTICE.exec(s);
+    const m = BINARY_NOTICE.exec(record);
     return m ? { kind: 'binary', path: stripDotSlash(m[1] as string), message: m[2] as string } : undefined;
   }
-  const filePath = stripDotSlash(record.subarray(0, zero).toString('utf8'));
+  const filePath = stripDotSlash(record.slice(0, zero));
   let i = zero + 1;
   let lineNumber = 0;
-  while (i < record.length && (record[i] as number) >= 0x30 && (record[i] as number) <= 0x39) {
-    lineNumber = lineNumber * 10 + ((record[i] as number) - 0x30);
-    i++;
+  for (let c = record.charCodeAt(i); c >= 0x30 && c <= 0x39; c = record.charCodeAt(++i)) {
+    lineNumber = lineNumber * 10 + (c - 0x30);
   }
-  const isMatch = record[i] === 0x3a; // ':' match, '-' context
-  let text = record.subarray(i + 1).toString('utf8');
+  const isMatch = record.charCodeAt(i) === 0x3a; // ':' match, '-' context
+  let text = record.slice(i + 1);
   if (text.endsWith('\r')) text = text.slice(0, -1);
   return { kind: 'line', path: filePath, lineNumber, text, isMatch };
 }
@@ -161,8 +159,8 @@ function ripgrepRun(
   engine: Extract<SearchEngine, { kind: 'ripgrep' }>,
   request: SearchRequest,
   args: string[],
-  delimiter: number,
-  onRecord: (record: Buffer) => boolean | undefined,
+  delimiter: '\n' | '\0',
+  onRecord: (record: string) => boolean | undefined,
 ) {
   return runRipgrep({
     rgPath: engine.rgPath,
@@ -187,18 +185,14 @@ export async function searchFiles(engine: SearchEngine, request: SearchRequest):
       engine,
       request,
       ripgrepSearchArgs(request),
-      files ? 0x00 : 0x0a,
+      files ? '\0' : '\n',
       (record) => {
         if (record.length === 0) return true;
         sawOutput = true;
-        if (files) return request.onRecord({ kind: 'file', path: stripDotSlash(record.toString('utf8')) });
-        const zero = record.indexOf(0);
-        const count = Number(record.subarray(zero + 1).toString('utf8'));
-        return request.onRecord({
-          kind: 'count',
-          path: stripDotSlash(record.subarray(0, zero).toString('utf8')),
-          count,
-        });
+        if (files) return request.onRecord({ kind: 'file', path: stripDotSlash(record) });
+        const zero = record.indexOf('\0');
+        const count = Number(record.slice(zero + 1));
+        return request.onRecord({ kind: 'count', path: stripDotSlash(record.slice(0, zero)), count });
       },
     );
     checkExit(run, sawOutput, 'pattern');
@@ -210,7 +204,7 @@ export async function searchFiles(engine: SearchEngine, request: SearchRequest):
   let bufferedChars = 0;
   let bufferedRecords = 0;
   let overflow = false;
-  const first = await ripgrepRun(engine, request, ripgrepSearchArgs(request), 0x0a, (record) => {
+  const first = await ripgrepRun(engine, request, ripgrepSearchArgs(request), '\n', (record) => {
     const parsed = parseContentRecord(record);
     if (!parsed) return true;
     sawOutput = true;
@@ -237,7 +231,7 @@ export async function searchFiles(engine: SearchEngine, request: SearchRequest):
     return { complete: !first.timedOut, timedOut: first.timedOut, engine: name };
   }
   byFile.clear();
-  const sorted = await ripgrepRun(engine, request, ripgrepSearchArgs(request, true), 0x0a, (record) => {
+  const sorted = await ripgrepRun(engine, request, ripgrepSearchArgs(request, true), '\n', (record) => {
     const parsed = parseContentRecord(record);
     return parsed ? request.onRecord(parsed) : true;
   });

@@ -131,6 +131,6 @@ describe('parseContentRecord', () => {
       'binary notice',
     ],
   ] as const)('%j (%s)', (raw, expected, _why) => {
-    expect(parseContentRecord(Buffer.from(raw))).toEqual(expected);
+    expect(parseContentRecord(raw)).toEqual(expected);
   });
 });
