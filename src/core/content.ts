@@ -63,3 +63,19 @@ export function contentText(content: ToolResultContent): string {
     .map((b) => b.text)
     .join('\n');
 }
+
+/**
+ * Characters a media block (image or PDF document) counts for in result budgets. Media reach the
+ * model as pixels/pages, not as base64 text: a downscaled image costs at most ~1,600 tokens
+ * (Messages API vision pricing, ≤1.15 megapixels), i.e. ~6,400 characters at 4 characters a token.
+ * Counting base64 length instead would spill every screenshot.
+ */
+export const MEDIA_BLOCK_BUDGET_CHARS = 6_400;
+
+/** Size of a content value for result budgets (spec §1.6): text length, media at a fixed cost. */
+export function budgetChars(content: ToolResultContent): number {
+  if (typeof content === 'string') return content.length;
+  let n = 0;
+  for (const b of content) n += b.type === 'text' ? b.text.length : MEDIA_BLOCK_BUDGET_CHARS;
+  return n;
+}

@@ -216,3 +216,30 @@ describe('per-turn budget (200,000 characters)', () => {
     expect(results.map((r) => String(r.content).startsWith('<persisted-output>'))).toEqual([false, true]);
   });
 });
+
+describe('media blocks in budgets', () => {
+  it('an image counts by its fixed media cost, not its base64 length, so a screenshot is not spilled', async () => {
+    const { capCallResult } = await import('./result-budget.js');
+    const image = {
+      type: 'image' as const,
+      source: { type: 'base64' as const, media_type: 'image/png' as const, data: 'A'.repeat(200_000) },
+    };
+    const outcome = {
+      index: 0,
+      toolUseId: 'toolu_img',
+      toolName: 'Bash',
+      status: 'ok' as const,
+      content: [image],
+      isError: false,
+      maxResultSizeChars: 30_000,
+      persisted: false,
+      newMessages: [],
+      durationMs: 1,
+    };
+    const tmp = await makeTempDir();
+    await capCallResult(outcome, tmp.dir);
+    await tmp.cleanup();
+    expect(outcome.persisted).toBe(false);
+    expect(outcome.content).toEqual([image]);
+  });
+});

@@ -9,7 +9,7 @@
  * Error results and `Infinity` tools are never spilled (they still count toward the turn total).
  * When the disk write fails, the result is truncated instead (head and tail kept) and says so.
  */
-import { contentLength, errorMessage } from '../core/index.js';
+import { budgetChars, errorMessage } from '../core/index.js';
 import { MAX_TURN_RESULTS_CHARS, PERSISTED_PREVIEW_BYTES } from './limits.js';
 import { persistedOutputMessage, persistToolResult, serializeContent } from './persist-result.js';
 import type { CallOutcome } from './types.js';
@@ -36,7 +36,7 @@ async function spill(outcome: CallOutcome, sessionDir: string, fallbackChars: nu
 /** Per-call cap: spills a successful result longer than its `maxResultSizeChars`. */
 export async function capCallResult(outcome: CallOutcome, sessionDir: string): Promise<void> {
   if (outcome.isError || outcome.persisted) return;
-  if (contentLength(outcome.content) <= outcome.maxResultSizeChars) return;
+  if (budgetChars(outcome.content) <= outcome.maxResultSizeChars) return;
   await spill(outcome, sessionDir, Math.min(outcome.maxResultSizeChars, 20_000));
 }
 
@@ -50,16 +50,16 @@ export async function applyTurnBudget(
 ): Promise<number> {
   const budget = options.maxTurnChars ?? MAX_TURN_RESULTS_CHARS;
   let total = 0;
-  for (const o of outcomes) total += contentLength(o.content);
+  for (const o of outcomes) total += budgetChars(o.content);
   if (total <= budget) return total;
   const candidates = outcomes
     .filter((o) => !o.isError && !o.persisted && Number.isFinite(o.maxResultSizeChars))
-    .sort((a, b) => contentLength(b.content) - contentLength(a.content) || a.index - b.index);
+    .sort((a, b) => budgetChars(b.content) - budgetChars(a.content) || a.index - b.index);
   for (const outcome of candidates) {
     if (total <= budget) break;
-    const before = contentLength(outcome.content);
+    const before = budgetChars(outcome.content);
     await spill(outcome, options.sessionDir, PERSISTED_PREVIEW_BYTES);
-    total += contentLength(outcome.content) - before;
+    total += budgetChars(outcome.content) - before;
   }
   return total;
 }

@@ -14,7 +14,7 @@
  */
 import {
   AbortError,
-  contentLength,
+  budgetChars,
   type PermissionDecider,
   ToolExecutionError,
   ToolInputError,
@@ -183,7 +183,7 @@ export async function runToolCall(
     durationMs: performance.now() - startedAtMs,
   };
   if (success.contextModifier) outcome.contextModifier = success.contextModifier;
-  if (contentLength(outcome.content) > outcome.maxResultSizeChars) {
+  if (budgetChars(outcome.content) > outcome.maxResultSizeChars) {
     await capCallResult(outcome, context.getAppState().sessionDir);
   }
   return outcome;
