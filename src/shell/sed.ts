@@ -13,7 +13,7 @@
  * Source: seed 000 §2.1 (sedEditParser/sedValidation), security README "Read-only validator"
  * (sed -i/--in-place*, w/W/r/R/e, s///e|w, -f); GNU sed 4.9 manual (observed behaviour).
  */
-import { compileOptions, operandsOf, scanArgs } from './read-only/options.js';
+import { compileOptions, operandsOf, scanArgs, words } from './read-only/options.js';
 import type { Word } from './types.js';
 
 /** What a sed invocation does. */
@@ -47,34 +47,9 @@ export interface SedAnalysis {
 
 const SED_OPTIONS = compileOptions({
   safe: [
-    '-n',
-    '--quiet',
-    '--silent',
-    '-e=',
-    '--expression=',
-    '-f=',
-    '--file=',
-    '-i=?',
-    '--in-place=?',
-    '-E',
-    '-r',
-    '--regexp-extended',
-    '-s',
-    '--separate',
-    '-z',
-    '--null-data',
-    '-u',
-    '--unbuffered',
-    '-l=',
-    '--line-length=',
-    '--posix',
-    '--debug',
-    '--sandbox',
-    '--follow-symlinks',
-    '-b',
-    '--binary',
-    '--help',
-    '--version',
+    ...words('-n --quiet --silent -e= --expression= -f= --file= -i=? --in-place=? -E -r --regexp-extended'),
+    ...words('-s --separate -z --null-data -u --unbuffered -l= --line-length= --posix --debug --sandbox'),
+    ...words('--follow-symlinks -b --binary --help --version'),
   ],
 });
 

@@ -1,10 +1,9 @@
 /**
- * Effects of programs that run code or change the machine in bulk: interpreters (script file read
- * + exec; one-liners `python -c`, `node -e`, `perl -e`, `ruby -e` … are `unknown` exec, and path
- * literals inside them are `unknown` writes so protected-file checks still see them), shells
- * (`bash script.sh`, a shell reading a piped script), `source`/`.`, package installers (unknown
- * writes + network), editors (write their files), history -w, openssl -out/-in, date/hostname
- * files, patch, split, make, crontab, mktemp, docker volumes.
+ * Effects of programs that change the machine in bulk or run code later: package installers
+ * (unknown writes + network) and their `config set` (writes ~/.npmrc …), editors (read and write
+ * their files), history -w, openssl -out/-in, ssh-keygen, gpg keyrings, date/hostname, patch,
+ * split, make, crontab/at/trap, mktemp, docker volumes; the fallback for programs nobody
+ * modelled. Interpreters, shells and `source` are in interpreters.ts.
  *
  * Source: issue 4 "Effects" (npm/pip/cargo install unknown writes + network; history -w; openssl
  * -out/-in; source/. read+exec; interpreter one-liners unknown); security README "Protected files"
@@ -12,286 +11,21 @@
  */
 import type { SimpleCommand, Word } from '../types.js';
 import { type EffectHandler, operands, options, scanner, valueInput } from './handler.js';
+import { interpreterHandlers, summary } from './interpreters.js';
 import type { EffectSink } from './sink.js';
-
-const SUMMARY_CHARS = 200;
-
-function summary(code: string): string {
-  return code.length > SUMMARY_CHARS ? `${code.slice(0, SUMMARY_CHARS)}…` : code;
-}
-
-/** String literals in one-liner code that look like paths (`'/home/u/.bashrc'`, `"~/x"`, `'./f'`). */
-export function pathLiterals(code: string): string[] {
-  const out: string[] = [];
-  const re = /(['"])((?:\/|~\/|\.\.?\/)[^'"\s]*|\.[A-Za-z0-9_][A-Za-z0-9_.-]*)\1/g;
-  for (let m = re.exec(code); m; m = re.exec(code)) out.push(m[2] as string);
-  return out;
-}
-
-function oneLiner(sink: EffectSink, program: string, code: Word | undefined): void {
-  const text = code?.text ?? '';
-  sink.other(
-    'exec',
-    summary(`${program}: ${text}`),
-    'unknown',
-    'interpreter',
-    `${program} one-liner (effects not analysed)`,
-  );
-  for (const p of pathLiterals(text))
-    sink.other(
-      'write',
-      sink.absolute(p) ?? p,
-      'unknown',
-      'interpreter',
-      `path named in a ${program} one-liner`,
-    );
-}
-
-function scriptFile(sink: EffectSink, program: string, w: Word | undefined): void {
-  if (!w) {
-    sink.other(
-      'exec',
-      `${program} script from stdin`,
-      'unknown',
-      'interpreter',
-      `${program} reads its program from stdin`,
-    );
-    return;
-  }
-  sink.file('read', w, 'argument', `${program} script`);
-  sink.other(
-    'exec',
-    w.dynamic ? w.raw : w.text,
-    w.dynamic ? 'unknown' : 'known',
-    'interpreter',
-    `${program} runs a script file (contents not analysed)`,
-  );
-}
-
-/** Interpreters: inline-code options, options taking a value, then the script operand. */
-interface InterpreterSpec {
-  inline: string[];
-  withValue: string[];
-  /** Options that end option parsing with a module/program name (python -m). */
-  module?: string[];
-  /** In-place edit flag prefix (perl/ruby -i[ext]). */
-  inPlace?: boolean;
-}
-
-const INTERPRETERS: Record<string, InterpreterSpec> = {
-  python: { inline: ['-c'], withValue: ['-W', '-X', '--check-hash-based-pycs'], module: ['-m'] },
-  node: {
-    inline: ['-e', '--eval', '-p', '--print'],
-    withValue: [
-      '-r',
-      '--require',
-      '--import',
-      '--loader',
-      '--experimental-loader',
-      '--env-file',
-      '--input-type',
-      '--conditions',
-      '-C',
-    ],
-  },
-  perl: { inline: ['-e', '-E'], withValue: ['-M', '-m', '-I', '-x'], inPlace: true },
-  ruby: { inline: ['-e'], withValue: ['-r', '-I', '-C', '-E', '-F'], inPlace: true },
-  php: { inline: ['-r'], withValue: ['-d', '-c', '-z'], module: [] },
-  lua: { inline: ['-e'], withValue: ['-l'] },
-  Rscript: { inline: ['-e'], withValue: [] },
-  osascript: { inline: ['-e'], withValue: ['-l'] },
-  bun: { inline: ['-e', '--eval', '-p', '--print'], withValue: ['-r', '--preload', '--cwd'] },
-};
-
-function interpreterName(program: string): string | undefined {
-  if (/^python(\d+(\.\d+)?)?$/.test(program) || program === 'pypy' || program === 'pypy3') return 'python';
-  if (program === 'nodejs') return 'node';
-  if (/^perl(5[\d.]*)?$/.test(program)) return 'perl';
-  if (/^ruby[\d.]*$/.test(program)) return 'ruby';
-  if (/^php[\d.]*$/.test(program)) return 'php';
-  if (/^lua[\d.]*$/.test(program) || program === 'luajit') return 'lua';
-  return INTERPRETERS[program] ? program : undefined;
-}
-
-/** Interpreters whose inline-code option accepts the code attached (`python -cCODE`, `perl -e'…'`). */
-const ATTACHED_CODE = new Set(['python', 'perl', 'ruby', 'php']);
-const VERSION_QUERY = /^(-v|-V|--version|-h|--help|version)$/;
-
-function interpreterHandler(program: string, spec: InterpreterSpec): EffectHandler {
-  return (args, sink) => {
-    if (args.length === 1 && VERSION_QUERY.test(args[0]?.text ?? '')) return;
-    let inPlace = false;
-    for (let i = 0; i < args.length; i++) {
-      const w = args[i] as Word;
-      const t = w.text;
-      if (t === '--') {
-        scriptFile(sink, program, args[i + 1]);
-        return;
-      }
-      if (!t.startsWith('-') || t === '-') {
-        scriptFile(sink, program, t === '-' ? undefined : w);
-        if (inPlace)
-          for (const f of args.slice(i + 1))
-            sink.file('write', f, 'argument', `${program} -i (edit in place)`);
-        return;
-      }
-      if (spec.module?.includes(t)) return; // python -m mod: a module, no script file
-      if (spec.inline.includes(t)) {
-        oneLiner(sink, program, args[i + 1]);
-        if (inPlace)
-          for (const f of args.slice(i + 2).filter((x) => !x.text.startsWith('-')))
-            sink.file('write', f, 'argument', `${program} -i`);
-        return;
-      }
-      const inlineEq = spec.inline.find((o) => o.startsWith('--') && t.startsWith(`${o}=`));
-      if (inlineEq) {
-        oneLiner(sink, program, { ...w, text: t.slice(inlineEq.length + 1) });
-        return;
-      }
-      if (spec.withValue.includes(t)) {
-        i++;
-        continue;
-      }
-      // Bundled short flags: `perl -pi.bak -e`, `perl -ne CODE`, `python -Bc CODE`, `python -cCODE`.
-      if (/^-[A-Za-z]/.test(t) && !t.startsWith('--')) {
-        const letters = t.slice(1);
-        for (let k = 0; k < letters.length; k++) {
-          const c = `-${letters[k]}`;
-          if (spec.inPlace && c === '-i') {
-            inPlace = true; // the rest of the bundle is the backup extension
-            break;
-          }
-          if (spec.inline.includes(c)) {
-            const attached = ATTACHED_CODE.has(program) ? letters.slice(k + 1) : '';
-            oneLiner(sink, program, attached ? { ...w, text: attached } : args[i + 1]);
-            const after = args.slice(attached ? i + 1 : i + 2).filter((x) => !x.text.startsWith('-'));
-            if (inPlace)
-              for (const f of after) sink.file('write', f, 'argument', `${program} -i (edit in place)`);
-            return;
-          }
-          if (spec.module?.includes(c)) return;
-          if (spec.withValue.includes(c)) {
-            if (k === letters.length - 1) i++;
-            break;
-          }
-        }
-      }
-    }
-    // Only options: an interactive interpreter or one reading stdin.
-    sink.other(
-      'exec',
-      `${program} (interactive or stdin program)`,
-      'unknown',
-      'interpreter',
-      `${program} without a script`,
-    );
-  };
-}
-
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'fish', 'csh', 'tcsh', 'ash', 'busybox']);
-
-/** A shell: `-c` scripts are split into sub-commands elsewhere; a script file or piped stdin is unseen code. */
-function shellHandler(program: string): EffectHandler {
-  return (args, sink, cmd) => {
-    let i = 0;
-    if (program === 'busybox') {
-      if (args[0]?.text !== 'sh' && args[0]?.text !== 'ash') return;
-      i = 1;
-    }
-    for (; i < args.length; i++) {
-      const t = (args[i] as Word).text;
-      if (t === '-c' || (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(t) && !t.startsWith('--'))) {
-        const script = args[i + 1];
-        if (!script || script.dynamic)
-          sink.other(
-            'exec',
-            script?.raw ?? '',
-            'unknown',
-            'interpreter',
-            `${program} -c with a script built from expansions`,
-          );
-        return;
-      }
-      if (t === '-o' || t === '+o' || t === '-O' || t === '+O' || t === '--rcfile' || t === '--init-file') {
-        i++;
-        continue;
-      }
-      if (t === '-s') break;
-      if (t.startsWith('-') || t.startsWith('+')) continue;
-      scriptFile(sink, program, args[i]);
-      return;
-    }
-    const heredoc = cmd.redirects.some((r) => r.op === '<<' || r.op === '<<-' || r.op === '<<<');
-    if (!heredoc)
-      sink.other(
-        'exec',
-        `${program} script from stdin`,
-        'unknown',
-        'interpreter',
-        `${program} runs a script from its input`,
-      );
-  };
-}
-
-const sourceHandler: EffectHandler = (args, sink) => scriptFile(sink, 'source', args[0]);
+import { words } from '../read-only/options.js';
 
 /** Package managers: install-like sub-commands write unknown files and contact a registry. */
 const INSTALL_SUBS: Record<string, Set<string>> = {
   npm: new Set([
-    'install',
-    'i',
-    'ci',
-    'add',
-    'update',
-    'up',
-    'upgrade',
-    'uninstall',
-    'remove',
-    'rm',
-    'un',
-    'link',
-    'ln',
-    'rebuild',
-    'dedupe',
-    'prune',
-    'publish',
-    'audit',
-    'exec',
-    'x',
-    'init',
-    'create',
+    ...words('install i ci add update up upgrade uninstall remove rm un link ln rebuild dedupe prune'),
+    ...words('publish audit exec x init create'),
   ]),
   pnpm: new Set([
-    'install',
-    'i',
-    'add',
-    'update',
-    'up',
-    'upgrade',
-    'remove',
-    'rm',
-    'uninstall',
-    'link',
-    'dlx',
-    'exec',
-    'publish',
-    'create',
-    'dedupe',
-    'prune',
+    ...words('install i add update up upgrade remove rm uninstall link dlx exec publish create dedupe'),
+    ...words('prune'),
   ]),
-  yarn: new Set([
-    'install',
-    'add',
-    'upgrade',
-    'up',
-    'remove',
-    'link',
-    'dlx',
-    'exec',
-    'publish',
-    'create',
-    'dedupe',
-  ]),
+  yarn: new Set([...words('install add upgrade up remove link dlx exec publish create dedupe')]),
   bun: new Set(['install', 'i', 'add', 'a', 'update', 'remove', 'rm', 'link', 'x', 'create', 'publish']),
   pip: new Set(['install', 'uninstall', 'download', 'wheel']),
   cargo: new Set(['install', 'add', 'remove', 'update', 'fetch', 'publish', 'uninstall']),
@@ -324,13 +58,13 @@ const USER_CONFIG: Record<string, string> = {
 };
 
 /** `npm config set/delete/edit` and friends write a config file (`.npmrc` is protected). */
-function configFileEffects(pm: string, words: readonly string[], sink: EffectSink): void {
-  const action = words.filter((t) => !t.startsWith('-'))[1];
+function configFileEffects(pm: string, texts: readonly string[], sink: EffectSink): void {
+  const action = texts.filter((t) => !t.startsWith('-'))[1];
   const writes = action !== undefined && /^(set|delete|rm|unset|edit|add)$/.test(action);
-  const project = words.some(
+  const project = texts.some(
     (t) => /^(--location=project|--local|--project|--site)$/.test(t) || t === 'project',
   );
-  const global = words.some((t) => t === '-g' || t === '--global' || t === '--location=global');
+  const global = texts.some((t) => t === '-g' || t === '--global' || t === '--location=global');
   const target = project
     ? pm === 'pip'
       ? 'pip.conf'
@@ -390,17 +124,17 @@ const gpgHandler: EffectHandler = (args, sink) => {
 function packageManager(pm: string): EffectHandler {
   const subs = INSTALL_SUBS[pm] as Set<string>;
   return (args, sink) => {
-    const words = args.map((w) => w.text);
-    const sub = words.find((t) => !t.startsWith('-'));
+    const texts = args.map((w) => w.text);
+    const sub = texts.find((t) => !t.startsWith('-'));
     if (sub === 'config' || sub === 'c') {
-      configFileEffects(pm, words, sink);
+      configFileEffects(pm, texts, sink);
       return;
     }
     if (!sub || !subs.has(sub)) {
       // `npm run x`, `cargo build` …: runs project code; the allow rule is what grants it.
       return;
     }
-    const global = words.some((t) => t === '-g' || t === '--global' || t === '--user' || t === '--system');
+    const global = texts.some((t) => t === '-g' || t === '--global' || t === '--user' || t === '--system');
     sink.other('network', `${pm} package registry`, 'known', 'argument', `${pm} ${sub}`);
     sink.other(
       'write',
@@ -411,10 +145,10 @@ function packageManager(pm: string): EffectHandler {
     );
     for (let i = 0; i < args.length - 1; i++)
       if (
-        words[i] === '-r' ||
-        words[i] === '--requirement' ||
-        words[i] === '-c' ||
-        words[i] === '--constraint'
+        texts[i] === '-r' ||
+        texts[i] === '--requirement' ||
+        texts[i] === '-c' ||
+        texts[i] === '--constraint'
       )
         sink.file('read', args[i + 1] as Word, 'flag', `${pm} requirements file`);
   };
@@ -460,25 +194,8 @@ const historyHandler: EffectHandler = (args, sink) => {
 
 const OPENSSL_OUT = new Set(['-out', '-keyout', '-writerand', '-signature']);
 const OPENSSL_IN = new Set([
-  '-in',
-  '-key',
-  '-inkey',
-  '-config',
-  '-CAfile',
-  '-cert',
-  '-signkey',
-  '-certfile',
-  '-CAkey',
-  '-CA',
-  '-rand',
-  '-sigfile',
-  '-prverify',
-  '-verify',
-  '-untrusted',
-  '-extfile',
-  '-paramfile',
-  '-peerkey',
-  '-kdfopt',
+  ...words('-in -key -inkey -config -CAfile -cert -signkey -certfile -CAkey -CA -rand -sigfile -prverify'),
+  ...words('-verify -untrusted -extfile -paramfile -peerkey -kdfopt'),
 ]);
 const opensslHandler: EffectHandler = (args, sink) => {
   for (let i = 0; i < args.length - 1; i++) {
@@ -492,19 +209,7 @@ const opensslHandler: EffectHandler = (args, sink) => {
 };
 
 const DATE_SCAN = scanner({
-  safe: [
-    '-d=',
-    '--date=',
-    '-f=',
-    '--file=',
-    '-r=',
-    '--reference=',
-    '-s=',
-    '--set=',
-    '-I=?',
-    '--iso-8601=?',
-    '--rfc-3339=',
-  ],
+  safe: [...words('-d= --date= -f= --file= -r= --reference= -s= --set= -I=? --iso-8601=? --rfc-3339=')],
 });
 const dateHandler: EffectHandler = (args, sink) => {
   const items = DATE_SCAN(args);
@@ -517,34 +222,9 @@ const dateHandler: EffectHandler = (args, sink) => {
 const PATCH_SCAN = scanner({
   safe: [
     ...'bcefEflnNRstuvZ'.split('').map((c) => `-${c}`),
-    '-i=',
-    '-o=',
-    '-d=',
-    '-p=',
-    '-r=',
-    '-B=',
-    '-D=',
-    '-F=',
-    '-V=',
-    '-Y=',
-    '-z=',
-    '--input=',
-    '--output=',
-    '--directory=',
-    '--strip=',
-    '--reject-file=',
-    '--dry-run',
-    '--forward',
-    '--reverse',
-    '--batch',
-    '--force',
-    '--silent',
-    '--quiet',
-    '--backup',
-    '--unified',
-    '--context',
-    '--ed',
-    '--normal',
+    ...words('-i= -o= -d= -p= -r= -B= -D= -F= -V= -Y= -z= --input= --output= --directory= --strip='),
+    ...words('--reject-file= --dry-run --forward --reverse --batch --force --silent --quiet --backup'),
+    ...words('--unified --context --ed --normal'),
   ],
 });
 const patchHandler: EffectHandler = (args, sink) => {
@@ -623,8 +303,7 @@ const dockerHandler: EffectHandler = (args, sink) => {
 
 /** Handlers by program name. */
 export const execHandlers: Record<string, EffectHandler> = {
-  source: sourceHandler,
-  '.': sourceHandler,
+  ...interpreterHandlers,
   history: historyHandler,
   openssl: opensslHandler,
   date: dateHandler,
@@ -654,18 +333,10 @@ export const execHandlers: Record<string, EffectHandler> = {
       sink.other('write', 'system host name', 'known', 'argument', 'hostname sets the name');
   },
 };
-for (const s of SHELLS) execHandlers[s] = shellHandler(s);
 for (const e of ['vi', 'vim', 'nvim', 'view', 'nano', 'pico', 'emacs', 'ed', 'ex', 'micro', 'code'])
   execHandlers[e] = editorHandler(e);
 for (const pm of Object.keys(INSTALL_SUBS)) execHandlers[pm] = packageManager(pm);
 for (const [alias, pm] of Object.entries(PM_ALIASES)) execHandlers[alias] = packageManager(pm);
-
-/** The handler for an interpreter program name (`python3.11`, `perl5.36` …), if it is one. */
-export function interpreterEffects(program: string): EffectHandler | undefined {
-  const name = interpreterName(program);
-  if (!name) return undefined;
-  return interpreterHandler(name, INTERPRETERS[name] as InterpreterSpec);
-}
 
 /** Effects of a program nobody modelled: path-looking operands are reads (path constraints apply). */
 export function unknownProgramEffects(args: readonly Word[], sink: EffectSink, _cmd: SimpleCommand): void {

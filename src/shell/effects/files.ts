@@ -20,69 +20,26 @@ import {
   valueInput,
 } from './handler.js';
 import type { EffectSink, PathInput } from './sink.js';
+import { words } from '../read-only/options.js';
 
 const CP_SCAN = scanner({
   safe: [
     ...'abdfiHlLnPpRrsTuvxZ'.split('').map((c) => `-${c}`),
-    '-S=',
-    '-t=',
-    '--archive',
-    '--attributes-only',
-    '--backup=?',
-    '--copy-contents',
-    '--debug',
-    '--force',
-    '--interactive',
-    '--link',
-    '--dereference',
-    '--no-clobber',
-    '--no-dereference',
-    '--preserve=?',
-    '--no-preserve=',
-    '--parents',
-    '--recursive',
-    '--reflink=?',
-    '--remove-destination',
-    '--sparse=',
-    '--strip-trailing-slashes',
-    '--symbolic-link',
-    '--suffix=',
-    '--target-directory=',
-    '--no-target-directory',
-    '--update=?',
-    '--verbose',
-    '--one-file-system',
-    '--context=?',
-    '--exchange',
-    '--no-copy',
-    '--keep-directory-symlink',
+    ...words('-S= -t= --archive --attributes-only --backup=? --copy-contents --debug --force'),
+    ...words('--interactive --link --dereference --no-clobber --no-dereference --preserve=?'),
+    ...words('--no-preserve= --parents --recursive --reflink=? --remove-destination --sparse='),
+    ...words('--strip-trailing-slashes --symbolic-link --suffix= --target-directory='),
+    ...words('--no-target-directory --update=? --verbose --one-file-system --context=? --exchange'),
+    ...words('--no-copy --keep-directory-symlink'),
   ],
 });
 
 const INSTALL_SCAN = scanner({
   safe: [
     ...'bcCdDpsTvZ'.split('').map((c) => `-${c}`),
-    '-g=',
-    '-m=',
-    '-o=',
-    '-S=',
-    '-t=',
-    '--backup=?',
-    '--compare',
-    '--directory',
-    '--group=',
-    '--mode=',
-    '--owner=',
-    '--preserve-timestamps',
-    '--strip',
-    '--strip-program=',
-    '--suffix=',
-    '--target-directory=',
-    '--no-target-directory',
-    '--verbose',
-    '--preserve-context',
-    '--context=?',
-    '--debug',
+    ...words('-g= -m= -o= -S= -t= --backup=? --compare --directory --group= --mode= --owner='),
+    ...words('--preserve-timestamps --strip --strip-program= --suffix= --target-directory='),
+    ...words('--no-target-directory --verbose --preserve-context --context=? --debug'),
   ],
 });
 
@@ -148,21 +105,8 @@ function copyLike(
 
 const RM_SCAN = scanner({
   safe: [
-    '-f',
-    '-i',
-    '-I',
-    '-r',
-    '-R',
-    '-d',
-    '-v',
-    '--force',
-    '--interactive=?',
-    '--one-file-system',
-    '--no-preserve-root',
-    '--preserve-root=?',
-    '--recursive',
-    '--dir',
-    '--verbose',
+    ...words('-f -i -I -r -R -d -v --force --interactive=? --one-file-system --no-preserve-root'),
+    ...words('--preserve-root=? --recursive --dir --verbose'),
   ],
 });
 
@@ -190,21 +134,7 @@ function writeOperands(
 }
 
 const TOUCH_SCAN = scanner({
-  safe: [
-    '-a',
-    '-c',
-    '-f',
-    '-h',
-    '-m',
-    '-d=',
-    '-r=',
-    '-t=',
-    '--no-create',
-    '--date=',
-    '--no-dereference',
-    '--reference=',
-    '--time=',
-  ],
+  safe: [...words('-a -c -f -h -m -d= -r= -t= --no-create --date= --no-dereference --reference= --time=')],
 });
 const MKDIR_SCAN = scanner({
   safe: ['-p', '-v', '-m=', '-Z', '--mode=', '--parents', '--verbose', '--context=?'],
@@ -215,65 +145,22 @@ const TRUNCATE_SCAN = scanner({
 const RMDIR_SCAN = scanner({ safe: ['-p', '-v', '--parents', '--verbose', '--ignore-fail-on-non-empty'] });
 const SHRED_SCAN = scanner({
   safe: [
-    '-f',
-    '-n=',
-    '-s=',
-    '-u',
-    '-v',
-    '-x',
-    '-z',
-    '--force',
-    '--iterations=',
-    '--random-source=',
-    '--size=',
-    '--remove=?',
-    '--verbose',
-    '--exact',
-    '--zero',
+    ...words('-f -n= -s= -u -v -x -z --force --iterations= --random-source= --size= --remove=? --verbose'),
+    ...words('--exact --zero'),
   ],
 });
 const CHMOD_SCAN = scanner({
   safe: [
-    '-c',
-    '-f',
-    '-v',
-    '-R',
-    '-h',
-    '-H',
-    '-L',
-    '-P',
-    '--changes',
-    '--silent',
-    '--quiet',
-    '--verbose',
-    '--recursive',
-    '--no-dereference',
-    '--dereference',
-    '--reference=',
-    '--preserve-root',
-    '--no-preserve-root',
-    '--from=',
+    ...words('-c -f -v -R -h -H -L -P --changes --silent --quiet --verbose --recursive --no-dereference'),
+    ...words('--dereference --reference= --preserve-root --no-preserve-root --from='),
   ],
 });
 const TEE_SCAN = scanner({ safe: ['-a', '-i', '-p', '--append', '--ignore-interrupts', '--output-error=?'] });
 const LN_SCAN = scanner({
   safe: [
     ...'bdfFinLPrsTv'.split('').map((c) => `-${c}`),
-    '-S=',
-    '-t=',
-    '--backup=?',
-    '--directory',
-    '--force',
-    '--interactive',
-    '--logical',
-    '--no-dereference',
-    '--physical',
-    '--relative',
-    '--symbolic',
-    '--suffix=',
-    '--target-directory=',
-    '--no-target-directory',
-    '--verbose',
+    ...words('-S= -t= --backup=? --directory --force --interactive --logical --no-dereference --physical'),
+    ...words('--relative --symbolic --suffix= --target-directory= --no-target-directory --verbose'),
   ],
 });
 

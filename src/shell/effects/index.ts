@@ -26,10 +26,12 @@ import type { Effect } from '../../core/effects.js';
 import { fsPathResolver } from '../../core/paths.js';
 import type { AnalyzeOptions, SimpleCommand, Word } from '../types.js';
 import { archiveHandlers } from './archives.js';
-import { execHandlers, interpreterEffects, unknownProgramEffects } from './exec.js';
+import { execHandlers, unknownProgramEffects } from './exec.js';
+import { interpreterEffects } from './interpreters.js';
 import { fileHandlers } from './files.js';
 import type { EffectHandler } from './handler.js';
 import { networkHandlers } from './network.js';
+import { remoteHandlers } from './remote.js';
 import { readerHandlers } from './readers.js';
 import { redirectEffects } from './redirects.js';
 import { type EffectEnv, EffectSink } from './sink.js';
@@ -101,6 +103,7 @@ const HANDLERS: Record<string, EffectHandler> = {
   ...readerHandlers,
   ...fileHandlers,
   ...networkHandlers,
+  ...remoteHandlers,
   ...archiveHandlers,
   ...execHandlers,
   git: gitHandler,

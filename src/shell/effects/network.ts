@@ -1,7 +1,7 @@
 /**
- * Effects of network programs: hosts contacted (curl, wget, ssh, scp, sftp, rsync, nc/ncat,
- * socat, telnet, ftp) and the files they write (`curl -o/-O/-D/-c`, `wget -O/-o/-P`, scp and
- * rsync destinations) or read (`curl -T`, `-d @file`, `-F x=@file`, `-K`, `--netrc`, ssh `-i/-F`).
+ * Effects of URL clients: hosts contacted by curl and wget, the files they write (`curl -o/-O/-D/
+ * -c`, `wget -O/-o/-P`, the URL's basename by default) or read (`curl -T`, `-d @file`,
+ * `-F x=@file`, `-K`, `--netrc`, `file://` URLs). Remote shells and sockets are in remote.ts.
  *
  * Source: issue 4 "Effects" (curl -o/--output/-O/-D/--dump-header/-K/--config, -T, @file data,
  * wget -O/-o/-P, ssh/scp/nc/socat network); design.md §3 (`curl -o f url` writes f, network url);
@@ -18,6 +18,7 @@ import {
   valueInput,
 } from './handler.js';
 import type { EffectSink, PathInput } from './sink.js';
+import { words } from '../read-only/options.js';
 
 /** Host (with explicit port) of a URL or `host:port`-ish string; undefined when not a network URL. */
 export function urlHost(url: string): { host?: string; file?: string; path?: string } {
@@ -57,208 +58,34 @@ const CURL_SCAN = scanner({
   safe: [
     ...'sSLfkviIGNOJRnZlag0123546qjBp#:'.split('').map((c) => `-${c}`),
     ...[
-      '-o=',
-      '-D=',
-      '-c=',
-      '-b=',
-      '-d=',
-      '-F=',
-      '-T=',
-      '-K=',
-      '-H=',
-      '-A=',
-      '-e=',
-      '-u=',
-      '-X=',
-      '-x=',
-      '-U=',
-      '-m=',
-      '-w=',
-      '-r=',
-      '-Y=',
-      '-y=',
-      '-z=',
-      '-E=',
-      '-C=',
-      '-Q=',
-      '-P=',
-      '-t=',
+      ...words('-o= -D= -c= -b= -d= -F= -T= -K= -H= -A= -e= -u= -X= -x= -U= -m= -w= -r= -Y= -y= -z= -E='),
+      ...words('-C= -Q= -P= -t='),
     ],
     ...[
-      'output',
-      'output-dir',
-      'dump-header',
-      'cookie-jar',
-      'cookie',
-      'data',
-      'data-ascii',
-      'data-binary',
-      'data-raw',
-      'data-urlencode',
-      'json',
-      'form',
-      'form-string',
-      'upload-file',
-      'config',
-      'header',
-      'user-agent',
-      'referer',
-      'user',
-      'request',
-      'proxy',
-      'proxy-user',
-      'max-time',
-      'connect-timeout',
-      'write-out',
-      'range',
-      'speed-limit',
-      'speed-time',
-      'time-cond',
-      'cacert',
-      'capath',
-      'cert',
-      'key',
-      'cert-type',
-      'key-type',
-      'pass',
-      'netrc-file',
-      'trace',
-      'trace-ascii',
-      'stderr',
-      'libcurl',
-      'url',
-      'resolve',
-      'connect-to',
-      'interface',
-      'local-port',
-      'limit-rate',
-      'max-filesize',
-      'retry',
-      'retry-delay',
-      'retry-max-time',
-      'continue-at',
-      'create-file-mode',
-      'etag-save',
-      'etag-compare',
-      'hsts',
-      'alt-svc',
-      'unix-socket',
-      'abstract-unix-socket',
-      'proto',
-      'proto-redir',
-      'proto-default',
-      'dns-servers',
-      'doh-url',
-      'oauth2-bearer',
-      'aws-sigv4',
-      'variable',
-      'quote',
-      'mail-from',
-      'mail-rcpt',
-      'mail-auth',
-      'ftp-port',
-      'socks4',
-      'socks4a',
-      'socks5',
-      'socks5-hostname',
-      'preproxy',
-      'proxy-header',
-      'ciphers',
-      'tls-max',
-      'max-redirs',
-      'noproxy',
-      'parallel-max',
-      'rate',
-      'crlfile',
-      'pinnedpubkey',
-      'proxy-cacert',
-      'proxy-cert',
-      'proxy-key',
-      'expect100-timeout',
-      'keepalive-time',
-      'telnet-option',
-      'tlsuser',
-      'tlspassword',
-      'request-target',
-      'sasl-authzid',
-      'login-options',
-      'delegation',
-      'happy-eyeballs-timeout-ms',
-      'ip-tos',
-      'vlan-priority',
-      'trace-config',
-      'ech',
-      'netrc-optional',
+      ...words('output output-dir dump-header cookie-jar cookie data data-ascii data-binary data-raw'),
+      ...words('data-urlencode json form form-string upload-file config header user-agent referer user'),
+      ...words('request proxy proxy-user max-time connect-timeout write-out range speed-limit speed-time'),
+      ...words('time-cond cacert capath cert key cert-type key-type pass netrc-file trace trace-ascii'),
+      ...words('stderr libcurl url resolve connect-to interface local-port limit-rate max-filesize retry'),
+      ...words('retry-delay retry-max-time continue-at create-file-mode etag-save etag-compare hsts'),
+      ...words('alt-svc unix-socket abstract-unix-socket proto proto-redir proto-default dns-servers'),
+      ...words('doh-url oauth2-bearer aws-sigv4 variable quote mail-from mail-rcpt mail-auth ftp-port'),
+      ...words('socks4 socks4a socks5 socks5-hostname preproxy proxy-header ciphers tls-max max-redirs'),
+      ...words('noproxy parallel-max rate crlfile pinnedpubkey proxy-cacert proxy-cert proxy-key'),
+      ...words('expect100-timeout keepalive-time telnet-option tlsuser tlspassword request-target'),
+      ...words('sasl-authzid login-options delegation happy-eyeballs-timeout-ms ip-tos vlan-priority'),
+      ...words('trace-config ech netrc-optional'),
     ].map((o) => (o === 'netrc-optional' ? '--netrc-optional' : `--${o}=`)),
     ...[
-      'silent',
-      'show-error',
-      'location',
-      'location-trusted',
-      'fail',
-      'fail-with-body',
-      'insecure',
-      'verbose',
-      'include',
-      'head',
-      'get',
-      'remote-name',
-      'remote-name-all',
-      'remote-header-name',
-      'remote-time',
-      'netrc',
-      'create-dirs',
-      'compressed',
-      'http1.0',
-      'http1.1',
-      'http2',
-      'http3',
-      'ipv4',
-      'ipv6',
-      'no-buffer',
-      'no-keepalive',
-      'parallel',
-      'list-only',
-      'append',
-      'globoff',
-      'progress-bar',
-      'no-progress-meter',
-      'tr-encoding',
-      'raw',
-      'junk-session-cookies',
-      'proxytunnel',
-      'ssl',
-      'ssl-reqd',
-      'tlsv1.2',
-      'tlsv1.3',
-      'digest',
-      'basic',
-      'ntlm',
-      'negotiate',
-      'anyauth',
-      'disable',
-      'help',
-      'version',
-      'manual',
-      'path-as-is',
-      'post301',
-      'post302',
-      'post303',
-      'retry-connrefused',
-      'retry-all-errors',
-      'styled-output',
-      'no-styled-output',
-      'xattr',
-      'ignore-content-length',
-      'compressed-ssh',
-      'ftp-pasv',
-      'ftp-create-dirs',
-      'skip-existing',
-      'clobber',
-      'no-clobber',
-      'remove-on-error',
-      'show-headers',
-      'no-show-headers',
+      ...words('silent show-error location location-trusted fail fail-with-body insecure verbose include'),
+      ...words('head get remote-name remote-name-all remote-header-name remote-time netrc create-dirs'),
+      ...words('compressed http1.0 http1.1 http2 http3 ipv4 ipv6 no-buffer no-keepalive parallel'),
+      ...words('list-only append globoff progress-bar no-progress-meter tr-encoding raw'),
+      ...words('junk-session-cookies proxytunnel ssl ssl-reqd tlsv1.2 tlsv1.3 digest basic ntlm negotiate'),
+      ...words('anyauth disable help version manual path-as-is post301 post302 post303 retry-connrefused'),
+      ...words('retry-all-errors styled-output no-styled-output xattr ignore-content-length'),
+      ...words('compressed-ssh ftp-pasv ftp-create-dirs skip-existing clobber no-clobber remove-on-error'),
+      ...words('show-headers no-show-headers'),
     ].map((o) => `--${o}`),
   ],
 });
@@ -285,13 +112,7 @@ const curlHandler: EffectHandler = (args, sink) => {
   }
   for (const o of options(
     items,
-    '-x',
-    '--proxy',
-    '--preproxy',
-    '--socks4',
-    '--socks4a',
-    '--socks5',
-    '--socks5-hostname',
+    ...words('-x --proxy --preproxy --socks4 --socks4a --socks5 --socks5-hostname'),
   ))
     network(sink, valueInput(o, args), 'curl proxy');
   for (const o of options(items, '-o', '--output'))
@@ -310,38 +131,14 @@ const curlHandler: EffectHandler = (args, sink) => {
     sink.other('write', `${outDir?.value ?? '.'}/<name from the server>`, 'unknown', 'flag', 'curl -J');
   for (const o of options(
     items,
-    '-D',
-    '--dump-header',
-    '-c',
-    '--cookie-jar',
-    '--trace',
-    '--trace-ascii',
-    '--stderr',
-    '--libcurl',
-    '--etag-save',
-    '--hsts',
-    '--alt-svc',
+    ...words('-D --dump-header -c --cookie-jar --trace --trace-ascii --stderr --libcurl --etag-save'),
+    ...words('--hsts --alt-svc'),
   ))
     sink.file('write', valueInput(o, args), 'flag', `curl ${o.name}`);
   for (const o of options(
     items,
-    '-T',
-    '--upload-file',
-    '-K',
-    '--config',
-    '--cacert',
-    '--capath',
-    '--cert',
-    '-E',
-    '--key',
-    '--netrc-file',
-    '--etag-compare',
-    '--proxy-cacert',
-    '--proxy-cert',
-    '--proxy-key',
-    '--crlfile',
-    '--hsts',
-    '--alt-svc',
+    ...words('-T --upload-file -K --config --cacert --capath --cert -E --key --netrc-file --etag-compare'),
+    ...words('--proxy-cacert --proxy-cert --proxy-key --crlfile --hsts --alt-svc'),
   ))
     sink.file('read', valueInput(o, args), 'flag', `curl ${o.name}`);
   for (const o of options(items, '-K', '--config'))
@@ -359,14 +156,7 @@ const curlHandler: EffectHandler = (args, sink) => {
       sink.file('read', valueInput(o, args), 'flag', 'curl -b cookie file');
   for (const o of options(
     items,
-    '-d',
-    '--data',
-    '--data-ascii',
-    '--data-binary',
-    '--data-urlencode',
-    '--json',
-    '-H',
-    '--header',
+    ...words('-d --data --data-ascii --data-binary --data-urlencode --json -H --header'),
   )) {
     const f = dataFile(o.value ?? '', false);
     if (f && f !== '-')
@@ -384,26 +174,7 @@ const curlHandler: EffectHandler = (args, sink) => {
 
 const WGET_SCAN = scanner({
   safe: [
-    ...[
-      '-O=',
-      '-o=',
-      '-a=',
-      '-P=',
-      '-i=',
-      '-B=',
-      '-U=',
-      '-e=',
-      '-t=',
-      '-T=',
-      '-w=',
-      '-l=',
-      '-A=',
-      '-R=',
-      '-D=',
-      '-I=',
-      '-X=',
-      '-Q=',
-    ],
+    ...[...words('-O= -o= -a= -P= -i= -B= -U= -e= -t= -T= -w= -l= -A= -R= -D= -I= -X= -Q=')],
     ...'qvcNrmpkKEHLxSb46'.split('').map((c) => `-${c}`),
     '-nv',
     '-np',
@@ -411,82 +182,19 @@ const WGET_SCAN = scanner({
     '-nH',
     '-nc',
     ...[
-      'output-document',
-      'output-file',
-      'append-output',
-      'directory-prefix',
-      'input-file',
-      'base',
-      'post-file',
-      'body-file',
-      'post-data',
-      'body-data',
-      'method',
-      'header',
-      'user-agent',
-      'user',
-      'password',
-      'http-user',
-      'http-password',
-      'load-cookies',
-      'save-cookies',
-      'ca-certificate',
-      'certificate',
-      'private-key',
-      'config',
-      'execute',
-      'tries',
-      'timeout',
-      'wait',
-      'level',
-      'accept',
-      'reject',
-      'domains',
-      'exclude-domains',
-      'include-directories',
-      'exclude-directories',
-      'quota',
-      'limit-rate',
-      'referer',
-      'restrict-file-names',
-      'default-page',
-      'bind-address',
-      'progress',
-      'output-dir',
-      'cut-dirs',
+      ...words('output-document output-file append-output directory-prefix input-file base post-file'),
+      ...words('body-file post-data body-data method header user-agent user password http-user'),
+      ...words('http-password load-cookies save-cookies ca-certificate certificate private-key config'),
+      ...words('execute tries timeout wait level accept reject domains exclude-domains'),
+      ...words('include-directories exclude-directories quota limit-rate referer restrict-file-names'),
+      ...words('default-page bind-address progress output-dir cut-dirs'),
     ].map((o) => `--${o}=`),
     ...[
-      'quiet',
-      'verbose',
-      'no-verbose',
-      'continue',
-      'timestamping',
-      'recursive',
-      'mirror',
-      'page-requisites',
-      'convert-links',
-      'backup-converted',
-      'adjust-extension',
-      'span-hosts',
-      'relative',
-      'no-parent',
-      'no-directories',
-      'force-directories',
-      'no-host-directories',
-      'no-check-certificate',
-      'server-response',
-      'spider',
-      'background',
-      'no-clobber',
-      'content-disposition',
-      'inet4-only',
-      'inet6-only',
-      'help',
-      'version',
-      'show-progress',
-      'no-cookies',
-      'keep-session-cookies',
-      'delete-after',
+      ...words('quiet verbose no-verbose continue timestamping recursive mirror page-requisites'),
+      ...words('convert-links backup-converted adjust-extension span-hosts relative no-parent'),
+      ...words('no-directories force-directories no-host-directories no-check-certificate server-response'),
+      ...words('spider background no-clobber content-disposition inet4-only inet6-only help version'),
+      ...words('show-progress no-cookies keep-session-cookies delete-after'),
     ].map((o) => `--${o}`),
   ],
 });
@@ -503,15 +211,8 @@ const wgetHandler: EffectHandler = (args, sink) => {
     sink.file('write', valueInput(o, args), 'flag', `wget ${o.name}`);
   for (const o of options(
     items,
-    '-i',
-    '--input-file',
-    '--post-file',
-    '--body-file',
-    '--load-cookies',
-    '--ca-certificate',
-    '--certificate',
-    '--private-key',
-    '--config',
+    ...words('-i --input-file --post-file --body-file --load-cookies --ca-certificate --certificate'),
+    ...words('--private-key --config'),
   ))
     sink.file('read', valueInput(o, args), 'flag', `wget ${o.name}`);
   if (options(items, '-i', '--input-file').length)
@@ -533,296 +234,8 @@ const wgetHandler: EffectHandler = (args, sink) => {
   }
 };
 
-/** `[user@]host[:port]` or `ssh://[user@]host[:port]` destination of ssh-family programs. */
-function sshHost(text: string): string | undefined {
-  const u = /^ssh:\/\/(?:[^@/]*@)?([^/]+)/.exec(text);
-  if (u) return (u[1] as string).toLowerCase();
-  const m = /^(?:[^@]*@)?([^:/]+)/.exec(text);
-  return m ? (m[1] as string).toLowerCase() : undefined;
-}
-
-const SSH_COMMAND_OPTIONS = /^(ProxyCommand|LocalCommand|PermitLocalCommand|KnownHostsCommand|Match)\b/i;
-
-function sshOptionsEffects(
-  sink: EffectSink,
-  items: ReturnType<ReturnType<typeof scanner>>,
-  args: readonly Word[],
-  prog: string,
-): void {
-  for (const o of options(items, '-F', '-i'))
-    sink.file('read', valueInput(o, args), 'flag', `${prog} ${o.name}`);
-  for (const o of options(items, '-E')) sink.file('write', valueInput(o, args), 'flag', `${prog} -E log`);
-  for (const o of options(items, '-J'))
-    for (const h of (o.value ?? '').split(','))
-      sink.other('network', sshHost(h) ?? h, 'known', 'flag', `${prog} -J`);
-  for (const o of options(items, '-o'))
-    if (SSH_COMMAND_OPTIONS.test(o.value ?? ''))
-      sink.other('exec', o.value ?? '', 'unknown', 'flag', `${prog} -o runs a local command`);
-  for (const o of options(items, '-S'))
-    if (prog !== 'ssh') sink.other('exec', o.value ?? '', 'unknown', 'flag', `${prog} -S program`);
-}
-
-const SSH_SCAN = scanner({
-  safe: [
-    ...'46AaCfGgKkMNnqsTtVvXxYy'.split('').map((c) => `-${c}`),
-    ...'BbcDEeFIiJLlmOopQRSWw'.split('').map((c) => `-${c}=`),
-  ],
-  stopAtOperand: true,
-});
-const sshHandler: EffectHandler = (args, sink) => {
-  const items = SSH_SCAN(args);
-  sshOptionsEffects(sink, items, args, 'ssh');
-  const ops = operands(items);
-  const dest = ops[0];
-  if (dest) {
-    if (dest.dynamic) sink.other('network', dest.raw, 'unknown', 'argument', 'ssh');
-    else {
-      const port = options(items, '-p')[0]?.value;
-      const h = sshHost(dest.text);
-      sink.other('network', port && h ? `${h}:${port}` : (h ?? dest.text), 'known', 'argument', 'ssh');
-    }
-  }
-  if (ops.length > 1)
-    sink.other(
-      'exec',
-      ops
-        .slice(1)
-        .map((w) => w.text)
-        .join(' '),
-      'known',
-      'argument',
-      'ssh remote command (runs on the remote host)',
-    );
-};
-
-const SCP_SCAN = scanner({
-  safe: [...'346ABCOpqRrTv'.split('').map((c) => `-${c}`), ...'cDFiJloPSX'.split('').map((c) => `-${c}=`)],
-});
-const REMOTE_SPEC = /^(?:[^@/:]*@)?\[?[A-Za-z0-9._-]+\]?:/;
-
-/** scp/rsync operands: `host:path` is remote (network); local sources are read, a local destination written. */
-function copyOperands(sink: EffectSink, ops: readonly Word[], prog: string): void {
-  const last = ops[ops.length - 1];
-  const sources = ops.slice(0, -1);
-  for (const w of ops) {
-    if (!w.dynamic && (REMOTE_SPEC.test(w.text) || /^(rsync|scp|sftp):\/\//.test(w.text))) {
-      const h = /^[a-z]+:\/\//.test(w.text) ? urlHost(w.text).host : sshHost(w.text);
-      sink.other('network', h ?? w.text, 'known', 'argument', prog);
-    }
-  }
-  for (const s of sources)
-    if (s.dynamic || !REMOTE_SPEC.test(s.text)) sink.file('read', s, 'argument', `${prog} source`);
-  if (last && (last.dynamic || !REMOTE_SPEC.test(last.text))) {
-    const dirLike = sources.length > 1 || last.text.endsWith('/') || last.text === '.' || last.text === '..';
-    if (dirLike)
-      for (const s of sources)
-        sink.file(
-          'write',
-          joinPath(last, basenameOf(s.text.replace(/^[^:]*:/, ''))),
-          'argument',
-          `${prog} destination`,
-        );
-    else sink.file('write', last, 'argument', `${prog} destination`);
-  }
-}
-
-const scpHandler: EffectHandler = (args, sink) => {
-  const items = SCP_SCAN(args);
-  sshOptionsEffects(sink, items, args, 'scp');
-  copyOperands(sink, operands(items), 'scp');
-};
-
-const SFTP_SCAN = scanner({
-  safe: [...'46aCfNpqrv'.split('').map((c) => `-${c}`), ...'BbcDFiJloPRS'.split('').map((c) => `-${c}=`)],
-  stopAtOperand: true,
-});
-const sftpHandler: EffectHandler = (args, sink) => {
-  const items = SFTP_SCAN(args);
-  sshOptionsEffects(sink, items, args, 'sftp');
-  for (const o of options(items, '-b')) sink.file('read', valueInput(o, args), 'flag', 'sftp batch file');
-  for (const o of options(items, '-D'))
-    sink.other('exec', o.value ?? '', 'unknown', 'flag', 'sftp -D runs a local sftp server');
-  const dest = operands(items)[0];
-  if (dest)
-    sink.other(
-      'network',
-      dest.dynamic ? dest.raw : (sshHost(dest.text) ?? dest.text),
-      dest.dynamic ? 'unknown' : 'known',
-      'argument',
-      'sftp',
-    );
-};
-
-const RSYNC_SCAN = scanner({
-  safe: [
-    ...'vqcarRbuldLkKHpEAXogDtOJSxWzhPCFmn'.split('').map((c) => `-${c}`),
-    '-e=',
-    '-f=',
-    '-T=',
-    '-B=',
-    '-M=',
-    ...[
-      'rsh',
-      'rsync-path',
-      'exclude',
-      'include',
-      'filter',
-      'files-from',
-      'exclude-from',
-      'include-from',
-      'log-file',
-      'partial-dir',
-      'temp-dir',
-      'backup-dir',
-      'compare-dest',
-      'link-dest',
-      'copy-dest',
-      'chmod',
-      'chown',
-      'bwlimit',
-      'timeout',
-      'port',
-      'password-file',
-      'out-format',
-      'log-file-format',
-      'max-size',
-      'min-size',
-      'block-size',
-      'suffix',
-      'usermap',
-      'groupmap',
-      'info',
-      'debug',
-      'iconv',
-      'sockopts',
-      'contimeout',
-      'modify-window',
-      'checksum-choice',
-      'compress-choice',
-      'compress-level',
-      'skip-compress',
-      'max-delete',
-      'outbuf',
-      'stop-after',
-      'stop-at',
-      'write-batch',
-      'only-write-batch',
-      'read-batch',
-      'protocol',
-      'address',
-      'remote-option',
-      'max-alloc',
-      'early-input',
-    ].map((o) => `--${o}=`),
-  ],
-});
-const rsyncHandler: EffectHandler = (args, sink) => {
-  const items = RSYNC_SCAN(args);
-  for (const o of options(items, '-e', '--rsh'))
-    sink.other('exec', o.value ?? '', 'unknown', 'flag', 'rsync -e remote shell program');
-  for (const o of options(
-    items,
-    '--files-from',
-    '--exclude-from',
-    '--include-from',
-    '--password-file',
-    '--read-batch',
-    '--early-input',
-  ))
-    sink.file('read', valueInput(o, args), 'flag', `rsync ${o.name}`);
-  for (const o of options(items, '--log-file', '--write-batch', '--only-write-batch'))
-    sink.file('write', valueInput(o, args), 'flag', `rsync ${o.name}`);
-  copyOperands(sink, operands(items), 'rsync');
-};
-
-const NC_SCAN = scanner({
-  safe: [
-    ...'46bCdDFhklnNrStuUvzZ'.split('').map((c) => `-${c}`),
-    ...'eciIMmOpPqsTVwxX'.split('').map((c) => `-${c}=`),
-    '-o=',
-    '--exec=',
-    '--sh-exec=',
-    '--lua-exec=',
-    '--output=',
-    '--append-output',
-    '--listen',
-    '--proxy=',
-    '--source=',
-    '--source-port=',
-  ],
-});
-const ncHandler: EffectHandler = (args, sink) => {
-  const items = NC_SCAN(args);
-  for (const o of options(items, '-e', '-c', '--exec', '--sh-exec', '--lua-exec'))
-    sink.other('exec', o.value ?? '', 'unknown', 'flag', `nc ${o.name}`);
-  for (const o of options(items, '-o', '--output'))
-    sink.file('write', valueInput(o, args), 'flag', 'nc output');
-  for (const o of options(items, '-x', '--proxy'))
-    sink.other('network', o.value ?? '', 'known', 'flag', 'nc proxy');
-  const ops = operands(items);
-  const listen = options(items, '-l', '--listen').length > 0;
-  const port = ops[1]?.text ?? options(items, '-p')[0]?.value;
-  if (listen)
-    sink.other('network', `listen:${ops[ops.length - 1]?.text ?? port ?? '?'}`, 'known', 'argument', 'nc -l');
-  else if (ops[0])
-    sink.other(
-      'network',
-      ops[0].dynamic ? ops[0].raw : `${ops[0].text}${port ? `:${port}` : ''}`,
-      ops[0].dynamic ? 'unknown' : 'known',
-      'argument',
-      'nc',
-    );
-};
-
-/** socat address `TYPE:params`: network, exec or file effects. */
-function socatAddress(sink: EffectSink, w: Word): void {
-  if (w.dynamic) {
-    sink.other('exec', w.raw, 'unknown', 'argument', 'socat address');
-    return;
-  }
-  const t = w.text;
-  if (t === '-' || /^(STDIO|STDIN|STDOUT|STDERR)$/i.test(t)) return;
-  const [type = '', ...rest] = t.split(':');
-  const params = rest.join(':').split(',')[0] ?? '';
-  const T = type.toUpperCase();
-  if (/^(EXEC|SYSTEM)$/.test(T)) sink.other('exec', rest.join(':'), 'unknown', 'argument', `socat ${T}`);
-  else if (/^(TCP|TCP4|TCP6|UDP|UDP4|UDP6|TCP-CONNECT|UDP-CONNECT|SSL|OPENSSL|SOCKS4|SOCKS4A|PROXY)$/.test(T))
-    sink.other('network', params, 'known', 'argument', `socat ${T}`);
-  else if (/LISTEN|^TCP-L$|^UDP-L$|RECV/.test(T))
-    sink.other('network', `listen:${params}`, 'known', 'argument', `socat ${T}`);
-  else if (/^(OPEN|FILE|CREATE|CREAT|GOPEN|PIPE|UNIX-CONNECT|UNIX-LISTEN|UNIX-CLIENT)$/.test(T))
-    sink.file('write', { text: params }, 'argument', `socat ${T}`);
-  else if (rest.length === 0) sink.file('write', w, 'argument', 'socat file address');
-  else sink.other('network', t, 'unknown', 'argument', 'socat address');
-}
-const socatHandler: EffectHandler = (args, sink) => {
-  for (const w of args) if (!w.text.startsWith('-') || w.text === '-') socatAddress(sink, w);
-};
-
-const hostArg: EffectHandler = (args, sink) => {
-  const ops = args.filter((w) => !w.text.startsWith('-'));
-  const h = ops[0];
-  if (h)
-    sink.other(
-      'network',
-      h.dynamic ? h.raw : `${h.text}${ops[1] ? `:${ops[1].text}` : ''}`,
-      h.dynamic ? 'unknown' : 'known',
-      'argument',
-      'remote login',
-    );
-};
-
+/** HTTP(S)/FTP download and upload programs by name. */
 export const networkHandlers: Record<string, EffectHandler> = {
   curl: curlHandler,
   wget: wgetHandler,
-  ssh: sshHandler,
-  scp: scpHandler,
-  sftp: sftpHandler,
-  rsync: rsyncHandler,
-  nc: ncHandler,
-  ncat: ncHandler,
-  netcat: ncHandler,
-  socat: socatHandler,
-  telnet: hostArg,
-  ftp: hostArg,
 };

@@ -16,42 +16,15 @@ import type { Word } from '../types.js';
 import { basenameOf, type EffectHandler } from './handler.js';
 import { urlHost } from './network.js';
 import type { EffectSink } from './sink.js';
+import { words } from '../read-only/options.js';
 
 const NETWORK_SUBS = new Set(['push', 'pull', 'fetch', 'clone', 'ls-remote', 'send-email', 'request-pull']);
 const WORKTREE_WRITERS = new Set([
-  'checkout',
-  'switch',
-  'restore',
-  'reset',
-  'merge',
-  'rebase',
-  'pull',
-  'cherry-pick',
-  'revert',
-  'am',
-  'apply',
-  'stash',
-  'clean',
-  'rm',
-  'mv',
-  'add',
-  'commit',
-  'init',
-  'worktree',
-  'submodule',
-  'sparse-checkout',
+  ...words('checkout switch restore reset merge rebase pull cherry-pick revert am apply stash clean rm mv'),
+  ...words('add commit init worktree submodule sparse-checkout'),
 ]);
 const READ_SUBS = new Set([
-  'log',
-  'diff',
-  'show',
-  'blame',
-  'annotate',
-  'shortlog',
-  'whatchanged',
-  'grep',
-  'ls-files',
-  'status',
+  ...words('log diff show blame annotate shortlog whatchanged grep ls-files status'),
 ]);
 
 function remoteHost(sink: EffectSink, w: Word | undefined, sub: string): void {

@@ -13,7 +13,7 @@
  * -f) and corpus cases awk-program / benign-awk; BL-11 (Claude-Code-awk write-up).
  */
 import type { Word } from '../types.js';
-import { compileOptions, operandsOf, scanArgs } from './options.js';
+import { compileOptions, operandsOf, scanArgs, words } from './options.js';
 
 /** A file target inside an awk program: `known` when it is a string literal. */
 export interface AwkTarget {
@@ -40,44 +40,10 @@ export interface AwkAnalysis {
 
 const AWK_OPTIONS = compileOptions({
   safe: [
-    '-F=',
-    '--field-separator=',
-    '-v=',
-    '--assign=',
-    '-e=',
-    '--source=',
-    '-b',
-    '--characters-as-bytes',
-    '-c',
-    '--traditional',
-    '-C',
-    '--copyright',
-    '-g',
-    '--gen-pot',
-    '-M',
-    '--bignum',
-    '-n',
-    '--non-decimal-data',
-    '-N',
-    '--use-lc-numeric',
-    '-P',
-    '--posix',
-    '-r',
-    '--re-interval',
-    '-s',
-    '--no-optimize',
-    '-O',
-    '--optimize',
-    '-S',
-    '--sandbox',
-    '-t',
-    '--lint-old',
-    '-L=?',
-    '--lint=?',
-    '-V',
-    '--version',
-    '-h',
-    '--help',
+    ...words('-F= --field-separator= -v= --assign= -e= --source= -b --characters-as-bytes -c'),
+    ...words('--traditional -C --copyright -g --gen-pot -M --bignum -n --non-decimal-data -N'),
+    ...words('--use-lc-numeric -P --posix -r --re-interval -s --no-optimize -O --optimize -S --sandbox -t'),
+    ...words('--lint-old -L=? --lint=? -V --version -h --help'),
   ],
   unsafe: {
     '-f=': 'reads the awk program from a file the analysis cannot see',
@@ -226,26 +192,7 @@ function tokenize(src: string): Tok[] {
       i = j;
     } else {
       const two = src.slice(i, i + 2);
-      if (
-        [
-          '>>',
-          '|&',
-          '||',
-          '&&',
-          '==',
-          '!=',
-          '<=',
-          '>=',
-          '++',
-          '--',
-          '+=',
-          '-=',
-          '*=',
-          '/=',
-          '%=',
-          '^=',
-        ].includes(two)
-      ) {
+      if ([...words('>> |& || && == != <= >= ++ -- += -= *= /= %= ^=')].includes(two)) {
         toks.push({ t: 'op', v: two });
         i += 2;
       } else {

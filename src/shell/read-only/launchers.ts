@@ -13,54 +13,18 @@
  */
 import type { SimpleCommand, Word } from '../types.js';
 import { DANGEROUS_VARIABLE } from './misc.js';
-import { compileOptions, scanArgs } from './options.js';
+import { compileOptions, scanArgs, words } from './options.js';
 import { disqualifier, no, type ReadOnlyVerdict, type Validator, yes } from './verdict.js';
 
 /** Programs never read-only whatever follows: they change user, root or namespaces. */
 const CONTEXT_CHANGERS = new Set([
-  'sudo',
-  'doas',
-  'su',
-  'pkexec',
-  'runuser',
-  'chroot',
-  'unshare',
-  'nsenter',
-  'setpriv',
-  'firejail',
-  'flatpak-spawn',
+  ...words('sudo doas su pkexec runuser chroot unshare nsenter setpriv firejail flatpak-spawn'),
 ]);
 
 /** Children xargs may launch read-only: their options cannot be turned into writes or exec by appended input. */
 const XARGS_SAFE_CHILDREN = new Set([
-  'grep',
-  'egrep',
-  'fgrep',
-  'cat',
-  'head',
-  'tail',
-  'wc',
-  'ls',
-  'stat',
-  'du',
-  'echo',
-  'printf',
-  'basename',
-  'dirname',
-  'realpath',
-  'readlink',
-  'nl',
-  'od',
-  'strings',
-  'cmp',
-  'diff',
-  'md5sum',
-  'sha1sum',
-  'sha256sum',
-  'sha512sum',
-  'cksum',
-  'test',
-  'true',
+  ...words('grep egrep fgrep cat head tail wc ls stat du echo printf basename dirname realpath readlink'),
+  ...words('nl od strings cmp diff md5sum sha1sum sha256sum sha512sum cksum test true'),
 ]);
 
 const TIMEOUT = compileOptions({
@@ -79,20 +43,8 @@ const TIME = compileOptions({
 });
 const ENV = compileOptions({
   safe: [
-    '-i',
-    '--ignore-environment',
-    '-u=',
-    '--unset=',
-    '-0',
-    '--null',
-    '-C=',
-    '--chdir=',
-    '-v',
-    '--debug',
-    '--block-signal=?',
-    '--default-signal=?',
-    '--ignore-signal=?',
-    '--list-signal-handling',
+    ...words('-i --ignore-environment -u= --unset= -0 --null -C= --chdir= -v --debug --block-signal=?'),
+    ...words('--default-signal=? --ignore-signal=? --list-signal-handling'),
   ],
   unsafe: {
     '-S=': 'splits a string into a command line (a hidden command)',
@@ -110,35 +62,9 @@ const SETSID = compileOptions({
 });
 const XARGS = compileOptions({
   safe: [
-    '-0',
-    '--null',
-    '-a=',
-    '--arg-file=',
-    '-d=',
-    '--delimiter=',
-    '-E=',
-    '-e=?',
-    '--eof=?',
-    '-I=',
-    '-i=?',
-    '--replace=?',
-    '-L=',
-    '-l=?',
-    '--max-lines=?',
-    '-n=',
-    '--max-args=',
-    '-P=',
-    '--max-procs=',
-    '--process-slot-var=',
-    '-r',
-    '--no-run-if-empty',
-    '-s=',
-    '--max-chars=',
-    '--show-limits',
-    '-t',
-    '--verbose',
-    '-x',
-    '--exit',
+    ...words('-0 --null -a= --arg-file= -d= --delimiter= -E= -e=? --eof=? -I= -i=? --replace=? -L= -l=?'),
+    ...words('--max-lines=? -n= --max-args= -P= --max-procs= --process-slot-var= -r --no-run-if-empty -s='),
+    ...words('--max-chars= --show-limits -t --verbose -x --exit'),
   ],
   unsafe: {
     '-p': 'prompts on the terminal',

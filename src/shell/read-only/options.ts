@@ -237,3 +237,8 @@ export function optionValues(items: readonly ArgItem[], ...names: string[]): str
 export function hasOption(items: readonly ArgItem[], ...names: string[]): boolean {
   return items.some((it) => it.kind === 'option' && names.includes(it.name));
 }
+
+/** Splits a whitespace-separated list of option specs (`words('-a -b= --long')`), for compact tables. */
+export function words(list: string): string[] {
+  return list.trim().split(/\s+/);
+}
