@@ -10,6 +10,7 @@
 import path from 'node:path';
 import { PERMISSION_MODES, type PermissionMode } from '../core/index.js';
 import { serveHttp, serveStdio } from '../mcp/server/transports.js';
+import { createSandboxManager, type SandboxManager } from '../sandbox/index.js';
 import { getAllBaseTools } from '../tools/index.js';
 import { createGuard } from './shared/guard.js';
 
@@ -46,7 +47,14 @@ export async function runMcp(o: McpCliOptions, version: string): Promise<number>
   });
   for (const p of guard.settings.problems)
     process.stderr.write(`settings ${p.severity}: ${p.file ?? ''} ${p.message}\n`);
-  const tools = guard.engine.filterTools(await getAllBaseTools());
+  // The Bash sandbox, when settings enable it (spec §7): one manager per server process.
+  const sandbox: SandboxManager | undefined = guard.settings.sandbox.enabled
+    ? createSandboxManager({
+        settings: guard.settings.sandbox,
+        workingDirectories: () => [cwd, ...guard.settings.additionalDirectories],
+      })
+    : undefined;
+  const tools = guard.engine.filterTools(await getAllBaseTools(sandbox ? { bashSandbox: sandbox } : {}));
   const options = {
     tools,
     cwd,
@@ -59,12 +67,13 @@ export async function runMcp(o: McpCliOptions, version: string): Promise<number>
   };
   if (transport === 'stdio') {
     await serveStdio(options);
+    await sandbox?.dispose();
     return 0;
   }
   const server = await serveHttp(options, port);
   process.stderr.write(`gantry mcp listening on ${server.url}\n`);
   const stop = (): void => {
-    server.close().then(
+    Promise.all([server.close(), sandbox?.dispose()]).then(
       () => process.exit(0),
       () => process.exit(1),
     );

@@ -11,7 +11,8 @@
  *   (`{ features: { SLEEP: true } }`); config wins over env when both are given.
  */
 import type { AnyTool } from '../core/index.js';
-import { BashTool } from './bash/bash.tool.js';
+import { BashTool, createBashTool } from './bash/bash.tool.js';
+import type { BashSandbox } from './bash/spawn-spec.js';
 import { GlobTool } from './glob/glob.tool.js';
 import { GrepTool } from './grep/grep.tool.js';
 import { EditTool } from './edit/edit.tool.js';
@@ -30,6 +31,11 @@ export interface ToolRegistryConfig {
   features?: Partial<Record<FeatureFlag, boolean>>;
   /** Environment to read `GANTRY_FEATURE_<NAME>` from (default `process.env`). */
   env?: Record<string, string | undefined>;
+  /**
+   * The OS sandbox for Bash commands (a `SandboxManager` from `src/sandbox/` when settings enable
+   * it). Given → the list holds a Bash tool built with it; absent → the unsandboxed `BashTool`.
+   */
+  bashSandbox?: BashSandbox;
 }
 
 /** True when feature `name` is on: config first, then env `GANTRY_FEATURE_<NAME>` ∈ {`1`, `true`}. */
@@ -54,7 +60,7 @@ export async function getAllBaseTools(config: ToolRegistryConfig = {}): Promise<
     EditTool,
     WriteTool,
     NotebookEditTool,
-    BashTool,
+    config.bashSandbox ? createBashTool({ sandbox: config.bashSandbox }) : BashTool,
     TaskOutputTool,
     TaskStopTool,
 

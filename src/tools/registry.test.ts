@@ -168,3 +168,33 @@ describe('filterToolsByDenyRules', () => {
     expect((await getTools({ features: { SLEEP: true } })).map((t) => t.name)).toContain('Sleep');
   });
 });
+
+describe('registry: Bash sandbox', () => {
+  it('a configured sandbox gives a Bash tool whose spawns go through it', async () => {
+    const wrapped: string[] = [];
+    const sandbox = {
+      async wrap(
+        spec: { file: string; args: string[]; cwd: string; env: Record<string, string | undefined> },
+        info: { command: string },
+      ) {
+        wrapped.push(info.command);
+        return { spec, cleanup: async () => undefined };
+      },
+      annotate: (notes: string) => notes,
+    };
+    const tools = await getAllBaseTools({ bashSandbox: sandbox as never });
+    const bash = tools.find((t) => t.name === 'Bash');
+    const plain = (await getAllBaseTools()).find((t) => t.name === 'Bash');
+    expect(bash).toBeDefined();
+    expect(bash).not.toBe(plain);
+    const { createToolRuntime, allowAllDecider } = await import('../runtime/index.js');
+    const tmp = await makeTempDir();
+    const runtime = createToolRuntime({ tools, cwd: tmp.dir, decide: allowAllDecider });
+    const turn = await runtime.runToolsToCompletion([
+      { type: 'tool_use', id: 'toolu_sb', name: 'Bash', input: { command: 'echo sandboxed' } },
+    ]);
+    expect(turn.results[0]?.is_error).toBeFalsy();
+    expect(wrapped).toEqual(['echo sandboxed']);
+    await tmp.cleanup();
+  });
+});
