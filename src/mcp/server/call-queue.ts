@@ -41,24 +41,31 @@ export function createCallQueue(runtime: Pick<ToolRuntime, 'runToolsToCompletion
   let draining = false;
 
   const runTurn = async (calls: QueuedCall[]): Promise<void> => {
-    const controller = new AbortController();
-    let live = calls.length;
-    const onAbort = (): void => {
-      live--;
-      if (live === 0) controller.abort();
-    };
-    for (const c of calls) c.signal?.addEventListener('abort', onAbort, { once: true });
+    // A lone call (the common case) runs on its own request's signal; a group gets a signal that
+    // aborts once every call of the group was cancelled.
+    let signal = calls.length === 1 ? calls[0]?.signal : undefined;
+    let onAbort: (() => void) | undefined;
+    if (calls.length > 1) {
+      const controller = new AbortController();
+      signal = controller.signal;
+      let live = calls.length;
+      onAbort = () => {
+        live--;
+        if (live === 0) controller.abort();
+      };
+      for (const c of calls) c.signal?.addEventListener('abort', onAbort, { once: true });
+    }
     try {
       const turn = await runtime.runToolsToCompletion(
         calls.map((c) => c.toolUse),
-        { signal: controller.signal },
+        signal ? { signal } : {},
       );
       const byId = new Map(turn.results.map((b) => [b.tool_use_id, b]));
       for (const c of calls) c.resolve(byId.get(c.toolUse.id));
     } catch (error) {
       for (const c of calls) c.reject(error);
     } finally {
-      for (const c of calls) c.signal?.removeEventListener('abort', onAbort);
+      if (onAbort) for (const c of calls) c.signal?.removeEventListener('abort', onAbort);
     }
   };
 

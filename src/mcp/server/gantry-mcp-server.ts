@@ -154,10 +154,11 @@ export function createGantryMcpServer(options: GantryMcpServerOptions): {
     if (!findToolByName(options.tools, name)) {
       return { content: [{ type: 'text', text: `No such tool available: ${name}` }], isError: true };
     }
-    const block = await calls.submit(
-      { type: 'tool_use', id: `mcp_${randomUUID()}`, name, input: args ?? {} },
-      extra.signal,
-    );
+    const id = `mcp_${randomUUID()}`;
+    const block = await calls.submit({ type: 'tool_use', id, name, input: args ?? {} }, extra.signal);
+    // The runtime records every call's decision for its host; an MCP session has no later use for
+    // it, and a long session would otherwise keep one entry per call forever.
+    runtime.context.toolDecisions.delete(id);
     if (!block)
       return { content: [{ type: 'text', text: 'No result (the call was cancelled)' }], isError: true };
     return { content: toMcpContent(block.content), isError: block.is_error === true };
