@@ -24,10 +24,13 @@ export function mtimeOf(abs: string): number {
 
 /**
  * A bounded, sorted collection of files. `capacity` may be Infinity. Files are buffered and the
- * buffer is sorted and cut back to `capacity` whenever it reaches twice that (O(n log k) overall).
+ * buffer is sorted and cut back to `capacity` whenever it reaches twice that (O(n log k) overall);
+ * after the first cut, a file ranking below the last kept one is dropped at once.
  */
 export class RankedFiles {
   private items: RankedFile[] = [];
+  /** The last kept file after the latest cut: nothing ranking after it can make the first `capacity`. */
+  private worstKept: RankedFile | undefined;
   /** Files offered, kept or not. */
   total = 0;
 
@@ -44,13 +47,17 @@ export class RankedFiles {
 
   private compact(): void {
     this.items.sort(this.compare);
-    if (this.items.length > this.capacity) this.items.length = this.capacity;
+    if (this.items.length >= this.capacity) {
+      this.items.length = this.capacity;
+      this.worstKept = this.items[this.capacity - 1];
+    }
   }
 
   /** Offers a file; it is kept when it ranks among the first `capacity`. */
   add(file: RankedFile): void {
     this.total++;
     if (this.capacity <= 0) return;
+    if (this.worstKept && this.compare(file, this.worstKept) >= 0) return;
     this.items.push(file);
     if (this.items.length >= 2 * this.capacity) this.compact();
   }
