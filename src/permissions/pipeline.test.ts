@@ -299,6 +299,28 @@ const rows: Row[] = [
     expected: 'allow',
     reason: 'mode',
   },
+  {
+    why: 'bypass still asks for an unknown write target (it could be a protected file)',
+    call: bash([sub('echo x')], [unknown('write', '$F')]),
+    mode: 'bypassPermissions',
+    expected: 'ask',
+    reason: 'unknown-effect',
+  },
+  {
+    why: 'bypass still asks for an unknown read target when Read deny rules exist',
+    call: bash([ro('cat $f')], [unknown('read', '$f')]),
+    rules: { deny: ['Read(./.env)'] },
+    mode: 'bypassPermissions',
+    expected: 'ask',
+    reason: 'unknown-effect',
+  },
+  {
+    why: 'bypass allows an unknown read target when no path rule exists',
+    call: bash([ro('cat $f')], [unknown('read', '$f')]),
+    mode: 'bypassPermissions',
+    expected: 'allow',
+    reason: 'mode',
+  },
   // Step 5: ask rules.
   {
     why: 'ask rule wins over a broader allow',

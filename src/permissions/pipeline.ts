@@ -185,6 +185,36 @@ function checksStep(view: CallView, input: PipelineInput): DecisionReason | unde
 }
 
 /**
+ * An unknown effect that could hide a protected write or a rule match (for the modes that skip the
+ * safety checks): unknown writes and deletes always (a protected file could be the target); unknown
+ * reads when Read deny/ask rules exist; unknown execs when Bash deny/ask rules exist; unknown hosts
+ * when WebFetch domain rules exist.
+ */
+function hiddenRuleRisk(view: CallView, input: PipelineInput): DecisionReason | undefined {
+  if (!view.unknown.length) return undefined;
+  const rules = input.rules;
+  const pathRules = rules.pathRules('deny').length + rules.pathRules('ask').length > 0;
+  const domainRules = rules.domainRules('deny').length + rules.domainRules('ask').length > 0;
+  const shellRules = [...rules.forTool('deny', view.toolName), ...rules.forTool('ask', view.toolName)].some(
+    (r) => r.kind === 'shell',
+  );
+  const risky = view.unknown.find(
+    (e) =>
+      e.kind === 'write' ||
+      e.kind === 'delete' ||
+      (e.kind === 'read' && pathRules) ||
+      (e.kind === 'exec' && shellRules) ||
+      (e.kind === 'network' && domainRules),
+  );
+  if (!risky) return undefined;
+  return {
+    type: 'unknown-effect',
+    effect: risky,
+    message: `Needs approval even in ${MODE_LABEL[input.mode]}: the target of a ${risky.kind} (${risky.target}${risky.detail ? `, ${risky.detail}` : ''}) cannot be determined, so a deny rule or a protected path could be hit.`,
+  };
+}
+
+/**
  * True when sub-command `i` writes or deletes a file (device paths aside) or reaches the network:
  * then it is not read-only whatever its program (a redirect into a file, `sort -o`, a download).
  */
@@ -232,7 +262,7 @@ function allowStep(view: CallView, input: PipelineInput): PipelineResult | undef
     const readOnlyNames: string[] = [];
     for (let i = 0; i < subs.length; i++) {
       const sub = subs[i] as SubcommandInfo;
-      if (sub.readOnly && !hasSideEffects(view, i) && !sub.program.includes('/')) {
+      if (sub.readOnly && !hasSideEffects(view, i) && !sub.program.includes('/') && !sub.dynamicProgram) {
         readOnlyNames.push(sub.program);
         continue;
       }
@@ -347,6 +377,12 @@ export function runPipeline(input: PipelineInput): PipelineResult {
   // 4. Safety checks (not in bypassPermissions, after a hook allow, or for sandbox auto-allow).
   const skipChecks =
     input.mode === 'bypassPermissions' || hook?.decision === 'allow' || input.sandboxAutoAllow;
+  if (skipChecks && !input.sandboxAutoAllow) {
+    // Even bypassPermissions and a hook allow must not run what could hide a deny rule or a
+    // protected write: an effect whose target is unknown (`echo x > $F`, `cat $f`, `$cmd`).
+    const hidden = hiddenRuleRisk(view, input);
+    if (hidden) return out(ask(hidden), 'check');
+  }
   if (!skipChecks) {
     const check = checksStep(view, input);
     if (check) return out(ask(check), 'check', true);
