@@ -93,6 +93,16 @@ describe('effects across sub-commands', () => {
       'xargs input from arbitrary text is unknown',
     ],
     [
+      'xargs -a list.txt wc -l',
+      ['read /p/list.txt', 'read /p'],
+      'xargs -a: names from a project file, relative to the cwd',
+    ],
+    [
+      'xargs -a /etc/hosts wc -l',
+      ['read /etc/hosts', 'read /p'],
+      'xargs -a outside: the list file is the path checked',
+    ],
+    [
       "find . -printf '/etc/%f\\n' | xargs cat",
       ['read /p', 'read? <arguments read from input>'],
       'find -printf output is arbitrary text',

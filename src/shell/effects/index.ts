@@ -196,6 +196,19 @@ export function listingPaths(producer: SimpleCommand): Word[] | undefined {
 }
 
 /**
+ * Where the arguments of an xargs child come from, as directories they lie below: `xargs -a FILE`
+ * reads names from a file (the file is a read effect and path-checked; its names are taken
+ * relative to the cwd, as the security README treats `xargs -a` inside the project as read-only);
+ * a pipe from a listing producer (`listingPaths`); otherwise undefined (unknown).
+ */
+function xargsInputsFor(cmd: SimpleCommand, previous: SimpleCommand | undefined): Word[] | undefined {
+  if (!cmd.wrappers.includes('xargs')) return undefined;
+  if (cmd.wrapperPaths?.some((p) => p.wrapper === 'xargs' && p.role === 'read')) return [staticWord('.')];
+  if (previous && cmd.connector === '|') return listingPaths(previous);
+  return undefined;
+}
+
+/**
  * xargs children get arguments from their input: the replace string (`-I{}`) or appended words.
  * With a listing producer (`inputs`) they are paths below its directories; otherwise unknown.
  */
@@ -370,9 +383,7 @@ export function computeEffects(
     cwds.push(cwd);
     const before = cwd;
     const target = cdTarget(cmd, sink, stack);
-    const producer =
-      index > 0 && cmd.connector === '|' && cmd.wrappers.includes('xargs') ? commands[index - 1] : undefined;
-    commandEffects(cmd, sink, producer ? listingPaths(producer) : undefined);
+    commandEffects(cmd, sink, xargsInputsFor(cmd, index > 0 ? commands[index - 1] : undefined));
     effects.push(...sink.effects);
     if (orBranch && !inSub) {
       const name = cmd.argv[0]?.text;
