@@ -315,18 +315,26 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
           const trace = [
             `hook: \`${hook.hook}\` replaced the input, but no describer is configured to re-check it`,
           ];
-          const decision: PermissionDecision = {
-            behavior: 'ask',
-            reason: {
-              type: 'hook',
-              hook: hook.hook,
-              message: `Needs approval: PreToolUse hook \`${hook.hook}\` replaced the tool input and the new input could not be re-checked.`,
-            },
-            suggestions: [],
-            updatedInput: hook.updatedInput,
-          };
-          session.record(req.toolUseId, { behavior: 'ask', source: 'hook', toolName: req.toolName });
-          return { decision, step: 'hook', mode: req.mode, trace, hook };
+          const message = `PreToolUse hook \`${hook.hook}\` replaced the tool input and the new input could not be re-checked.`;
+          const mode = effectiveMode(req.mode, settings, trace);
+          const decision: PermissionDecision =
+            mode === 'dontAsk'
+              ? {
+                  behavior: 'deny',
+                  reason: { type: 'hook', hook: hook.hook, message: `Denied in dontAsk mode: ${message}` },
+                }
+              : {
+                  behavior: 'ask',
+                  reason: { type: 'hook', hook: hook.hook, message: `Needs approval: ${message}` },
+                  suggestions: [],
+                  updatedInput: hook.updatedInput,
+                };
+          session.record(req.toolUseId, {
+            behavior: decision.behavior,
+            source: 'hook',
+            toolName: req.toolName,
+          });
+          return { decision, step: 'hook', mode, trace, hook };
         }
         req = {
           ...req,
