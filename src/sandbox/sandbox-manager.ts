@@ -12,6 +12,7 @@
  * in this event loop) → `cleanup()` snapshots again and keeps the call's record → `annotate()`
  * appends the violation notes.
  */
+import type { SandboxCallInfo, SpawnSpec } from '../core/spawn.js';
 import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -37,21 +38,9 @@ import {
   shouldUseSandbox,
 } from './should-use-sandbox.js';
 
-/** A spawn spec (same shape as the Bash tool's `SpawnSpec`). */
-export interface SandboxSpawnSpec {
-  file: string;
-  args: string[];
-  cwd: string;
-  env: Record<string, string>;
-  harnessWritablePaths: string[];
-}
-
-/** What the Bash tool tells the sandbox about a call (its `SandboxCallInfo`). */
-export interface SandboxCallInfo {
-  command: string;
-  dangerouslyDisableSandbox: boolean;
-  background: boolean;
-}
+/** A spawn spec (core/spawn.ts: the seam shared with the Bash tool). */
+export type SandboxSpawnSpec = SpawnSpec;
+export type { SandboxCallInfo };
 
 export interface SandboxManagerOptions {
   settings: SandboxSettings;

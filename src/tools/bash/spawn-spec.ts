@@ -18,30 +18,9 @@
  * - stdin is /dev/null; stdout and stderr are the same file (the spawner's job, exec.ts).
  */
 
-/** What to spawn: a program, its arguments, working directory and complete environment. */
-export interface SpawnSpec {
-  /** Program to execute (absolute path or a name looked up in PATH). */
-  file: string;
-  args: string[];
-  /** Absolute working directory. */
-  cwd: string;
-  /** Complete environment of the child (not merged with the parent's). */
-  env: Record<string, string>;
-  /**
-   * Files the harness needs the command to be able to write (the cwd capture file). A sandbox
-   * wrapper must keep them writable or cwd tracking silently stops (the cwd is then kept).
-   */
-  harnessWritablePaths: string[];
-}
+import type { SandboxCallInfo, SpawnSpec } from '../../core/spawn.js';
 
-/** What a sandbox knows about the call when it wraps a spec. */
-export interface SandboxCallInfo {
-  command: string;
-  /** The model asked to run outside the sandbox (spec §7.5); the sandbox decides whether to honour it. */
-  dangerouslyDisableSandbox: boolean;
-  /** True for `run_in_background` tasks. */
-  background: boolean;
-}
+export type { SandboxCallInfo, SpawnSpec };
 
 /**
  * The sandbox seam (helper H, `src/sandbox/`). Pass one to `createBashTool({ sandbox })`.
