@@ -143,6 +143,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.notify ? { notify: options.notify } : {}),
   };
+  const sessionController = context.abortController;
   const maxConcurrency = resolveMaxToolUseConcurrency(options.maxConcurrency, options.env);
   let turnActive = false;
 
@@ -166,7 +167,10 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     return turn.finish(outcomes);
   };
   const endTurn = (turn: Turn): void => {
-    context = turn.context;
+    // Keep what the turn changed, not its abort controller: the next turn brings its own, and
+    // keeping it would chain every finished Turn to the next (its signal's listener holds the Turn,
+    // whose options hold the context before it), so a long session would never free its turns.
+    context = { ...turn.context, abortController: sessionController };
     turn.dispose();
     turnActive = false;
   };

@@ -79,4 +79,14 @@ describe('an MCP session keeps its runtime state across calls', () => {
     for (let i = 0; i < 5; i++) await client.callTool({ name: 'Read', arguments: { file_path: a } });
     expect(runtime.context.toolDecisions.size).toBe(0);
   });
+
+  it('finished turns are not kept alive by the session context (no chain of turns in a long session)', async () => {
+    // Each call is a turn with its own abort controller; the session context must not keep the
+    // last one (its listener holds the Turn, whose options hold the context before it, and so on).
+    const a = path.join(dir, 'project', 'a.txt');
+    const before = runtime.context.abortController;
+    for (let i = 0; i < 3; i++) await client.callTool({ name: 'Read', arguments: { file_path: a } });
+    expect(runtime.context.abortController).toBe(before);
+    expect(runtime.context.abortController.signal.aborted).toBe(false);
+  });
 });
