@@ -222,7 +222,8 @@ export function programFindings(cmd: SimpleCommand, index: number): Finding[] {
     const key = interpreterKey(program);
     const inline = key ? INTERPRETER_INLINE[key] : undefined;
     if (inline) {
-      const hit = args.find((w) => inline.test(w.text));
+      // Options with an attached value (`-MFile::Temp`, `-Wdefault`, `-Iinc`) are not inline-code flags.
+      const hit = args.find((w) => !/^-[MmIWXr]./.test(w.text) && inline.test(w.text));
       if (hit)
         add(
           'INTERPRETER_ONE_LINER',

@@ -182,6 +182,7 @@ describe('analyzeCommand: sub-commands, effects and findings', () => {
     ['npx tsc --noEmit', 'npx running a named package'],
     ['python3 script.py', 'a script file (the rule for python3 grants it)'],
     ['python3 --version', 'version query'],
+    ['perl -MFile::Temp script.pl', 'an attached -M value is not -e'],
   ])('%s has no finding (%s)', (command) => {
     expect(analyzeCommand(command, opts).findings).toEqual([]);
   });
