@@ -26,6 +26,7 @@ import type {
 } from '../core/permission-types.js';
 import { builtinClassifier } from './classifier/builtin-scorer.js';
 import type { AutoModeClassifier, ClassifierVerdict } from './classifier/types.js';
+import { verdictDecision } from './classifier/verdict.js';
 import { runPreToolUseHooks } from './hooks/pre-tool-use.js';
 import type { HookVerdict } from './hooks/types.js';
 import {
@@ -35,6 +36,7 @@ import {
   runPipeline,
 } from './pipeline.js';
 import { compileRule, type RuleProblem } from './rules/rule-set.js';
+import { dontAskDenial } from './explain.js';
 import { PermissionSession } from './session.js';
 import { persistRule } from './settings/persist.js';
 import type { LoadedSettings } from './settings/types.js';
@@ -179,46 +181,14 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
   const classifierKey = (req: PermissionRequest): string =>
     `${req.toolName}\u0000${JSON.stringify(req.input)}\u0000${req.cwd}`;
 
-  const applyVerdict = (
-    req: PermissionRequest,
-    result: PipelineResult,
-    verdict: ClassifierVerdict,
-    trace: string[],
-  ): { decision: PermissionDecision; step: DetailedDecision['step'] } => {
+  const applyVerdict = (result: PipelineResult, verdict: ClassifierVerdict, trace: string[]) => {
     const tipped = session.recordClassifier(verdict);
-    const why = verdict.reasons.join('; ');
-    const by = `auto-mode classifier (${classifier.name})`;
-    trace.push(`classifier: ${verdict.risk}${verdict.block ? ' (block)' : ''} — ${why}`);
-    const note = tipped
-      ? ' The classifier declined too often in this session; auto mode now falls back to asking.'
-      : '';
-    if (verdict.block)
-      return {
-        decision: {
-          behavior: 'deny',
-          reason: { type: 'classifier', message: `Denied by the ${by}: ${why}.${note}` },
-        },
-        step: 'classifier',
-      };
-    if (verdict.risk === 'LOW')
-      return {
-        decision: {
-          behavior: 'allow',
-          reason: { type: 'classifier', message: `Allowed by the ${by}: LOW risk — ${why}.` },
-        },
-        step: 'classifier',
-      };
+    trace.push(
+      `classifier: ${verdict.risk}${verdict.block ? ' (block)' : ''} — ${verdict.reasons.join('; ')}`,
+    );
     return {
-      decision: {
-        behavior: 'ask',
-        reason: {
-          type: 'classifier',
-          message: `Needs approval: the ${by} rates this ${verdict.risk} risk — ${why}. ${result.decision.reason.message}${note}`,
-        },
-        suggestions: [],
-        ...(verdict.risk === 'HIGH' ? { forceConfirmation: true } : {}),
-      },
-      step: 'classifier',
+      decision: verdictDecision(verdict, classifier.name, result.decision.reason, tipped),
+      step: 'classifier' as const,
     };
   };
 
@@ -234,13 +204,7 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
   ): DetailedDecision => {
     let d = decision;
     if (d.behavior === 'ask' && mode === 'dontAsk') {
-      d = {
-        behavior: 'deny',
-        reason: {
-          ...d.reason,
-          message: `Denied: this call needs the user's approval and dontAsk mode never asks. ${d.reason.message} Do it another way that is already allowed, or tell the user which permission is needed.`,
-        },
-      };
+      d = dontAskDenial(d.reason);
       trace.push('mode: dontAsk turns the ask into a deny');
     } else if (
       d.behavior === 'ask' &&
@@ -271,7 +235,7 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
       const verdict = cached ?? classifier.classify(classifierRequest(req, result));
       if (!(verdict instanceof Promise)) {
         session.classifier.cache.set(classifierKey(req), verdict);
-        const v = applyVerdict(req, result, verdict, trace);
+        const v = applyVerdict(result, verdict, trace);
         return finish(req, mode, result, v.decision, v.step, trace, { classifier: verdict });
       }
       trace.push('classifier: asynchronous classifier not consulted by decideSync');
@@ -358,7 +322,7 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
       const verdict =
         session.classifier.cache.get(key) ?? (await classifier.classify(classifierRequest(req, result)));
       session.classifier.cache.set(key, verdict);
-      const v = applyVerdict(req, result, verdict, trace);
+      const v = applyVerdict(result, verdict, trace);
       return finish(req, mode, result, v.decision, v.step, trace, {
         classifier: verdict,
         ...(hook ? { hook } : {}),

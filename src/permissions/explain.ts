@@ -4,7 +4,12 @@
  * hook — in a sentence a person and the model can read.
  */
 import type { Effect } from '../core/effects.js';
-import type { DecisionReason, PermissionMode, PermissionRule } from '../core/permission-types.js';
+import type {
+  DecisionReason,
+  PermissionDecision,
+  PermissionMode,
+  PermissionRule,
+} from '../core/permission-types.js';
 
 const SOURCE_LABEL: Readonly<Record<PermissionRule['source'], string>> = {
   managed: 'managed settings',
@@ -52,3 +57,14 @@ export const MODE_LABEL: Readonly<Record<PermissionMode, string>> = {
   bypassPermissions: 'bypassPermissions mode',
   auto: 'auto mode',
 };
+
+/** dontAsk mode (spec §3.8): what would ask is denied, and the model is told its next step. */
+export function dontAskDenial(reason: DecisionReason): PermissionDecision {
+  return {
+    behavior: 'deny',
+    reason: {
+      ...reason,
+      message: `Denied: this call needs the user's approval and dontAsk mode never asks. ${reason.message} Do it another way that is already allowed, or tell the user which permission is needed.`,
+    },
+  };
+}

@@ -20,301 +20,33 @@
  * dontAsk (ask → deny) and auto (classifier) are applied by the engine on the result: asks from
  * steps 4 and 8 are `classifierEligible`.
  */
-import type { PathResolver } from '../core/paths.js';
-import type {
-  DecisionReason,
-  PermissionDecision,
-  PermissionMode,
-  PermissionRequest,
-  SubcommandInfo,
-} from '../core/permission-types.js';
-import { type CallView, EDIT_TOOLS, type FileEffect, viewCall } from './call-view.js';
-import { describeEffect, MODE_LABEL, modeReason, ruleReason } from './explain.js';
-import type { HookVerdict } from './hooks/types.js';
-import { isCriticalRemovalTarget, matchProtectedWrite } from './protected-paths.js';
+import type { PermissionDecision, PermissionRequest } from '../core/permission-types.js';
+import { viewCall } from './call-view.js';
+import { MODE_LABEL, modeReason, ruleReason } from './explain.js';
+import { acceptEditsAllows, allowStep } from './pipeline-allow.js';
+import { checksStep, hasSideEffects, hiddenRuleRisk, protectedStep } from './pipeline-checks.js';
 import {
-  allowPathCovers,
-  allowRuleEligible,
-  matchRestrictive,
-  matchShellAllow,
-  matchToolAllow,
-} from './rule-match.js';
-import type { CompiledRule, RuleSet } from './rules/rule-set.js';
-import { isExemptDevicePath, type WorkingDirectories } from './working-dirs.js';
+  allow,
+  ask,
+  deny,
+  PLAN_MODE_PASS,
+  type PipelineInput,
+  type PipelineResult,
+  type PipelineStep,
+} from './pipeline-types.js';
+import { matchRestrictive } from './rule-match.js';
+import type { CompiledRule } from './rules/rule-set.js';
 
-/** Bash programs acceptEdits allows on in-project paths (security corpus README "Modes"). */
-export const DEFAULT_ACCEPT_EDITS_COMMANDS: ReadonlySet<string> = new Set(['mkdir', 'touch', 'cp', 'mv']);
-
-/** Tools plan mode lets through to the normal flow although they are not read-only (spec §2.16, §3.8). */
-export const PLAN_MODE_PASS: ReadonlySet<string> = new Set([
-  'ExitPlanMode',
-  'EnterPlanMode',
-  'AskUserQuestion',
-  'TodoWrite',
-  'TaskCreate',
-  'TaskGet',
-  'TaskUpdate',
-  'TaskList',
-  'TaskOutput',
-  'Agent',
-  'Task',
-]);
-
-export interface PipelineInput {
-  request: PermissionRequest;
-  rules: RuleSet;
-  /** Effective mode (after disable* settings). */
-  mode: PermissionMode;
-  workingDirs: WorkingDirectories;
-  home: string;
-  resolver: PathResolver;
-  /** This Bash call will run sandboxed and settings auto-allow sandboxed commands (spec §7.5). */
-  sandboxAutoAllow: boolean;
-  hook?: HookVerdict;
-  acceptEditsCommands?: ReadonlySet<string>;
-  /** Directories that may be read (not written) without asking: the session's spill directory. */
-  readableDirs?: WorkingDirectories;
-}
-
-export type PipelineStep =
-  | 'hook'
-  | 'deny-rule'
-  | 'tool'
-  | 'protected-path'
-  | 'config-path'
-  | 'check'
-  | 'ask-rule'
-  | 'mode'
-  | 'sandbox'
-  | 'allow-rule'
-  | 'read-only'
-  | 'default';
-
-export interface PipelineResult {
-  decision: PermissionDecision;
-  step: PipelineStep;
-  /** An ask from step 4 or 8: auto mode hands it to the classifier, suggestions may apply. */
-  classifierEligible: boolean;
-  view: CallView;
-  /** One line per step that looked at the call, for `gantry check`. */
-  trace: string[];
-}
-
-const allow = (reason: DecisionReason): PermissionDecision => ({ behavior: 'allow', reason });
-const ask = (reason: DecisionReason): PermissionDecision => ({ behavior: 'ask', reason, suggestions: [] });
-const deny = (reason: DecisionReason): PermissionDecision => ({ behavior: 'deny', reason });
+export {
+  DEFAULT_ACCEPT_EDITS_COMMANDS,
+  PLAN_MODE_PASS,
+  type PipelineInput,
+  type PipelineResult,
+  type PipelineStep,
+} from './pipeline-types.js';
 
 function isReadOnlyCall(req: PermissionRequest): boolean {
   return req.isReadOnly || req.description.readOnly;
-}
-
-/** Step 3: protected writes (deny), config writes and critical removals (ask). */
-function protectedStep(view: CallView, input: PipelineInput): PipelineResult['decision'] | undefined {
-  let configHit: PermissionDecision | undefined;
-  for (const f of view.files) {
-    if (f.access !== 'write') continue;
-    for (const p of f.resolved === f.lexical ? [f.lexical] : [f.lexical, f.resolved]) {
-      const m = matchProtectedWrite(p);
-      if (m?.kind === 'protected')
-        return deny({
-          type: 'protected-path',
-          path: p,
-          effect: f.effect,
-          message: `Blocked: ${describeEffect(f.effect)} touches a protected path (${p}: ${m.label}). Protected files are never written, in any mode.`,
-        });
-      if (m && !configHit)
-        configHit = ask({
-          type: 'config-path',
-          path: p,
-          effect: f.effect,
-          message: `Needs approval: ${describeEffect(f.effect)} changes agent/VCS configuration (${p}: ${m.label}); it is never changed without asking.`,
-        });
-    }
-    if (
-      !configHit &&
-      f.effect.kind === 'delete' &&
-      isCriticalRemovalTarget(f.resolved, input.home, input.workingDirs.dirs)
-    )
-      configHit = ask({
-        type: 'check',
-        checkId: 'CRITICAL_PATH_REMOVAL',
-        path: f.resolved,
-        effect: f.effect,
-        message: `Needs approval: ${describeEffect(f.effect)} removes a critical path (${f.resolved}); asked in every mode.`,
-      });
-  }
-  return configHit;
-}
-
-/** Step 4: findings, unknown effects, file effects outside the working directories. */
-function checksStep(view: CallView, input: PipelineInput): DecisionReason | undefined {
-  for (const finding of view.description.findings)
-    if (finding.behavior === 'ask') {
-      const sub = finding.subcommand !== undefined ? view.subcommands[finding.subcommand] : undefined;
-      return {
-        type: 'check',
-        checkId: finding.id,
-        message: `Needs approval: ${finding.message} [${finding.id}]${sub ? ` in sub-command "${sub.text}"` : ''}.`,
-      };
-    }
-  // An unknown host matters only to WebFetch domain rules; without any, a network effect whose host
-  // is unknown (`npx` may download, `curl $URL`) does not ask by itself: it already keeps the command
-  // from being read-only, so only an allow rule for the program can let it through.
-  const domainRules = input.rules.domainRules('deny').length + input.rules.domainRules('ask').length > 0;
-  const firstUnknown = view.unknown.find((e) => e.kind !== 'network' || domainRules);
-  if (firstUnknown)
-    return {
-      type: 'unknown-effect',
-      effect: firstUnknown,
-      message: `Needs approval: the target of a ${firstUnknown.kind} (${firstUnknown.target}${firstUnknown.detail ? `, ${firstUnknown.detail}` : ''}) cannot be determined before it runs.`,
-    };
-  for (const f of view.files) {
-    if (f.fromExec) continue;
-    if (isExemptDevicePath(f.resolved, f.access)) continue;
-    if (input.workingDirs.contains(f.resolved)) continue;
-    if (f.access === 'read' && input.readableDirs?.contains(f.resolved)) continue;
-    if (allowPathCovers(input.rules, f)) continue;
-    return {
-      type: 'working-directory',
-      path: f.resolved,
-      effect: f.effect,
-      message: `Needs approval: ${describeEffect(f.effect)}${f.resolved !== f.lexical ? ` (resolves to ${f.resolved})` : ''} is outside the working directories (${input.workingDirs.describe()}).`,
-    };
-  }
-  return undefined;
-}
-
-/**
- * An unknown effect that could hide a protected write or a rule match (for the modes that skip the
- * safety checks): unknown writes and deletes always (a protected file could be the target); unknown
- * reads when Read deny/ask rules exist; unknown execs when Bash deny/ask rules exist; unknown hosts
- * when WebFetch domain rules exist.
- */
-function hiddenRuleRisk(view: CallView, input: PipelineInput): DecisionReason | undefined {
-  if (!view.unknown.length) return undefined;
-  const rules = input.rules;
-  const pathRules = rules.pathRules('deny').length + rules.pathRules('ask').length > 0;
-  const domainRules = rules.domainRules('deny').length + rules.domainRules('ask').length > 0;
-  const shellRules = [...rules.forTool('deny', view.toolName), ...rules.forTool('ask', view.toolName)].some(
-    (r) => r.kind === 'shell',
-  );
-  const risky = view.unknown.find(
-    (e) =>
-      e.kind === 'write' ||
-      e.kind === 'delete' ||
-      (e.kind === 'read' && pathRules) ||
-      (e.kind === 'exec' && shellRules) ||
-      (e.kind === 'network' && domainRules),
-  );
-  if (!risky) return undefined;
-  return {
-    type: 'unknown-effect',
-    effect: risky,
-    message: `Needs approval even in ${MODE_LABEL[input.mode]}: the target of a ${risky.kind} (${risky.target}${risky.detail ? `, ${risky.detail}` : ''}) cannot be determined, so a deny rule or a protected path could be hit.`,
-  };
-}
-
-/**
- * True when sub-command `i` writes or deletes a file (device paths aside) or reaches the network:
- * then it is not read-only whatever its program (a redirect into a file, `sort -o`, a download).
- */
-function hasSideEffects(view: CallView, i: number): boolean {
-  return (
-    view.files.some(
-      (f) => f.access === 'write' && f.effect.subcommand === i && !isExemptDevicePath(f.resolved, 'write'),
-    ) || view.description.effects.some((e) => e.kind === 'network' && e.subcommand === i)
-  );
-}
-
-/** Step 6 acceptEdits: file-edit tools, or shell calls made only of read-only/allowed/simple fs commands. */
-function acceptEditsAllows(view: CallView, input: PipelineInput): boolean {
-  if (view.network.length || view.unknown.length) return false;
-  if (EDIT_TOOLS.has(view.toolName))
-    return view.files.length > 0 && view.files.every((f) => f.access === 'write' || f.access === 'read');
-  if (!view.isShell || view.subcommands.length === 0) return false;
-  const cmds = input.acceptEditsCommands ?? DEFAULT_ACCEPT_EDITS_COMMANDS;
-  return view.subcommands.every((sub, i) => {
-    if (sub.readOnly && !hasSideEffects(view, i)) return true;
-    if (cmds.has(sub.program) && allowRuleEligible(sub)) return true;
-    return matchShellAllow(input.rules, view.toolName, sub, false) !== undefined;
-  });
-}
-
-/** Step 7: allow rules and read-only. */
-function allowStep(view: CallView, input: PipelineInput): PipelineResult | undefined {
-  const req = input.request;
-  const skipBroad = input.mode === 'auto';
-  const done = (step: PipelineStep, reason: DecisionReason): PipelineResult => ({
-    decision: allow(reason),
-    step,
-    classifierEligible: false,
-    view,
-    trace: [],
-  });
-  if (view.isShell) {
-    const subs = view.subcommands;
-    if (subs.length === 0) {
-      if (req.description.readOnly && view.files.every((f) => f.access === 'read'))
-        return done('read-only', { type: 'read-only', message: 'Allowed: the command is read-only.' });
-      return undefined;
-    }
-    const rulesUsed: CompiledRule[] = [];
-    const readOnlyNames: string[] = [];
-    for (let i = 0; i < subs.length; i++) {
-      const sub = subs[i] as SubcommandInfo;
-      if (sub.readOnly && !hasSideEffects(view, i) && !sub.program.includes('/') && !sub.dynamicProgram) {
-        readOnlyNames.push(sub.program);
-        continue;
-      }
-      const rule = matchShellAllow(input.rules, view.toolName, sub, skipBroad);
-      if (!rule) return undefined;
-      rulesUsed.push(rule);
-    }
-    const first = rulesUsed[0];
-    if (first) {
-      const others = rulesUsed.length > 1 ? ` and ${rulesUsed.length - 1} more allow rule(s)` : '';
-      const ro = readOnlyNames.length ? `; read-only: ${[...new Set(readOnlyNames)].join(', ')}` : '';
-      const r = ruleReason(first.rule, `every sub-command needing a rule${others}${ro}`);
-      return done('allow-rule', {
-        ...r,
-        message: `${r.message} Every path stays inside the working directories.`,
-      });
-    }
-    return done('read-only', {
-      type: 'read-only',
-      message: `Allowed: every sub-command is read-only (${[...new Set(readOnlyNames)].join(', ')}) and every path is inside the working directories.`,
-    });
-  }
-  const toolHit = matchToolAllow(input.rules, view, skipBroad);
-  if (toolHit) return done('allow-rule', ruleReason(toolHit.rule.rule, toolHit.detail));
-  if (view.files.length && !view.network.length && !view.unknown.length) {
-    const covering = view.files.map((f) => allowPathCovers(input.rules, f));
-    const first = covering[0];
-    if (first && covering.every(Boolean))
-      return done(
-        'allow-rule',
-        ruleReason(
-          first.rule,
-          `every path of this ${view.toolName} call (${view.files.map((f) => f.lexical).join(', ')})`,
-        ),
-      );
-  }
-  if (req.toolResult.behavior === 'allow')
-    return done('allow-rule', {
-      type: 'tool',
-      message: `Allowed by the ${view.toolName} tool: ${req.toolResult.reason}`,
-    });
-  if (
-    req.isReadOnly &&
-    !view.toolName.startsWith('mcp__') &&
-    !view.network.length &&
-    view.files.every((f) => f.access === 'read')
-  )
-    return done('read-only', {
-      type: 'read-only',
-      message: `Allowed: ${view.toolName} is read-only here and every path is inside the working directories.`,
-    });
-  return undefined;
 }
 
 /** Runs steps 1–8 (see module doc). */
@@ -472,5 +204,3 @@ export function runPipeline(input: PipelineInput): PipelineResult {
     true,
   );
 }
-
-export type { FileEffect };

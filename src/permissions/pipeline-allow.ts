@@ -1,0 +1,107 @@
+/**
+ * Pipeline steps 6 (acceptEdits) and 7 (allow rules / read-only), see pipeline.ts.
+ */
+import type { DecisionReason, SubcommandInfo } from '../core/permission-types.js';
+import { type CallView, EDIT_TOOLS } from './call-view.js';
+import { ruleReason } from './explain.js';
+import { hasSideEffects } from './pipeline-checks.js';
+import {
+  allow,
+  DEFAULT_ACCEPT_EDITS_COMMANDS,
+  type PipelineInput,
+  type PipelineResult,
+  type PipelineStep,
+} from './pipeline-types.js';
+import { allowPathCovers, allowRuleEligible, matchShellAllow, matchToolAllow } from './rule-match.js';
+import type { CompiledRule } from './rules/rule-set.js';
+
+/** Step 6 acceptEdits: file-edit tools, or shell calls made only of read-only/allowed/simple fs commands. */
+export function acceptEditsAllows(view: CallView, input: PipelineInput): boolean {
+  if (view.network.length || view.unknown.length) return false;
+  if (EDIT_TOOLS.has(view.toolName))
+    return view.files.length > 0 && view.files.every((f) => f.access === 'write' || f.access === 'read');
+  if (!view.isShell || view.subcommands.length === 0) return false;
+  const cmds = input.acceptEditsCommands ?? DEFAULT_ACCEPT_EDITS_COMMANDS;
+  return view.subcommands.every((sub, i) => {
+    if (sub.readOnly && !hasSideEffects(view, i)) return true;
+    if (cmds.has(sub.program) && allowRuleEligible(sub)) return true;
+    return matchShellAllow(input.rules, view.toolName, sub, false) !== undefined;
+  });
+}
+
+/** Step 7: allow rules and read-only. */
+export function allowStep(view: CallView, input: PipelineInput): PipelineResult | undefined {
+  const req = input.request;
+  const skipBroad = input.mode === 'auto';
+  const done = (step: PipelineStep, reason: DecisionReason): PipelineResult => ({
+    decision: allow(reason),
+    step,
+    classifierEligible: false,
+    view,
+    trace: [],
+  });
+  if (view.isShell) {
+    const subs = view.subcommands;
+    if (subs.length === 0) {
+      if (req.description.readOnly && view.files.every((f) => f.access === 'read'))
+        return done('read-only', { type: 'read-only', message: 'Allowed: the command is read-only.' });
+      return undefined;
+    }
+    const rulesUsed: CompiledRule[] = [];
+    const readOnlyNames: string[] = [];
+    for (let i = 0; i < subs.length; i++) {
+      const sub = subs[i] as SubcommandInfo;
+      if (sub.readOnly && !hasSideEffects(view, i) && !sub.program.includes('/') && !sub.dynamicProgram) {
+        readOnlyNames.push(sub.program);
+        continue;
+      }
+      const rule = matchShellAllow(input.rules, view.toolName, sub, skipBroad);
+      if (!rule) return undefined;
+      rulesUsed.push(rule);
+    }
+    const first = rulesUsed[0];
+    if (first) {
+      const others = rulesUsed.length > 1 ? ` and ${rulesUsed.length - 1} more allow rule(s)` : '';
+      const ro = readOnlyNames.length ? `; read-only: ${[...new Set(readOnlyNames)].join(', ')}` : '';
+      const r = ruleReason(first.rule, `every sub-command needing a rule${others}${ro}`);
+      return done('allow-rule', {
+        ...r,
+        message: `${r.message} Every path stays inside the working directories.`,
+      });
+    }
+    return done('read-only', {
+      type: 'read-only',
+      message: `Allowed: every sub-command is read-only (${[...new Set(readOnlyNames)].join(', ')}) and every path is inside the working directories.`,
+    });
+  }
+  const toolHit = matchToolAllow(input.rules, view, skipBroad);
+  if (toolHit) return done('allow-rule', ruleReason(toolHit.rule.rule, toolHit.detail));
+  if (view.files.length && !view.network.length && !view.unknown.length) {
+    const covering = view.files.map((f) => allowPathCovers(input.rules, f));
+    const first = covering[0];
+    if (first && covering.every(Boolean))
+      return done(
+        'allow-rule',
+        ruleReason(
+          first.rule,
+          `every path of this ${view.toolName} call (${view.files.map((f) => f.lexical).join(', ')})`,
+        ),
+      );
+  }
+  if (req.toolResult.behavior === 'allow')
+    return done('allow-rule', {
+      type: 'tool',
+      message: `Allowed by the ${view.toolName} tool: ${req.toolResult.reason}`,
+    });
+  if (
+    req.isReadOnly &&
+    !view.toolName.startsWith('mcp__') &&
+    !view.network.length &&
+    view.files.every((f) => f.access === 'read')
+  )
+    return done('read-only', {
+      type: 'read-only',
+      message: `Allowed: ${view.toolName} is read-only here and every path is inside the working directories.`,
+    });
+  return undefined;
+}

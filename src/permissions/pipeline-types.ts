@@ -1,0 +1,81 @@
+/**
+ * The pipeline's vocabulary: its input, its result, the steps that can decide, and the two
+ * built-in tool/program lists modes use. See pipeline.ts for the order.
+ */
+import type { PathResolver } from '../core/paths.js';
+import type {
+  DecisionReason,
+  PermissionDecision,
+  PermissionMode,
+  PermissionRequest,
+} from '../core/permission-types.js';
+import type { CallView } from './call-view.js';
+import type { HookVerdict } from './hooks/types.js';
+import type { RuleSet } from './rules/rule-set.js';
+import type { WorkingDirectories } from './working-dirs.js';
+
+/** Bash programs acceptEdits allows on in-project paths (security corpus README "Modes"). */
+export const DEFAULT_ACCEPT_EDITS_COMMANDS: ReadonlySet<string> = new Set(['mkdir', 'touch', 'cp', 'mv']);
+
+/** Tools plan mode lets through to the normal flow although they are not read-only (spec §2.16, §3.8). */
+export const PLAN_MODE_PASS: ReadonlySet<string> = new Set([
+  'ExitPlanMode',
+  'EnterPlanMode',
+  'AskUserQuestion',
+  'TodoWrite',
+  'TaskCreate',
+  'TaskGet',
+  'TaskUpdate',
+  'TaskList',
+  'TaskOutput',
+  'Agent',
+  'Task',
+]);
+
+export interface PipelineInput {
+  request: PermissionRequest;
+  rules: RuleSet;
+  /** Effective mode (after disable* settings). */
+  mode: PermissionMode;
+  workingDirs: WorkingDirectories;
+  home: string;
+  resolver: PathResolver;
+  /** This Bash call will run sandboxed and settings auto-allow sandboxed commands (spec §7.5). */
+  sandboxAutoAllow: boolean;
+  hook?: HookVerdict;
+  acceptEditsCommands?: ReadonlySet<string>;
+  /** Directories that may be read (not written) without asking: the session's spill directory. */
+  readableDirs?: WorkingDirectories;
+}
+
+export type PipelineStep =
+  | 'hook'
+  | 'deny-rule'
+  | 'tool'
+  | 'protected-path'
+  | 'config-path'
+  | 'check'
+  | 'ask-rule'
+  | 'mode'
+  | 'sandbox'
+  | 'allow-rule'
+  | 'read-only'
+  | 'default';
+
+export interface PipelineResult {
+  decision: PermissionDecision;
+  step: PipelineStep;
+  /** An ask from step 4 or 8: auto mode hands it to the classifier, suggestions may apply. */
+  classifierEligible: boolean;
+  view: CallView;
+  /** One line per step that looked at the call, for `gantry check`. */
+  trace: string[];
+}
+
+export const allow = (reason: DecisionReason): PermissionDecision => ({ behavior: 'allow', reason });
+export const ask = (reason: DecisionReason): PermissionDecision => ({
+  behavior: 'ask',
+  reason,
+  suggestions: [],
+});
+export const deny = (reason: DecisionReason): PermissionDecision => ({ behavior: 'deny', reason });
