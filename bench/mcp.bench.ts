@@ -9,6 +9,8 @@
  * 2. Search on a tree of 2,000 files the bench creates: median of 50 Grep calls (files with matches)
  *    against raw `rg -l PATTERN DIR`, and of 50 Glob calls against raw `rg --files -g GLOB DIR`,
  *    both spawned from this process with the same ripgrep binary Gantry uses. Targets ≤ 1.3.
+ *    Also reported: ripgrep with the exact flags Gantry passes (ripgrepSearchArgs/ripgrepListArgs),
+ *    which separates the cost of those flags from the cost of the tool pipeline and MCP.
  *    server-filesystem's `search_files` on the same tree and glob is reported for comparison.
  *
  * Calls of the compared parties alternate in blocks, so a change of machine load hits both alike.
@@ -21,7 +23,13 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { connectGantryStdio, makeLayout, REPO, serverEnv, textOf } from '../src/mcp/server/test-support.js';
-import { loadVscodeRgPath } from '../src/tools/ripgrep/index.js';
+import {
+  DEFAULT_MAX_COLUMNS,
+  loadVscodeRgPath,
+  ripgrepListArgs,
+  ripgrepSearchArgs,
+  VCS_DIRECTORIES,
+} from '../src/tools/ripgrep/index.js';
 import type { BenchReport } from './run.js';
 
 const run = promisify(execFile);
@@ -162,6 +170,31 @@ export default async function bench(): Promise<BenchReport> {
     expect(textOf(fSearch).split('\n').length === counts.markdown, 'server-filesystem search_files count');
 
     const cpuBefore = { gantry: cpuNs(gantry.transport.pid), filesystem: cpuNs(fsTransport.pid) };
+    // ripgrep exactly as Gantry's Grep and Glob run it (their flags, cwd = the searched root), to
+    // tell the cost of the flags from the cost of the tool pipeline and MCP.
+    const grepArgs = ripgrepSearchArgs({
+      root: tree,
+      rootIsFile: false,
+      pattern: NEEDLE,
+      caseInsensitive: false,
+      multiline: false,
+      globs: [],
+      respectIgnore: true,
+      excludeDirs: VCS_DIRECTORIES,
+      mode: 'files',
+      onlyMatching: false,
+      before: 0,
+      after: 0,
+      maxColumns: DEFAULT_MAX_COLUMNS,
+    });
+    const globArgs = ripgrepListArgs({
+      root: tree,
+      pattern: '**/*.md',
+      caseInsensitive: false,
+      respectIgnore: false,
+      excludeDirs: VCS_DIRECTORIES,
+    });
+
     const reads = await alternate(READS, {
       gantry: async () => {
         await gantry.client.callTool({ name: 'Read', arguments: { file_path: small } });
@@ -183,6 +216,9 @@ export default async function bench(): Promise<BenchReport> {
       rg: async () => {
         await run(rgPath, ['-l', NEEDLE, tree], { maxBuffer: 64 << 20 });
       },
+      rgGantryFlags: async () => {
+        await run(rgPath, grepArgs, { cwd: tree, maxBuffer: 64 << 20 });
+      },
     });
     const globs = await alternate(SEARCHES, {
       gantry: async () => {
@@ -190,6 +226,9 @@ export default async function bench(): Promise<BenchReport> {
       },
       rg: async () => {
         await run(rgPath, ['--files', '-g', '*.md', tree], { maxBuffer: 64 << 20 });
+      },
+      rgGantryFlags: async () => {
+        await run(rgPath, globArgs, { cwd: tree, maxBuffer: 64 << 20 });
       },
       filesystem: async () => {
         await fsClient.callTool({ name: 'search_files', arguments: { path: tree, pattern: '**/*.md' } });
@@ -211,9 +250,13 @@ export default async function bench(): Promise<BenchReport> {
         'Grep, gantry mcp, median round trip (ms)': m(greps, 'gantry'),
         'rg -l, spawned, median (ms)': m(greps, 'rg'),
         'Grep ratio (gantry / rg)': grepRatio,
+        "rg with Gantry's Grep flags, spawned, median (ms)": m(greps, 'rgGantryFlags'),
+        "Grep ratio (gantry / rg with Gantry's flags)": m(greps, 'gantry') / m(greps, 'rgGantryFlags'),
         'Glob, gantry mcp, median round trip (ms)': m(globs, 'gantry'),
         'rg --files -g, spawned, median (ms)': m(globs, 'rg'),
         'Glob ratio (gantry / rg)': globRatio,
+        "rg with Gantry's Glob flags, spawned, median (ms)": m(globs, 'rgGantryFlags'),
+        "Glob ratio (gantry / rg with Gantry's flags)": m(globs, 'gantry') / m(globs, 'rgGantryFlags'),
         'search_files, server-filesystem, median round trip (ms)': m(globs, 'filesystem'),
         'search_files ratio (server-filesystem / rg)': m(globs, 'filesystem') / m(globs, 'rg'),
       },
