@@ -7,6 +7,8 @@
  * stdio is the default; `--transport http` listens on 127.0.0.1:`--port` (default 0 = any free
  * port; the URL is printed on stderr).
  */
+import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PERMISSION_MODES, type PermissionMode } from '../core/index.js';
 import { serveHttp, serveStdio } from '../mcp/server/transports.js';
@@ -39,8 +41,11 @@ export async function runMcp(o: McpCliOptions, version: string): Promise<number>
   if (!Number.isInteger(port) || port < 0 || port > 65535) return fail(`bad --port ${o.port}`);
 
   const cwd = path.resolve(o.cwd ?? process.cwd());
+  // Spilled results go here; the engine lets Read reach them without asking (design.md §5).
+  const sessionDir = path.join(tmpdir(), 'gantry-mcp', randomUUID());
   const guard = createGuard({
     cwd,
+    readableDirectories: [sessionDir],
     ...(o.settings ? { settingsFiles: o.settings } : {}),
     ...(o.mode ? { mode: o.mode } : {}),
     ...(o.trust !== undefined ? { trust: o.trust } : {}),
@@ -64,6 +69,7 @@ export async function runMcp(o: McpCliOptions, version: string): Promise<number>
     onAsk: onAsk as 'deny' | 'allow',
     name: 'gantry',
     version,
+    sessionDir,
   };
   if (transport === 'stdio') {
     await serveStdio(options);

@@ -43,6 +43,8 @@ export interface GuardOptions {
   settingSources?: ('user' | 'project' | 'local')[];
   /** transcript_path handed to PreToolUse hooks. */
   transcriptPath?: string;
+  /** Directories readable without asking (a runtime's session directory of spilled results). */
+  readableDirectories?: string[];
 }
 
 export interface GuardCheck {
@@ -116,6 +118,7 @@ export function createGuard(opts: GuardOptions): Guard {
     settings,
     describe: (toolName, input, request) => describe(toolName, input, request.cwd),
     ...(opts.transcriptPath ? { transcriptPath: opts.transcriptPath } : {}),
+    ...(opts.readableDirectories ? { readableDirectories: opts.readableDirectories } : {}),
   });
 
   return {

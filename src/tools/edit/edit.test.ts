@@ -279,7 +279,8 @@ describe('Edit: keeps the file as it is', () => {
         { file_path: 'conf.txt', old_string: 'a', new_string: 'b' },
         context,
       );
-      expect(d.ruleContents).toEqual([target]);
+      // Both the target and the link as named: a deny rule on either name must match.
+      expect(d.ruleContents).toEqual([target, link]);
       expect(d.effects).toEqual([
         {
           kind: 'write',
@@ -287,6 +288,13 @@ describe('Edit: keeps the file as it is', () => {
           certainty: 'known',
           source: 'tool-input',
           detail: `file_path via symlink ${link}`,
+        },
+        {
+          kind: 'write',
+          target: link,
+          certainty: 'known',
+          source: 'tool-input',
+          detail: 'file_path as named (a symlink)',
         },
       ]);
       expect(d.readOnly).toBe(false);

@@ -1,8 +1,9 @@
 /**
  * `describeCall` for the file tools (design.md §2 step 4, §3): the permission target is the
  * absolute, symlink-resolved path, and the one effect is a read or write of it, stated from the
- * tool's own input field. When a symlink was followed the effect's detail names the link, so an
- * explanation can show both.
+ * tool's own input field. When a symlink was followed, the path as named is a second effect (and
+ * rule target), so a deny rule written against the link's own name still matches (the shell analysis
+ * reports both paths the same way).
  */
 import type { CallDescription, ToolUseContext } from '../../core/index.js';
 import { knownEffect } from '../../core/index.js';
@@ -22,9 +23,15 @@ export function describeFileCall(options: {
 }): CallDescription {
   const p = resolveFilePath(options.requestedPath, options.context);
   const detail = p.viaSymlink ? `${options.field} via symlink ${p.absolute}` : options.field;
+  const named = p.viaSymlink && p.absolute !== p.resolved;
   return {
-    ruleContents: [p.resolved],
-    effects: [knownEffect(options.kind, p.resolved, 'tool-input', detail)],
+    ruleContents: named ? [p.resolved, p.absolute] : [p.resolved],
+    effects: [
+      knownEffect(options.kind, p.resolved, 'tool-input', detail),
+      ...(named
+        ? [knownEffect(options.kind, p.absolute, 'tool-input', `${options.field} as named (a symlink)`)]
+        : []),
+    ],
     findings: [],
     readOnly: options.kind === 'read',
     summary: `${options.toolName} ${p.resolved}`,

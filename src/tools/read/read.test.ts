@@ -171,8 +171,9 @@ describe('Read: paths', () => {
       expect(run.content).toBe('     1\toutside');
       expect(ctx.readFileState.has(target)).toBe(true);
       const description = await ReadTool.describeCall({ file_path: 'link.txt' }, ctx);
+      // Both the target and the link as named: a deny rule on either name must match.
       expect(description).toEqual({
-        ruleContents: [target],
+        ruleContents: [target, path.join(project, 'link.txt')],
         effects: [
           {
             kind: 'read',
@@ -180,6 +181,13 @@ describe('Read: paths', () => {
             certainty: 'known',
             source: 'tool-input',
             detail: `file_path via symlink ${path.join(project, 'link.txt')}`,
+          },
+          {
+            kind: 'read',
+            target: path.join(project, 'link.txt'),
+            certainty: 'known',
+            source: 'tool-input',
+            detail: 'file_path as named (a symlink)',
           },
         ],
         findings: [],

@@ -196,8 +196,12 @@ describe('Write: preserves what the file is', () => {
     expect(await readFile(target, 'utf8')).toBe('changed');
     expect((await readdir(dir)).sort()).toEqual(['link.txt', 'real.txt']);
     const described = await WriteTool.describeCall({ file_path: link, content: '' }, context);
-    expect(described.ruleContents).toEqual([target]);
-    expect(described.effects).toMatchObject([{ kind: 'write', target, source: 'tool-input' }]);
+    // Both the target and the link as named: a deny rule on either name must match.
+    expect(described.ruleContents).toEqual([target, link]);
+    expect(described.effects).toMatchObject([
+      { kind: 'write', target, source: 'tool-input' },
+      { kind: 'write', target: link, source: 'tool-input' },
+    ]);
     expect(described.readOnly).toBe(false);
   });
 });
