@@ -47,6 +47,14 @@ describe('gantry check', () => {
     [['git status && rm -rf build'], 2, 'deny rule on rm matches the second sub-command → deny (exit 2)'],
     [['cat .env'], 2, 'Read(./.env) deny rule also stops cat'],
     [["echo 'x' >> ~/.bashrc"], 2, 'protected file write → deny'],
+    [
+      ["bash -c 'cd ~ && echo x >> .bashrc'"],
+      2,
+      'protected name written in a directory the analysis cannot resolve → still deny',
+    ],
+    [['cd "$D" && echo k >> authorized_keys'], 2, 'protected name, unknown directory → deny'],
+    [['echo k >> "$D"/notes.txt'], 1, 'unknown directory, ordinary name → ask, not deny'],
+    [['cat ...'], 0, 'a file named ... is inside the project (not a parent directory)'],
   ])('%j → exit %i (%s)', async (words, expected, _why) => {
     const r = await check(words);
     expect(r.code).toBe(expected);

@@ -23,6 +23,8 @@ describe('isPathInside', () => {
     ['/p/project-secrets/a', '/p/project', false, 'string prefix is not containment'],
     ['/p', '/p/project', false, 'parent is outside'],
     ['/p/project/../x', '/p/project', false, 'un-normalised escape'],
+    ['/p/project/...', '/p/project', true, 'a file named ... is inside (red team: over-blocking)'],
+    ['/p/project/..foo/x', '/p/project', true, 'a name starting with .. is inside'],
   ])('%s in %s → %s (%s)', (child, parent, out) => {
     expect(isPathInside(path.resolve(child), parent)).toBe(out);
   });

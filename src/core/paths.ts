@@ -32,7 +32,8 @@ export function expandPath(input: string, opts: { cwd: string; home?: string }):
 export function isPathInside(child: string, parent: string): boolean {
   if (child === parent) return true;
   const rel = path.relative(parent, child);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) && rel !== '..';
+  // `..foo` and `...` are ordinary names inside `parent`; only `..` itself or a `../` prefix leaves it.
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
 /** True when `p` lies inside any of `dirs`. */

@@ -3,6 +3,7 @@
  * unknown effects that could hide a rule match, and the safety checks (findings, unknown effects,
  * paths outside the working directories).
  */
+import path from 'node:path';
 import type { DecisionReason, PermissionDecision } from '../core/permission-types.js';
 import type { CallView } from './call-view.js';
 import { describeEffect, MODE_LABEL } from './explain.js';
@@ -10,6 +11,25 @@ import { ask, deny, type PipelineInput } from './pipeline-types.js';
 import { isCriticalRemovalTarget, matchProtectedWrite } from './protected-paths.js';
 import { allowPathCovers } from './rule-match.js';
 import { isExemptDevicePath } from './working-dirs.js';
+
+/** Placeholder directory for a write whose directory is unknown (never a real path). */
+const UNKNOWN_DIR = '/\u0000unknown-directory';
+const EXPANSION = /[$`*?[\]{}]/;
+
+/**
+ * The protected-path match of a write whose target could not be resolved (`cd ~ && echo x >> .bashrc`,
+ * `cd "$D"; cp k authorized_keys`): the directory is unknown, but a static file name that is
+ * protected in every directory (`.bashrc`, `authorized_keys`, `.env`, anything under `.ssh/`) is
+ * protected wherever it lands — so the write is denied rather than merely asked (red-team finding:
+ * nested scripts that `cd` first lost the deny).
+ */
+function protectedUnknownTarget(target: string) {
+  const clean = target.replace(/^["']|["']$/g, '');
+  const candidate = EXPANSION.test(clean) ? (clean.split('/').pop() ?? '') : clean;
+  if (!candidate || EXPANSION.test(candidate)) return undefined;
+  const m = matchProtectedWrite(path.posix.resolve(UNKNOWN_DIR, candidate));
+  return m?.kind === 'protected' ? m : undefined;
+}
 
 /** Step 3: protected writes (deny), config writes and critical removals (ask). */
 export function protectedStep(view: CallView, input: PipelineInput): PermissionDecision | undefined {
@@ -44,6 +64,17 @@ export function protectedStep(view: CallView, input: PipelineInput): PermissionD
         path: f.resolved,
         effect: f.effect,
         message: `Needs approval: ${describeEffect(f.effect)} removes a critical path (${f.resolved}); asked in every mode.`,
+      });
+  }
+  for (const e of view.description.effects) {
+    if (e.certainty !== 'unknown' || (e.kind !== 'write' && e.kind !== 'delete')) continue;
+    const m = protectedUnknownTarget(e.target);
+    if (m)
+      return deny({
+        type: 'protected-path',
+        path: e.target,
+        effect: e,
+        message: `Blocked: ${describeEffect(e)} writes a file named like a protected path (${m.label}) in a directory that cannot be determined; protected files are never written, in any mode.`,
       });
   }
   return configHit;
