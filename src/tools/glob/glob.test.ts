@@ -181,25 +181,41 @@ describe('Glob: permissions and flags', () => {
   });
 
   it.each([
-    [{ pattern: '**/*.ts' }, 'tree', 'the cwd when path is absent'],
-    [{ pattern: '*.ts', path: 'src' }, 'tree/src', 'path resolved against the cwd'],
-    [{ pattern: '../outside/**/*' }, 'outside', 'a pattern climbing out names the directory it reads'],
-    [{ pattern: '/etc/*.conf' }, '/etc', 'an absolute pattern names its directory'],
-    [{ pattern: '*', path: 'src/link-dir' }, 'outside/secret', 'symlinks resolved'],
-  ])('%j reads %s (%s)', async (input, where, _why) => {
-    const expected = path.isAbsolute(where) ? where : path.join(dir, where);
+    [{ pattern: '**/*.ts' }, 'tree', undefined, 'the cwd when path is absent'],
+    [{ pattern: '*.ts', path: 'src' }, 'tree/src', undefined, 'path resolved against the cwd'],
+    [
+      { pattern: '../outside/**/*' },
+      'outside',
+      undefined,
+      'a pattern climbing out names the directory it reads',
+    ],
+    [{ pattern: '/etc/*.conf' }, '/etc', undefined, 'an absolute pattern names its directory'],
+    [
+      { pattern: '*', path: 'src/link-dir' },
+      'outside/secret',
+      'tree/src/link-dir',
+      'symlinks resolved; the link as named too',
+    ],
+  ])('%j reads %s (as named: %s) (%s)', async (input, where, asNamed, _why) => {
+    const abs = (p: string) => (path.isAbsolute(p) ? p : path.join(dir, p));
+    const expected = abs(where);
     const d = await GlobTool.describeCall(input as never, context);
-    expect(d).toMatchObject({
-      ruleContents: [expected],
-      effects: [{ kind: 'read', target: expected, certainty: 'known', source: 'tool-input' }],
-      readOnly: true,
+    expect(d.ruleContents).toEqual(asNamed ? [expected, abs(asNamed)] : [expected]);
+    expect(d.effects[0]).toMatchObject({
+      kind: 'read',
+      target: expected,
+      certainty: 'known',
+      source: 'tool-input',
     });
+    if (asNamed) expect(d.effects[1]).toMatchObject({ kind: 'read', target: abs(asNamed) });
+    expect(d.effects).toHaveLength(asNamed ? 2 : 1);
+    expect(d.readOnly).toBe(true);
   });
 
   it('lists a directory reached through a symlinked parent once resolved', async () => {
     const linkParent = path.join(dir, 'link-to-tree');
     await symlink(tree, linkParent);
     const d = await GlobTool.describeCall({ pattern: '*.md', path: linkParent }, context);
-    expect(d.ruleContents).toEqual([tree]);
+    expect(d.ruleContents).toEqual([tree, linkParent]);
   });
 });

@@ -16,9 +16,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { buildTool, type CallDescription, knownEffect, type ToolUseContext } from '../../core/index.js';
+import { buildTool, type CallDescription, type ToolUseContext } from '../../core/index.js';
 import {
   compatChoice,
+  describeSearchRoot,
   formatResultPath,
   hasNullByte,
   isAbsentPath,
@@ -32,6 +33,7 @@ import {
   resolvedCwd,
   resolveSearchPath,
   searchEngineProvider,
+  searchPathAsNamed,
 } from '../ripgrep/index.js';
 import { planGlob, vcsDirectoriesToExclude } from './glob-pattern.js';
 
@@ -74,7 +76,10 @@ export type GlobToolOptions = ResolveSearchEngineOptions;
 const prompt = readFileSync(new URL('./glob.prompt.md', import.meta.url), 'utf8').trim();
 
 interface ResolvedGlob {
+  /** The directory searched, symlinks resolved. */
   root: string;
+  /** The same directory as named by `path` and the pattern, symlinks not resolved. */
+  named: string;
   relPattern: string;
 }
 
@@ -83,7 +88,8 @@ function resolveGlob(input: GlobInput, context: ToolUseContext): ResolvedGlob {
   const root = resolveSearchPath(input.path, context);
   const plan = planGlob(input.pattern, root);
   const base = plan.base === root ? root : resolveSearchPath(plan.base, context);
-  return { root: base, relPattern: plan.relPattern };
+  const named = planGlob(input.pattern, searchPathAsNamed(input.path, context)).base;
+  return { root: base, named, relPattern: plan.relPattern };
 }
 
 /** Builds a Glob tool. */
@@ -127,14 +133,8 @@ export function createGlobTool(options: GlobToolOptions = {}) {
     },
 
     async describeCall(input: GlobInput, context): Promise<CallDescription> {
-      const { root } = resolveGlob(input, context);
-      return {
-        ruleContents: [root],
-        effects: [knownEffect('read', root, 'tool-input', 'Glob search root')],
-        findings: [],
-        readOnly: true,
-        summary: `Glob ${JSON.stringify(input.pattern)} in ${root}`,
-      };
+      const { root, named } = resolveGlob(input, context);
+      return describeSearchRoot('Glob', input.pattern, root, named);
     },
 
     async *call(input: GlobInput, context) {

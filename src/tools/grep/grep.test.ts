@@ -313,21 +313,26 @@ describe('Grep: permissions, flags and budget', () => {
   });
 
   it.each([
-    [{ pattern: 'x' }, 'tree', 'the cwd when path is absent'],
-    [{ pattern: 'x', path: 'src/a.ts' }, 'tree/src/a.ts', 'a file root'],
+    [{ pattern: 'x' }, 'tree', undefined, 'the cwd when path is absent'],
+    [{ pattern: 'x', path: 'src/a.ts' }, 'tree/src/a.ts', undefined, 'a file root'],
     [
       { pattern: 'x', path: 'src/link-file.ts' },
       'outside/secret/key.txt',
-      'a symlinked file resolves to its target',
+      'tree/src/link-file.ts',
+      'a symlinked file resolves to its target; the link as named too',
     ],
-  ])('%j reads %s (%s)', async (input, where, _why) => {
+  ])('%j reads %s (as named: %s) (%s)', async (input, where, asNamed, _why) => {
     const expected = path.join(dir, where);
     const d = await GrepTool.describeCall(input as never, context);
-    expect(d).toMatchObject({
-      ruleContents: [expected],
-      effects: [{ kind: 'read', target: expected, certainty: 'known', source: 'tool-input' }],
-      readOnly: true,
+    expect(d.ruleContents).toEqual(asNamed ? [expected, path.join(dir, asNamed)] : [expected]);
+    expect(d.effects[0]).toMatchObject({
+      kind: 'read',
+      target: expected,
+      certainty: 'known',
+      source: 'tool-input',
     });
+    expect(d.effects).toHaveLength(asNamed ? 2 : 1);
+    expect(d.readOnly).toBe(true);
   });
 });
 

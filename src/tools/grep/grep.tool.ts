@@ -18,10 +18,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { buildTool, type CallDescription, knownEffect } from '../../core/index.js';
+import { buildTool, type CallDescription } from '../../core/index.js';
 import {
   compatChoice,
   DEFAULT_MAX_COLUMNS,
+  describeSearchRoot,
   hasNullByte,
   isAbsentPath,
   isNonNegativeInteger,
@@ -31,6 +32,7 @@ import {
   resolvedCwd,
   resolveSearchPath,
   searchEngineProvider,
+  searchPathAsNamed,
   VCS_DIRECTORIES,
 } from '../ripgrep/index.js';
 import { type GrepOutput, renderGrepOutput } from './grep-output.js';
@@ -155,13 +157,7 @@ export function createGrepTool(options: GrepToolOptions = {}) {
 
     async describeCall(input: GrepInput, context): Promise<CallDescription> {
       const root = resolveSearchPath(input.path, context);
-      return {
-        ruleContents: [root],
-        effects: [knownEffect('read', root, 'tool-input', 'Grep search root')],
-        findings: [],
-        readOnly: true,
-        summary: `Grep ${JSON.stringify(input.pattern)} in ${root}`,
-      };
+      return describeSearchRoot('Grep', input.pattern, root, searchPathAsNamed(input.path, context));
     },
 
     async *call(input: GrepInput, context) {

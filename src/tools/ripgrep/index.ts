@@ -13,6 +13,7 @@ export {
 export { type MtimeOrder, mtimeOf, type RankedFile, RankedFiles } from './ranked-files.js';
 export {
   compatChoice,
+  describeSearchRoot,
   formatResultPath,
   hasNullByte,
   isAbsentPath,
@@ -21,6 +22,7 @@ export {
   resolvedCwd,
   resolveSearchPath,
   type SearchPathStyle,
+  searchPathAsNamed,
 } from './search-paths.js';
 export { type RipgrepRunOptions, type RipgrepRunResult, runRipgrep } from './run-ripgrep.js';
 export { listFiles, ripgrepListArgs, ripgrepSearchArgs, searchFiles } from './search-engine.js';

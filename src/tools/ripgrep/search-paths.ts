@@ -11,7 +11,15 @@
  */
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { displayPath, fsPathResolver, resolvePath, type ToolUseContext } from '../../core/index.js';
+import {
+  type CallDescription,
+  displayPath,
+  expandPath,
+  fsPathResolver,
+  knownEffect,
+  resolvePath,
+  type ToolUseContext,
+} from '../../core/index.js';
 
 /** The session cwd with symlinks resolved (so paths under it display relative). */
 export function resolvedCwd(context: ToolUseContext): string {
@@ -35,6 +43,44 @@ export function resolveSearchPath(input: string | undefined, context: ToolUseCon
   const cwd = context.getAppState().cwd;
   if (isAbsentPath(input, cwd)) return resolvedCwd(context);
   return resolvePath(input as string, { cwd, resolver: fsPathResolver });
+}
+
+/** Absolute path of a tool's `path` input as named (`~` and cwd-relative resolved, symlinks NOT resolved). */
+export function searchPathAsNamed(input: string | undefined, context: ToolUseContext): string {
+  const cwd = context.getAppState().cwd;
+  return isAbsentPath(input, cwd) ? path.resolve(cwd) : expandPath(input as string, { cwd });
+}
+
+/**
+ * The permission description of a search (design.md §2 step 4): the symlink-resolved root is the rule
+ * target and the read effect; when the root was reached through a symlink, the root as named is a
+ * second target and effect, so a rule written against the link's own name matches too (as the other
+ * file tools do, file-io/describe-call.ts).
+ */
+export function describeSearchRoot(
+  toolName: string,
+  pattern: string,
+  root: string,
+  named: string,
+): CallDescription {
+  const viaLink = named !== root;
+  return {
+    ruleContents: viaLink ? [root, named] : [root],
+    effects: [
+      knownEffect(
+        'read',
+        root,
+        'tool-input',
+        viaLink ? `${toolName} search root via symlink ${named}` : `${toolName} search root`,
+      ),
+      ...(viaLink
+        ? [knownEffect('read', named, 'tool-input', `${toolName} search root as named (a symlink)`)]
+        : []),
+    ],
+    findings: [],
+    readOnly: true,
+    summary: `${toolName} ${JSON.stringify(pattern)} in ${root}`,
+  };
 }
 
 /** What is at a path: a directory, a file, something else, or nothing. */
