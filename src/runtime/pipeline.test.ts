@@ -290,7 +290,7 @@ describe('permissions', () => {
       const r = runtime({ tools: [Echo], decide: askAllDecider, canUseTool });
       const { results } = await r.runToolsToCompletion([toolUse('t1', 'Echo', { text: 'a' })]);
       expect(results[0]?.is_error).toBe(true);
-      expect(results[0]?.content).toContain('The user denied this Echo call');
+      expect(results[0]?.content).toContain('Permission for this Echo call was refused');
       expect(results[0]?.content).toContain(phrase);
       expect(r.context.toolDecisions.get('t1')).toEqual({ behavior: 'deny', source: 'host' });
     }
