@@ -14,6 +14,7 @@ import { type EffectHandler, operands, options, scanner, valueInput } from './ha
 import { interpreterHandlers, summary } from './interpreters.js';
 import type { EffectSink } from './sink.js';
 import { words } from '../read-only/options.js';
+import { buildToolPrimitives, makePrimitives, pathOperandEffects } from './project-code.js';
 
 /** Package managers: install-like sub-commands write unknown files and contact a registry. */
 const INSTALL_SUBS: Record<string, Set<string>> = {
@@ -126,12 +127,15 @@ function packageManager(pm: string): EffectHandler {
   return (args, sink) => {
     const texts = args.map((w) => w.text);
     const sub = texts.find((t) => !t.startsWith('-'));
+    buildToolPrimitives(pm, args, sink);
     if (sub === 'config' || sub === 'c') {
       configFileEffects(pm, texts, sink);
       return;
     }
     if (!sub || !subs.has(sub)) {
-      // `npm run x`, `cargo build` …: runs project code; the allow rule is what grants it.
+      // `npm run x`, `cargo build` …: runs project code; the allow rule is what grants it, but
+      // not paths outside the project nor protected files it is pointed at (`go test -o ~/.bashrc`).
+      pathOperandEffects(args, sink, `${pm} ${sub ?? ''}`.trim());
       return;
     }
     const global = texts.some((t) => t === '-g' || t === '--global' || t === '--user' || t === '--system');
@@ -156,7 +160,8 @@ function packageManager(pm: string): EffectHandler {
 
 const runnerHandler =
   (name: string): EffectHandler =>
-  (_args, sink) => {
+  (args, sink) => {
+    pathOperandEffects(args, sink, name);
     sink.other(
       'network',
       `${name} package registry`,
@@ -260,6 +265,8 @@ const splitHandler: EffectHandler = (args, sink) => {
 };
 
 const makeHandler: EffectHandler = (args, sink) => {
+  makePrimitives(args, sink);
+  pathOperandEffects(args, sink, 'make');
   for (let i = 0; i < args.length; i++) {
     const t = (args[i] as Word).text;
     if ((t === '-f' || t === '--file' || t === '--makefile') && args[i + 1])
@@ -286,6 +293,7 @@ const crontabHandler: EffectHandler = (args, sink) => {
 };
 
 const dockerHandler: EffectHandler = (args, sink) => {
+  pathOperandEffects(args, sink, 'docker');
   for (let i = 0; i < args.length; i++) {
     const t = (args[i] as Word).text;
     const value =
@@ -338,21 +346,10 @@ for (const e of ['vi', 'vim', 'nvim', 'view', 'nano', 'pico', 'emacs', 'ed', 'ex
 for (const pm of Object.keys(INSTALL_SUBS)) execHandlers[pm] = packageManager(pm);
 for (const [alias, pm] of Object.entries(PM_ALIASES)) execHandlers[alias] = packageManager(pm);
 
-/** Effects of a program nobody modelled: path-looking operands are reads (path constraints apply). */
+/**
+ * Effects of a program nobody modelled: path-looking operands are reads (path constraints apply);
+ * after an output-looking option or with a protected file name they are writes (project-code.ts).
+ */
 export function unknownProgramEffects(args: readonly Word[], sink: EffectSink, _cmd: SimpleCommand): void {
-  for (const w of args) {
-    let t = w.text;
-    const eq = t.startsWith('-') ? t.indexOf('=') : -1;
-    if (eq >= 0) t = t.slice(eq + 1);
-    else if (t.startsWith('-')) continue;
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(t)) continue;
-    if (!(t.includes('/') || t.startsWith('.') || t.startsWith('~'))) continue;
-    const input = eq >= 0 ? { ...w, text: t, raw: t } : w;
-    sink.file(
-      'read',
-      input,
-      'argument',
-      'path operand of a program the analysis does not model (may also be written)',
-    );
-  }
+  pathOperandEffects(args, sink, 'a program the analysis does not model');
 }

@@ -220,6 +220,10 @@ const wgetHandler: EffectHandler = (args, sink) => {
   if (options(items, '-e', '--execute', '--config').length)
     sink.other('write', 'files chosen by wgetrc commands', 'unknown', 'flag', 'wget -e/--config');
   if (options(items, '-b', '--background').length) sink.literal('write', 'wget-log', 'flag', 'wget -b log');
+  // `--use-askpass=CMD` runs CMD to get credentials (red-team K-631).
+  for (const w of args)
+    if (/^--use-askpass(?:=|$)/.test(w.text))
+      sink.other('exec', w.text, 'unknown', 'flag', 'wget --use-askpass runs a program');
   const spider = options(items, '--spider').length > 0;
   const recursive =
     options(items, '-r', '--recursive', '-m', '--mirror', '-p', '--page-requisites').length > 0;
