@@ -8,11 +8,12 @@
  */
 import type { SyntaxNode } from './parser.js';
 import { finishCommand } from './split-nested.js';
-import type { Ctx, Script, SplitState, Task } from './split-state.js';
+import { type Ctx, nestedBodyTask, type Script, type SplitState, type Task } from './split-state.js';
 import type { EnvAssignment } from '../core/permission-types.js';
 import type { Redirect, Word } from './types.js';
 import { isDangerousEnvName } from './env-vars.js';
 import { collectDynamic, type NestedBody, readWord, staticWord } from './words.js';
+import { rescanRegion } from './words-rescan.js';
 
 type StmtTask = Extract<Task, { kind: 'stmt' }>;
 
@@ -34,14 +35,7 @@ export interface RedirectParts {
 const HEREDOC_CONTINUATION_OPS = new Set(['&&', '||', ';', '&', '|', '|&']);
 
 function nestedToTasks(script: Script, nested: NestedBody[]): Task[] {
-  return nested.map((n) => ({
-    kind: 'stmt' as const,
-    node: n.node,
-    script,
-    ctx: { via: n.via, inSubshell: true, inherited: [], wrappers: [] },
-    connector: '',
-    trailing: [],
-  }));
+  return nested.map((n) => nestedBodyTask(script, n));
 }
 
 /** Reads one file/heredoc/herestring redirect node. `ctx` is used for continuation statements. */
@@ -131,8 +125,11 @@ function readHeredoc(
       body = text;
       if (script.depth === 0) state.spans.push({ kind: 'heredoc', start: child.start, end: child.end });
       if (expands) {
+        // tree-sitter misses backticks and `$(` after leading blanks in heredoc bodies: rescan the
+        // raw body with double-quote rules; the tree only contributes the expansion notes.
+        rescanRegion(src, child.start, child.end, 'double', 'heredoc', sink);
         for (const part of child.children) {
-          if (part.type !== 'heredoc_content') collectDynamic(src, part, 'heredoc', sink);
+          if (part.type !== 'heredoc_content') collectDynamic(src, part, 'heredoc', sink, true);
         }
       }
     } else if (child.type === 'heredoc_end') {

@@ -57,6 +57,22 @@ const RESERVED_AS_COMMAND = new Set([
   '!',
 ]);
 
+/**
+ * The words a misparsed keyword prefix runs: `coproc CMD …` → `CMD …`, `coproc NAME { CMD …` and
+ * `coproc { CMD …` → `CMD …`, `{ CMD …` (after `time`/`!`, which tree-sitter reads as a command) → `CMD …`.
+ * Undefined when the first word is not such a keyword.
+ */
+function recoverReserved(argv: Word[]): Word[] | undefined {
+  const first = argv[0];
+  if (!first || first.quoted || first.dynamic) return undefined;
+  const isOpen = (w: Word | undefined) => w !== undefined && !w.quoted && !w.dynamic && w.text === '{';
+  if (first.text === '{') return argv.slice(1);
+  if (first.text !== 'coproc') return undefined;
+  if (isOpen(argv[1])) return argv.slice(2);
+  if (isOpen(argv[2])) return argv.slice(3);
+  return argv.slice(1);
+}
+
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 
 /** Strips wrappers, emits the command and queues its launches (see module doc). */
@@ -95,6 +111,21 @@ export function finishCommand(state: SplitState, input: CommandInput): void {
     state.problem(`reserved word "${first.text}" used as a command name (the parser cannot be trusted here)`);
   }
   const launches: Task[] = [];
+  const recovered = input.pseudo ? undefined : recoverReserved(cmd.argv);
+  if (recovered && recovered.length > 0) {
+    // `coproc rm …`, `coproc X { rm …; }`, `time { rm …; }`, `! { rm …; }`: tree-sitter reads the
+    // keyword as a command name. The problem above keeps the result from being allowed; the words
+    // after the keyword are still split out so a deny rule on them wins (security README).
+    launches.push({
+      kind: 'launch',
+      words: recovered,
+      fullArgv: recovered,
+      raw: recovered.map((w) => w.raw).join(' '),
+      span: input.span,
+      script: input.script,
+      ctx: { ...ctx, wrappers: [...ctx.wrappers, ...strip.wrappers, first?.text ?? ''] },
+    });
+  }
   const childCtx: Ctx = { via, inSubshell: true, inherited: [], wrappers: [] };
   if (strip.script) {
     queueScript(state, launches, input, strip.script.text, strip.script.dynamic, strip.script.via, ctx);

@@ -4,7 +4,7 @@
  */
 import type { SyntaxNode } from './parser.js';
 import type { NestedScript, QuoteSpan, Redirect, SimpleCommand, SyntaxNote, Word } from './types.js';
-import type { WordSink } from './words.js';
+import type { NestedBody, WordSink } from './words.js';
 
 /** One script being split: the command line itself, or a re-parsed `sh -c`/`eval`/heredoc script. */
 export interface Script {
@@ -45,6 +45,23 @@ const STRUCTURAL_VIA = new Set(['top', 'pipeline', 'subshell', 'group', 'functio
 /** The via for a child reached through `next` from a context with `current`. */
 export function childVia(current: string, next: string): string {
   return STRUCTURAL_VIA.has(current) ? next : current;
+}
+
+/**
+ * The task that splits a substitution body: the node in `script`, or — for a body found by a raw
+ * rescan (`NestedBody.source`) — the root of that body re-parsed as a script one level deeper.
+ */
+export function nestedBodyTask(script: Script, n: NestedBody): Task {
+  const body: Script =
+    n.source === undefined ? script : { source: n.source, depth: script.depth + 1, range: n.range };
+  return {
+    kind: 'stmt',
+    node: n.node,
+    script: body,
+    ctx: { via: n.via, inSubshell: true, inherited: [], wrappers: [] },
+    connector: '',
+    trailing: [],
+  };
 }
 
 /** Caps that keep analysis bounded (fail closed past them). */

@@ -6,9 +6,16 @@
  */
 import type { SyntaxNode } from './parser.js';
 import { buildCommand, buildPseudoCommand, redirectFromNode } from './split-command.js';
-import { childVia, type Ctx, type Script, type SplitState, type Task } from './split-state.js';
+import {
+  childVia,
+  type Ctx,
+  nestedBodyTask,
+  type Script,
+  type SplitState,
+  type Task,
+} from './split-state.js';
 import type { Redirect } from './types.js';
-import { collectDynamic, readWord } from './words.js';
+import { collectDynamic, type NestedBody, readWord } from './words.js';
 
 /** Node types that are statements (children of program/list/pipeline/compound …). */
 export const STATEMENT_TYPES: ReadonlySet<string> = new Set([
@@ -181,7 +188,7 @@ function processSequence(state: SplitState, task: Extract<Task, { kind: 'stmt' }
   let pending: string | undefined;
   let prevEnd = node.start;
   let first = true;
-  const nested: { node: SyntaxNode; via: '$()' | 'backtick' | '<()' | '>()' }[] = [];
+  const nested: NestedBody[] = [];
   for (const child of children) {
     if (!child.named) {
       const sep = SEPARATORS[child.type];
@@ -245,16 +252,7 @@ function processSequence(state: SplitState, task: Extract<Task, { kind: 'stmt' }
       trailing: last && passesTrailing ? task.trailing : [],
     });
   }
-  for (const n of nested) {
-    tasks.unshift({
-      kind: 'stmt',
-      node: n.node,
-      script,
-      ctx: { via: n.via, inSubshell: true, inherited: [], wrappers: [] },
-      connector: '',
-      trailing: [],
-    });
-  }
+  for (const n of nested) tasks.unshift(nestedBodyTask(script, n));
   for (let k = tasks.length - 1; k >= 0; k--) state.stack.push(tasks[k] as Task);
 }
 

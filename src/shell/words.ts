@@ -9,11 +9,18 @@
  */
 import type { SyntaxNode } from './parser.js';
 import type { QuoteSpan, SyntaxNote, SyntaxNoteKind, Word } from './types.js';
+import { rescanRegion } from './words-rescan.js';
 
 /** A command body nested inside a word, to be split as its own script. */
 export interface NestedBody {
   node: SyntaxNode;
   via: '$()' | 'backtick' | '<()' | '>()';
+  /**
+   * Set when the body was found by a raw rescan (words-rescan.ts): `node` is the root of `source`
+   * re-parsed as a script one level deeper, and `range` its span in the enclosing script.
+   */
+  source?: string;
+  range?: [number, number];
 }
 
 /** Collector the word reader reports into. */
@@ -31,7 +38,7 @@ export interface WordSink {
 const DYN = '\u0001';
 const QUOTED = '\u0000';
 
-type Ctx = 'none' | 'double' | 'heredoc';
+export type Ctx = 'none' | 'double' | 'heredoc';
 
 interface Item {
   node: SyntaxNode;
@@ -194,14 +201,27 @@ function gapItem(parent: SyntaxNode, start: number, end: number, ctx: Ctx): Item
   };
 }
 
-/** Records notes and nested bodies for an expansion/substitution node (walks its subtree iteratively). */
-export function collectDynamic(source: string, root: SyntaxNode, ctx: Ctx, sink: WordSink): void {
-  const stack: SyntaxNode[] = [root];
+/**
+ * Records notes and nested bodies for an expansion/substitution node (walks its subtree iteratively).
+ * `covered`: the region was already rescanned for substitutions (a heredoc body, see
+ * `rescanRegion`), so command substitutions tree-sitter found in it are not reported again.
+ * A `${…}` is not trusted to tree-sitter: its operand text is rescanned with bash's quoting rules.
+ */
+export function collectDynamic(
+  source: string,
+  root: SyntaxNode,
+  ctx: Ctx,
+  sink: WordSink,
+  covered = false,
+): void {
+  const stack: { n: SyntaxNode; covered: boolean }[] = [{ n: root, covered }];
   while (stack.length > 0) {
-    const n = stack.pop() as SyntaxNode;
+    const { n, covered: inCovered } = stack.pop() as { n: SyntaxNode; covered: boolean };
+    let childCovered = inCovered;
     const raw = source.slice(n.start, n.end);
     switch (n.type) {
       case 'command_substitution': {
+        if (inCovered) continue;
         const backtick = raw.startsWith('`');
         if (ctx !== 'none') span(sink, 'code', n);
         note(sink, backtick ? 'backtick' : 'command-substitution', raw, n, ctx);
@@ -209,11 +229,18 @@ export function collectDynamic(source: string, root: SyntaxNode, ctx: Ctx, sink:
         continue; // its body is split as a script; notes inside come from that walk
       }
       case 'process_substitution':
+        if (inCovered && ctx === 'heredoc') continue; // not performed in heredoc bodies
         note(sink, 'process-substitution', raw, n, ctx);
         sink.nested.push({ node: n, via: raw.startsWith('>') ? '>()' : '<()' });
         continue;
       case 'expansion':
         note(sink, 'parameter-expansion', raw, n, ctx);
+        if (!inCovered) {
+          // Inside "${…}" single quotes are literal (bash): double-quote rules; unquoted, '…' quotes.
+          const end = raw.endsWith('}') ? n.end - 1 : n.end;
+          rescanRegion(source, n.start + 2, end, ctx === 'none' ? 'none' : 'double', ctx, sink);
+          childCovered = true;
+        }
         break;
       case 'simple_expansion':
         note(sink, 'simple-expansion', raw, n, ctx);
@@ -227,7 +254,8 @@ export function collectDynamic(source: string, root: SyntaxNode, ctx: Ctx, sink:
       default:
         break;
     }
-    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i] as SyntaxNode);
+    for (let i = n.children.length - 1; i >= 0; i--)
+      stack.push({ n: n.children[i] as SyntaxNode, covered: childCovered });
   }
 }
 
