@@ -157,8 +157,15 @@ const tarHandler: EffectHandler = (args, sink) => {
     names.has('c') || names.has('r') || names.has('u') || names.has('A') || names.has('--delete');
   if (archive && !archiveRemote) sink.file(writesArchive ? 'write' : 'read', archive, 'flag', 'tar archive');
   if (names.has('c') || names.has('r') || names.has('u')) {
+    // Absolute, `~`/`~user` and expanded members ($HOME/.aws) are expanded by the shell before tar
+    // runs: they do not lie below -C (red-team K-612, K-1234..1236).
     for (const m of members)
-      sink.file('read', m.text.startsWith('/') ? m : joinPath(dir, m.text), 'argument', 'tar member');
+      sink.file(
+        'read',
+        m.text.startsWith('/') || m.text.startsWith('~') || m.dynamic ? m : joinPath(dir, m),
+        'argument',
+        'tar member',
+      );
   }
   if (names.has('A')) for (const m of members) sink.file('read', m, 'argument', 'tar concatenated archive');
   if (names.has('x') && !names.has('O')) {

@@ -72,10 +72,24 @@ export function readAll(sink: EffectSink, words: readonly Word[], detail: string
   for (const w of words) sink.file('read', w, 'argument', detail);
 }
 
-/** Joins a directory word and a basename into a path input (keeps dynamism). */
-export function joinPath(dir: PathInput, base: string): PathInput {
+/**
+ * Joins a directory word and a basename (text, or a word whose dynamism and globbing carry over)
+ * into a path input. Dynamic when either part is.
+ */
+export function joinPath(dir: PathInput, base: string | PathInput): PathInput {
   const sep = dir.text.endsWith('/') ? '' : '/';
-  return { ...dir, text: `${dir.text}${sep}${base}`, raw: `${dir.raw ?? dir.text}${sep}${base}` };
+  const b = typeof base === 'string' ? { text: base } : base;
+  const joined: PathInput = {
+    ...dir,
+    text: `${dir.text}${sep}${b.text}`,
+    raw: `${dir.raw ?? dir.text}${sep}${b.raw ?? b.text}`,
+  };
+  if (typeof base !== 'string') {
+    if (base.dynamic) joined.dynamic = true;
+    if (base.hasGlob) joined.hasGlob = true;
+    if (base.braceExpansion) joined.braceExpansion = true;
+  }
+  return joined;
 }
 
 /** Last path segment of a word's text (`a/b/` → `b`). */

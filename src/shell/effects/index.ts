@@ -35,6 +35,7 @@ import { remoteHandlers } from './remote.js';
 import { readerHandlers } from './readers.js';
 import { redirectEffects } from './redirects.js';
 import { type EffectEnv, EffectSink } from './sink.js';
+import { symlinkFollowEffects } from './symlink-follow.js';
 import { gitHandler } from './vcs.js';
 
 export { EffectSink, type EffectEnv } from './sink.js';
@@ -94,7 +95,6 @@ const NO_FILE_EFFECTS = new Set([
   'kill',
   'pkill',
   'killall',
-  'man',
   'dirs',
   'hash',
 ]);
@@ -301,6 +301,7 @@ export function commandEffects(cmd: SimpleCommand, sink: EffectSink, xargsInputs
   const handler = HANDLERS[name] ?? interpreterEffects(name);
   if (handler) handler(args, sink, cmd);
   else unknownProgramEffects(args, sink, cmd);
+  symlinkFollowEffects(name, args, sink);
 }
 
 /** Where `cd`/`pushd` goes: an absolute directory, `undefined` (unknown), or `null` when the command is not a directory change. */

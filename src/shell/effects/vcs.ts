@@ -15,7 +15,7 @@ import { splitGitGlobal } from '../read-only/git.js';
 import type { Word } from '../types.js';
 import { basenameOf, type EffectHandler } from './handler.js';
 import { urlHost } from './network.js';
-import type { EffectSink } from './sink.js';
+import type { EffectSink, PathInput } from './sink.js';
 import { words } from '../read-only/options.js';
 
 const NETWORK_SUBS = new Set(['push', 'pull', 'fetch', 'clone', 'ls-remote', 'send-email', 'request-pull']);
@@ -68,6 +68,27 @@ function splitSubArgs(args: readonly Word[]): { opts: Word[]; operands: Word[]; 
     else ops.push(w);
   }
   return { opts, operands: ops, pathspecs };
+}
+
+/**
+ * `git commit -F/--file FILE` and `-t/--template FILE` (also `tag`/`merge -F`) read FILE into the
+ * message (`-` is stdin). Red-team K-1035, K-1036, K-273.
+ */
+function messageFileEffects(sub: string, rest: readonly Word[], sink: EffectSink): void {
+  const long = sub === 'commit' ? /^--(file|template)=(.*)$/s : /^--(file)=(.*)$/s;
+  const short = sub === 'commit' ? /^-(F|t)$/ : /^-(F)$/;
+  for (const [k, w] of rest.entries()) {
+    const t = w.text;
+    if (t === '--') break;
+    const m = long.exec(t);
+    let value: PathInput | undefined;
+    if (m) value = { ...w, text: m[2] as string, raw: m[2] as string };
+    else if ((short.test(t) || t === '--file' || (sub === 'commit' && t === '--template')) && rest[k + 1])
+      value = rest[k + 1];
+    else if (/^-F./s.test(t) || (sub === 'commit' && /^-t./s.test(t)))
+      value = { ...w, text: t.slice(2), raw: t.slice(2) };
+    if (value && value.text !== '-') sink.file('read', value, 'flag', `git ${sub} message file`);
+  }
 }
 
 /** `git config` writes: which file a set/unset/edit changes. */
@@ -164,6 +185,7 @@ export const gitHandler: EffectHandler = (args, sink) => {
     )
       sink.file('write', next, 'flag', `git ${sub} ${t}`);
   }
+  if (sub === 'commit' || sub === 'tag' || sub === 'merge') messageFileEffects(sub, rest, sink);
   if (sub === 'bundle' && operands[0]?.text === 'create' && operands[1])
     sink.file('write', operands[1], 'argument', 'git bundle create');
   if (sub === 'config') {
