@@ -87,6 +87,12 @@ describe('effects across sub-commands', () => {
       'xargs input from find lies below its start path',
     ],
     ['git ls-files | xargs wc -l', ['read /p'], 'git ls-files lists the cwd'],
+    ['git diff --name-only | xargs -r wc -l', ['read /p'], 'git diff --name-only lists repository paths'],
+    [
+      'git diff --name-status | xargs wc -l',
+      ['read? <arguments read from input>'],
+      'status letters are not paths: unknown',
+    ],
     [
       'cat list | xargs rm',
       ['read /p/list', 'delete? <arguments read from input>'],

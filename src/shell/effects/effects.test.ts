@@ -167,6 +167,8 @@ describe('effects of single commands', () => {
     ['git config core.hooksPath /tmp/h', ['write /p/.git/config'], 'local git config writes .git/config'],
     ['git config --get user.name', ['read /p/.git/config'], 'git config get reads'],
     ['git push origin main', ['network remote origin'], 'push contacts the remote'],
+    ['git remote show origin', ['network remote origin'], 'remote show queries the remote'],
+    ['git remote show -n origin', [], 'remote show -n reads the local config only'],
     [
       'git clone https://github.com/a/b.git',
       ['network github.com', 'write /p/b'],

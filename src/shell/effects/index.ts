@@ -143,7 +143,7 @@ function staticWord(text: string): Word {
 
 /**
  * Paths a listing command prints, as the directories they lie below: `find DIR` (with -print or
- * -print0 only), `fd PATTERN DIR`, `git ls-files [PATHSPEC]`, `ls` (names relative to the cwd; not
+ * -print0 only), `fd PATTERN DIR`, `git ls-files [PATHSPEC]`, `git diff --name-only`, `ls` (names relative to the cwd; not
  * with -a), `rg --files`/`rg -l`/`grep -l`. Undefined for any other producer (its output is
  * arbitrary text).
  */
@@ -171,6 +171,13 @@ export function listingPaths(producer: SimpleCommand): Word[] | undefined {
       return ops.length ? ops : [staticWord('.')];
     }
     case 'git': {
+      // `git diff --name-only` prints paths of the repository (relative to its top level).
+      if (
+        texts[0] === 'diff' &&
+        texts.includes('--name-only') &&
+        !texts.some((t) => t.startsWith('--output') || t === '--no-index')
+      )
+        return [staticWord('.')];
       if (texts[0] !== 'ls-files' || texts.some((t) => t.startsWith('--format'))) return undefined;
       const ops = args.slice(1).filter((w) => !w.text.startsWith('-'));
       return ops.length ? ops : [staticWord('.')];

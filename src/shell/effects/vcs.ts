@@ -194,7 +194,10 @@ export const gitHandler: EffectHandler = (args, sink) => {
   }
   if (
     NETWORK_SUBS.has(sub) ||
-    (sub === 'remote' && (operands[0]?.text === 'update' || operands[0]?.text === 'show')) ||
+    (sub === 'remote' &&
+      (operands[0]?.text === 'update' ||
+        // `git remote show -n` reads the local config only (no query of the remote).
+        (operands[0]?.text === 'show' && !opts.some((o) => o.text === '-n')))) ||
     (sub === 'submodule' && operands[0]?.text === 'update')
   ) {
     remoteHost(sink, sub === 'remote' || sub === 'submodule' ? operands[1] : operands[0], sub);

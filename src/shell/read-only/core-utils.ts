@@ -241,7 +241,26 @@ function testValidator(name: string, arithmeticEvaluated: boolean): Validator {
 }
 
 /** Validators by program name. */
+/** tee into devices only (`tee /dev/null`, `tee /dev/stderr`) writes no file, like a redirect there. */
+const TEE_DEVICE = /^\/dev\/(null|stdout|stderr|tty)$/;
+const TEE = byTable(
+  'tee',
+  { safe: [...words('-a -i -p --append --ignore-interrupts --output-error=? --help --version')] },
+  {
+    check: (items) => {
+      for (const it of items)
+        if (
+          (it.kind === 'operand' || it.kind === 'dynamic') &&
+          (it.word.dynamic || !TEE_DEVICE.test(it.word.text))
+        )
+          return no('tee writes the files it names');
+      return undefined;
+    },
+  },
+);
+
 export const coreUtilValidators: Record<string, Validator> = {
+  tee: TEE,
   ls: LS,
   dir: LS,
   vdir: LS,

@@ -33,7 +33,7 @@ export const GIT_DIFF_SAFE = [
   ...words('--ignore-submodules=? --src-prefix= --dst-prefix= --no-prefix --default-prefix --line-prefix='),
   ...words('--ita-invisible-in-index --ita-visible-in-index -0 -1 -2 -3 --base --ours --theirs -c --cc'),
   ...words('--combined-all-paths -m --diff-merges= --no-diff-merges --remerge-diff -t -r --root'),
-  ...words('--no-commit-id --merge-base'),
+  ...words('--no-commit-id --merge-base --diff-filter='),
 ];
 
 /** `git diff` / `diff-index` / `diff-files` / `diff-tree` extras. */

@@ -19,6 +19,11 @@ describe('read-only: git', () => {
     ['git diff --stat HEAD~3', true, 'stat'],
     ['git diff --cached -U0 src/a.ts', true, 'attached -U value'],
     ['git diff main...HEAD --name-only', true, 'name-only'],
+    [
+      'git diff --cached --name-only --diff-filter=ACM',
+      true,
+      '--diff-filter only selects which changes are shown',
+    ],
     ['git diff --no-index -- a.txt b.txt', true, 'no-index (paths judged as effects)'],
     ['git diff HEAD~1 -- src', true, 'pathspec'],
     ['git show HEAD:package.json', true, 'show blob'],

@@ -74,7 +74,61 @@ const JQ_OPTIONS = compileOptions({
 });
 
 const JQ_PROGRAM_RISK =
-  /\$ENV\b|\benv\b|\bsystem\b|\bimport\b|\binclude\b|\bmodulemeta\b|\bget_search_list\b|\binput_filename\b/;
+  /\$ENV\b|\benv\b|\bsystem\b|\bimport\b|\binclude\b|\bmodulemeta\b|\bget_search_list\b|\binput_filename\b/g;
+
+/**
+ * The code of a jq program with string literals blanked (`"env"` is data), keeping the code of
+ * `\(…)` interpolations inside them. One pass; unterminated strings keep their text blanked.
+ */
+export function jqCode(program: string): string {
+  let out = '';
+  /** Per open interpolation: paren depth inside it. Strings are entered from code only. */
+  const interp: number[] = [];
+  let inString = false;
+  for (let i = 0; i < program.length; i++) {
+    const c = program[i] as string;
+    if (inString) {
+      if (c === '\\' && program[i + 1] === '(') {
+        interp.push(0);
+        inString = false;
+        out += ' (';
+        i++;
+      } else if (c === '\\') {
+        out += '  ';
+        i++;
+      } else if (c === '"') {
+        inString = false;
+        out += '"';
+      } else out += ' ';
+      continue;
+    }
+    if (c === '"') {
+      inString = true;
+      out += '"';
+    } else if (interp.length && c === '(') {
+      interp[interp.length - 1] = (interp[interp.length - 1] as number) + 1;
+      out += c;
+    } else if (interp.length && c === ')') {
+      if (interp[interp.length - 1] === 0) {
+        interp.pop();
+        inString = true;
+      } else interp[interp.length - 1] = (interp[interp.length - 1] as number) - 1;
+      out += c;
+    } else out += c;
+  }
+  return out;
+}
+
+/** First risky builtin used as code in a jq program (`.env`, `.a.env` field access and strings aside). */
+export function jqProgramRisk(program: string): string | undefined {
+  const code = jqCode(program);
+  for (const m of code.matchAll(JQ_PROGRAM_RISK)) {
+    const i = m.index;
+    if (!m[0].startsWith('$') && code[i - 1] === '.' && code[i - 2] !== '.') continue;
+    return m[0];
+  }
+  return undefined;
+}
 
 /** jq: two-argument options (`--arg n v`) are consumed by hand; the program is checked for env/system/imports. */
 const jqValidator: Validator = (args) => {
@@ -94,8 +148,8 @@ const jqValidator: Validator = (args) => {
   const program = operandsOf(items)[0];
   if (!program) return yes('jq without a program prints its input');
   if (program.dynamic) return no('jq program contains an expansion (could become any program)');
-  const m = JQ_PROGRAM_RISK.exec(program.text);
-  if (m) return no(`jq program uses ${m[0]} (environment, files or code outside the input)`);
+  const risk = jqProgramRisk(program.text);
+  if (risk) return no(`jq program uses ${risk} (environment, files or code outside the input)`);
   return yes('jq filter only reads its input');
 };
 
