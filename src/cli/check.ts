@@ -73,9 +73,7 @@ export async function runCheck(words: string[], o: CheckCliOptions): Promise<num
     out(`${JSON.stringify(toCheckJson(result, guard.settings))}\n`);
   } else {
     for (const p of guard.settings.problems) {
-      err(
-        `settings ${p.severity}: ${p.file ?? ''}${p.line ? `:${p.line}` : ''} ${p.message}\n`,
-      );
+      err(`settings ${p.severity}: ${p.file ?? ''}${p.line ? `:${p.line}` : ''} ${p.message}\n`);
     }
     out(formatCheck(result));
   }
