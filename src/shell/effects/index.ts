@@ -35,6 +35,7 @@ import { remoteHandlers } from './remote.js';
 import { readerHandlers } from './readers.js';
 import { redirectEffects } from './redirects.js';
 import { type EffectEnv, EffectSink } from './sink.js';
+import { bindLoopVariables, findLoops } from './loop-vars.js';
 import { symlinkFollowEffects } from './symlink-follow.js';
 import { gitHandler } from './vcs.js';
 
@@ -363,6 +364,7 @@ export function computeEffects(
   /** The scope of a subshell `cd` at depth 0: its target, and where the last command of the scope ended. */
   let scope: { cwd: string | undefined; end: number } | undefined;
   const stack: string[] = [];
+  const loops = source !== undefined ? findLoops(source) : [];
   let afterCd: { previous: string | undefined } | undefined;
   for (const [index, cmd] of commands.entries()) {
     if (index >= limit) {
@@ -391,7 +393,11 @@ export function computeEffects(
     cwds.push(cwd);
     const before = cwd;
     const target = cdTarget(cmd, sink, stack);
-    commandEffects(cmd, sink, xargsInputsFor(cmd, index > 0 ? commands[index - 1] : undefined));
+    commandEffects(
+      bindLoopVariables(cmd, loops),
+      sink,
+      xargsInputsFor(cmd, index > 0 ? commands[index - 1] : undefined),
+    );
     effects.push(...sink.effects);
     if (orBranch && !inSub) {
       const name = cmd.argv[0]?.text;
