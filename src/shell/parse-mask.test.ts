@@ -42,6 +42,12 @@ describe('heredocs bash accepts parse, and read as written', () => {
     expect(r.commands.map((c) => c.argv.map((w) => w.text))).toContainEqual(['whoami']);
   });
 
+  it('the retry also applies to re-parsed scripts (bash -c with a partly quoted heredoc delimiter)', () => {
+    const r = parseAndSplit('bash -c \'cat <<"E"OF\n$(id)\nEOF\'');
+    expect(r.ok).toBe(true);
+    expect(r.commands.map((c) => c.argv[0]?.text)).toEqual(['bash', 'cat']);
+  });
+
   it('echo \\$(id) stays a parse failure: bash rejects it too ("syntax error near unexpected token")', () => {
     expect(parseAndSplit('echo \\$(id)').ok).toBe(false);
   });

@@ -11,6 +11,19 @@
  * heredoc bodies (rescanned raw, words-rescan.ts) and delimiters read as written. The rewrites only
  * ever make the tree see more substitutions than bash runs, never fewer.
  */
+import { type ParsedBash, parseBash } from './parser.js';
+
+/**
+ * `parseBash(source)`, retried once on `maskForParse(source)` when the first parse has an error and
+ * the retry has none. The result's `source` (and every node offset) refers to `source` as written.
+ */
+export function parseBashTolerant(source: string): ParsedBash {
+  const parsed = parseBash(source);
+  if (!parsed.hasError) return parsed;
+  const masked = maskForParse(source);
+  const retry = masked === undefined ? undefined : parseBash(masked);
+  return retry && !retry.hasError ? { ...retry, source } : parsed;
+}
 
 const PARTLY_QUOTED_DELIMITER = /<<(-?)([ \t]*)(\w*)(["'])(\w*)\4(\w*)/g;
 const HEREDOC_OPERATOR = /<<-?[ \t]*["'\\]?\w/g;

@@ -5,7 +5,8 @@
  * deeper), and the commands of `find -exec/-execdir/-ok/-okdir`.
  */
 import { isDangerousEnvName } from './env-vars.js';
-import { MAX_PARSE_INPUT_CHARS, parseBash } from './parser.js';
+import { parseBashTolerant } from './parse-mask.js';
+import { MAX_PARSE_INPUT_CHARS } from './parser.js';
 import { childVia, type Ctx, type Script, SPLIT_LIMITS, type SplitState, type Task } from './split-state.js';
 import type { EnvAssignment } from '../core/permission-types.js';
 import type { Redirect, SimpleCommand, Word } from './types.js';
@@ -282,7 +283,7 @@ function queueScript(
     state.problem(`the script given to ${via} is over ${MAX_PARSE_INPUT_CHARS} characters`);
     return;
   }
-  const parsed = parseBash(text);
+  const parsed = parseBashTolerant(text);
   if (parsed.hasError) state.problem(`the script given to ${via} does not parse as bash`);
   const script: Script = { source: text, depth, range: [start, end] };
   // eval runs in the current shell (a `cd` persists); the others run in a child shell.

@@ -13,8 +13,8 @@
  * command they feed, a command before the scripts/commands it launches (`sh -c`, `find -exec`),
  * statements in source order. Commands with no words (`A=1`, `> file`) have an empty `argv`.
  */
-import { initShellParser, isShellParserReady, MAX_PARSE_INPUT_CHARS, parseBash } from './parser.js';
-import { maskForParse } from './parse-mask.js';
+import { initShellParser, isShellParserReady, MAX_PARSE_INPUT_CHARS } from './parser.js';
+import { parseBashTolerant } from './parse-mask.js';
 import { processLaunch } from './split-nested.js';
 import { SPLIT_LIMITS, SplitState } from './split-state.js';
 import { processStatement } from './split-statements.js';
@@ -43,13 +43,8 @@ export function parseAndSplit(command: string): SplitResult {
       spans: [],
     };
   }
-  let parsed = parseBash(command);
-  if (parsed.hasError) {
-    // tree-sitter rejects some heredocs bash accepts: retry once on a same-length rewrite (parse-mask.ts).
-    const masked = maskForParse(command);
-    const retry = masked === undefined ? undefined : parseBash(masked);
-    if (retry && !retry.hasError) parsed = { ...retry, source: command };
-  }
+  // tree-sitter rejects some heredocs bash accepts: retried once on a same-length rewrite (parse-mask.ts).
+  const parsed = parseBashTolerant(command);
   const state = new SplitState(command);
   if (parsed.hasError) state.problem(describeError(command, parsed.root));
   state.stack.push({

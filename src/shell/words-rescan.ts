@@ -10,7 +10,7 @@
  * substitution found is re-parsed as a nested script one level deeper, so its commands are split
  * out and deny rules match them. One linear pass per region; callers never rescan nested regions.
  */
-import { parseBash } from './parser.js';
+import { parseBashTolerant } from './parse-mask.js';
 import type { Ctx, WordSink } from './words.js';
 
 /** Nested-script depth past which rescanned substitution bodies are not parsed (split-state maxScriptDepth). */
@@ -147,7 +147,7 @@ export function rescanRegion(
       sink.problems.push(`substitutions nested more than ${MAX_RESCAN_DEPTH} levels deep`);
       continue;
     }
-    const parsed = parseBash(sub.body);
+    const parsed = parseBashTolerant(sub.body);
     if (parsed.hasError)
       sink.problems.push(
         `the substitution ${text.length > 40 ? `${text.slice(0, 40)}…` : text} does not parse as bash`,
