@@ -24,6 +24,7 @@ describe('scanSubstitutions: bash quoting rules over raw text', () => {
     ['\\$(id) \\`id\\`', 'double', [], 'escaped $ and backtick are literal'],
     ['\\\\$(id)', 'double', ['id'], 'an escaped backslash does not escape the $'],
     ['$((1+2))', 'double', [], 'arithmetic is not a substitution'],
+    ["$'it\\'s $(id)' `id`", 'none', ['id'], "unquoted: $'…' with an escaped quote is literal"],
     ['$(echo ")" (a))', 'double', ['echo ")" (a)'], 'quoted and nested parens inside $( )'],
     ['`echo \\`id\\``', 'double', ['echo `id`'], 'escaped backticks inside a backtick body'],
   ] as [string, RescanMode, string[], string][])('%j (%s) → %j (%s)', (text, mode, bodies) => {

@@ -51,6 +51,14 @@ export function scanSubstitutions(
       i++;
       continue;
     }
+    if (mode === 'none' && !inDouble && c === '$' && source[i + 1] === "'") {
+      // $'…': backslash escapes apply (`$'it\'s'`)
+      let j = i + 2;
+      while (j < to && source[j] !== "'") j += source[j] === '\\' ? 2 : 1;
+      if (j >= to) return { subs, problem: "an unterminated $'…' inside ${…}" };
+      i = j + 1;
+      continue;
+    }
     if (mode === 'none' && !inDouble && c === "'") {
       const close = source.indexOf("'", i + 1);
       if (close < 0 || close >= to) return { subs, problem: 'an unterminated single quote inside ${…}' };
