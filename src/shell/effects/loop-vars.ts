@@ -26,7 +26,9 @@ interface Loop {
   bodyEnd: number;
 }
 
-const FOR_HEAD = /(?:^|[;&|\n(\s])for\s+([A-Za-z_]\w*)\s+in\s+([^;\n]*?)\s*[;\n]\s*do\b/g;
+const FOR_HEAD = /(?:^|[;&|\n(\s])for\s+([A-Za-z_]\w*)\s+in\s+([^;\n]{0,1000}?)\s*[;\n]\s*do\b/g;
+/** Longest loop body examined (longer bodies leave the variable unknown; keeps the scan linear). */
+const MAX_BODY_CHARS = 4000;
 const PLAIN_ITEM = /^~?[\w./+,:@%*?[\]{}-]+$/;
 const SETS_VARIABLES =
   /\b(?:do|for|while|until|select|read|declare|local|export|typeset|mapfile|readarray|printf|unset|let|eval|source|getopts)\b|\(\(|(?:^|[;&|\s])\.\s/;
@@ -35,21 +37,24 @@ const SETS_VARIABLES =
 export function findLoops(source: string): Loop[] {
   const loops: Loop[] = [];
   if (!source.includes('for')) return loops;
+  const dones = [...source.matchAll(/\bdone\b/g)].map((d) => d.index);
+  let next = 0;
   for (const m of source.matchAll(FOR_HEAD)) {
     const name = m[1] as string;
     const items = (m[2] as string).split(/\s+/).filter((x) => x !== '');
     if (!items.length || !items.every((x) => PLAIN_ITEM.test(x))) continue;
     const bodyStart = (m.index ?? 0) + m[0].length;
-    const doneRe = /\bdone\b/g;
-    doneRe.lastIndex = bodyStart;
-    const done = doneRe.exec(source);
-    if (!done) continue;
-    const body = source.slice(bodyStart, done.index);
+    while (next < dones.length && (dones[next] as number) < bodyStart) next++;
+    const doneAt = dones[next];
+    if (doneAt === undefined || doneAt - bodyStart > MAX_BODY_CHARS) continue;
+    const body = source.slice(bodyStart, doneAt);
     if (SETS_VARIABLES.test(body) || new RegExp(`\\b${name}\\+?=`).test(body)) continue;
-    loops.push({ name, items, bodyStart, bodyEnd: done.index });
+    loops.push({ name, items, bodyStart, bodyEnd: doneAt });
   }
   return loops;
 }
+
+const VARIABLE_WORD = /^"?\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})"?$/;
 
 function itemWord(text: string): Word {
   const brace = /\{[^}]*[,.][^}]*\}/.test(text);
@@ -66,12 +71,25 @@ function itemWord(text: string): Word {
 /** `cmd` with its loop-variable arguments replaced by the loop's words (the same object when none apply). */
 export function bindLoopVariables(cmd: SimpleCommand, loops: readonly Loop[]): SimpleCommand {
   if (!loops.length || (cmd.depth ?? 0) !== 0) return cmd;
-  const enclosing = loops.filter((l) => cmd.start >= l.bodyStart && cmd.end <= l.bodyEnd);
-  if (!enclosing.length) return cmd;
+  if (!cmd.argv.some((w, i) => i > 0 && w.dynamic && VARIABLE_WORD.test(w.raw))) return cmd;
+  // Bodies are disjoint and sorted (a body holding another loop keyword is rejected): binary search.
+  let lo = 0;
+  let hi = loops.length - 1;
+  let found: Loop | undefined;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const l = loops[mid] as Loop;
+    if (l.bodyStart <= cmd.start) {
+      found = l;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  if (!found || cmd.end > found.bodyEnd) return cmd;
+  const enclosing = [found];
   let changed = false;
   const argv: Word[] = [];
   for (const [i, w] of cmd.argv.entries()) {
-    const m = /^"?\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})"?$/.exec(w.raw);
+    const m = VARIABLE_WORD.exec(w.raw);
     const name = m?.[1] ?? m?.[2];
     const loop = i > 0 && w.dynamic && name ? enclosing.find((l) => l.name === name) : undefined;
     if (!loop) {
