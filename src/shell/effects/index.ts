@@ -18,8 +18,10 @@
  *
  * Decision (issue 4 asked to decide): a program the analysis does not model gets an `exec` effect
  * and its path-looking operands (`a/b`, `./x`, `~/x`, `--opt=/p`) as `known` reads, so path
- * constraints and Read deny rules apply; no write is claimed for it (an allow rule for that
- * program is what grants its behaviour). A program named by an expansion gets `unknown` writes
+ * constraints and Read deny rules apply; a write is claimed only for the value of an
+ * output-looking option (`-o`, `--out*`) or a protected file name (project-code.ts), otherwise an
+ * allow rule for that program is what grants its behaviour. Programs that run project code
+ * (`npm test`, `go build`, `npx tsc`, `make`, `docker`) get the same path fallback. A program named by an expansion gets `unknown` writes
  * for its path-looking operands.
  */
 import type { Effect } from '../../core/effects.js';
