@@ -7,7 +7,8 @@
 import { existsSync } from 'node:fs';
 
 const hookBundle = new URL('../dist/gantry-hook.mjs', import.meta.url);
-if (process.argv[2] === 'hook' && !process.env.GANTRY_NO_BUNDLE && existsSync(hookBundle)) {
+const wantsHelp = process.argv.includes('--help') || process.argv.includes('-h');
+if (process.argv[2] === 'hook' && !wantsHelp && !process.env.GANTRY_NO_BUNDLE && existsSync(hookBundle)) {
   await import(hookBundle.href);
 } else {
   const { register } = await import('tsx/esm/api');

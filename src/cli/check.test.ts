@@ -106,6 +106,11 @@ describe('gantry check', () => {
     [[], { tool: 'Read', input: '{not json' }, 'bad JSON input'],
     [['ls'], { tool: 'Read', input: '{}' }, 'both a command and --tool'],
     [['ls'], { mode: 'yolo' }, 'unknown mode'],
+    [
+      ['ls'],
+      { settings: ['/nonexistent/team.json'] },
+      'a --settings file that does not exist (its deny rules would be silently lost)',
+    ],
   ])('usage error → exit 3 (%j %j: %s)', async (words, extra, _why) => {
     const r = await check(words, extra);
     expect(r.code).toBe(3);

@@ -8,7 +8,7 @@
  * Exit code: 0 allow, 1 ask, 2 deny, 3 usage or input error. `--json` prints one JSON object.
  */
 import { PERMISSION_MODES, type PermissionMode } from '../core/index.js';
-import { createGuard } from './shared/guard.js';
+import { createGuard, explicitSettingsErrors } from './shared/guard.js';
 import { formatCheck, toCheckJson } from './shared/format-check.js';
 
 export const EXIT_BY_BEHAVIOR = { allow: 0, ask: 1, deny: 2 } as const;
@@ -68,6 +68,11 @@ export async function runCheck(words: string[], o: CheckCliOptions): Promise<num
     ...(o.trust !== undefined ? { trust: o.trust } : {}),
     ...(o.home ? { home: o.home, managedFiles: [] } : {}),
   });
+  const broken = explicitSettingsErrors(guard.settings, o.settings);
+  if (broken.length) {
+    for (const p of broken) err(`gantry check: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}\n`);
+    return EXIT_USAGE;
+  }
   const result = await guard.check(toolName, input, { hooks: o.hooks === true });
   if (o.json) {
     out(`${JSON.stringify(toCheckJson(result, guard.settings))}\n`);

@@ -95,5 +95,10 @@ export function buildProgram(): Command {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // `gantry replay … | head`: a closed pipe ends the output quietly, like other Unix tools.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
   await buildProgram().parseAsync(argv);
 }

@@ -14,7 +14,7 @@ import { PERMISSION_MODES, type PermissionMode } from '../core/index.js';
 import { serveHttp, serveStdio } from '../mcp/server/transports.js';
 import { createSandboxManager, type SandboxManager } from '../sandbox/index.js';
 import { getAllBaseTools } from '../tools/index.js';
-import { createGuard } from './shared/guard.js';
+import { createGuard, explicitSettingsErrors } from './shared/guard.js';
 
 export interface McpCliOptions {
   cwd?: string;

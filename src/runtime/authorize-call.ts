@@ -108,6 +108,6 @@ export async function authorizeCall(options: AuthorizeCallOptions): Promise<Auth
   context.toolDecisions.set(toolUseId, { behavior: 'deny', source: 'host' });
   const message = answer?.behavior === 'deny' && answer.message ? answer.message : 'no reason given';
   throw new PermissionDeniedError(
-    `Permission for this ${tool.name} call was refused: ${message}. Do not retry it unchanged; adjust your approach.`,
+    `Permission for this ${tool.name} call was refused: ${message.replace(/\.$/, '')}. Do not retry it unchanged; adjust your approach.`,
   );
 }

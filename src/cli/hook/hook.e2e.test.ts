@@ -3,7 +3,15 @@
  * starts it), hook JSON on stdin, decision JSON on stdout, the exit code.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -29,12 +37,19 @@ beforeAll(() => {
   );
 });
 
-function hook(payload: unknown, args: string[] = []) {
+function hook(payload: unknown, args: string[] = [], extraEnv: Record<string, string> = {}) {
   const stdin = typeof payload === 'string' ? payload : JSON.stringify(payload);
   const r = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'gantry.js'), 'hook', ...args], {
     input: stdin,
     encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: home, GANTRY_HOOK_LOG: path.join(home, 'hook-log.jsonl') },
+    // The resident hook server started by these calls exits 3 s after the last one.
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      GANTRY_HOOK_LOG: path.join(home, 'hook-log.jsonl'),
+      GANTRY_HOOK_DAEMON_IDLE_MS: '3000',
+      ...extraEnv,
+    },
   });
   const out = r.stdout.trim() ? JSON.parse(r.stdout) : undefined;
   return { code: r.status, out, stderr: r.stderr, decision: out?.hookSpecificOutput?.permissionDecision };
@@ -112,6 +127,35 @@ describe('gantry hook (real process, Claude Code protocol)', () => {
       tool_input: { command: 'rm -rf ~/.ssh' },
     });
     expect(r.decision).toBe('deny');
+  });
+
+  it('a --settings file that does not exist makes the hook ask (its rules are not silently dropped)', () => {
+    const r = hook(pre('Bash', { command: 'ls' }), ['--settings', '/nonexistent/team.json']);
+    expect(r.decision).toBe('ask');
+    expect(r.out.hookSpecificOutput.permissionDecisionReason).toMatch(/does not exist/);
+  });
+
+  it('the warm path (resident server) answers exactly as the in-process path', async () => {
+    const cases = [
+      pre('Bash', { command: 'git status && ls' }),
+      pre('Bash', { command: 'git push origin main' }),
+      pre('Write', { file_path: path.join(project, '.env'), content: 'x' }),
+    ];
+    hook(cases[0]); // starts the server if no earlier test did
+    const runDir = path.join(home, '.gantry', 'run');
+    for (
+      let i = 0;
+      i < 100 && !(existsSync(runDir) && readdirSync(runDir).some((f) => f.endsWith('.sock')));
+      i++
+    ) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(readdirSync(runDir).some((f) => f.endsWith('.sock'))).toBe(true);
+    for (const c of cases) {
+      const warm = hook(c);
+      const cold = hook(c, [], { GANTRY_HOOK_DAEMON: '0' });
+      expect(warm).toEqual(cold);
+    }
   });
 
   it('--pass-allow emits no decision for allow', () => {

@@ -11,7 +11,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { PERMISSION_MODES, type PermissionMode } from '../../core/permission-types.js';
-import { createGuard, type GuardOptions } from '../shared/guard.js';
+import { createGuard, explicitSettingsErrors, type GuardOptions } from '../shared/guard.js';
 import { answerFor, askAnswer, type HookAnswer, parseHookInput } from './hook-protocol.js';
 
 export interface HookOptions {
@@ -22,12 +22,14 @@ export interface HookOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Overrides for tests (home, managed files). */
   guard?: Partial<GuardOptions>;
+  /** Working directory when the payload has no absolute `cwd` (default: process.cwd()). */
+  fallbackCwd?: string;
 }
 
 function logPath(env: Readonly<Record<string, string | undefined>>): string | undefined {
   const v = env.GANTRY_HOOK_LOG;
   if (v === 'off' || v === '0') return undefined;
-  return v || path.join(homedir(), '.gantry', 'hook-log.jsonl');
+  return v || path.join(env.HOME || homedir(), '.gantry', 'hook-log.jsonl');
 }
 
 function record(env: Readonly<Record<string, string | undefined>>, entry: Record<string, unknown>): void {
@@ -58,7 +60,8 @@ export async function handleHook(stdinText: string, opts: HookOptions = {}): Pro
   }
   try {
     const { payload, toolName, input } = parsed;
-    const cwd = payload.cwd && path.isAbsolute(payload.cwd) ? payload.cwd : process.cwd();
+    const cwd =
+      payload.cwd && path.isAbsolute(payload.cwd) ? payload.cwd : (opts.fallbackCwd ?? process.cwd());
     const projectRoot =
       env.CLAUDE_PROJECT_DIR && path.isAbsolute(env.CLAUDE_PROJECT_DIR) ? env.CLAUDE_PROJECT_DIR : cwd;
     const mode = PERMISSION_MODES.includes(payload.permission_mode as PermissionMode)
@@ -71,6 +74,11 @@ export async function handleHook(stdinText: string, opts: HookOptions = {}): Pro
       ...(payload.transcript_path ? { transcriptPath: payload.transcript_path } : {}),
       ...opts.guard,
     });
+    const broken = explicitSettingsErrors(guard.settings, opts.settingsFiles)[0];
+    if (broken)
+      return askAnswer(
+        `the settings file ${broken.file} given with --settings is unusable (${broken.message}); asking instead of deciding without its rules`,
+      );
     const result = await guard.check(toolName, input, {
       cwd,
       ...(mode ? { mode } : {}),

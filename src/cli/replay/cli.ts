@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { PERMISSION_MODES, type PermissionMode } from '../../core/index.js';
-import type { GuardOptions } from '../shared/guard.js';
+import { createGuard, explicitSettingsErrors, type GuardOptions } from '../shared/guard.js';
 import { ReplayExecutor } from './execute.js';
 import { type ReplayRow, type ReplaySummary, replayFiles } from './replay.js';
 import { listTranscriptFiles } from './transcript-reader.js';
@@ -91,7 +91,24 @@ export async function runReplay(paths: string[], o: ReplayCliOptions = {}): Prom
       return 3;
     }
   }
+  if (o.settings?.length) {
+    const probe = createGuard({
+      cwd: process.cwd(),
+      settingsFiles: o.settings,
+      ...(o.home ? { home: o.home } : {}),
+      ...o.guard,
+    });
+    const broken = explicitSettingsErrors(probe.settings, o.settings);
+    if (broken.length) {
+      for (const p of broken) err(`gantry replay: ${p.file}: ${p.message}`);
+      return 3;
+    }
+  }
   const files = await listTranscriptFiles(inputs);
+  if (!files.length) {
+    err(`gantry replay: no transcript files (*.jsonl) found in ${inputs.join(', ')}`);
+    return 3;
+  }
   const guard = { ...(o.home ? { home: o.home } : {}), ...o.guard };
   const executor =
     o.execute && o.workspace ? new ReplayExecutor(path.resolve(o.workspace), guard) : undefined;

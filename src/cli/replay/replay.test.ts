@@ -85,7 +85,15 @@ describe('replay of the bundled example session', () => {
     expect(
       await runReplay([], { home: '/nonexistent-home', err: (l) => err.push(l), out: () => undefined }),
     ).toBe(3);
-    expect(err.length).toBe(3);
+    expect(
+      await runReplay(['/tmp'], {
+        settings: ['/nonexistent/s.json'],
+        err: (l) => err.push(l),
+        out: () => undefined,
+      }),
+    ).toBe(3);
+    expect(err.length).toBe(4);
+    expect(err[3]).toMatch(/does not exist/);
   });
 });
 

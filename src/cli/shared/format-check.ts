@@ -34,7 +34,9 @@ function effectLine(e: Effect): string {
 export function formatCheck(r: GuardCheck): string {
   const d = r.detailed.decision;
   const out: string[] = [];
-  out.push(`${d.behavior.toUpperCase()}  ${r.toolName} ${r.description.summary || JSON.stringify(r.input)}`);
+  const summary = r.description.summary || JSON.stringify(r.input);
+  const head = summary.startsWith(`${r.toolName} `) ? summary : `${r.toolName} ${summary}`;
+  out.push(`${d.behavior.toUpperCase()}  ${head}`);
   out.push(`├─ reason: ${d.reason.message}`);
   out.push(`├─ decided by: ${reasonLabel(d.reason)} (step ${r.detailed.step})`);
   out.push(`├─ mode: ${r.detailed.mode}`);

@@ -72,6 +72,15 @@ export interface Guard {
 
 const SHELL_TOOLS = new Set(['Bash', 'Monitor']);
 
+/**
+ * Errors in the settings files the user named explicitly (`--settings`): a missing or unparsable
+ * file there would silently drop its rules, so commands refuse to decide without it.
+ */
+export function explicitSettingsErrors(settings: LoadedSettings, files: readonly string[] | undefined) {
+  const named = new Set((files ?? []).map((f) => path.resolve(f)));
+  return settings.problems.filter((p) => p.severity === 'error' && p.file !== undefined && named.has(p.file));
+}
+
 /** Loads settings and builds the engine (see module doc). Never throws on bad settings: problems are in `settings.problems`. */
 export function createGuard(opts: GuardOptions): Guard {
   const cwd = path.resolve(opts.cwd);

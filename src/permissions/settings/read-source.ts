@@ -1,7 +1,8 @@
 /**
  * Reads one settings file into the pieces the engine uses, with the line of every rule and every
  * problem (a wrong type, an unknown mode, a malformed hook). Unknown keys are ignored (settings
- * files carry much more than permissions). A missing file is not a problem; an unreadable or
+ * files carry much more than permissions). A missing file is not a problem (except one named with
+ * `--settings`, which is an error); an unreadable or
  * syntactically broken one is an error and contributes nothing.
  */
 import { readFileSync } from 'node:fs';
@@ -59,7 +60,14 @@ export function readSettingsSource(
     text = readFileSync(spec.file, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR')
+    // A file named on the command line (`--settings FILE`) must exist: a typo would silently drop its deny rules.
+    if (spec.source === 'cliArg' && (code === 'ENOENT' || code === 'ENOTDIR'))
+      out.problems.push({
+        severity: 'error',
+        file: spec.file,
+        message: 'settings file given with --settings does not exist',
+      });
+    else if (code !== 'ENOENT' && code !== 'ENOTDIR')
       out.problems.push({
         severity: 'error',
         file: spec.file,

@@ -1,0 +1,106 @@
+/**
+ * The resident hook server behind `gantry hook`'s warm path (hook-client.ts). It keeps the guard and
+ * the shell parser loaded and answers one hook request per connection with exactly what the cold
+ * path would print. Settings are read afresh for every request (a changed settings file applies at
+ * once); only code and the parser stay warm.
+ *
+ * Safety: the socket lives in a 0700 directory under the user's home, so only this user can connect;
+ * a second server for the same socket exits at once; the server exits after `GANTRY_HOOK_DAEMON_IDLE_MS`
+ * (default 30 minutes) without requests and removes its socket.
+ */
+import { chmodSync, mkdirSync, unlinkSync } from 'node:fs';
+import { connect, createServer, type Socket } from 'node:net';
+import path from 'node:path';
+import { initShellParser } from '../../shell/index.js';
+import { type HookWireAnswer, type HookWireRequest, parseHookArgs } from './hook-client.js';
+import { handleHook } from './run-hook.js';
+
+const DEFAULT_IDLE_MS = 30 * 60_000;
+
+/** Answers one wire request (never throws: errors become the same `ask` the cold path gives). */
+export async function answerWireRequest(req: HookWireRequest): Promise<HookWireAnswer> {
+  const args = parseHookArgs(Array.isArray(req.argv) ? req.argv.map(String) : []);
+  const env = req.env && typeof req.env === 'object' ? req.env : {};
+  return handleHook(String(req.stdin ?? ''), {
+    ...(args.settingsFiles.length
+      ? { settingsFiles: args.settingsFiles.map((f) => path.resolve(req.cwd, f)) }
+      : {}),
+    passAllow: args.passAllow,
+    env,
+    fallbackCwd: req.cwd,
+    ...(env.HOME ? { guard: { home: env.HOME } } : {}),
+  });
+}
+
+function isAlive(socketPath: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect(socketPath);
+    s.on('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.on('error', () => resolve(false));
+  });
+}
+
+/** Runs the server until idle. Resolves when it has stopped. */
+export async function runHookDaemon(
+  socketPath: string,
+  idleMs = Number(process.env.GANTRY_HOOK_DAEMON_IDLE_MS) || DEFAULT_IDLE_MS,
+): Promise<void> {
+  const dir = path.dirname(socketPath);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  if (await isAlive(socketPath)) return; // another server already answers here
+  try {
+    unlinkSync(socketPath); // a stale socket left by a killed server
+  } catch {
+    // none
+  }
+  await initShellParser();
+  let idle: NodeJS.Timeout;
+  // allowHalfOpen: the client ends its side after the request and still reads the answer.
+  const server = createServer({ allowHalfOpen: true }, (sock: Socket) => {
+    idle.refresh();
+    let data = '';
+    sock.setEncoding('utf8');
+    sock.on('data', (chunk: string) => {
+      data += chunk;
+    });
+    sock.on('end', () => {
+      let req: HookWireRequest | undefined;
+      try {
+        req = JSON.parse(data) as HookWireRequest;
+      } catch {
+        req = undefined;
+      }
+      if (!req) {
+        sock.destroy();
+        return;
+      }
+      answerWireRequest(req).then(
+        (a) => sock.end(JSON.stringify(a)),
+        () => sock.destroy(),
+      );
+    });
+    sock.on('error', () => sock.destroy());
+  });
+  const stopped = new Promise<void>((resolve) => server.on('close', resolve));
+  idle = setTimeout(() => server.close(), idleMs);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, () => resolve());
+  });
+  chmodSync(socketPath, 0o600);
+  const stop = (): void => {
+    server.close();
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  await stopped;
+  try {
+    unlinkSync(socketPath);
+  } catch {
+    // already gone
+  }
+}
