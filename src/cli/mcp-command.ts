@@ -50,6 +50,8 @@ export async function runMcp(o: McpCliOptions, version: string): Promise<number>
     ...(o.mode ? { mode: o.mode } : {}),
     ...(o.trust !== undefined ? { trust: o.trust } : {}),
   });
+  const broken = explicitSettingsErrors(guard.settings, o.settings);
+  if (broken.length) return fail(broken.map((p) => `${p.file}: ${p.message}`).join('; '));
   for (const p of guard.settings.problems)
     process.stderr.write(`settings ${p.severity}: ${p.file ?? ''} ${p.message}\n`);
   // The Bash sandbox, when settings enable it (spec §7): one manager per server process.
