@@ -62,3 +62,16 @@ describe('describeToolInput', () => {
     expect(describeToolInput('Agent', { subagent_type: 'Explore' }, world).ruleContents).toEqual(['Explore']);
   });
 });
+
+describe('host tools without effects', () => {
+  it.each([
+    ['TodoWrite', true, 'to-do state only'],
+    ['AskUserQuestion', true, 'asks the user'],
+    ['TaskOutput', true, 'reads a background task output'],
+    ['WebSearch', false, 'network: left to the rules'],
+    ['mcp__x__y', false, 'unknown tool: not read-only'],
+    ['Task', false, 'starting a sub-agent is left to the rules'],
+  ])('%s read-only=%s (%s)', (tool, readOnly, _why) => {
+    expect(describeToolInput(tool, {}, { cwd: '/p', home: '/h' }).readOnly).toBe(readOnly);
+  });
+});

@@ -34,6 +34,26 @@ const WRITE_TOOLS: Readonly<Record<string, string>> = {
   NotebookEdit: 'notebook_path',
 };
 
+/**
+ * Host tools that change nothing on the machine, so Claude Code runs them without a prompt (spec §2.1
+ * tool inventory): planning and to-do state, questions to the user, reading a background task's
+ * output, tool search. Described as read-only with no effects, so `gantry hook` does not make the
+ * host prompt for them (a deny or ask rule naming them still applies). Agent/Task is not here: a
+ * sub-agent's own calls are checked one by one, but starting one is left to the rules.
+ */
+const NO_EFFECT_HOST_TOOLS: ReadonlySet<string> = new Set([
+  'TodoWrite',
+  'TodoRead',
+  'TaskOutput',
+  'BashOutput',
+  'AskUserQuestion',
+  'EnterPlanMode',
+  'ExitPlanMode',
+  'ToolSearch',
+  'TaskList',
+  'TaskGet',
+]);
+
 /** Describes a non-shell call from its input (see module doc). */
 export function describeToolInput(
   toolName: string,
@@ -91,6 +111,8 @@ export function describeToolInput(
       summary: `WebFetch ${url}`,
     };
   }
+  if (NO_EFFECT_HOST_TOOLS.has(toolName))
+    return { ruleContents: [], effects: [], findings: [], readOnly: true, summary: toolName };
   const content =
     toolName === 'Agent' || toolName === 'Task'
       ? input.subagent_type

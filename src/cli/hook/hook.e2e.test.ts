@@ -80,7 +80,14 @@ describe('gantry hook (real process, Claude Code protocol)', () => {
     ['Bash', { command: 'echo x >> ~/.bashrc' }, 'deny', 2, 'protected file, even in default mode'],
     ['Write', { file_path: '/APP/.env', content: 'X=1' }, 'deny', 2, 'protected .env via Write'],
     ['Read', { file_path: '/APP/src/a.ts' }, 'allow', 0, 'read inside the project'],
-    ['TodoWrite', { todos: [] }, 'ask', 0, 'a host tool Gantry does not know: ask, never a hard block'],
+    ['TodoWrite', { todos: [] }, 'allow', 0, 'a host tool that changes nothing: no prompt (as Claude Code)'],
+    [
+      'mcp__jira__create_issue',
+      { title: 'x' },
+      'ask',
+      0,
+      'a tool Gantry knows nothing about: ask, never a hard block',
+    ],
   ])('%s %j → %s (exit %i): %s', (tool, input, decision, code, _why) => {
     const fixed = JSON.parse(JSON.stringify(input).replace('/APP', project));
     const r = hook(pre(tool, fixed));
