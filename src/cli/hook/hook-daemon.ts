@@ -8,12 +8,50 @@
  * a second server for the same socket exits at once; the server exits after `GANTRY_HOOK_DAEMON_IDLE_MS`
  * (default 30 minutes) without requests and removes its socket.
  */
-import { chmodSync, mkdirSync, unlinkSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { connect, createServer, type Socket } from 'node:net';
 import path from 'node:path';
 import { initShellParser } from '../../shell/index.js';
 import { type HookWireAnswer, type HookWireRequest, parseHookArgs } from './hook-client.js';
+import { createGuard, type Guard, type GuardOptions } from '../shared/guard.js';
 import { handleHook } from './run-hook.js';
+
+/** mtime+size of each file ('-' when absent): a settings or trust file that changed invalidates a guard. */
+function stamp(files: readonly string[]): string {
+  return files
+    .map((f) => {
+      try {
+        const st = statSync(f);
+        return `${st.mtimeMs}:${st.size}`;
+      } catch {
+        return '-';
+      }
+    })
+    .join('|');
+}
+
+const guards = new Map<string, { guard: Guard; files: string[]; stamp: string }>();
+
+/**
+ * `createGuard`, reused while none of the files it read (settings files, trust records) changed:
+ * a request then skips reading and compiling settings, and a changed file applies at the next call.
+ */
+export function cachedGuard(o: GuardOptions): Guard {
+  const key = JSON.stringify(o);
+  const hit = guards.get(key);
+  if (hit && stamp(hit.files) === hit.stamp) return hit.guard;
+  const guard = createGuard(o);
+  const home = o.home ?? homedir();
+  const files = [
+    ...guard.settings.files.map((f) => f.file),
+    path.join(home, '.claude.json'),
+    path.join(home, '.gantry', 'trusted.json'),
+  ];
+  if (guards.size > 64) guards.clear();
+  guards.set(key, { guard, files, stamp: stamp(files) });
+  return guard;
+}
 
 const DEFAULT_IDLE_MS = 30 * 60_000;
 
@@ -28,6 +66,7 @@ export async function answerWireRequest(req: HookWireRequest): Promise<HookWireA
     passAllow: args.passAllow,
     env,
     fallbackCwd: req.cwd,
+    makeGuard: cachedGuard,
     ...(env.HOME ? { guard: { home: env.HOME } } : {}),
   });
 }

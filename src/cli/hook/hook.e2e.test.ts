@@ -165,6 +165,28 @@ describe('gantry hook (real process, Claude Code protocol)', () => {
     }
   });
 
+  it('the warm path applies a settings change at the next call (the server re-reads changed files)', async () => {
+    const call = pre('Bash', { command: 'npm run lint' });
+    hook(call);
+    const runDir = path.join(home, '.gantry', 'run');
+    for (
+      let i = 0;
+      i < 100 && !(existsSync(runDir) && readdirSync(runDir).some((f) => f.endsWith('.sock')));
+      i++
+    ) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(hook(call).decision).toBe('ask');
+    const local = path.join(project, '.claude', 'settings.local.json');
+    writeFileSync(local, JSON.stringify({ permissions: { deny: ['Bash(npm run lint:*)'] } }));
+    try {
+      expect(hook(call).decision).toBe('deny');
+    } finally {
+      writeFileSync(local, '{}');
+    }
+    expect(hook(call).decision).toBe('ask');
+  });
+
   it('--pass-allow emits no decision for allow', () => {
     const r = hook(pre('Bash', { command: 'ls' }), ['--pass-allow']);
     expect(r.code).toBe(0);

@@ -11,7 +11,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { PERMISSION_MODES, type PermissionMode } from '../../core/permission-types.js';
-import { createGuard, explicitSettingsErrors, type GuardOptions } from '../shared/guard.js';
+import { createGuard, explicitSettingsErrors, type Guard, type GuardOptions } from '../shared/guard.js';
 import { answerFor, askAnswer, type HookAnswer, parseHookInput } from './hook-protocol.js';
 
 export interface HookOptions {
@@ -24,6 +24,8 @@ export interface HookOptions {
   guard?: Partial<GuardOptions>;
   /** Working directory when the payload has no absolute `cwd` (default: process.cwd()). */
   fallbackCwd?: string;
+  /** Builds the guard (default `createGuard`; the resident server passes a cached one). */
+  makeGuard?: (o: GuardOptions) => Guard;
 }
 
 function logPath(env: Readonly<Record<string, string | undefined>>): string | undefined {
@@ -67,7 +69,7 @@ export async function handleHook(stdinText: string, opts: HookOptions = {}): Pro
     const mode = PERMISSION_MODES.includes(payload.permission_mode as PermissionMode)
       ? (payload.permission_mode as PermissionMode)
       : undefined;
-    const guard = createGuard({
+    const guard = (opts.makeGuard ?? createGuard)({
       cwd,
       projectRoot,
       ...(opts.settingsFiles ? { settingsFiles: opts.settingsFiles } : {}),
