@@ -1,11 +1,17 @@
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCheck } from './check.js';
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const r of roots) rmSync(r, { recursive: true, force: true });
+});
 
 function world() {
   const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'gantry-check-')));
+  roots.push(root);
   const home = path.join(root, 'home');
   const project = path.join(home, 'project');
   mkdirSync(path.join(project, '.claude'), { recursive: true });

@@ -10,11 +10,12 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
+  rmSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../testing/shared-data.js';
 
 let home: string;
@@ -35,6 +36,12 @@ beforeAll(() => {
     path.join(home, '.claude.json'),
     JSON.stringify({ projects: { [project]: { hasTrustDialogAccepted: true } } }),
   );
+});
+
+afterAll(async () => {
+  // Let the resident hook server (3 s idle) exit before its home goes away.
+  await new Promise((r) => setTimeout(r, 3500));
+  rmSync(home, { recursive: true, force: true });
 });
 
 function hook(payload: unknown, args: string[] = [], extraEnv: Record<string, string> = {}) {
