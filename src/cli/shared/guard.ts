@@ -72,6 +72,9 @@ export interface Guard {
 
 const SHELL_TOOLS = new Set(['Bash', 'Monitor']);
 
+/** The shell analysis, loaded on the first Bash call (the hook's Read path never loads the parser). */
+let shellModule: Promise<typeof import('../../shell/index.js')> | undefined;
+
 /**
  * Errors in the settings files the user named explicitly (`--settings`): a missing or unparsable
  * file there would silently drop its rules, so commands refuse to decide without it.
@@ -117,7 +120,8 @@ export function createGuard(opts: GuardOptions): Guard {
           summary: `${toolName} (invalid input)`,
         };
       }
-      const shell = await import('../../shell/index.js');
+      shellModule ??= import('../../shell/index.js');
+      const shell = await shellModule;
       return shell.describeBashCommand(command, { cwd: callCwd, home });
     }
     return describeToolInput(toolName, input, { cwd: callCwd, home });
