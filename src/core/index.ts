@@ -8,3 +8,5 @@ export * from './paths.js';
 export * from './permission-types.js';
 export * from './read-file-state.js';
 export * from './tool.js';
+export * from './messages.js';
+export * from './model-client.js';
