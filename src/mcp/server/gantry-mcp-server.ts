@@ -3,7 +3,7 @@
  * (design.md §6 "gantry mcp"; issue 7). One MCP session = one tool runtime (its own cwd,
  * read-file state and background tasks).
  *
- * - tools/list: names and JSON Schemas exactly as the model would see them (model/tool-definitions),
+ * - tools/list: names and JSON Schemas exactly as the model would see them (runtime/tool-definitions),
  *   annotations from the tools' flags (annotations.ts).
  * - tools/call: runs through the runtime pipeline (concurrent requests are grouped into turns:
  *   call-queue.ts); `allow` runs, `deny` returns `isError` with the
@@ -29,7 +29,7 @@ import type {
   ToolResultContent,
 } from '../../core/index.js';
 import { findToolByName } from '../../core/index.js';
-import { toolDefinition } from '../../model/tool-definitions.js';
+import { toolDefinition } from '../../runtime/tool-definitions.js';
 import { type CanUseTool, createToolRuntime, type ToolRuntime } from '../../runtime/index.js';
 import { annotationsFor } from './annotations.js';
 import { createCallQueue } from './call-queue.js';

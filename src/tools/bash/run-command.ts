@@ -15,8 +15,8 @@ import { readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type ExitInfo, type StopReason, type StopSignal, startProcess } from './exec.js';
-import { FileTail } from './file-tail.js';
-import { OutputAccumulator } from './output-accumulator.js';
+import { FileTail } from '../tasks/file-tail.js';
+import { OutputAccumulator } from '../tasks/output-accumulator.js';
 import { type BashSandbox, buildShellSpawnSpec, type SandboxCallInfo } from './spawn-spec.js';
 
 /** Progress event of a running Bash command (Claude Code's `bash_progress` shape plus `totalBytes`). */
