@@ -3,22 +3,14 @@
 //
 // Rooms from the bottom up; a room may import only the rooms listed before it:
 //   core → shell → permissions → sandbox → tools → runtime → mcp → model → loop → agents → cli
-// Tests (`*.test.ts`, `*.test-d.ts`, test-support files, fixtures) and `src/testing/` may import any
-// room; no other file may import `src/testing/` or a test-support file.
+// Tests (`*.test.ts`, `*.test-d.ts`, test-support files, fixtures), `src/testing/` and the dev tooling
+// listed in scripts/package-layout.cjs may import any room; no shipped file may import them.
 
 /** Bottom first. */
 const ROOMS = ['core', 'shell', 'permissions', 'sandbox', 'tools', 'runtime', 'mcp', 'model', 'loop', 'agents', 'cli'];
 
-/** Files that exist for tests and benches only (never part of the built package). */
-const TEST_ONLY = [
-  '\\.test\\.ts$',
-  '\\.test-d\\.ts$',
-  '(^|/)test-support\\.ts$',
-  '(^|/)testing-helpers\\.ts$',
-  '/test-fixtures/',
-  '/__snapshots__/',
-  '^src/testing/',
-];
+/** Files that exist for tests and benches only, and dev tooling: never part of the built package. */
+const { NOT_SHIPPED: TEST_ONLY } = require('./scripts/package-layout.cjs');
 
 /** Shared kernels inside tools/: any tool folder may import them; they import no tool folder. */
 const TOOL_KERNELS = ['file-io', 'ripgrep', 'tasks'];
@@ -67,7 +59,7 @@ module.exports = {
     },
     {
       name: 'testing-only-from-tests',
-      comment: 'src/testing/ and test-support files are for tests and benches only (they are not in the built package)',
+      comment: 'src/testing/, test-support files and dev tooling are not in the built package: shipped files never import them',
       severity: 'error',
       from: { path: '^src/', pathNot: TEST_ONLY },
       to: { path: TEST_ONLY },

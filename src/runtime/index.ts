@@ -1,5 +1,8 @@
-/** The runtime's public surface: createToolRuntime, the streaming executor, deciders, limits, and the phases' pure helpers. */
-export { type AuthorizeCallOptions, type Authorization, authorizeCall } from './authorize-call.js';
+/**
+ * The runtime's surface for other rooms and the package entry: `createToolRuntime`, the streaming
+ * executor, the deciders, the limits a host may tune, the outcome types, and the tool definitions
+ * the model sees. The phases (plan, authorize, run, budget, persist) stay private to the room.
+ */
 export {
   createToolRuntime,
   type ToolRuntime,
@@ -7,33 +10,25 @@ export {
   type TurnRunOptions,
 } from './create-tool-runtime.js';
 export { allowAllDecider, askAllDecider } from './deciders.js';
-export { formatIssuePath, schemaErrorToInputError } from './format-input-error.js';
 export {
   DEFAULT_MAX_TOOL_USE_CONCURRENCY,
-  effectiveMaxResultSizeChars,
   GLOBAL_MAX_RESULT_SIZE_CHARS,
-  MAX_ERROR_MESSAGE_CHARS,
   MAX_TOOL_USE_CONCURRENCY_ENV,
   MAX_TURN_RESULTS_CHARS,
-  PERSISTED_PREVIEW_BYTES,
-  resolveMaxToolUseConcurrency,
 } from './limits.js';
-export {
-  makePreview,
-  type PersistedResult,
-  persistedOutputMessage,
-  persistToolResult,
-  safeFileStem,
-} from './persist-result.js';
-export { type Batch, partitionToolCalls, prepareCall } from './plan-batches.js';
 export { StreamingToolExecutor } from './streaming-executor.js';
-export { middleTruncate, NoSuchToolError } from './to-tool-result.js';
+export { NoSuchToolError } from './to-tool-result.js';
+export {
+  renderToolDefinitionsJson,
+  type ToolDefinition,
+  toolDefinition,
+  toolDefinitions,
+} from './tool-definitions.js';
 export type {
   AskDecision,
   CallOutcome,
   CallStatus,
   CanUseTool,
-  PreparedCall,
   ToolRuntimeUpdate,
   TurnResult,
 } from './types.js';
