@@ -45,7 +45,8 @@ export default async function bench(): Promise<BenchReport> {
     const pkg = path.join(root, 'package');
     mkdirSync(path.join(pkg, 'bin'), { recursive: true });
     copyFileSync(path.join(repo, 'bin/gantry.js'), path.join(pkg, 'bin/gantry.js'));
-    for (const f of ['dist', 'node_modules', 'package.json']) symlinkSync(path.join(repo, f), path.join(pkg, f));
+    for (const f of ['dist', 'node_modules', 'package.json'])
+      symlinkSync(path.join(repo, f), path.join(pkg, f));
     const env = { PATH: process.env.PATH, HOME: home };
     const check = ['check', '--', 'git status'];
     const installed = [path.join(pkg, 'bin/gantry.js'), ...check];
