@@ -17,7 +17,6 @@
 // Files a build no longer produces are removed at the end.
 import { spawnSync } from 'node:child_process';
 import {
-  copyFileSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -61,8 +60,16 @@ function listSrc() {
   return files.sort();
 }
 
-/** Writes `bytes` to `file` through a temporary name in the same directory. */
+/**
+ * Writes `bytes` to `file` through a temporary name in the same directory. An identical file is left
+ * as it is, so an unchanged start-up bundle keeps its mtime (the hook server's socket name).
+ */
 function writeAtomic(file, bytes) {
+  try {
+    if (Buffer.from(bytes).equals(readFileSync(file))) return;
+  } catch {
+    // absent: write it
+  }
   mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, bytes);
@@ -160,7 +167,7 @@ async function buildAll() {
     if (prompts.has(name)) throw new Error(`two prompt files named ${name}: ${prompts.get(name)} and ${a}`);
     prompts.set(name, a);
     const to = path.join(dist, 'fast', name);
-    copyFileSync(path.join(root, a), to);
+    writeAtomic(to, readFileSync(path.join(root, a)));
     produced.add(to);
   }
 
