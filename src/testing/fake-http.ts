@@ -34,6 +34,8 @@ export interface RecordedRequest extends ScriptRequest {
   usage?: Usage;
   /** True when the client closed the connection before the reply ended. */
   clientClosed: boolean;
+  /** The TCP connection it came on (1, 2, … in order of connection): equal ids mean keep-alive reuse. */
+  connection: number;
 }
 
 export interface FakeHttpHandlers {
@@ -57,6 +59,8 @@ export class FakeHttpServer {
   private readonly script: ScriptEntry[];
   private readonly routes: { route: FakeRoute; used: number }[];
   private readonly sockets = new Set<Socket>();
+  private readonly socketIds = new WeakMap<Socket, number>();
+  private nextSocket = 1;
   private server: Server | undefined;
   private port = 0;
   private nextIndex = 0;
@@ -80,6 +84,7 @@ export class FakeHttpServer {
     });
     server.on('connection', (socket) => {
       this.sockets.add(socket);
+      this.socketIds.set(socket, this.nextSocket++);
       socket.on('close', () => this.sockets.delete(socket));
     });
     await new Promise<void>((resolve, reject) => {
@@ -137,6 +142,7 @@ export class FakeHttpServer {
       rawBody,
       endpoint: this.handlers.endpointOf(url.pathname),
       clientClosed: false,
+      connection: this.socketIds.get(req.socket) ?? 0,
     };
     this.requests.push(recorded);
     res.on('close', () => {
@@ -235,5 +241,9 @@ export async function writeSse(
     sent++;
   }
   if (knobs.stallAfterEvents !== undefined && sent >= knobs.stallAfterEvents) return;
-  res.end();
+  if (knobs.endDelayMs) {
+    await flushed;
+    await sleep(knobs.endDelayMs);
+  }
+  if (!res.destroyed) res.end();
 }

@@ -55,6 +55,8 @@ export interface FakeStreamKnobs {
   dropAfterEvents?: number;
   /** Send this many SSE events, then an in-stream error event, then end the response. */
   errorAfterEvents?: { events: number; errorType: string; message?: string };
+  /** Wait this long after the last event before ending the response, in ms (the end arrives late). */
+  endDelayMs?: number;
   /** Extra response headers. */
   headers?: Record<string, string>;
 }

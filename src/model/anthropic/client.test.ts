@@ -237,6 +237,31 @@ describe('AnthropicModelClient streaming', () => {
   });
 });
 
+describe('AnthropicModelClient connections', () => {
+  it('reads the response to its end after message_stop, so the next request reuses the connection', async () => {
+    const { client, fake } = await setup({
+      script: Array.from({ length: 6 }, () => reply.text('again', { endDelayMs: 20 })),
+    });
+    for (let i = 0; i < 6; i++) await collect(client.stream(request()));
+    const ids = fake.messageRequests.map((r) => r.connection);
+    // The client's pool may hold two sockets; a connection cut after each message would give six.
+    expect(new Set(ids).size).toBeLessThanOrEqual(2);
+  });
+
+  it('a server that keeps the response open after message_stop is cut after the drain limit, without an error', async () => {
+    // 10 events: start, ping, block start, 1 delta, block stop, message_delta, message_stop → stall after all of them.
+    const { client } = await setup(
+      { script: [reply.message([text('complete')], { chunkChars: 100, stallAfterEvents: 7 })] },
+      { streamDrainMs: 50 },
+    );
+    const events = await collect(client.stream(request()));
+    expect(events.at(-1)).toMatchObject({
+      type: 'message_stop',
+      message: { content: [{ type: 'text', text: 'complete' }] },
+    });
+  });
+});
+
 describe('AnthropicModelClient request shape', () => {
   it('sends model, messages, system, tools, metadata, max_tokens, thinking, extras, stream in that order, tools unmarked', async () => {
     const { client, fake } = await setup({ script: [reply.text('ok')] });

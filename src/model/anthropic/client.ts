@@ -29,6 +29,8 @@ import { resolveModelAlias } from '../models.js';
 import { type ResolvedRetryOptions, type RetryOptions, resolveRetryOptions } from '../retry.js';
 import { callWithRetries, streamWithRetries } from '../retrying-stream.js';
 import { IdleTimeoutError, withIdleTimeout } from '../stream-idle.js';
+
+const isMessageStop = (e: ModelStreamEvent) => e.type === 'message_stop';
 import { buildAnthropicCountRequest, buildAnthropicRequest } from './request.js';
 import { assembleAnthropicStream } from './stream.js';
 
@@ -50,6 +52,8 @@ export interface AnthropicClientOptions {
   timeoutMs?: number;
   /** Longest silence between two stream events, in ms (default 300,000). */
   streamIdleTimeoutMs?: number;
+  /** Longest wait for the response to end after the complete message, in ms (default 2,000). */
+  streamDrainMs?: number;
   /** Place `cache_control` breakpoints (default true). */
   promptCaching?: boolean;
 }
@@ -136,6 +140,7 @@ export class AnthropicModelClient implements ModelClient {
   readonly model: string;
   private readonly sdk: Anthropic;
   private readonly retry: ResolvedRetryOptions;
+  private readonly drain: { drainMs?: number };
   private readonly idleMs: number;
   private readonly timeoutMs: number;
 
@@ -147,6 +152,7 @@ export class AnthropicModelClient implements ModelClient {
     }
     this.model = resolveModelAlias('anthropic', options.model ?? 'opus');
     this.retry = resolveRetryOptions(options.retry);
+    this.drain = options.streamDrainMs === undefined ? {} : { drainMs: options.streamDrainMs };
     this.idleMs = options.streamIdleTimeoutMs ?? DEFAULT_IDLE_MS;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const logLevel = (process.env.ANTHROPIC_LOG as 'debug' | 'info' | 'warn' | 'error' | undefined) ?? 'off';
@@ -169,19 +175,24 @@ export class AnthropicModelClient implements ModelClient {
     const model = wire.body.model as string;
     const { signal, headers } = callOptions;
     const attempt = (): AsyncIterable<ModelStreamEvent> =>
-      withIdleTimeout(this.idleMs, signal, async (innerSignal) => {
-        const params = { ...wire.body, ...(wire.betas.length > 0 ? { betas: wire.betas } : {}) };
-        const stream = await this.sdk.beta.messages.create(
-          params as unknown as Anthropic.Beta.MessageCreateParamsStreaming,
-          {
-            signal: innerSignal,
-            maxRetries: 0,
-            query: BETA_QUERY,
-            ...(headers ? { headers: { ...headers } } : {}),
-          },
-        );
-        return assembleAnthropicStream(stream);
-      });
+      withIdleTimeout(
+        this.idleMs,
+        signal,
+        async (innerSignal) => {
+          const params = { ...wire.body, ...(wire.betas.length > 0 ? { betas: wire.betas } : {}) };
+          const stream = await this.sdk.beta.messages.create(
+            params as unknown as Anthropic.Beta.MessageCreateParamsStreaming,
+            {
+              signal: innerSignal,
+              maxRetries: 0,
+              query: BETA_QUERY,
+              ...(headers ? { headers: { ...headers } } : {}),
+            },
+          );
+          return assembleAnthropicStream(stream);
+        },
+        { isFinal: isMessageStop, ...this.drain },
+      );
     return streamWithRetries(attempt, (e) => classifyAnthropicError(e, model), {
       retry: this.retry,
       signal,

@@ -9,7 +9,8 @@
  *   the loop can start the tool while the rest of the message still streams. Input that does not
  *   parse is kept as the raw text with `inputError` set (see core/model-client.ts).
  * - `message_stop` carries the complete message, the stop reason and the final usage: the
- *   `message_start` usage overlaid with the cumulative `message_delta` usage.
+ *   `message_start` usage overlaid with the cumulative `message_delta` usage. Whatever follows it
+ *   is read and ignored (the connection stays reusable).
  * - Malformed: an event before `message_start`, a delta for a block that is not open or of another
  *   type, a block type Gantry does not model (server tools), a block still open at `message_stop`,
  *   or a stream that ends without `message_stop` → ModelError `malformed_response`.
@@ -118,7 +119,11 @@ export async function* assembleAnthropicStream(
   let stopReason: StopReason | null = null;
   let deltaUsage: Partial<Usage> = {};
 
+  let stopped = false;
   for await (const raw of events) {
+    // After message_stop the rest of the response is read and ignored, so the connection can be
+    // reused (the caller bounds this drain).
+    if (stopped) continue;
     const event = (raw ?? {}) as Loose;
     const type = event.type;
     if (type !== 'message_start' && !started) {
@@ -197,13 +202,15 @@ export async function* assembleAnthropicStream(
         const content = [...done.entries()].sort((a, b) => a[0] - b[0]).map(([, b]) => b);
         const message: AssistantMessage = { role: 'assistant', content };
         const usage: Usage = { ...started!.usage, ...deltaUsage };
+        stopped = true;
         yield { type: 'message_stop', id: started!.id, message, stopReason, usage };
-        return;
+        break;
       }
       default:
         // Event types added to the API later (not content) are skipped, as the SDK's own stream does.
         break;
     }
   }
+  if (stopped) return;
   throw malformed(started ? 'the stream ended before message_stop' : 'the stream ended without any event');
 }

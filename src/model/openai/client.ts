@@ -27,6 +27,8 @@ import { estimateRequestTokens } from '../estimate.js';
 import { type ResolvedRetryOptions, type RetryOptions, resolveRetryOptions } from '../retry.js';
 import { streamWithRetries } from '../retrying-stream.js';
 import { IdleTimeoutError, withIdleTimeout } from '../stream-idle.js';
+
+const isMessageStop = (e: ModelStreamEvent) => e.type === 'message_stop';
 import { buildChatRequest } from './chat-request.js';
 import { assembleChatStream } from './chat-stream.js';
 import { buildResponsesRequest } from './responses-request.js';
@@ -48,6 +50,8 @@ export interface OpenAIClientOptions {
   timeoutMs?: number;
   /** Longest silence between two stream events, in ms (default 300,000). */
   streamIdleTimeoutMs?: number;
+  /** Longest wait for the response to end after the complete message, in ms (default 2,000). */
+  streamDrainMs?: number;
   /** Role of the system prompt message (Chat Completions; default `system`). */
   systemRole?: 'system' | 'developer';
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
@@ -140,6 +144,7 @@ export class OpenAIModelClient implements ModelClient {
   readonly api: 'chat' | 'responses';
   private readonly sdk: OpenAI;
   private readonly retry: ResolvedRetryOptions;
+  private readonly drain: { drainMs?: number };
   private readonly idleMs: number;
   private readonly maxTokensField: 'max_tokens' | 'max_completion_tokens';
 
@@ -152,6 +157,7 @@ export class OpenAIModelClient implements ModelClient {
     this.model = options.model ?? 'gpt-4.1';
     this.api = options.api ?? 'chat';
     this.retry = resolveRetryOptions(options.retry);
+    this.drain = options.streamDrainMs === undefined ? {} : { drainMs: options.streamDrainMs };
     this.idleMs = options.streamIdleTimeoutMs ?? 300_000;
     this.maxTokensField = options.maxTokensField ?? (baseURL ? 'max_tokens' : 'max_completion_tokens');
     const logLevel = (process.env.OPENAI_LOG as 'debug' | 'info' | 'warn' | 'error' | undefined) ?? 'off';
@@ -180,26 +186,36 @@ export class OpenAIModelClient implements ModelClient {
       this.api === 'responses'
         ? () => {
             const body = buildResponsesRequest(request);
-            return withIdleTimeout(this.idleMs, signal, async (inner) => {
-              const stream = await this.sdk.responses.create(
-                body as unknown as OpenAI.Responses.ResponseCreateParamsStreaming,
-                requestOptions(inner),
-              );
-              return assembleResponsesStream(stream, context);
-            });
+            return withIdleTimeout(
+              this.idleMs,
+              signal,
+              async (inner) => {
+                const stream = await this.sdk.responses.create(
+                  body as unknown as OpenAI.Responses.ResponseCreateParamsStreaming,
+                  requestOptions(inner),
+                );
+                return assembleResponsesStream(stream, context);
+              },
+              { isFinal: isMessageStop, ...this.drain },
+            );
           }
         : () => {
             const body = buildChatRequest(request, {
               maxTokensField: this.maxTokensField,
               ...(this.options.systemRole ? { systemRole: this.options.systemRole } : {}),
             });
-            return withIdleTimeout(this.idleMs, signal, async (inner) => {
-              const stream = await this.sdk.chat.completions.create(
-                body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming,
-                requestOptions(inner),
-              );
-              return assembleChatStream(stream, context);
-            });
+            return withIdleTimeout(
+              this.idleMs,
+              signal,
+              async (inner) => {
+                const stream = await this.sdk.chat.completions.create(
+                  body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming,
+                  requestOptions(inner),
+                );
+                return assembleChatStream(stream, context);
+              },
+              { isFinal: isMessageStop, ...this.drain },
+            );
           };
     return streamWithRetries(attempt, (e) => classifyOpenAIError(e, request.model), {
       retry: this.retry,

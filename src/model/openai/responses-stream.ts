@@ -47,7 +47,9 @@ export async function* assembleResponsesStream(
   let started: { id: string; model: string } | undefined;
   let refused = false;
 
+  let stopped = false;
   for await (const raw of events) {
+    if (stopped) continue; // drain what follows the final event (connection reuse)
     const event = (raw ?? {}) as Loose;
     const type = String(event.type ?? '');
     if (!started && type !== 'error') {
@@ -123,6 +125,7 @@ export async function* assembleResponsesStream(
               cache_read_input_tokens: 0,
             };
         yield { type: 'message_delta', stopReason, usage: { ...usage } };
+        stopped = true;
         yield {
           type: 'message_stop',
           id: started!.id,
@@ -130,7 +133,7 @@ export async function* assembleResponsesStream(
           stopReason,
           usage,
         };
-        return;
+        break;
       }
       case 'response.failed': {
         const err = ((event.response ?? {}) as Loose).error ?? {};
@@ -142,6 +145,7 @@ export async function* assembleResponsesStream(
         break;
     }
   }
+  if (stopped) return;
   throw malformed(
     started ? 'the stream ended before response.completed' : 'the stream ended without any event',
   );
