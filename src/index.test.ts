@@ -58,6 +58,7 @@ describe('entry points', () => {
     ['src/tools/index.ts', 'gantry/tools'],
     ['src/sandbox/index.ts', 'gantry/sandbox'],
     ['src/mcp/index.ts', 'gantry/mcp'],
+    ['src/model/index.ts', 'gantry/model'],
   ])('importing %s (%s) loads no heavy dependency', async (entry) => {
     const { packages, sourceModules } = await packagesLoadedBy(entry);
     expect(sourceModules).toBeGreaterThan(3); // the recorder sees the entry's own modules

@@ -7,7 +7,8 @@
  *
  * More specialised surfaces have their own entry points: `gantry/permissions` (rules, settings,
  * hooks, explanations), `gantry/shell` (the shell analysis), `gantry/tools` (each tool, the registry
- * helpers, the tools' output types), `gantry/sandbox` (the Bash sandbox), `gantry/mcp` (the MCP server).
+ * helpers, the tools' output types), `gantry/sandbox` (the Bash sandbox), `gantry/mcp` (the MCP server),
+ * `gantry/model` (model providers behind `ModelClient`).
  */
 
 // The tool contract.
