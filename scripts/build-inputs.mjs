@@ -28,9 +28,14 @@ export function sourceState(root) {
     count++;
     if (m > newest) newest = m;
   };
-  for (const e of readdirSync(path.join(root, 'src'), { recursive: true, withFileTypes: true })) {
-    if (e.isFile()) visit(path.join(e.parentPath, e.name));
-  }
+  // A walk by hand: faster on Node 20 than readdirSync's `recursive` option.
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(`${dir}/${e.name}`);
+      else if (e.isFile()) visit(`${dir}/${e.name}`);
+    }
+  };
+  walk(path.join(root, 'src'));
   for (const f of EXTRA_INPUTS) if (existsSync(path.join(root, f))) visit(path.join(root, f));
   return { count, newestMtimeMs: newest };
 }
