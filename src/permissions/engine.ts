@@ -14,6 +14,7 @@
  */
 import path from 'node:path';
 import { fsPathResolver, type PathResolver } from '../core/paths.js';
+import { traitsFor } from '../core/tool-traits.js';
 import type {
   CallDescription,
   PermissionBehavior,
@@ -161,8 +162,7 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
     const trace: string[] = [];
     const mode = effectiveMode(req.mode, settings, trace);
     const sandboxed =
-      (o?.sandboxed ?? req.description.sandboxed ?? false) &&
-      (req.toolName === 'Bash' || req.toolName === 'Monitor');
+      (o?.sandboxed ?? req.description.sandboxed ?? false) && traitsFor(req.toolName).ruleKind === 'shell';
     const result = runPipeline({
       request: req,
       rules: settings.rules,
