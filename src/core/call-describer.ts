@@ -41,6 +41,9 @@ export interface ToolDescriberEntry {
   readonly toAutoClassifierInput?: (input: Readonly<Record<string, unknown>>) => string;
 }
 
+/** A describer entry that states both predicates (what Gantry's tools with input-independent flags use). */
+export type FullToolDescriberEntry = Required<ToolDescriberEntry>;
+
 /** The world of a running session: its cwd, the OS home, the real filesystem. */
 export function describeWorldOf(context: { getAppState(): Pick<AppState, 'cwd'> }): DescribeWorld {
   return { cwd: context.getAppState().cwd, home: homedir(), resolver: fsPathResolver };
@@ -50,4 +53,10 @@ export function describeWorldOf(context: { getAppState(): Pick<AppState, 'cwd'> 
 export function stringField(input: Readonly<Record<string, unknown>>, field: string): string | undefined {
   const v = Object.hasOwn(input, field) ? input[field] : undefined;
   return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/** `input[field]` when it is a string (possibly empty), else ''. For classifier texts of unchecked input. */
+export function textField(input: Readonly<Record<string, unknown>>, field: string): string {
+  const v = Object.hasOwn(input, field) ? input[field] : undefined;
+  return typeof v === 'string' ? v : '';
 }

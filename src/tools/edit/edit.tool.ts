@@ -12,6 +12,8 @@
  * record the new state → `{filePath, oldString, newString, originalFile, structuredPatch,
  * userModified, replaceAll}` (README §5.2 Edit shape) and a numbered snippet around the change.
  */
+import { describeWorldOf } from '../../core/call-describer.js';
+import { editDescriber } from './describe.js';
 import path from 'node:path';
 import { z } from 'zod';
 import type { ToolUseContext } from '../../core/index.js';
@@ -19,7 +21,6 @@ import { buildTool, ToolInputError } from '../../core/index.js';
 import { extensionOf } from '../file-io/binary.js';
 import { commitTextWrite } from '../file-io/commit-write.js';
 import { fileToolsCompat } from '../file-io/compat.js';
-import { describeFileCall } from '../file-io/describe-call.js';
 import { checkReadBeforeWrite, STALE_MESSAGE } from '../file-io/freshness.js';
 import { applyLineEnding, directoryLineEnding } from '../file-io/line-endings.js';
 import { loadPrompt } from '../file-io/load-prompt.js';
@@ -203,7 +204,7 @@ export const EditTool = buildTool({
   inputSchema: EditInput,
   maxResultSizeChars: 100_000,
   userFacingName: (input?: EditInput) => (input?.old_string === '' ? 'Create' : 'Update'),
-  toAutoClassifierInput: (input: EditInput) => `Edit ${input.file_path}: ${input.new_string.slice(0, 300)}`,
+  toAutoClassifierInput: editDescriber.toAutoClassifierInput,
 
   async validateInput(input: EditInput, context: ToolUseContext) {
     try {
@@ -218,13 +219,7 @@ export const EditTool = buildTool({
   },
 
   async describeCall(input: EditInput, context: ToolUseContext) {
-    return describeFileCall({
-      toolName: 'Edit',
-      kind: 'write',
-      field: 'file_path',
-      requestedPath: input.file_path,
-      context,
-    });
+    return editDescriber.describe(input, describeWorldOf(context));
   },
 
   async *call(input: EditInput, context: ToolUseContext) {

@@ -9,6 +9,8 @@
  * `cell_type` and gets an nbformat-4.5 id when the notebook uses ids → splice the text so only that
  * cell's bytes change (splice.ts) → atomic write → record state → structured result.
  */
+import { describeWorldOf } from '../../core/call-describer.js';
+import { notebookEditDescriber } from './describe.js';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { ToolUseContext } from '../../core/index.js';
@@ -16,7 +18,6 @@ import { buildTool, ToolInputError } from '../../core/index.js';
 import { extensionOf } from '../file-io/binary.js';
 import { commitTextWrite } from '../file-io/commit-write.js';
 import { fileToolsCompat } from '../file-io/compat.js';
-import { describeFileCall } from '../file-io/describe-call.js';
 import { checkReadBeforeWrite } from '../file-io/freshness.js';
 import { loadPrompt } from '../file-io/load-prompt.js';
 import { modelContentOf, withModelContent } from '../file-io/model-content.js';
@@ -226,8 +227,7 @@ export const NotebookEditTool = buildTool({
   inputSchema: NotebookEditInput,
   maxResultSizeChars: 100_000,
   userFacingName: (_input?: NotebookEditInput) => 'Edit Notebook',
-  toAutoClassifierInput: (input: NotebookEditInput) =>
-    `NotebookEdit ${input.notebook_path} ${input.edit_mode ?? 'replace'} ${input.cell_id ?? ''}: ${input.new_source.slice(0, 300)}`,
+  toAutoClassifierInput: notebookEditDescriber.toAutoClassifierInput,
 
   async validateInput(input: NotebookEditInput, context: ToolUseContext) {
     try {
@@ -242,13 +242,7 @@ export const NotebookEditTool = buildTool({
   },
 
   async describeCall(input: NotebookEditInput, context: ToolUseContext) {
-    return describeFileCall({
-      toolName: 'NotebookEdit',
-      kind: 'write',
-      field: 'notebook_path',
-      requestedPath: input.notebook_path,
-      context,
-    });
+    return notebookEditDescriber.describe(input, describeWorldOf(context));
   },
 
   async *call(input: NotebookEditInput, context: ToolUseContext) {

@@ -9,13 +9,14 @@
  * the mode preserved, parents created → record the new state → `{type: create|update, …,
  * structuredPatch}` (README §5.2 Write shape).
  */
+import { describeWorldOf } from '../../core/call-describer.js';
+import { writeDescriber } from './describe.js';
 import path from 'node:path';
 import { z } from 'zod';
 import type { ToolUseContext } from '../../core/index.js';
 import { buildTool, ToolInputError } from '../../core/index.js';
 import { commitTextWrite } from '../file-io/commit-write.js';
 import { fileToolsCompat } from '../file-io/compat.js';
-import { describeFileCall } from '../file-io/describe-call.js';
 import { checkReadBeforeWrite } from '../file-io/freshness.js';
 import { applyLineEnding, directoryLineEnding, type LineEnding } from '../file-io/line-endings.js';
 import { loadPrompt } from '../file-io/load-prompt.js';
@@ -77,8 +78,7 @@ export const WriteTool = buildTool({
   inputSchema: WriteInput,
   maxResultSizeChars: 100_000,
   userFacingName: (_input?: WriteInput) => 'Write',
-  toAutoClassifierInput: (input: WriteInput) =>
-    `Write ${input.file_path} (${input.content.length} chars): ${input.content.slice(0, 300)}`,
+  toAutoClassifierInput: writeDescriber.toAutoClassifierInput,
 
   async validateInput(input: WriteInput, context: ToolUseContext) {
     try {
@@ -91,13 +91,7 @@ export const WriteTool = buildTool({
   },
 
   async describeCall(input: WriteInput, context: ToolUseContext) {
-    return describeFileCall({
-      toolName: 'Write',
-      kind: 'write',
-      field: 'file_path',
-      requestedPath: input.file_path,
-      context,
-    });
+    return writeDescriber.describe(input, describeWorldOf(context));
   },
 
   async *call(input: WriteInput, context: ToolUseContext) {
