@@ -12,10 +12,9 @@
  * record the new state → `{filePath, oldString, newString, originalFile, structuredPatch,
  * userModified, replaceAll}` (README §5.2 Edit shape) and a numbered snippet around the change.
  */
-import { describeWorldOf } from '../../core/call-describer.js';
-import { editDescriber } from './describe.js';
 import path from 'node:path';
 import { z } from 'zod';
+import { describeWorldOf } from '../../core/call-describer.js';
 import type { ToolUseContext } from '../../core/index.js';
 import { buildTool, ToolInputError } from '../../core/index.js';
 import { extensionOf } from '../file-io/binary.js';
@@ -30,7 +29,9 @@ import { makeStructuredPatch, type PatchHunk } from '../file-io/patch.js';
 import { resolveFilePath } from '../file-io/resolve-path.js';
 import { lineOfIndex, snippetAround, updatedBrief, updatedWithSnippet } from '../file-io/snippet.js';
 import { loadTextFile, type TextFileSnapshot } from '../file-io/text-file.js';
+import { validateByPlanning } from '../file-io/validate-plan.js';
 import { applyEditMatch, type EditMatch, findEditMatch } from './match.js';
+import { editDescriber } from './describe.js';
 
 const EditInput = z.strictObject({
   file_path: z.string().describe('The absolute path of the file to change.'),
@@ -206,17 +207,8 @@ export const EditTool = buildTool({
   userFacingName: (input?: EditInput) => (input?.old_string === '' ? 'Create' : 'Update'),
   toAutoClassifierInput: editDescriber.toAutoClassifierInput,
 
-  async validateInput(input: EditInput, context: ToolUseContext) {
-    try {
-      await planEdit(input, context);
-      return { ok: true };
-    } catch (error) {
-      if (error instanceof ToolInputError) {
-        return { ok: false, message: error.message, ...(error.field ? { field: error.field } : {}) };
-      }
-      throw error;
-    }
-  },
+  validateInput: (input: EditInput, context: ToolUseContext) =>
+    validateByPlanning(() => planEdit(input, context), 'file_path'),
 
   async describeCall(input: EditInput, context: ToolUseContext) {
     return editDescriber.describe(input, describeWorldOf(context));

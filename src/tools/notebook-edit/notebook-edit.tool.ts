@@ -9,10 +9,9 @@
  * `cell_type` and gets an nbformat-4.5 id when the notebook uses ids → splice the text so only that
  * cell's bytes change (splice.ts) → atomic write → record state → structured result.
  */
-import { describeWorldOf } from '../../core/call-describer.js';
-import { notebookEditDescriber } from './describe.js';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { describeWorldOf } from '../../core/call-describer.js';
 import type { ToolUseContext } from '../../core/index.js';
 import { buildTool, ToolInputError } from '../../core/index.js';
 import { extensionOf } from '../file-io/binary.js';
@@ -33,7 +32,9 @@ import {
 } from '../file-io/notebook.js';
 import { resolveFilePath } from '../file-io/resolve-path.js';
 import { loadTextFile, type TextFileSnapshot } from '../file-io/text-file.js';
+import { validateByPlanning } from '../file-io/validate-plan.js';
 import { deleteCellText, insertCellText, openNotebookDocument, replaceCellText } from './splice.js';
+import { notebookEditDescriber } from './describe.js';
 
 const NotebookEditInput = z.strictObject({
   notebook_path: z.string().describe('The absolute path of the .ipynb notebook to change.'),
@@ -229,17 +230,8 @@ export const NotebookEditTool = buildTool({
   userFacingName: (_input?: NotebookEditInput) => 'Edit Notebook',
   toAutoClassifierInput: notebookEditDescriber.toAutoClassifierInput,
 
-  async validateInput(input: NotebookEditInput, context: ToolUseContext) {
-    try {
-      await planNotebookEdit(input, context);
-      return { ok: true };
-    } catch (error) {
-      if (error instanceof ToolInputError) {
-        return { ok: false, message: error.message, ...(error.field ? { field: error.field } : {}) };
-      }
-      throw error;
-    }
-  },
+  validateInput: (input: NotebookEditInput, context: ToolUseContext) =>
+    validateByPlanning(() => planNotebookEdit(input, context), 'notebook_path'),
 
   async describeCall(input: NotebookEditInput, context: ToolUseContext) {
     return notebookEditDescriber.describe(input, describeWorldOf(context));

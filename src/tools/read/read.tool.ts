@@ -9,10 +9,9 @@
  * PDF, notebook, known binary (refused), else text (window of lines, streamed for large files) →
  * record what was read in `readFileState` (hash, mtime, partial or whole) → result.
  */
-import { describeWorldOf } from '../../core/call-describer.js';
-import { readDescriber } from './describe.js';
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { describeWorldOf } from '../../core/call-describer.js';
 import type { ToolResultContent, ToolUseContext } from '../../core/index.js';
 import { buildTool, hashContent, ToolExecutionError, ToolInputError } from '../../core/index.js';
 import { extensionOf, hasBinaryExtension } from '../file-io/binary.js';
@@ -33,6 +32,7 @@ import {
 import { parsePageRange, type ReadPdfOutput, readPdf } from './read-pdf.js';
 import { readTextWindow } from './read-text.js';
 import { CHARS_PER_TOKEN, emptyFileNote, type ReadTextOutput, renderTextRead } from './text-result.js';
+import { readDescriber } from './describe.js';
 
 const ReadInput = z.strictObject({
   file_path: z.string().describe('The absolute path of the file to read.'),

@@ -9,10 +9,9 @@
  * the mode preserved, parents created → record the new state → `{type: create|update, …,
  * structuredPatch}` (README §5.2 Write shape).
  */
-import { describeWorldOf } from '../../core/call-describer.js';
-import { writeDescriber } from './describe.js';
 import path from 'node:path';
 import { z } from 'zod';
+import { describeWorldOf } from '../../core/call-describer.js';
 import type { ToolUseContext } from '../../core/index.js';
 import { buildTool, ToolInputError } from '../../core/index.js';
 import { commitTextWrite } from '../file-io/commit-write.js';
@@ -25,6 +24,8 @@ import { changedNewLines, makeStructuredPatch, type PatchHunk } from '../file-io
 import { resolveFilePath } from '../file-io/resolve-path.js';
 import { snippetAround, updatedBrief, updatedWithSnippet } from '../file-io/snippet.js';
 import { loadTextFile, type TextFileSnapshot } from '../file-io/text-file.js';
+import { validateByPlanning } from '../file-io/validate-plan.js';
+import { writeDescriber } from './describe.js';
 
 const WriteInput = z.strictObject({
   file_path: z.string().describe('The absolute path of the file to write.'),
@@ -80,15 +81,8 @@ export const WriteTool = buildTool({
   userFacingName: (_input?: WriteInput) => 'Write',
   toAutoClassifierInput: writeDescriber.toAutoClassifierInput,
 
-  async validateInput(input: WriteInput, context: ToolUseContext) {
-    try {
-      await planWrite(input, context);
-      return { ok: true };
-    } catch (error) {
-      if (error instanceof ToolInputError) return { ok: false, message: error.message, field: 'file_path' };
-      throw error;
-    }
-  },
+  validateInput: (input: WriteInput, context: ToolUseContext) =>
+    validateByPlanning(() => planWrite(input, context), 'file_path'),
 
   async describeCall(input: WriteInput, context: ToolUseContext) {
     return writeDescriber.describe(input, describeWorldOf(context));
