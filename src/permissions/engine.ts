@@ -13,6 +13,7 @@
  * settings disable auto mode (both fall back to `default`, said in the trace).
  */
 import path from 'node:path';
+import { isMcpToolName } from '../core/mcp-names.js';
 import { fsPathResolver, type PathResolver } from '../core/paths.js';
 import { traitsFor } from '../core/tool-traits.js';
 import type {
@@ -248,6 +249,7 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
     input: req.input,
     description: req.description,
     classifierInput: req.classifierInput,
+    isMcp: req.isMcp === true || isMcpToolName(req.toolName),
     cwd: req.cwd,
     workingDirectories: workingDirsFor(req).dirs,
     home: settings.home,

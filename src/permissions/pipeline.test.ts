@@ -745,6 +745,14 @@ const rows: Row[] = [
     reason: 'default',
   },
   {
+    why: 'auto mode: the classifier does not wave through a tool Gantry does not know (no declared effects)',
+    tool: 'Frobnicate',
+    call: { ruleContents: [], effects: [], findings: [], readOnly: false, summary: 'x' },
+    mode: 'auto',
+    expected: 'ask',
+    reason: 'classifier',
+  },
+  {
     why: 'an unknown tool named like a prototype member asks',
     tool: 'constructor',
     call: { ruleContents: [], effects: [], findings: [], readOnly: false, summary: 'x' },
