@@ -19,6 +19,7 @@ import { buildPermissionRequest } from '../core/permission-request.js';
 import type { PermissionBehavior } from '../core/permission-types.js';
 import { canonicalToolName, foreignToolName, toolNamesOf, traitsFor, traitsOf } from '../core/tool-traits.js';
 import { normaliseToolCall, parseHookInput } from '../cli/hook/hook-protocol.js';
+import { handleHook } from '../cli/hook/run-hook.js';
 import { createGuard } from '../cli/shared/guard.js';
 import { describeToolInput } from '../permissions/describe-input.js';
 import { createPermissionEngine } from '../permissions/engine.js';
@@ -271,6 +272,38 @@ export async function checkHookAndGuardNames(dir: string): Promise<string[]> {
   }
   const project = path.join(dir, 'guard-project');
   mkdirSync(project, { recursive: true });
+  // The whole hook, in process: prototype names, broken UTF-8, huge input → a decision JSON.
+  const hookPayload = (tool_name: string, tool_input: Record<string, unknown>) =>
+    JSON.stringify({ hook_event_name: 'PreToolUse', cwd: project, tool_name, tool_input });
+  const awkward: { text: string; mayAllow: boolean }[] = [
+    ...PROTOTYPE_NAMES.map((p) => ({ text: hookPayload(p, {}), mayAllow: false })),
+    ...PROTOTYPE_NAMES.map((p) => ({ text: hookPayload('Bash', { command: p }), mayAllow: false })),
+    {
+      text: hookPayload('Bash', { command: Buffer.from([0x6c, 0x73, 0x20, 0xff, 0xfe]).toString('utf8') }),
+      mayAllow: true,
+    },
+    { text: hookPayload('Bash', { command: `echo ${'a'.repeat(200_000)}` }), mayAllow: true },
+    { text: hookPayload('Read', { file_path: 'a\u0000b' }), mayAllow: true },
+    { text: hookPayload('Write', { file_path: 'a\u0000b', content: 'x' }), mayAllow: false },
+  ];
+  for (const { text, mayAllow } of awkward) {
+    const label = text.length > 120 ? `${text.slice(0, 120)}…` : text;
+    try {
+      const a = await handleHook(text, {
+        env: { GANTRY_HOOK_LOG: 'off' },
+        guard: { home: path.join(dir, 'guard-home'), managedFiles: [] },
+        fallbackCwd: project,
+      });
+      const decision = (JSON.parse(a.stdout) as { hookSpecificOutput?: { permissionDecision?: string } })
+        .hookSpecificOutput?.permissionDecision;
+      if (!decision) failures.push(`gantry hook gave no decision for ${label}`);
+      if (/internal error/.test(a.stdout))
+        failures.push(`gantry hook hit an internal error for ${label}: ${a.stdout}`);
+      if (decision === 'allow' && !mayAllow) failures.push(`gantry hook allowed ${label}`);
+    } catch (e) {
+      failures.push(`gantry hook threw for ${label}: ${msg(e)}`);
+    }
+  }
   const guard = createGuard({
     cwd: project,
     home: path.join(dir, 'guard-home'),
