@@ -7,7 +7,7 @@
  *
  * A predicate that throws counts as "not read-only" / "no classifier text" (fail closed).
  */
-import type { AppState } from './context.js';
+import type { AppState, ToolUseContext } from './context.js';
 import { isMcpToolName } from './mcp-names.js';
 import type { CallDescription, PermissionRequest, ToolPermissionResult } from './permission-types.js';
 
@@ -16,7 +16,7 @@ export interface RequestTool {
   readonly name: string;
   /** True for MCP-adapted tools (default: the `mcp__` name prefix). */
   readonly isMcp?: boolean;
-  isReadOnly?(input: Record<string, unknown>): boolean;
+  isReadOnly?(input: Record<string, unknown>, context?: ToolUseContext): boolean;
   toAutoClassifierInput?(input: Record<string, unknown>): string;
 }
 
@@ -36,6 +36,8 @@ export interface BuildPermissionRequestOptions {
   toolResult?: ToolPermissionResult;
   toolUseId: string;
   session: RequestSession;
+  /** The context the call will run in, for predicates that need it (the runtime passes it). */
+  context?: ToolUseContext;
 }
 
 function safe<T>(fn: () => T, fallback: T, check: (v: unknown) => v is T): T {
@@ -54,7 +56,12 @@ export function buildPermissionRequest(o: BuildPermissionRequestOptions): Permis
   const { tool, input, description } = o;
   const toolName = o.toolName ?? tool.name;
   const isReadOnly = tool.isReadOnly
-    ? safe(() => (tool.isReadOnly as (i: Record<string, unknown>) => boolean)(input), false, isBool)
+    ? safe(
+        () =>
+          (tool.isReadOnly as (i: Record<string, unknown>, c?: ToolUseContext) => boolean)(input, o.context),
+        false,
+        isBool,
+      )
     : description.readOnly === true;
   const classifierInput = tool.toAutoClassifierInput
     ? safe(() => (tool.toAutoClassifierInput as (i: Record<string, unknown>) => string)(input), '', isString)

@@ -59,6 +59,7 @@ export async function authorizeCall(options: AuthorizeCallOptions): Promise<Auth
     toolResult,
     toolUseId,
     session: context.getAppState(),
+    context,
   });
   let decision: PermissionDecision;
   try {
