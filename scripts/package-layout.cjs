@@ -14,6 +14,7 @@ const NOT_SHIPPED = [
   // The security corpus runner (`npm run eval:security`) reads the repository's case files.
   '^src/permissions/corpus/',
   '^src/cli/eval-security\\.ts$',
+  '^src/cli/shared/corpus-describers\\.ts$',
 ];
 
 module.exports = { NOT_SHIPPED };

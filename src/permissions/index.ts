@@ -9,6 +9,10 @@
  * const decision = await engine.decider(request); // core PermissionDecider
  * ```
  */
+export {
+  type BuildPermissionRequestOptions,
+  buildPermissionRequest,
+} from '../core/permission-request.js';
 export { builtinClassifier, scoreRisk } from './classifier/builtin-scorer.js';
 export type {
   AutoModeClassifier,

@@ -73,6 +73,7 @@ export {
 } from '../core/paths.js';
 export { ReadFileState } from '../core/read-file-state.js';
 export { findToolByName } from '../core/tool.js';
+export { canonicalToolName, type RuleKind, type ToolTraits, traitsOf } from '../core/tool-traits.js';
 
 /** Named feature flags guarding conditional tools. */
 export const FEATURE_FLAGS = ['SLEEP'] as const;
