@@ -36,12 +36,15 @@ function setup(maxConcurrency?: number) {
     const value = await gate(id).promise;
     return {
       data: value,
-      contextModifier: (ctx: ToolUseContext) => ({ ...ctx, messages: [...ctx.messages, input.text] }),
+      contextModifier: (ctx: ToolUseContext) => ({
+        ...ctx,
+        messages: [...ctx.messages, { role: 'user' as const, content: input.text }],
+      }),
     };
   };
   const seen: Record<string, unknown[]> = {};
   const record = (input: { text: string }, context: ToolUseContext) => {
-    seen[context.toolUseId as string] = [...context.messages];
+    seen[context.toolUseId as string] = context.messages.map((m) => m.content);
     return body(input, context);
   };
   const runtime = createToolRuntime({

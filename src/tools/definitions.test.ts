@@ -5,7 +5,7 @@
  * `npx vitest run src/tools/definitions.test.ts -u` and review the diff.
  */
 import { describe, expect, it } from 'vitest';
-import { renderToolDefinitionsJson } from '../model/tool-definitions.js';
+import { renderToolDefinitionsJson } from '../runtime/tool-definitions.js';
 import { FEATURE_FLAGS, getAllBaseTools } from './index.js';
 
 const allFeatures = Object.fromEntries(FEATURE_FLAGS.map((flag) => [flag, true]));

@@ -14,7 +14,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toolDefinitions } from '../../model/tool-definitions.js';
+import { toolDefinitions } from '../../runtime/tool-definitions.js';
 import { getAllBaseTools } from '../../tools/index.js';
 import { GANTRY_BIN, makeLayout, type McpLayout, REPO, serverEnv } from './test-support.js';
 

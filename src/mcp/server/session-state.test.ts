@@ -74,10 +74,13 @@ describe('an MCP session keeps its runtime state across calls', () => {
     expect(textOf(second).trim()).toBe(path.join(dir, 'project', 'src'));
   });
 
-  it('per-call decision records do not accumulate in a long session', async () => {
+  it('no per-call state stays behind in a long session: each call leaves the session gate idle', async () => {
     const a = path.join(dir, 'project', 'a.txt');
-    for (let i = 0; i < 5; i++) await client.callTool({ name: 'Read', arguments: { file_path: a } });
-    expect(runtime.context.toolDecisions.size).toBe(0);
+    for (let i = 0; i < 5; i++) {
+      await client.callTool({ name: 'Read', arguments: { file_path: a } });
+      expect([runtime.gate.running, runtime.gate.waiting]).toEqual([0, 0]);
+    }
+    expect(Object.keys(runtime.context)).not.toContain('toolDecisions');
   });
 
   it('finished turns are not kept alive by the session context (no chain of turns in a long session)', async () => {

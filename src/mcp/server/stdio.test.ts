@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toolDefinitions } from '../../model/tool-definitions.js';
+import { toolDefinitions } from '../../runtime/tool-definitions.js';
 import { getAllBaseTools } from '../../tools/index.js';
 import { connectGantryStdio, makeLayout, type McpLayout, textOf } from './test-support.js';
 

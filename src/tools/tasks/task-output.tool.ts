@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { type BackgroundTaskInfo, buildTool, ToolInputError, type ToolUseContext } from '../../core/index.js';
 import { readNewOutput } from './read-task-output.js';
-import { backgroundTasks, type BackgroundTaskManager, taskTypeName } from './task-manager.js';
+import { taskTypeName } from './task-manager.js';
 
 const description = readFileSync(
   fileURLToPath(new URL('./task-output.prompt.md', import.meta.url)),
@@ -100,8 +100,8 @@ function compileFilter(filter: string | undefined): RegExp | undefined {
   }
 }
 
-/** Builds the TaskOutput tool over a task registry (default: the process-wide one). */
-export function createTaskOutputTool(tasks: BackgroundTaskManager = backgroundTasks) {
+/** Builds the TaskOutput tool. It reaches the session's task registry through `context.services.tasks`. */
+export function createTaskOutputTool() {
   return buildTool({
     name: 'TaskOutput',
     aliases: ['BashOutput'],
@@ -124,6 +124,7 @@ export function createTaskOutputTool(tasks: BackgroundTaskManager = backgroundTa
     },
 
     async *call(input: TaskOutputInput, context: ToolUseContext) {
+      const tasks = context.services.tasks;
       const id = (input.task_id ?? input.bash_id)!;
       const filter = compileFilter(input.filter);
       if (!context.getAppState().tasks[id]) throw unknownTaskError(id, context);
@@ -165,7 +166,7 @@ export function createTaskOutputTool(tasks: BackgroundTaskManager = backgroundTa
       return { data };
     },
 
-    mapToolResultToContent(output: TaskOutputData, _toolUseId?: string) {
+    mapToolResultToContent(output: TaskOutputData, _meta?: unknown) {
       const parts = [
         `<retrieval_status>${output.retrieval_status}</retrieval_status>`,
         `<task_id>${output.task.task_id}</task_id>`,
@@ -184,5 +185,5 @@ export function createTaskOutputTool(tasks: BackgroundTaskManager = backgroundTa
   });
 }
 
-/** The default TaskOutput tool (process-wide task registry). */
+/** The TaskOutput tool (the registry lists it). */
 export const TaskOutputTool = createTaskOutputTool();

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { buildTool, ToolExecutionError, ToolInputError, type ToolUseContext } from '../../core/index.js';
-import { backgroundTasks, type BackgroundTaskManager, taskTypeName } from './task-manager.js';
+import { taskTypeName } from './task-manager.js';
 import { unknownTaskError } from './task-output.tool.js';
 
 const description = readFileSync(
@@ -38,8 +38,8 @@ export interface TaskStopData {
   command?: string;
 }
 
-/** Builds the TaskStop tool over a task registry (default: the process-wide one). */
-export function createTaskStopTool(tasks: BackgroundTaskManager = backgroundTasks) {
+/** Builds the TaskStop tool. It reaches the session's task registry through `context.services.tasks`. */
+export function createTaskStopTool() {
   return buildTool({
     name: 'TaskStop',
     aliases: ['KillShell', 'KillBash'],
@@ -50,6 +50,7 @@ export function createTaskStopTool(tasks: BackgroundTaskManager = backgroundTask
     toAutoClassifierInput: (input: TaskStopInput) => `stop task ${input.task_id ?? input.shell_id}`,
 
     async *call(input: TaskStopInput, context: ToolUseContext) {
+      const tasks = context.services.tasks;
       const id = (input.task_id ?? input.shell_id)!;
       const task = context.getAppState().tasks[id];
       if (!task) throw unknownTaskError(id, context);
@@ -74,9 +75,9 @@ export function createTaskStopTool(tasks: BackgroundTaskManager = backgroundTask
       return { data };
     },
 
-    mapToolResultToContent: (output: TaskStopData, _toolUseId?: string) => output.message,
+    mapToolResultToContent: (output: TaskStopData, _meta?: unknown) => output.message,
   });
 }
 
-/** The default TaskStop tool (process-wide task registry). */
+/** The TaskStop tool (the registry lists it). */
 export const TaskStopTool = createTaskStopTool();
