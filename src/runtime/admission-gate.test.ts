@@ -33,7 +33,12 @@ describe('AdmissionGate: the rule', () => {
     [['s1', 's2', 's3'], 10, ['s1', 's2', 's3'], 'consecutive safe calls start together'],
     [['s1', 's2', 's3'], 2, ['s1', 's2'], 'no more safe calls than the limit'],
     [['u1', 's1'], 10, ['u1'], 'nothing starts beside an unsafe call'],
-    [['s1', 'u1', 's2'], 10, ['s1'], 'an unsafe call waits for the safe ones before it, and blocks those after it'],
+    [
+      ['s1', 'u1', 's2'],
+      10,
+      ['s1'],
+      'an unsafe call waits for the safe ones before it, and blocks those after it',
+    ],
     [['u1', 'u2'], 10, ['u1'], 'unsafe calls run one at a time'],
     [[], 10, [], 'an empty queue starts nothing'],
   ])('%j with limit %i starts %j at once (%s)', (names, limit, expected, _why) => {

@@ -422,4 +422,47 @@ describe('turns', () => {
       (await third).results[0]?.content,
     ]).toEqual(['1', 'U', '2']);
   });
+
+  it('a turn cancelled while its call waits in the gate never runs it; the other turns go on', async () => {
+    const g = gatedTools();
+    const r = runtime({ tools: [g.Safe, g.Unsafe] });
+    const blocker = r.runToolsToCompletion([toolUse('u', 'Unsafe', { text: '' })]);
+    await waitUntil(() => g.started.length === 1, 'u running');
+    const dropped = new AbortController();
+    const droppedTurn = r.runToolsToCompletion([toolUse('dropped', 'Safe', { text: '' })], {
+      signal: dropped.signal,
+    });
+    const kept = r.runToolsToCompletion([toolUse('kept', 'Safe', { text: '' })]);
+    dropped.abort();
+    expect((await droppedTurn).results[0]?.content).toMatch(/^Not run/);
+    g.gate('u').resolve('U');
+    await waitUntil(() => g.started.length === 2, 'kept started');
+    g.gate('kept').resolve('K');
+    expect((await kept).results[0]?.content).toBe('K');
+    expect((await blocker).results[0]?.content).toBe('U');
+    expect(g.started).toEqual(['u', 'kept']);
+  });
+
+  it('a FatalError ends its own turn only; the next turn runs', async () => {
+    const { FatalError } = await import('../core/index.js');
+    let fail = true;
+    const Flaky = makeTool({
+      name: 'Flaky',
+      run: () => {
+        if (fail) {
+          fail = false;
+          throw new FatalError('fatal in turn');
+        }
+        return { data: 'ok' };
+      },
+    });
+    const r = runtime({ tools: [Flaky] });
+    await expect(r.runToolsToCompletion([toolUse('a', 'Flaky', { text: '' })])).rejects.toThrow(
+      'fatal in turn',
+    );
+    expect((await r.runToolsToCompletion([toolUse('b', 'Flaky', { text: '' })])).results[0]?.content).toBe(
+      'ok',
+    );
+    expect([r.gate.running, r.gate.waiting]).toEqual([0, 0]);
+  });
 });

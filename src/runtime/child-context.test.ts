@@ -52,7 +52,10 @@ describe('createChildContext: state', () => {
     expect(child.getAppState().cwd).toBe('/child/only');
     expect(runtime.getAppState().cwd).toBe(temp.dir);
     expect(runtime.getAppState().planFilePath).toBeUndefined();
-    child.setAppStateForTasks((s) => ({ ...s, todos: { a1: [{ content: 'x', status: 'pending', activeForm: 'x-ing' }] } }));
+    child.setAppStateForTasks((s) => ({
+      ...s,
+      todos: { a1: [{ content: 'x', status: 'pending', activeForm: 'x-ing' }] },
+    }));
     expect(runtime.getAppState().todos?.a1).toHaveLength(1);
     expect(child.getAppState().todos?.a1).toHaveLength(1);
     expect(child.getAppState().cwd).toBe('/child/only');
@@ -121,7 +124,10 @@ describe('createChildContext: abort', () => {
     first.abortController.abort();
     expect(parent.abortController.signal.aborted).toBe(false);
     const parentController = new AbortController();
-    const second = createChildContext({ ...parent, abortController: parentController }, { agentId: 'a2', tools: [] });
+    const second = createChildContext(
+      { ...parent, abortController: parentController },
+      { agentId: 'a2', tools: [] },
+    );
     parentController.abort('stop');
     expect(second.abortController.signal.aborted).toBe(true);
     expect(second.abortController.signal.reason).toBe('stop');
@@ -155,9 +161,12 @@ describe('sub-agent turns through the session runtime', () => {
     const parent = { ...runtime.context, onProgress: (event: unknown) => sink.push(event) };
     const child = createChildContext(parent, { agentId: 'agent-7', tools: [Slow] });
     const updates: ToolRuntimeUpdate[] = [];
-    const run = runtime.runTools([toolUse('c1', 'Slow', { text: 'x' }), toolUse('c2', 'Echo', { text: 'y' })], {
-      context: child,
-    });
+    const run = runtime.runTools(
+      [toolUse('c1', 'Slow', { text: 'x' }), toolUse('c2', 'Echo', { text: 'y' })],
+      {
+        context: child,
+      },
+    );
     let step = await run.next();
     while (!step.done) {
       updates.push(step.value);
@@ -277,7 +286,9 @@ describe('sub-agent turns through the session runtime', () => {
     });
     runtime = session([Agent, ChildWork]);
     const controller = new AbortController();
-    const turn = runtime.runToolsToCompletion([toolUse('p', 'Agent', { text: '' })], { signal: controller.signal });
+    const turn = runtime.runToolsToCompletion([toolUse('p', 'Agent', { text: '' })], {
+      signal: controller.signal,
+    });
     await waitUntil(() => runtime.gate.running === 1 && seen.length === 0, 'the sub-agent’s call runs');
     await new Promise((resolve) => setImmediate(resolve));
     controller.abort();

@@ -83,9 +83,11 @@ describe('createSessionServices: background tasks', () => {
     expect(await session.services.dispose()).toEqual([]);
     expect(isProcessAlive(pid)).toBe(false);
     expect(session.services.tasks.runningIds()).toEqual([]);
-    const refused = await runToolOk(bash, { command: 'sleep 300', run_in_background: true }, session.context).catch(
-      (error: Error) => error.message,
-    );
+    const refused = await runToolOk(
+      bash,
+      { command: 'sleep 300', run_in_background: true },
+      session.context,
+    ).catch((error: Error) => error.message);
     expect(refused).toMatch(/the session is closed/);
   });
 
