@@ -55,9 +55,19 @@ class GatePermit implements Permit {
   }
 }
 
-interface Waiter {
-  request: AdmissionRequest;
-  state: 'queued' | 'started' | 'cancelled';
+class Waiter implements QueuedAdmission {
+  state: 'queued' | 'started' | 'cancelled' = 'queued';
+  constructor(
+    readonly gate: AdmissionGate,
+    readonly request: AdmissionRequest,
+  ) {}
+
+  cancel(): boolean {
+    if (this.state !== 'queued') return false;
+    this.state = 'cancelled';
+    this.gate.cancelled();
+    return true;
+  }
 }
 
 export class AdmissionGate {
@@ -90,17 +100,15 @@ export class AdmissionGate {
 
   /** Queues a call; `request.start` runs when it is admitted (possibly before `enqueue` returns). */
   enqueue(request: AdmissionRequest): QueuedAdmission {
-    const waiter: Waiter = { request, state: 'queued' };
+    const waiter = new Waiter(this, request);
     this.queue.push(waiter);
     this.pump();
-    return {
-      cancel: () => {
-        if (waiter.state !== 'queued') return false;
-        waiter.state = 'cancelled';
-        this.pump();
-        return true;
-      },
-    };
+    return waiter;
+  }
+
+  /** A queued call was cancelled: the calls behind it may start now. */
+  cancelled(): void {
+    this.pump();
   }
 
   /** True when `permit` is a live permit of this gate (a context's `runningCall` may come from elsewhere). */

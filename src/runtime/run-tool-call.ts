@@ -255,7 +255,7 @@ export async function runToolCall(
     if (state.decision) failed.decision = state.decision;
     const errorData = structuredDataOf(error);
     if (errorData.present && failed.status !== 'not-started') failed.data = errorData.data;
-    await runPostCall(failed, state, context, env);
+    if (env.postCall) await runPostCall(failed, state, context, env);
     return failed;
   } finally {
     untrack?.();
@@ -281,6 +281,6 @@ export async function runToolCall(
   if (budgetChars(outcome.content) > outcome.maxResultSizeChars) {
     await capCallResult(outcome, context.getAppState().sessionDir);
   }
-  await runPostCall(outcome, state, context, env);
+  if (env.postCall) await runPostCall(outcome, state, context, env);
   return outcome;
 }

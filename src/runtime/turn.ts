@@ -72,8 +72,6 @@ export class Turn {
   /** Safe calls' outcomes whose modifiers wait until none of the turn's calls runs. */
   private readonly pendingModifiers: CallOutcome[] = [];
   private runningCount = 0;
-  /** tool_use ids of this turn's calls running now. */
-  readonly running = new Set<string>();
 
   constructor(options: TurnOptions) {
     this.options = options;
@@ -170,7 +168,6 @@ export class Turn {
     }
     if (this.runningCount === 0) this.flushModifiers();
     this.runningCount++;
-    this.running.add(call.toolUse.id);
     try {
       const outcome = await this.runCall(call, permit);
       if (call.isConcurrencySafe) this.pendingModifiers.push(outcome);
@@ -182,7 +179,6 @@ export class Turn {
       throw error;
     } finally {
       this.runningCount--;
-      this.running.delete(call.toolUse.id);
       permit.release();
     }
   }
@@ -282,16 +278,16 @@ export class Turn {
       const record: CallRecord = {
         toolUseId: o.toolUseId,
         toolName: o.toolName,
-        ...(agentId !== undefined ? { agentId } : {}),
         status: o.status,
         isError: o.isError,
-        ...(o.status === 'ok' || 'data' in o ? { data: o.data } : {}),
-        ...(o.input ? { input: o.input } : {}),
-        ...(o.decision ? { decision: o.decision } : {}),
-        ...(o.postCallError !== undefined ? { postCallError: o.postCallError } : {}),
         durationMs: o.durationMs,
         newMessages: o.newMessages,
       };
+      if (agentId !== undefined) record.agentId = agentId;
+      if (o.status === 'ok' || 'data' in o) record.data = o.data;
+      if (o.input) record.input = o.input;
+      if (o.decision) record.decision = o.decision;
+      if (o.postCallError !== undefined) record.postCallError = o.postCallError;
       result.results.push(final);
       result.calls.push(record);
       result.newMessages.push(...o.newMessages);
