@@ -1,7 +1,7 @@
 /**
  * `gantry mcp`: Gantry's built-in tools served over MCP, with the permission engine in front
- * (design.md §6 "gantry mcp"; issue 7). One MCP session = one tool runtime (its own cwd,
- * read-file state and background tasks).
+ * (docs/runtime.md). One MCP session = one tool runtime (its own cwd, read-file state and
+ * background tasks, stopped when the session closes).
  *
  * - tools/list: names and JSON Schemas exactly as the model would see them (model/tool-definitions),
  *   annotations from the tools' flags (annotations.ts).
@@ -132,6 +132,10 @@ export function createGantryMcpServer(options: GantryMcpServerOptions): {
     canUseTool,
     ...(options.sessionDir ? { sessionDir: options.sessionDir } : {}),
   });
+  // The session ends with its transport: its services go with it (background commands stopped).
+  server.onclose = () => {
+    void runtime.services.dispose();
+  };
   const baseDirectories = runtime.getAppState().additionalDirectories;
   let rootsReady: Promise<void> = Promise.resolve();
 
