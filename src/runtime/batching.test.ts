@@ -466,3 +466,27 @@ describe('turns', () => {
     expect([r.gate.running, r.gate.waiting]).toEqual([0, 0]);
   });
 });
+
+describe('many turns at once', () => {
+  it('twenty concurrent turns on one runtime run without a listener-leak warning and leave no listener behind', async () => {
+    const { getEventListeners } = await import('node:events');
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const g = gatedTools();
+      const r = runtime({ tools: [g.Safe], maxConcurrency: 20 });
+      const before = getEventListeners(r.context.abortController.signal, 'abort').length;
+      const ids = Array.from({ length: 20 }, (_, i) => `c${i}`);
+      const turns = ids.map((id) => r.runToolsToCompletion([toolUse(id, 'Safe', { text: '' })]));
+      await waitUntil(() => g.started.length === 20, 'all twenty running');
+      for (const id of ids) g.gate(id).resolve(id);
+      expect((await Promise.all(turns)).map((t) => t.results[0]?.content)).toEqual(ids);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+      expect(getEventListeners(r.context.abortController.signal, 'abort').length).toBe(before);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+});

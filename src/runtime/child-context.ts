@@ -19,6 +19,7 @@
  * Permission mode: a child's permissions only narrow its parent's. A requested mode wider than the
  * parent's (or not comparable with it) is replaced by the parent's mode; see `narrowPermissionMode`.
  */
+import { setMaxListeners } from 'node:events';
 import path from 'node:path';
 import type { AnyTool, AppState, PermissionMode, ToolUseContext } from '../core/index.js';
 
@@ -75,6 +76,8 @@ export function createChildContext(
   options: ChildContextOptions,
 ): ChildToolUseContext {
   const controller = new AbortController();
+  // The child's turns and its own sub-agents listen to this signal; each detaches when done.
+  setMaxListeners(0, controller.signal);
   const detachers: (() => void)[] = [];
   const detach = (): void => {
     for (const d of detachers.splice(0)) d();

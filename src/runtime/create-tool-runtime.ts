@@ -11,6 +11,7 @@
  * updates in call order. docs/runtime.md is the reference.
  */
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -161,6 +162,9 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     ...(options.notify ? { notify: options.notify } : {}),
   };
   const sessionController = context.abortController;
+  // Every running turn listens to the session's signal (several at once: sub-agents, MCP
+  // requests); each removes its listener when it ends, so there is no count to warn about.
+  setMaxListeners(0, sessionController.signal);
   const maxConcurrency = resolveMaxToolUseConcurrency(options.maxConcurrency, options.env);
   const gate = new AdmissionGate(maxConcurrency);
 
