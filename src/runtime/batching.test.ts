@@ -3,6 +3,7 @@
  * cap (and its env override), unsafe calls alone, results in call order, context-modifier order,
  * aborts, several turns at once.
  */
+import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type AnyTool, buildTool, type ToolUseContext } from '../core/index.js';
@@ -469,7 +470,6 @@ describe('turns', () => {
 
 describe('many turns at once', () => {
   it('twenty concurrent turns on one runtime run without a listener-leak warning and leave no listener behind', async () => {
-    const { getEventListeners } = await import('node:events');
     const warnings: string[] = [];
     const onWarning = (w: Error) => warnings.push(w.name);
     process.on('warning', onWarning);
