@@ -1,6 +1,6 @@
 /**
  * Anthropic Messages API content blocks that tools exchange with the model
- * (spec §1.4 result envelope; §9.4 transcript content blocks).
+ * (the `tool_result` envelope, and the blocks Claude Code's transcripts record).
  */
 
 export interface TextBlock {

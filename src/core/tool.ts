@@ -114,7 +114,7 @@ export interface Tool<Input extends AnyObject = AnyObject, Output = unknown, Pro
   validateInput(input: Input, context: ToolUseContext): Promise<ValidationResult>;
   /** The tool's own verdict; `passthrough` defers to the general engine (which asks when nothing allows). */
   checkPermissions(input: Input, context: ToolUseContext): Promise<ToolPermissionResult>;
-  /** Permission targets and effects of this call, for the permission engine (design.md §2 step 4). */
+  /** Permission targets and effects of this call, for the permission engine. */
   describeCall(input: Input, context: ToolUseContext): Promise<CallDescription>;
   isEnabled(): boolean;
   /**

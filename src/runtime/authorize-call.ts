@@ -1,5 +1,5 @@
 /**
- * Permission phase of one call (design.md §2 steps 4–6; spec §1.3 steps 5–6):
+ * Permission phase of one call (docs/runtime.md; docs/architecture.md "A call's life"):
  *   tool.checkPermissions + tool.describeCall → decider (data in, decision out)
  *   → `ask` goes to the host's `canUseTool` (no host → deny)
  *   → the input to run with (possibly updated by the decider or the host).
