@@ -1,5 +1,5 @@
 /**
- * One call's pipeline, end to end through createToolRuntime (design.md §2; spec §1.3):
+ * One call's pipeline, end to end through createToolRuntime (docs/runtime.md):
  * unknown tool, schema errors, validateInput, deciders, the host's canUseTool, execution errors,
  * progress delivery, result mapping.
  */

@@ -1,5 +1,5 @@
 /**
- * The streaming executor's start rule (seed 000 §6.3): a call starts as soon as nothing runs, or it
+ * The streaming executor's start rule (the admission gate, docs/runtime.md §5): a call starts as soon as nothing runs, or it
  * and everything running are concurrency-safe (under the cap); an unsafe queued call blocks those
  * behind it; results come in call order after finish().
  */
