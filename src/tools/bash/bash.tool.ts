@@ -26,6 +26,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describeWorldOf } from '../../core/call-describer.js';
 import { AbortError, buildTool, ToolExecutionError, type ToolUseContext } from '../../core/index.js';
 import type { CommandAnalysis } from '../../shell/types.js';
 import {
@@ -36,6 +37,7 @@ import {
 } from './bash-input.js';
 import { type BashOutput, mapBashResult } from './bash-output.js';
 import { nextCwd, startCwd } from './cwd.js';
+import { bashDescriber } from './describe.js';
 import { destructiveWarning } from './destructive-warning.js';
 import { finishForeground } from './finish-foreground.js';
 import { startBackgroundCommand } from './run-background.js';
@@ -93,6 +95,14 @@ export function createBashTool(options: BashToolOptions = {}) {
     return analysis;
   };
 
+  /** The shared Bash describer (the guard's), here only for the classifier text. */
+  const describer = bashDescriber(async (command, world) => {
+    await shell.init();
+    const analysis = shell.analyzeSync(command, world.cwd);
+    if (!analysis) throw new ToolExecutionError('The shell analysis of this command failed.');
+    return shell.describeAnalysis(analysis);
+  });
+
   /**
    * Read-only exactly when the analysis proves it; false without a context (no session cwd to
    * analyse against) or while the parser is not initialised (fail closed).
@@ -111,7 +121,7 @@ export function createBashTool(options: BashToolOptions = {}) {
     isReadOnly: provenReadOnly,
     isConcurrencySafe: provenReadOnly,
     isDestructive: (input: BashInput) => destructiveWarning(input.command) !== undefined,
-    toAutoClassifierInput: (input: BashInput) => input.command,
+    toAutoClassifierInput: describer.toAutoClassifierInput,
 
     async validateInput(input: BashInput, _context?: ToolUseContext) {
       if (input.command.trim() === '') return { ok: false, message: 'command is empty.', field: 'command' };
@@ -122,13 +132,16 @@ export function createBashTool(options: BashToolOptions = {}) {
     async describeCall(input: BashInput, context: ToolUseContext) {
       const cwd = context.getAppState().cwd;
       await shell.init();
-      const analysis = analysisOf(input, cwd);
-      if (!analysis) {
-        throw new ToolExecutionError(
-          'The shell analysis of this command failed, so it cannot be checked and was not run.',
-        );
-      }
-      const description = shell.describeAnalysis(analysis);
+      // The describer (also used by the guard) over this call's one analysis.
+      const description = await bashDescriber((_command, world) => {
+        const analysis = analysisOf(input, world.cwd);
+        if (!analysis) {
+          throw new ToolExecutionError(
+            'The shell analysis of this command failed, so it cannot be checked and was not run.',
+          );
+        }
+        return shell.describeAnalysis(analysis);
+      }).describe(input, describeWorldOf(context));
       if (!options.sandbox?.decide) return description;
       const decision = await options.sandbox
         .decide({

@@ -12,11 +12,11 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { describeWorldOf } from '../../core/call-describer.js';
 import type { ToolResultContent, ToolUseContext } from '../../core/index.js';
 import { buildTool, hashContent, ToolExecutionError, ToolInputError } from '../../core/index.js';
 import { extensionOf, hasBinaryExtension } from '../file-io/binary.js';
 import { fileToolsCompat } from '../file-io/compat.js';
-import { describeFileCall } from '../file-io/describe-call.js';
 import { recordFileState } from '../file-io/freshness.js';
 import { loadPrompt } from '../file-io/load-prompt.js';
 import { fileNotFoundMessage } from '../file-io/not-found.js';
@@ -32,6 +32,7 @@ import {
 import { parsePageRange, pdfContent, type ReadPdfOutput, readPdf } from './read-pdf.js';
 import { readTextWindow } from './read-text.js';
 import { CHARS_PER_TOKEN, type ReadTextOutput, renderTextRead, textReadContent } from './text-result.js';
+import { readDescriber } from './describe.js';
 
 const ReadInput = z.strictObject({
   file_path: z.string().describe('The absolute path of the file to read.'),
@@ -110,10 +111,10 @@ export const ReadTool = buildTool({
   description: loadPrompt(import.meta.url, './read.prompt.md'),
   inputSchema: ReadInput,
   maxResultSizeChars: Number.POSITIVE_INFINITY,
-  isReadOnly: () => true,
+  isReadOnly: readDescriber.isReadOnly,
   isConcurrencySafe: () => true,
   userFacingName: (_input?: ReadInput) => 'Read',
-  toAutoClassifierInput: (input: ReadInput) => `Read ${input.file_path}`,
+  toAutoClassifierInput: readDescriber.toAutoClassifierInput,
 
   async validateInput(input: ReadInput) {
     if (input.file_path.trim() === '') {
@@ -138,13 +139,7 @@ export const ReadTool = buildTool({
   },
 
   async describeCall(input: ReadInput, context: ToolUseContext) {
-    return describeFileCall({
-      toolName: 'Read',
-      kind: 'read',
-      field: 'file_path',
-      requestedPath: input.file_path,
-      context,
-    });
+    return readDescriber.describe(input, describeWorldOf(context));
   },
 
   async *call(input: ReadInput, context: ToolUseContext) {
