@@ -30,6 +30,7 @@ export type {
   TextBlock,
   ToolResultBlock,
   ToolResultContent,
+  ToolReferenceBlock,
   ToolResultContentBlock,
   ToolUseBlock,
 } from './core/content.js';
@@ -44,17 +45,31 @@ export type {
   PermissionMode,
   PermissionRequest,
 } from './core/permission-types.js';
-// The runtime: one call's pipeline, batching, streaming, result budgets; the definitions the model sees.
+// The runtime: one call's pipeline, the admission gate, streaming, result budgets; session
+// services (background tasks, sandbox, disposal), child contexts for subagents, the tool pool and
+// the definitions the model sees.
 export {
   allowAllDecider,
   askAllDecider,
+  assembleToolPool,
+  type CallRecord,
   type CanUseTool,
+  type ChildContextOptions,
+  type ChildToolUseContext,
+  createChildContext,
+  createSessionServices,
   createToolRuntime,
+  jsonSchemaInput,
+  type PostCallEvent,
+  type PostCallHook,
   renderToolDefinitionsJson,
+  type SessionServicesHandle,
   StreamingToolExecutor,
   type ToolDefinition,
   toolDefinition,
   toolDefinitions,
+  type ToolPool,
+  type ToolPoolInputs,
   type ToolRuntime,
   type ToolRuntimeOptions,
   type ToolRuntimeUpdate,

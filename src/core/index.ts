@@ -14,6 +14,7 @@ export {
   type ImageBlock,
   MEDIA_BLOCK_BUDGET_CHARS,
   type TextBlock,
+  type ToolReferenceBlock,
   type ToolResultBlock,
   type ToolResultContent,
   type ToolResultContentBlock,
@@ -22,11 +23,12 @@ export {
 export type {
   AppState,
   BackgroundTaskInfo,
-  McpClientInfo,
-  ThinkingConfig,
+  RunningCallRef,
+  TodoItem,
   ToolProgressEvent,
   ToolUseContext,
   ToolUseContextOptions,
+  WorktreeInfo,
 } from './context.js';
 export {
   type Effect,
@@ -85,9 +87,14 @@ export {
   type AnyObject,
   type AnyTool,
   findToolByName,
+  type InputParseResult,
+  type InputSchemaIssue,
+  type JsonSchemaInput,
   type JSONSchemaObject,
   type Tool,
+  type ToolInputSchema,
   type ToolResult,
+  type ToolResultMeta,
   type ValidationResult,
 } from './tool.js';
 export {
@@ -102,7 +109,6 @@ export {
   type StopReason,
   type SystemBlock,
   type ThinkingBlock,
-  type ToolReferenceBlock,
   type Usage,
   type UserContentBlock,
   type UserMessage,
@@ -117,3 +123,8 @@ export {
   type ModelToolDefinition,
   type ThinkingRequest,
 } from './model-client.js';
+export type {
+  BackgroundTaskRegistry,
+  SessionServices,
+  TaskHandle,
+} from './services.js';

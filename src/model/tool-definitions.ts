@@ -1,8 +1,6 @@
-/**
- * The neutral tool definitions (`{name, description, input_schema}`) are rendered in
- * `runtime/tool-definitions.ts`, below `mcp/` which serves them too; providers import them from here.
- */
+/** Tool definitions live in the runtime (the tool pool and the MCP server render them too); re-exported for `model/`. */
 export {
+  deferredToolDefinition,
   renderToolDefinitionsJson,
   type ToolDefinition,
   toolDefinition,

@@ -1,6 +1,6 @@
 /**
  * Tool definitions are rendered once and byte-stable: across calls, across fresh schema instances,
- * and across process restarts (the request prefix must stay byte-identical for the provider's prompt cache).
+ * and across process restarts (the request prefix must stay byte-identical for the prompt cache).
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';

@@ -1,28 +1,26 @@
 /**
  * Tool definitions as the model sees them (`{name, description, input_schema}`; Anthropic Messages
- * `tools[]`), rendered once per tool and cached: the rendered schemas are part of the request prefix
- * a provider's prompt cache keys on, so they must stay byte-identical from request to request.
- * Lives in runtime/ (below mcp/ and model/) because both the MCP server and the model providers
- * render from it.
+ * `tools[]`), rendered once per tool and cached: the definitions are part of the request prefix,
+ * which must stay byte-identical for the prompt cache to hit.
  *
- * - `input_schema` is the tool's `inputJSONSchema` when it has one (MCP tools), else
- *   `z.toJSONSchema(inputSchema, { io: 'input' })` (stack.md §3: input mode keeps defaulted fields
- *   optional) without its `$schema` key. zod's output is deterministic (declaration order), so the
- *   bytes are the same across calls and process restarts; a test pins this.
+ * - `input_schema` is the tool's `inputJSONSchema` when it has one (MCP tools), else the schema of
+ *   a JSON-Schema input (`JsonSchemaInput.jsonSchema`), else `z.toJSONSchema(inputSchema,
+ *   { io: 'input' })` (input mode keeps defaulted fields optional) without its `$schema` key. zod's
+ *   output is deterministic (declaration order), so the bytes are the same across calls and process
+ *   restarts; a test pins this.
+ * - A deferred tool the model has loaded is sent in full with `defer_loading: true`
+ *   (`deferredToolDefinition`), as Claude Code does after ToolSearch.
  * - The cached definition is deep-frozen: no caller can change what later requests send.
  * - Throws TypeError when a schema does not render to a JSON object schema (tool inputs are objects).
  */
 import { z } from 'zod';
-import type { AnyTool, JSONSchemaObject } from '../core/index.js';
+import type { AnyTool, JSONSchemaObject, ModelToolDefinition } from '../core/index.js';
 
 /** One entry of the request's `tools` array. */
-export interface ToolDefinition {
-  readonly name: string;
-  readonly description: string;
-  readonly input_schema: Readonly<JSONSchemaObject>;
-}
+export type ToolDefinition = ModelToolDefinition;
 
 const cache = new WeakMap<AnyTool, ToolDefinition>();
+const deferredCache = new WeakMap<AnyTool, ToolDefinition>();
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
@@ -37,10 +35,12 @@ function renderInputSchema(tool: AnyTool): JSONSchemaObject {
     // A structured copy, so later changes to the tool's object cannot reach the cached bytes.
     return structuredClone(tool.inputJSONSchema);
   }
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Record<
-    string,
-    unknown
-  >;
+  if ('kind' in tool.inputSchema && tool.inputSchema.kind === 'json-schema') {
+    return structuredClone(tool.inputSchema.jsonSchema);
+  }
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.inputSchema as z.ZodType, {
+    io: 'input',
+  }) as Record<string, unknown>;
   if (schema.type !== 'object') {
     throw new TypeError(
       `Tool ${tool.name}: the input schema must be an object schema (got ${String(schema.type)})`,
@@ -59,6 +59,16 @@ export function toolDefinition(tool: AnyTool): ToolDefinition {
       input_schema: renderInputSchema(tool),
     });
     cache.set(tool, definition);
+  }
+  return definition;
+}
+
+/** The full definition of a deferred tool the model has loaded: `toolDefinition(tool)` plus `defer_loading: true`. Cached. */
+export function deferredToolDefinition(tool: AnyTool): ToolDefinition {
+  let definition = deferredCache.get(tool);
+  if (!definition) {
+    definition = Object.freeze({ ...toolDefinition(tool), defer_loading: true });
+    deferredCache.set(tool, definition);
   }
   return definition;
 }
