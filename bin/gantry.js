@@ -2,6 +2,7 @@
 // Entry point of the `gantry` command. Every command runs the built JavaScript in dist/ (made by
 // `npm run build`, which `npm ci` and `npm pack` run):
 // - `gantry hook` from dist/fast/gantry-hook.mjs, the smallest start a host's every tool call can pay;
+// - `gantry check` from dist/fast/gantry-check.mjs, one file that loads no command-line parser;
 // - everything else from dist/fast/gantry.mjs.
 // Run from a git checkout (a src/ folder and .git beside bin/), dist/ is first compared with the
 // sources (dist/.build-stamp.json) and rebuilt when they changed, so an edit is never run stale.
@@ -31,10 +32,14 @@ if (existsSync(`${root}src`) && existsSync(`${root}.git`) && existsSync(`${root}
   }
 }
 
+const command = process.argv[2];
+const wantsHelp = process.argv.includes('--help') || process.argv.includes('-h');
 const entry =
-  process.argv[2] === 'hook' && !process.argv.includes('--help') && !process.argv.includes('-h')
+  command === 'hook' && !wantsHelp
     ? '../dist/fast/gantry-hook.mjs'
-    : '../dist/fast/gantry.mjs';
+    : command === 'check'
+      ? '../dist/fast/gantry-check.mjs'
+      : '../dist/fast/gantry.mjs';
 if (!existsSync(fileURLToPath(new URL(entry, import.meta.url)))) {
   process.stderr.write(
     `gantry: ${fileURLToPath(new URL(entry, import.meta.url))} is missing; run \`npm run build\`\n`,

@@ -2,9 +2,8 @@
 // - the library: one JavaScript file per shipped module of src/ outside src/cli/ (esbuild, no
 //   bundling: same layout, same imports), with the files modules read at run time (the tools'
 //   *.prompt.md) copied beside them;
-// - the start-up bundles bin/gantry.js runs: `gantry hook` (run on every tool call of a host) and the
-//   rest of the command line (dist/fast/*.mjs: one file each plus shared chunks; npm packages stay
-//   external);
+// - the start-up bundles bin/gantry.js runs (dist/fast/*.mjs; npm packages stay external):
+//   `gantry hook` (run on every tool call of a host), `gantry check`, and the rest of the command line;
 // - the type declarations (`tsc -p tsconfig.build.json`, declarations only);
 // - dist/.build-stamp.json, which bin/gantry.js compares with the sources in a git checkout.
 //
@@ -42,11 +41,13 @@ const jsOnly = args.has('--js-only');
 const LOCK = path.join(dist, '.build-lock');
 const LOCK_STALE_MS = 180_000;
 
-/** The start-up bundles: entry name → source. */
-const FAST_ENTRIES = {
+/** The start-up bundles that share chunks: entry name → source. */
+const SPLIT_ENTRIES = {
   'gantry-hook': 'src/cli/hook/hook-bundle-entry.ts',
   gantry: 'src/cli/cli-entry.ts',
 };
+/** The start-up bundles made as one file each. */
+const SINGLE_ENTRIES = { 'gantry-check': 'src/cli/check-entry.ts' };
 
 const notShipped = NOT_SHIPPED.map((s) => new RegExp(s));
 const isShipped = (rel) => !notShipped.some((re) => re.test(rel));
@@ -142,9 +143,10 @@ async function buildAll() {
   // 3. The start-up bundles. Bundled code resolves `new URL('./x', import.meta.url)` against
   // dist/fast/, so every chunk sits in that one directory (two levels below the package root, like
   // the modules of src/cli/), and the prompt files are copied there too (their names are unique).
-  const fast = await build({
+  // The hook and the rest of the command line share chunks (the hook's warm path loads only its
+  // small client); `gantry check` is one file, as fewer modules start faster.
+  const bundleOptions = {
     absWorkingDir: root,
-    entryPoints: FAST_ENTRIES,
     outdir: 'dist/fast',
     outExtension: { '.js': '.mjs' },
     bundle: true,
@@ -152,12 +154,19 @@ async function buildAll() {
     format: 'esm',
     target: 'node20',
     packages: 'external',
-    splitting: true,
-    chunkNames: '[name]-[hash]',
     write: false,
     logLevel: 'warning',
-  });
-  for (const f of fast.outputFiles) {
+  };
+  const fast = [
+    await build({
+      ...bundleOptions,
+      entryPoints: SPLIT_ENTRIES,
+      splitting: true,
+      chunkNames: '[name]-[hash]',
+    }),
+    await build({ ...bundleOptions, entryPoints: SINGLE_ENTRIES }),
+  ];
+  for (const f of fast.flatMap((r) => r.outputFiles)) {
     writeAtomic(f.path, f.contents);
     produced.add(f.path);
   }
