@@ -69,6 +69,15 @@ export async function stopAllProcessGroups(): Promise<number> {
   return groups.length;
 }
 
+/**
+ * Last resort when this process exits with groups still listed (an exit that skipped the orderly
+ * shutdown): SIGKILL them synchronously, so none is left running under init.
+ */
+function killListedGroupsNow(): void {
+  for (const g of liveGroups) signalGroup(g.pid, 'SIGKILL');
+}
+let exitHookInstalled = false;
+
 /** Process groups started here that may still have members (for tests and shutdown reports). */
 export function runningProcessGroupCount(): number {
   return liveGroups.size;
@@ -88,6 +97,11 @@ const SIGNAL_NUMBERS: Partial<Record<NodeJS.Signals, number>> = {
 
 /** Longest wait for SIGKILLed group members to disappear, ms. */
 const KILL_SETTLE_MS = 5_000;
+
+/** A wait that keeps the process alive: stopping a group finishes before the process may exit. */
+function heldDelay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
@@ -221,7 +235,7 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     signalGroup(pid, 'SIGTERM');
     const deadline = Date.now() + graceMs;
     while (Date.now() < deadline) {
-      await delay(Math.min(25, Math.max(1, deadline - Date.now())));
+      await heldDelay(Math.min(25, Math.max(1, deadline - Date.now())));
       const members = groupMemberIdentities(pid);
       if (leaderDone && members.size === 0) return 'SIGTERM';
       // A process forked just before the SIGTERM may have exec'd with the signal lost (bash resets
@@ -244,7 +258,7 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     const killDeadline = Date.now() + KILL_SETTLE_MS;
     while (liveGroupMembers(pid).length > 0 && Date.now() < killDeadline) {
       signalGroup(pid, 'SIGKILL');
-      await delay(10);
+      await heldDelay(10);
     }
     return 'SIGKILL';
   };
@@ -280,6 +294,10 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     stopLeftovers,
   };
   liveGroups.add(handle);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', killListedGroupsNow);
+  }
   // Forget a group once it is empty; one whose leader left members behind stays listed until it is
   // stopped (by `stopLeftovers`, `terminate` or `stopAllProcessGroups`).
   void exited.then(() => {
