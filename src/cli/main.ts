@@ -71,6 +71,10 @@ export function buildProgram(): Command {
     .option('--json', 'one JSON line per call, then a summary line')
     .option('--execute', 'also run the allowed read-only calls in --workspace')
     .option('--workspace <dir>', 'directory the executed calls are re-rooted into')
+    .option(
+      '--max-line-bytes <n>',
+      'longest transcript line read; longer ones count as malformed (default 64 MiB)',
+    )
     .action(async (files: string[], o) => {
       const { runReplay } = await import('./replay/cli.js');
       process.exitCode = await runReplay(files, o);
