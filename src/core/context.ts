@@ -3,7 +3,7 @@
  * Field by field documentation below; the runtime builds one per session and hands it to every call.
  */
 import type { ToolResultBlock } from './content.js';
-import type { PermissionMode } from './permission-types.js';
+import type { CallDescription, PermissionMode } from './permission-types.js';
 import type { ReadFileState } from './read-file-state.js';
 import type { AnyTool } from './tool.js';
 
@@ -93,6 +93,13 @@ export interface ToolUseContext {
   notify?: (message: { type: 'task-notification'; task: BackgroundTaskInfo; summary: string }) => void;
   /** The tool_use id of the call this context was handed to (set by the runtime per call). */
   toolUseId?: string;
+  /**
+   * The description the permission decision for this call was made on (set by the runtime just
+   * before `call`). A tool that acts on paths acts on the paths it names and refuses when they now
+   * resolve elsewhere (a symlink swapped since the check; docs/reliability.md "File operations").
+   * Absent when `call` runs without the runtime's permission phase (a test driving a tool directly).
+   */
+  permittedCall?: CallDescription;
   /** Results produced so far in this turn (read-only; for tools that inspect siblings). */
   turnResults?: readonly ToolResultBlock[];
 }

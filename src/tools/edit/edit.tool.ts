@@ -15,7 +15,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { ToolUseContext } from '../../core/index.js';
-import { buildTool, ToolInputError } from '../../core/index.js';
+import { buildTool, invalidPathMessage, ToolInputError } from '../../core/index.js';
+import { assertPermittedPath } from '../file-io/checked-open.js';
 import { extensionOf } from '../file-io/binary.js';
 import { commitTextWrite } from '../file-io/commit-write.js';
 import { fileToolsCompat } from '../file-io/compat.js';
@@ -29,6 +30,7 @@ import { makeStructuredPatch, type PatchHunk } from '../file-io/patch.js';
 import { resolveFilePath } from '../file-io/resolve-path.js';
 import { lineOfIndex, snippetAround, updatedBrief, updatedWithSnippet } from '../file-io/snippet.js';
 import { loadTextFile, type TextFileSnapshot } from '../file-io/text-file.js';
+import { insideWorkingDirectories } from '../file-io/working-area.js';
 import { applyEditMatch, type EditMatch, findEditMatch } from './match.js';
 
 const EditInput = z.strictObject({
@@ -98,8 +100,8 @@ function absorbLineBreak(fileText: string, match: EditMatch, replaceAll: boolean
   return match;
 }
 
-async function planEdit(input: EditInput, context: ToolUseContext): Promise<EditPlan> {
-  const compat = fileToolsCompat(context);
+/** Checks that need no file (same strings, empty or impossible path, a notebook). */
+function checkEditInput(input: EditInput, context: ToolUseContext): void {
   if (input.old_string === input.new_string) {
     throw new ToolInputError(
       'No changes to make: old_string and new_string are exactly the same.',
@@ -112,14 +114,26 @@ async function planEdit(input: EditInput, context: ToolUseContext): Promise<Edit
       'file_path',
     );
   }
-  const p = resolveFilePath(input.file_path, context);
-  if (extensionOf(p.resolved) === 'ipynb') {
+  const bad = invalidPathMessage('file_path', input.file_path);
+  if (bad) throw new ToolInputError(bad, 'file_path');
+  if (extensionOf(resolveFilePath(input.file_path, context).resolved) === 'ipynb') {
     throw new ToolInputError(
       'File is a Jupyter Notebook. Use the NotebookEdit tool to change its cells (Edit would break its JSON).',
       'file_path',
     );
   }
-  const existing = await loadTextFile(p.resolved);
+}
+
+/**
+ * Plans the edit against the file as it is now. With `permitted` (in `call`) the path must resolve
+ * to what the permission decision named, and the file is read through a verified descriptor.
+ */
+async function planEdit(input: EditInput, context: ToolUseContext, permitted = false): Promise<EditPlan> {
+  const compat = fileToolsCompat(context);
+  checkEditInput(input, context);
+  const p = resolveFilePath(input.file_path, context);
+  if (permitted) assertPermittedPath(context, p.resolved, p.absolute);
+  const existing = await loadTextFile(p.resolved, p.absolute);
   if (!existing) {
     if (input.old_string !== '') {
       const message = await fileNotFoundMessage(p.absolute, context.getAppState().cwd);
@@ -207,6 +221,10 @@ export const EditTool = buildTool({
 
   async validateInput(input: EditInput, context: ToolUseContext) {
     try {
+      checkEditInput(input, context);
+      // Outside the working directories the file is looked at only after the permission decision.
+      if (!insideWorkingDirectories(context, resolveFilePath(input.file_path, context).resolved))
+        return { ok: true };
       await planEdit(input, context);
       return { ok: true };
     } catch (error) {
@@ -229,7 +247,7 @@ export const EditTool = buildTool({
 
   async *call(input: EditInput, context: ToolUseContext) {
     const compat = fileToolsCompat(context);
-    const plan = await planEdit(input, context);
+    const plan = await planEdit(input, context, true);
     const previous = context.readFileState.get(plan.resolved);
     await commitTextWrite({
       context,

@@ -17,6 +17,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { buildTool, type CallDescription, type ToolUseContext } from '../../core/index.js';
+import { assertPermittedPath, type CheckedDirectory, openCheckedDirectory } from '../file-io/checked-open.js';
 import {
   compatChoice,
   describeSearchRoot,
@@ -156,24 +157,34 @@ export function createGlobTool(options: GlobToolOptions = {}) {
         'relative',
       );
       const { root, relPattern } = resolveGlob(input, context);
+      assertPermittedPath(context, root, root);
       const ranked = new RankedFiles(limit, order);
       let timedOut = false;
-      if (pathKind(root) === 'directory') {
-        const outcome = await listFiles(await engine(), {
-          root,
-          pattern: relPattern,
-          caseInsensitive: process.platform === 'darwin' || process.platform === 'win32',
-          respectIgnore,
-          excludeDirs: vcsDirectoriesToExclude(relPattern, includeVcs),
-          signal: context.abortController.signal,
-          timeoutMs,
-          onFile: (rel) => {
-            const abs = `${root === '/' ? '' : root}/${rel}`;
-            ranked.add({ path: abs, mtimeMs: mtimeOf(abs) });
-            return true;
-          },
-        });
-        timedOut = outcome.timedOut;
+      // The search reads the root through a descriptor verified to be the checked directory.
+      let dir: CheckedDirectory | undefined;
+      if (pathKind(root) === 'directory') dir = await openCheckedDirectory(root);
+      try {
+        if (dir) {
+          const io = dir.ioPath;
+          const outcome = await listFiles(await engine(), {
+            root,
+            ioRoot: io,
+            pattern: relPattern,
+            caseInsensitive: process.platform === 'darwin' || process.platform === 'win32',
+            respectIgnore,
+            excludeDirs: vcsDirectoriesToExclude(relPattern, includeVcs),
+            signal: context.abortController.signal,
+            timeoutMs,
+            onFile: (rel) => {
+              const abs = `${root === '/' ? '' : root}/${rel}`;
+              ranked.add({ path: abs, mtimeMs: mtimeOf(`${io}/${rel}`) });
+              return true;
+            },
+          });
+          timedOut = outcome.timedOut;
+        }
+      } finally {
+        await dir?.close();
       }
       const cwd = resolvedCwd(context);
       const filenames = ranked.sorted().map((f) => formatResultPath(f.path, cwd, pathStyle));

@@ -12,7 +12,8 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { ToolUseContext } from '../../core/index.js';
-import { buildTool, ToolInputError } from '../../core/index.js';
+import { buildTool, invalidPathMessage, ToolInputError } from '../../core/index.js';
+import { assertPermittedPath } from '../file-io/checked-open.js';
 import { extensionOf } from '../file-io/binary.js';
 import { commitTextWrite } from '../file-io/commit-write.js';
 import { fileToolsCompat } from '../file-io/compat.js';
@@ -32,6 +33,7 @@ import {
 } from '../file-io/notebook.js';
 import { resolveFilePath } from '../file-io/resolve-path.js';
 import { loadTextFile, type TextFileSnapshot } from '../file-io/text-file.js';
+import { insideWorkingDirectories } from '../file-io/working-area.js';
 import { deleteCellText, insertCellText, openNotebookDocument, replaceCellText } from './splice.js';
 
 const NotebookEditInput = z.strictObject({
@@ -121,10 +123,12 @@ function retype(cell: NotebookCell, type: 'code' | 'markdown'): NotebookCell {
     : out;
 }
 
-async function planNotebookEdit(input: NotebookEditInput, context: ToolUseContext): Promise<NotebookPlan> {
+/** Checks that need no file (an impossible path, not a notebook, missing cell_type / cell_id). */
+function checkNotebookInput(input: NotebookEditInput, context: ToolUseContext): void {
   const mode = input.edit_mode ?? 'replace';
-  const p = resolveFilePath(input.notebook_path, context);
-  if (extensionOf(p.resolved) !== 'ipynb') {
+  const bad = invalidPathMessage('notebook_path', input.notebook_path);
+  if (bad) throw new ToolInputError(bad, 'notebook_path');
+  if (extensionOf(resolveFilePath(input.notebook_path, context).resolved) !== 'ipynb') {
     throw new ToolInputError(
       'File must be a Jupyter notebook (.ipynb file). For other files use Edit.',
       'notebook_path',
@@ -142,7 +146,22 @@ async function planNotebookEdit(input: NotebookEditInput, context: ToolUseContex
       'cell_id',
     );
   }
-  const existing = await loadTextFile(p.resolved);
+}
+
+/**
+ * Plans the edit against the notebook as it is now. With `permitted` (in `call`) the path must
+ * resolve to what the permission decision named, and the file is read through a verified descriptor.
+ */
+async function planNotebookEdit(
+  input: NotebookEditInput,
+  context: ToolUseContext,
+  permitted = false,
+): Promise<NotebookPlan> {
+  const mode = input.edit_mode ?? 'replace';
+  checkNotebookInput(input, context);
+  const p = resolveFilePath(input.notebook_path, context);
+  if (permitted) assertPermittedPath(context, p.resolved, p.absolute);
+  const existing = await loadTextFile(p.resolved, p.absolute);
   if (!existing) {
     throw new ToolInputError(
       await fileNotFoundMessage(p.absolute, context.getAppState().cwd),
@@ -231,6 +250,10 @@ export const NotebookEditTool = buildTool({
 
   async validateInput(input: NotebookEditInput, context: ToolUseContext) {
     try {
+      checkNotebookInput(input, context);
+      // Outside the working directories the file is looked at only after the permission decision.
+      if (!insideWorkingDirectories(context, resolveFilePath(input.notebook_path, context).resolved))
+        return { ok: true };
       await planNotebookEdit(input, context);
       return { ok: true };
     } catch (error) {
@@ -253,7 +276,7 @@ export const NotebookEditTool = buildTool({
 
   async *call(input: NotebookEditInput, context: ToolUseContext) {
     const compat = fileToolsCompat(context);
-    const plan = await planNotebookEdit(input, context);
+    const plan = await planNotebookEdit(input, context, true);
     await commitTextWrite({
       context,
       filePath: plan.resolved,

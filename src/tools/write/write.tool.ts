@@ -12,7 +12,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { ToolUseContext } from '../../core/index.js';
-import { buildTool, ToolInputError } from '../../core/index.js';
+import { buildTool, invalidPathMessage, ToolInputError } from '../../core/index.js';
+import { assertPermittedPath } from '../file-io/checked-open.js';
 import { commitTextWrite } from '../file-io/commit-write.js';
 import { fileToolsCompat } from '../file-io/compat.js';
 import { describeFileCall } from '../file-io/describe-call.js';
@@ -24,6 +25,7 @@ import { changedNewLines, makeStructuredPatch, type PatchHunk } from '../file-io
 import { resolveFilePath } from '../file-io/resolve-path.js';
 import { snippetAround, updatedBrief, updatedWithSnippet } from '../file-io/snippet.js';
 import { loadTextFile, type TextFileSnapshot } from '../file-io/text-file.js';
+import { insideWorkingDirectories } from '../file-io/working-area.js';
 
 const WriteInput = z.strictObject({
   file_path: z.string().describe('The absolute path of the file to write.'),
@@ -48,13 +50,25 @@ interface WritePlan {
   text: string;
 }
 
-async function planWrite(input: WriteInput, context: ToolUseContext): Promise<WritePlan> {
+/** Checks that need no file: an empty path, a character no path can hold. */
+function checkPathField(input: WriteInput): void {
   if (input.file_path.trim() === '') {
     throw new ToolInputError('file_path is empty. Give the absolute path of the file to write.', 'file_path');
   }
+  const bad = invalidPathMessage('file_path', input.file_path);
+  if (bad) throw new ToolInputError(bad, 'file_path');
+}
+
+/**
+ * Plans the write against the file as it is now. With `permitted` (in `call`) the path must
+ * resolve to what the permission decision named, and the file is read through a verified descriptor.
+ */
+async function planWrite(input: WriteInput, context: ToolUseContext, permitted = false): Promise<WritePlan> {
+  checkPathField(input);
   const compat = fileToolsCompat(context);
   const p = resolveFilePath(input.file_path, context);
-  const existing = await loadTextFile(p.resolved);
+  if (permitted) assertPermittedPath(context, p.resolved, p.absolute);
+  const existing = await loadTextFile(p.resolved, p.absolute);
   let lineEnding: LineEnding = 'LF';
   if (existing) {
     const check = checkReadBeforeWrite(context, existing, { requireFullRead: true });
@@ -82,6 +96,10 @@ export const WriteTool = buildTool({
 
   async validateInput(input: WriteInput, context: ToolUseContext) {
     try {
+      checkPathField(input);
+      // Outside the working directories the file is looked at only after the permission decision.
+      if (!insideWorkingDirectories(context, resolveFilePath(input.file_path, context).resolved))
+        return { ok: true };
       await planWrite(input, context);
       return { ok: true };
     } catch (error) {
@@ -102,7 +120,7 @@ export const WriteTool = buildTool({
 
   async *call(input: WriteInput, context: ToolUseContext) {
     const compat = fileToolsCompat(context);
-    const plan = await planWrite(input, context);
+    const plan = await planWrite(input, context, true);
     await commitTextWrite({
       context,
       filePath: plan.resolved,
