@@ -16,12 +16,13 @@
  * left and exits 1 at once.
  */
 import { randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PERMISSION_MODES, type PermissionMode } from '../core/index.js';
 import { serveHttp, serveStdio } from '../mcp/server/transports.js';
 import { createSandboxManager, type SandboxManager } from '../sandbox/index.js';
 import { stopAllProcessGroups } from '../tools/bash/exec.js';
+import { removeStaleTempFiles } from '../tools/file-io/atomic-write.js';
+import { pruneSessionDirs, sessionDirFor, sessionsRoot } from '../tools/file-io/session-files.js';
 import { getAllBaseTools } from '../tools/index.js';
 import { backgroundTasks } from '../tools/tasks/task-manager.js';
 import { createGuard, explicitSettingsErrors } from './shared/guard.js';
@@ -76,8 +77,12 @@ export async function runMcp(o: McpCliOptions, version: string): Promise<number>
     return fail('the auth token must be at least 16 characters');
 
   const cwd = path.resolve(o.cwd ?? process.cwd());
-  // Spilled results go here; the engine lets Read reach them without asking (design.md §5).
-  const sessionDir = path.join(tmpdir(), 'gantry-mcp', randomUUID());
+  // Spilled results go here; the engine lets Read reach them without asking (design.md §5). Old
+  // session directories and temp files of killed writers are cleaned up at start
+  // (docs/reliability.md "Retention", "Temp files").
+  const sessionDir = sessionDirFor(`mcp-${randomUUID()}`);
+  void pruneSessionDirs(sessionsRoot(), { keep: sessionDir });
+  void removeStaleTempFiles(cwd);
   const guard = createGuard({
     cwd,
     readableDirectories: [sessionDir],

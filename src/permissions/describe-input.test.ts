@@ -75,3 +75,24 @@ describe('host tools without effects', () => {
     expect(describeToolInput(tool, {}, { cwd: '/p', home: '/h' }).readOnly).toBe(readOnly);
   });
 });
+
+describe('describeToolInput: a path no file can have', () => {
+  it.each([
+    [
+      'Read',
+      'file_path',
+      '/home/user/project/a.ts\0/etc/passwd',
+      /NUL/,
+      'NUL: the system would cut the path there',
+    ],
+    ['Write', 'file_path', '/home/user/project/\ud800x', /unpaired UTF-16 surrogate/, 'a lone surrogate'],
+    ['NotebookEdit', 'notebook_path', 'n\0.ipynb', /notebook_path contains a NUL/, 'named field'],
+  ])('%s %s %j asks, naming the field (%s)', (tool, field, value, message, _why) => {
+    const d = describeToolInput(tool, { [field]: value }, world);
+    expect(d.findings).toEqual([
+      { id: 'INVALID_PATH', message: expect.stringMatching(message), behavior: 'ask' },
+    ]);
+    expect(d.effects.every((e) => e.certainty === 'unknown')).toBe(true);
+    expect(d.findings[0]?.message).toContain(field);
+  });
+});

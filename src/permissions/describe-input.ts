@@ -17,7 +17,7 @@
  * | anything else | none; ruleContents from `subagent_type` (Agent/Task) or `skill`/`command` (Skill) |
  */
 import { knownEffect, unknownEffect } from '../core/effects.js';
-import { expandPath } from '../core/paths.js';
+import { expandPath, invalidPathMessage } from '../core/paths.js';
 import type { CallDescription } from '../core/permission-types.js';
 import { hostOf } from './rules/domain-pattern.js';
 
@@ -86,6 +86,15 @@ export function describeToolInput(
         findings: [],
         readOnly: false,
         summary: `${toolName} (no ${field})`,
+      };
+    const bad = invalidPathMessage(field, raw);
+    if (bad)
+      return {
+        ruleContents: [],
+        effects: [unknownEffect(kind, raw, 'tool-input', `${field} is not a valid path`)],
+        findings: [{ id: 'INVALID_PATH', message: bad, behavior: 'ask' }],
+        readOnly: false,
+        summary: `${toolName} (invalid ${field})`,
       };
     let abs = expandPath(raw, world);
     if (toolName === 'Glob' && typeof input.pattern === 'string')

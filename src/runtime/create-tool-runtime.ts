@@ -9,7 +9,6 @@
  * `result` updates in call order.
  */
 import { randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   type AnyTool,
@@ -23,6 +22,7 @@ import {
   type ToolUseBlock,
   type ToolUseContext,
 } from '../core/index.js';
+import { sessionDirFor } from '../tools/file-io/session-files.js';
 import { askAllDecider } from './deciders.js';
 import {
   GLOBAL_MAX_RESULT_SIZE_CHARS,
@@ -45,7 +45,10 @@ export interface ToolRuntimeOptions {
   additionalDirectories?: string[];
   /** Default: a random UUID. */
   sessionId?: string;
-  /** Where spilled results and task output go (default: `<os tmpdir>/gantry-sessions/<sessionId>`; created on demand). */
+  /**
+   * Where spilled results and task output go (default: `~/.gantry/sessions/<sessionId>`; created on
+   * demand, pruned by `pruneSessionDirs` after the retention time).
+   */
   sessionDir?: string;
   /** Default `default`. */
   permissionMode?: PermissionMode;
@@ -119,7 +122,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     cwd,
     additionalDirectories: (options.additionalDirectories ?? []).map((d) => path.resolve(d)),
     permissionMode: options.permissionMode ?? 'default',
-    sessionDir: path.resolve(options.sessionDir ?? path.join(tmpdir(), 'gantry-sessions', sessionId)),
+    sessionDir: path.resolve(options.sessionDir ?? sessionDirFor(sessionId)),
     tasks: {},
   };
   const setAppState = (updater: (prev: AppState) => AppState): void => {

@@ -116,6 +116,12 @@ describe('gantry hook (real process, Claude Code protocol)', () => {
     expect(r.stderr).toMatch(/authorized_keys/);
   });
 
+  it('a NUL in a path asks with a reason naming the field (the part before it is inside the project)', () => {
+    const r = hook(pre('Read', { file_path: `${project}/src/a.ts\0/etc/shadow` }));
+    expect(r.decision).toBe('ask');
+    expect(r.out.hookSpecificOutput.permissionDecisionReason).toMatch(/file_path contains a NUL character/);
+  });
+
   it('malformed input answers ask with the reason, exit 0', () => {
     const r = hook('{"tool_name": ');
     expect(r.code).toBe(0);

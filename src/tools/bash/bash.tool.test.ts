@@ -258,7 +258,7 @@ describe('Bash: a foreground command ends with its process group', () => {
   it('run_in_background keeps a process running after the call returns', async () => {
     const marker = uniqueSleepMarker();
     const out = await ok({ command: `sleep ${marker}`, run_in_background: true });
-    expect(await waitFor(() => processesWithMarker(marker).length === 1)).toBe(true);
+    expect(await waitFor(() => processesWithMarker(marker).length > 0)).toBe(true);
     await tasks.stop(out.backgroundTaskId as string);
     expect(processesWithMarker(marker)).toEqual([]);
   });

@@ -20,6 +20,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AbortError, buildTool, type ToolUseContext } from '../../core/index.js';
+import { claimSessionDir, enforceSessionCap } from '../file-io/session-files.js';
 import { backgroundTasks, type BackgroundTaskManager } from '../tasks/task-manager.js';
 import {
   BashInput,
@@ -155,6 +156,7 @@ export function createBashTool(options: BashToolOptions = {}) {
       }
 
       const resultsDir = path.join(state.sessionDir, 'tool-results');
+      claimSessionDir(state.sessionDir);
       await mkdir(resultsDir, { recursive: true });
       const stem = (context.toolUseId ?? `bash-${randomUUID()}`)
         .replace(/[^A-Za-z0-9_-]/g, '_')
@@ -201,6 +203,9 @@ export function createBashTool(options: BashToolOptions = {}) {
         ...(options.sandbox ? { sandbox: options.sandbox } : {}),
         sandboxInfo,
       });
+      // A kept full output counts against the session's size cap (docs/reliability.md "Retention").
+      if (data.persistedOutputPath)
+        await enforceSessionCap(state.sessionDir, { keep: data.persistedOutputPath });
       return { data };
     },
 

@@ -6,7 +6,7 @@
  * reports both paths the same way).
  */
 import type { CallDescription, ToolUseContext } from '../../core/index.js';
-import { knownEffect } from '../../core/index.js';
+import { invalidPathMessage, knownEffect, unknownEffect } from '../../core/index.js';
 import { resolveFilePath } from './resolve-path.js';
 
 /**
@@ -21,6 +21,24 @@ export function describeFileCall(options: {
   requestedPath: string;
   context: Pick<ToolUseContext, 'getAppState'>;
 }): CallDescription {
+  const bad = invalidPathMessage(options.field, options.requestedPath);
+  if (bad) {
+    // Never a target: validateInput refuses such a path first; a description without one asks.
+    return {
+      ruleContents: [],
+      effects: [
+        unknownEffect(
+          options.kind,
+          options.requestedPath,
+          'tool-input',
+          `${options.field} is not a valid path`,
+        ),
+      ],
+      findings: [{ id: 'INVALID_PATH', message: bad, behavior: 'ask' }],
+      readOnly: false,
+      summary: `${options.toolName} (invalid ${options.field})`,
+    };
+  }
   const p = resolveFilePath(options.requestedPath, options.context);
   const detail = p.viaSymlink ? `${options.field} via symlink ${p.absolute}` : options.field;
   const named = p.viaSymlink && p.absolute !== p.resolved;

@@ -16,7 +16,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { buildTool, type CallDescription, type ToolUseContext } from '../../core/index.js';
+import {
+  buildTool,
+  type CallDescription,
+  invalidPathMessage,
+  type ToolUseContext,
+} from '../../core/index.js';
 import { assertPermittedPath, type CheckedDirectory, openCheckedDirectory } from '../file-io/checked-open.js';
 import {
   compatChoice,
@@ -106,6 +111,8 @@ export function createGlobTool(options: GlobToolOptions = {}) {
     toAutoClassifierInput: (input: GlobInput) => `${input.pattern}${input.path ? ` in ${input.path}` : ''}`,
 
     async validateInput(input: GlobInput, context) {
+      const badPath = input.path === undefined ? undefined : invalidPathMessage('path', input.path);
+      if (badPath) return { ok: false, field: 'path', message: badPath };
       if (hasNullByte(input.pattern) || hasNullByte(input.path)) {
         return {
           ok: false,

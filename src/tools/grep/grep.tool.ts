@@ -18,7 +18,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { buildTool, type CallDescription } from '../../core/index.js';
+import { buildTool, type CallDescription, invalidPathMessage } from '../../core/index.js';
 import {
   assertPermittedPath,
   type CheckedDirectory,
@@ -136,6 +136,8 @@ export function createGrepTool(options: GrepToolOptions = {}) {
     toAutoClassifierInput: (input: GrepInput) => `${input.pattern}${input.path ? ` in ${input.path}` : ''}`,
 
     async validateInput(input: GrepInput, context) {
+      const badPath = input.path === undefined ? undefined : invalidPathMessage('path', input.path);
+      if (badPath) return { ok: false, field: 'path', message: badPath };
       if (hasNullByte(input.pattern) || hasNullByte(input.path) || hasNullByte(input.glob)) {
         return {
           ok: false,
