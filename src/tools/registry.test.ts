@@ -189,7 +189,12 @@ describe('registry: Bash sandbox', () => {
     expect(bash).not.toBe(plain);
     const { createToolRuntime, allowAllDecider } = await import('../runtime/index.js');
     const tmp = await makeTempDir();
-    const runtime = createToolRuntime({ tools, cwd: tmp.dir, decide: allowAllDecider });
+    const runtime = createToolRuntime({
+      tools,
+      cwd: tmp.dir,
+      sessionDir: `${tmp.dir}/session`,
+      decide: allowAllDecider,
+    });
     const turn = await runtime.runToolsToCompletion([
       { type: 'tool_use', id: 'toolu_sb', name: 'Bash', input: { command: 'echo sandboxed' } },
     ]);
