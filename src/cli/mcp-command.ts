@@ -19,12 +19,12 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { PERMISSION_MODES, type PermissionMode } from '../core/index.js';
 import { serveHttp, serveStdio } from '../mcp/server/transports.js';
+import { assembleToolPool } from '../runtime/index.js';
 import { createSandboxManager, type SandboxManager } from '../sandbox/index.js';
 import { stopAllProcessGroups } from '../tools/bash/exec.js';
 import { removeStaleTempFiles } from '../tools/file-io/atomic-write.js';
 import { pruneSessionDirs, sessionDirFor, sessionsRoot } from '../tools/file-io/session-files.js';
 import { getAllBaseTools } from '../tools/index.js';
-import { backgroundTasks } from '../tools/tasks/task-manager.js';
 import { createGuard, explicitSettingsErrors } from './shared/guard.js';
 
 export interface McpCliOptions {
@@ -101,7 +101,11 @@ export async function runMcp(o: McpCliOptions, version: string): Promise<number>
         workingDirectories: () => [cwd, ...guard.settings.additionalDirectories],
       })
     : undefined;
-  const tools = guard.engine.filterTools(await getAllBaseTools(sandbox ? { bashSandbox: sandbox } : {}));
+  // The tool pool: isEnabled, bare deny rules (names and aliases), a fixed order.
+  const tools = assembleToolPool({
+    builtIn: await getAllBaseTools(sandbox ? { bashSandbox: sandbox } : {}),
+    isDenied: (name) => guard.engine.isToolDenied(name),
+  }).callable;
   const options = {
     tools,
     cwd,
@@ -113,12 +117,12 @@ export async function runMcp(o: McpCliOptions, version: string): Promise<number>
     version,
     sessionDir,
   };
-  // Shutdown: stop every process group (in-flight foreground commands, what they left behind,
-  // background tasks), then the sandbox. The interval keeps the event loop alive meanwhile.
+  // Shutdown (after every session's services were disposed, which stops their background tasks):
+  // stop every process group still listed (in-flight foreground commands, what they left behind),
+  // then the sandbox. The interval keeps the event loop alive meanwhile.
   const shutdown = async (): Promise<void> => {
     const keepAlive = setInterval(() => undefined, 1000);
     try {
-      await backgroundTasks.stopAll().catch(() => undefined);
       await stopAllProcessGroups();
       await sandbox?.dispose();
     } finally {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { contentText, type ToolUseBlock } from '../../src/core/index.js';
 import { createPermissionEngine, loadSettings } from '../../src/permissions/index.js';
-import { createToolRuntime } from '../../src/runtime/index.js';
+import { assembleToolPool, createToolRuntime } from '../../src/runtime/index.js';
 import { getAllBaseTools } from '../../src/tools/index.js';
 
 let root: string | undefined;
@@ -35,7 +35,8 @@ async function session() {
   const settings = loadSettings({ projectRoot: project, home, managedFiles: [] });
   const engine = createPermissionEngine({ settings });
   const runtime = createToolRuntime({
-    tools: engine.filterTools(await getAllBaseTools()),
+    tools: assembleToolPool({ builtIn: await getAllBaseTools(), isDenied: (n) => engine.isToolDenied(n) })
+      .callable,
     cwd: project,
     sessionDir: path.join(root, 'session'),
     decide: engine.decider,

@@ -23,7 +23,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { contentText, type PermissionMode, type ToolUseBlock } from '../../src/core/index.js';
 import { createPermissionEngine, loadSettings } from '../../src/permissions/index.js';
-import { createToolRuntime } from '../../src/runtime/index.js';
+import { assembleToolPool, createToolRuntime } from '../../src/runtime/index.js';
 import { getAllBaseTools } from '../../src/tools/index.js';
 
 const INSIDE = 'inside content\n';
@@ -127,7 +127,8 @@ async function runtimeFor(w: World, mode: PermissionMode) {
   const settings = loadSettings({ projectRoot: w.project, home: w.home, managedFiles: [] });
   const engine = createPermissionEngine({ settings });
   const runtime = createToolRuntime({
-    tools: engine.filterTools(await getAllBaseTools()),
+    tools: assembleToolPool({ builtIn: await getAllBaseTools(), isDenied: (n) => engine.isToolDenied(n) })
+      .callable,
     cwd: w.project,
     sessionDir: path.join(w.root, 'session'),
     permissionMode: mode,

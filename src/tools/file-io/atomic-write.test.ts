@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../testing/shared-data.js';
 import { isGantryTempName, removeStaleTempFiles, writeFileAtomic } from './atomic-write.js';
-import { makeTempDir } from './test-support.js';
+import { makeTempDir } from '../../testing/tool-harness.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;

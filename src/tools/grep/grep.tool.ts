@@ -18,6 +18,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { describeWorldOf } from '../../core/call-describer.js';
 import { buildTool, type CallDescription, invalidPathMessage } from '../../core/index.js';
 import {
   assertPermittedPath,
@@ -30,7 +31,6 @@ import {
 import {
   compatChoice,
   DEFAULT_MAX_COLUMNS,
-  describeSearchRoot,
   hasNullByte,
   isAbsentPath,
   isNonNegativeInteger,
@@ -40,9 +40,9 @@ import {
   resolvedCwd,
   resolveSearchPath,
   searchEngineProvider,
-  searchPathAsNamed,
   VCS_DIRECTORIES,
 } from '../ripgrep/index.js';
+import { grepDescriber } from './describe.js';
 import { type GrepOutput, renderGrepOutput } from './grep-output.js';
 import { runGrep } from './grep-search.js';
 
@@ -130,10 +130,10 @@ export function createGrepTool(options: GrepToolOptions = {}) {
     description: prompt,
     inputSchema: GrepInput,
     maxResultSizeChars: GREP_MAX_RESULT_SIZE_CHARS,
-    isReadOnly: () => true,
+    isReadOnly: grepDescriber.isReadOnly,
     isConcurrencySafe: () => true,
     userFacingName: () => 'Search',
-    toAutoClassifierInput: (input: GrepInput) => `${input.pattern}${input.path ? ` in ${input.path}` : ''}`,
+    toAutoClassifierInput: grepDescriber.toAutoClassifierInput,
 
     async validateInput(input: GrepInput, context) {
       const badPath = input.path === undefined ? undefined : invalidPathMessage('path', input.path);
@@ -166,8 +166,7 @@ export function createGrepTool(options: GrepToolOptions = {}) {
     },
 
     async describeCall(input: GrepInput, context): Promise<CallDescription> {
-      const root = resolveSearchPath(input.path, context);
-      return describeSearchRoot('Grep', input.pattern, root, searchPathAsNamed(input.path, context));
+      return grepDescriber.describe(input, describeWorldOf(context));
     },
 
     async *call(input: GrepInput, context) {

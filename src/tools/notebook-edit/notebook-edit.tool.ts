@@ -11,16 +11,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { describeWorldOf } from '../../core/call-describer.js';
 import type { ToolUseContext } from '../../core/index.js';
 import { buildTool, invalidPathMessage, ToolInputError } from '../../core/index.js';
 import { assertPermittedPath } from '../file-io/checked-open.js';
 import { extensionOf } from '../file-io/binary.js';
 import { commitTextWrite } from '../file-io/commit-write.js';
 import { fileToolsCompat } from '../file-io/compat.js';
-import { describeFileCall } from '../file-io/describe-call.js';
 import { checkReadBeforeWrite } from '../file-io/freshness.js';
 import { loadPrompt } from '../file-io/load-prompt.js';
-import { modelContentOf, withModelContent } from '../file-io/model-content.js';
 import { fileNotFoundMessage } from '../file-io/not-found.js';
 import {
   cellDisplayId,
@@ -33,8 +32,10 @@ import {
 } from '../file-io/notebook.js';
 import { resolveFilePath } from '../file-io/resolve-path.js';
 import { loadTextFile, type TextFileSnapshot } from '../file-io/text-file.js';
+import { validateByPlanning } from '../file-io/validate-plan.js';
 import { insideWorkingDirectories } from '../file-io/working-area.js';
 import { deleteCellText, insertCellText, openNotebookDocument, replaceCellText } from './splice.js';
+import { notebookEditDescriber } from './describe.js';
 
 const NotebookEditInput = z.strictObject({
   notebook_path: z.string().describe('The absolute path of the .ipynb notebook to change.'),
@@ -68,6 +69,8 @@ export interface NotebookEditOutput {
   notebook_path: string;
   original_file: string;
   updated_file: string;
+  /** Present only when a replace changed the cell's type: the type it had. */
+  previous_cell_type?: 'code' | 'markdown';
 }
 
 interface NotebookPlan {
@@ -76,7 +79,6 @@ interface NotebookPlan {
   existing: TextFileSnapshot;
   updatedText: string;
   output: NotebookEditOutput;
-  message: string;
 }
 
 function usesIds(notebook: Notebook): boolean {
@@ -123,12 +125,22 @@ function retype(cell: NotebookCell, type: 'code' | 'markdown'): NotebookCell {
     : out;
 }
 
-/** Checks that need no file (an impossible path, not a notebook, missing cell_type / cell_id). */
-function checkNotebookInput(input: NotebookEditInput, context: ToolUseContext): void {
+/**
+ * Plans the edit against the notebook as it is now. With `permitted` (in `call`) the path must
+ * resolve to what the permission decision named, and the file is read through a verified descriptor.
+ * In `validateInput` (not `permitted`) a file outside the working directories is not looked at: the
+ * checks wait until after the permission decision, so an unapproved call learns nothing about it.
+ */
+async function planNotebookEdit(
+  input: NotebookEditInput,
+  context: ToolUseContext,
+  permitted = false,
+): Promise<NotebookPlan | undefined> {
   const mode = input.edit_mode ?? 'replace';
   const bad = invalidPathMessage('notebook_path', input.notebook_path);
   if (bad) throw new ToolInputError(bad, 'notebook_path');
-  if (extensionOf(resolveFilePath(input.notebook_path, context).resolved) !== 'ipynb') {
+  const p = resolveFilePath(input.notebook_path, context);
+  if (extensionOf(p.resolved) !== 'ipynb') {
     throw new ToolInputError(
       'File must be a Jupyter notebook (.ipynb file). For other files use Edit.',
       'notebook_path',
@@ -146,21 +158,8 @@ function checkNotebookInput(input: NotebookEditInput, context: ToolUseContext): 
       'cell_id',
     );
   }
-}
-
-/**
- * Plans the edit against the notebook as it is now. With `permitted` (in `call`) the path must
- * resolve to what the permission decision named, and the file is read through a verified descriptor.
- */
-async function planNotebookEdit(
-  input: NotebookEditInput,
-  context: ToolUseContext,
-  permitted = false,
-): Promise<NotebookPlan> {
-  const mode = input.edit_mode ?? 'replace';
-  checkNotebookInput(input, context);
-  const p = resolveFilePath(input.notebook_path, context);
   if (permitted) assertPermittedPath(context, p.resolved, p.absolute);
+  else if (!insideWorkingDirectories(context, p.resolved)) return undefined;
   const existing = await loadTextFile(p.resolved, p.absolute);
   if (!existing) {
     throw new ToolInputError(
@@ -180,7 +179,6 @@ async function planNotebookEdit(
 
   let updatedText: string;
   let output: Omit<NotebookEditOutput, 'original_file' | 'updated_file'>;
-  let message: string;
   if (mode === 'insert') {
     const type = input.cell_type as 'code' | 'markdown';
     const like = notebook.cells[Math.max(0, index)]?.source;
@@ -205,7 +203,6 @@ async function planNotebookEdit(
       updatedText = insertCellText(doc, index, cell);
     }
     output = { ...base, cell_id: newId, cell_type: type };
-    message = `Inserted ${type} cell ${newId}${index >= 0 ? ` after cell ${input.cell_id}` : ' at the start of the notebook'}.`;
   } else {
     const original = notebook.cells[index] as NotebookCell;
     const oldSource = sourceText(original.source);
@@ -214,7 +211,6 @@ async function planNotebookEdit(
     if (mode === 'delete') {
       updatedText = deleteCellText(doc, index);
       output = { ...base, old_source: oldSource, cell_id: cellId, cell_type: currentType };
-      message = `Deleted cell ${cellId}.`;
     } else {
       const type = input.cell_type ?? currentType;
       let cell: NotebookCell = { ...original, source: withSource(original.source, input.new_source) };
@@ -225,8 +221,13 @@ async function planNotebookEdit(
         if ('outputs' in cell) cell.outputs = [];
       }
       updatedText = replaceCellText(doc, index, cell);
-      output = { ...base, old_source: oldSource, cell_id: cellId, cell_type: type };
-      message = `Updated cell ${cellId}${type !== original.cell_type ? ` (now a ${type} cell)` : ''}.`;
+      output = {
+        ...base,
+        old_source: oldSource,
+        cell_id: cellId,
+        cell_type: type,
+        ...(type !== original.cell_type ? { previous_cell_type: currentType } : {}),
+      };
     }
   }
   return {
@@ -235,8 +236,19 @@ async function planNotebookEdit(
     existing,
     updatedText,
     output: { ...output, original_file: existing.text, updated_file: updatedText },
-    message,
   };
+}
+
+/** The text the model sees for a notebook edit (from the output and the input). */
+function notebookEditContent(output: NotebookEditOutput, input: NotebookEditInput): string {
+  switch (output.edit_mode) {
+    case 'insert':
+      return `Inserted ${output.cell_type} cell ${output.cell_id}${input.cell_id !== undefined ? ` after cell ${input.cell_id}` : ' at the start of the notebook'}.`;
+    case 'delete':
+      return `Deleted cell ${output.cell_id}.`;
+    case 'replace':
+      return `Updated cell ${output.cell_id}${output.previous_cell_type ? ` (now a ${output.cell_type} cell)` : ''}.`;
+  }
 }
 
 export const NotebookEditTool = buildTool({
@@ -245,38 +257,18 @@ export const NotebookEditTool = buildTool({
   inputSchema: NotebookEditInput,
   maxResultSizeChars: 100_000,
   userFacingName: (_input?: NotebookEditInput) => 'Edit Notebook',
-  toAutoClassifierInput: (input: NotebookEditInput) =>
-    `NotebookEdit ${input.notebook_path} ${input.edit_mode ?? 'replace'} ${input.cell_id ?? ''}: ${input.new_source.slice(0, 300)}`,
+  toAutoClassifierInput: notebookEditDescriber.toAutoClassifierInput,
 
-  async validateInput(input: NotebookEditInput, context: ToolUseContext) {
-    try {
-      checkNotebookInput(input, context);
-      // Outside the working directories the file is looked at only after the permission decision.
-      if (!insideWorkingDirectories(context, resolveFilePath(input.notebook_path, context).resolved))
-        return { ok: true };
-      await planNotebookEdit(input, context);
-      return { ok: true };
-    } catch (error) {
-      if (error instanceof ToolInputError) {
-        return { ok: false, message: error.message, ...(error.field ? { field: error.field } : {}) };
-      }
-      throw error;
-    }
-  },
+  validateInput: (input: NotebookEditInput, context: ToolUseContext) =>
+    validateByPlanning(() => planNotebookEdit(input, context), 'notebook_path'),
 
   async describeCall(input: NotebookEditInput, context: ToolUseContext) {
-    return describeFileCall({
-      toolName: 'NotebookEdit',
-      kind: 'write',
-      field: 'notebook_path',
-      requestedPath: input.notebook_path,
-      context,
-    });
+    return notebookEditDescriber.describe(input, describeWorldOf(context));
   },
 
   async *call(input: NotebookEditInput, context: ToolUseContext) {
     const compat = fileToolsCompat(context);
-    const plan = await planNotebookEdit(input, context, true);
+    const plan = (await planNotebookEdit(input, context, true)) as NotebookPlan;
     await commitTextWrite({
       context,
       filePath: plan.resolved,
@@ -286,10 +278,9 @@ export const NotebookEditTool = buildTool({
       mode: plan.existing.mode,
       createParents: compat.createParentDirs,
     });
-    return { data: withModelContent(plan.output, plan.message) };
+    return { data: plan.output };
   },
 
-  mapToolResultToContent: (output: NotebookEditOutput) =>
-    modelContentOf(output) ??
-    `Notebook ${output.notebook_path}: ${output.edit_mode} of cell ${output.cell_id ?? ''} done.`,
+  mapToolResultToContent: (output: NotebookEditOutput, meta: { input: NotebookEditInput }) =>
+    notebookEditContent(output, meta.input),
 });
