@@ -77,7 +77,7 @@ export async function runMcp(o: McpCliOptions, version: string): Promise<number>
     return fail('the auth token must be at least 16 characters');
 
   const cwd = path.resolve(o.cwd ?? process.cwd());
-  // Spilled results go here; the engine lets Read reach them without asking (design.md §5). Old
+  // Spilled results go here; the engine lets Read reach them without asking. Old
   // session directories and temp files of killed writers are cleaned up at start
   // (docs/reliability.md "Retention", "Temp files").
   const sessionDir = sessionDirFor(`mcp-${randomUUID()}`);

@@ -69,7 +69,7 @@ function makeWorld(): World {
 
 /**
  * Starts the swapper (a separate Node process) in `cwd`, in its own process group:
- * - `link`: `race` is a symlink renamed between `in` and `target` (the review's reproduction);
+ * - `link`: `race` is a symlink renamed between `in` and `target`;
  * - `dir`: the real directory `in` itself is moved aside and replaced by a symlink to `target`.
  */
 async function startSwapper(cwd: string, target: string, kind: 'link' | 'dir'): Promise<void> {
