@@ -53,9 +53,11 @@ export {
   displayPath,
   expandPath,
   fsPathResolver,
+  invalidPathMessage,
   isInsideAny,
   isPathInside,
   mapPathResolver,
+  pathCharacterProblem,
   type PathResolver,
   resolvePath,
 } from './paths.js';

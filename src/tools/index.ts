@@ -35,7 +35,16 @@ export {
   createBashTool,
   type SpawnSpec,
 } from './bash/index.js';
+export { stopAllProcessGroups } from './bash/exec.js';
 export { type EditInput, type EditOutput, EditTool } from './edit/edit.tool.js';
+// Session files (spilled results, task output) and their retention (docs/reliability.md).
+export {
+  enforceSessionCap,
+  pruneSessionDirs,
+  sessionDirFor,
+  sessionLimits,
+  sessionsRoot,
+} from './file-io/session-files.js';
 export {
   createGlobTool,
   type GlobInput,
