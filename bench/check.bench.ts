@@ -5,13 +5,23 @@
  *
  * - installed: bin/gantry.js laid out as in an installed package (no src/ beside it, so no source
  *   comparison), running the built dist/ of this checkout;
- * - checkout: bin/gantry.js of this checkout, which first compares dist/ with the sources.
+ * - checkout: bin/gantry.js of this checkout, which first compares dist/ with the sources;
+ * - sources through tsx: how bin/gantry.js ran `check` before it ran the built code (for reference;
+ *   tsx's transform cache is warm after the first run).
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BenchReport } from './run.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -51,24 +61,45 @@ export default async function bench(): Promise<BenchReport> {
     const check = ['check', '--', 'git status'];
     const installed = [path.join(pkg, 'bin/gantry.js'), ...check];
     const checkout = [path.join(repo, 'bin/gantry.js'), ...check];
+    const tsxRunner = path.join(root, 'tsx-runner.mjs');
+    writeFileSync(
+      tsxRunner,
+      [
+        `import { register } from ${JSON.stringify(pathToFileURL(path.join(repo, 'node_modules/tsx/dist/esm/api/index.mjs')).href)};`,
+        'register();',
+        `const { main } = await import(${JSON.stringify(pathToFileURL(path.join(repo, 'src/cli/main.ts')).href)});`,
+        'await main(process.argv);',
+      ].join('\n'),
+    );
+    const sources = [tsxRunner, ...check];
     timeRun(installed, env, project); // page cache warm for all
-    const t = { node: [] as number[], installed: [] as number[], checkout: [] as number[] };
+    timeRun(sources, env, project); // tsx's transform cache warm
+    const t = {
+      node: [] as number[],
+      installed: [] as number[],
+      checkout: [] as number[],
+      sources: [] as number[],
+    };
     for (let i = 0; i < RUNS; i++) {
       t.node.push(timeRun(['-e', '0'], env, project));
       t.installed.push(timeRun(installed, env, project));
       t.checkout.push(timeRun(checkout, env, project));
+      t.sources.push(timeRun(sources, env, project));
     }
     const node = median(t.node);
     const inst = median(t.installed);
     const co = median(t.checkout);
+    const src = median(t.sources);
     return {
       name: `gantry check cold start (median of ${RUNS} process starts)`,
       figures: {
         'node -e 0 ms': node,
         'installed gantry check ms': inst,
         'checkout gantry check ms': co,
+        'sources through tsx ms': src,
         'installed ratio to node -e 0': inst / node,
         'checkout ratio to node -e 0': co / node,
+        'sources through tsx ratio to node -e 0': src / node,
       },
       targets: {
         'installed ratio ≤ 2.0': inst / node <= 2.0,
