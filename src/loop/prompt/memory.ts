@@ -44,7 +44,12 @@ export interface LoadMemoryOptions {
   home: string;
 }
 
-const PROJECT_NAMES = ['CLAUDE.md', path.join('.claude', 'CLAUDE.md'), 'AGENTS.md', path.join('.gantry', 'GANTRY.md')];
+const PROJECT_NAMES = [
+  'CLAUDE.md',
+  path.join('.claude', 'CLAUDE.md'),
+  'AGENTS.md',
+  path.join('.gantry', 'GANTRY.md'),
+];
 const LOCAL_NAMES = ['CLAUDE.local.md'];
 
 /** Directories from `root` down to `cwd` (both included); just `cwd` when `cwd` is not under `root`. */

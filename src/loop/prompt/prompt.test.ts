@@ -207,7 +207,8 @@ describe('memory files', () => {
     const cwd = path.join(dir, 'p');
     mkdirSync(cwd);
     writeFileSync(path.join(cwd, 'CLAUDE.md'), '@./f1.md');
-    for (let i = 1; i <= MAX_IMPORT_DEPTH + 2; i++) writeFileSync(path.join(cwd, `f${i}.md`), `level ${i} @./f${i + 1}.md`);
+    for (let i = 1; i <= MAX_IMPORT_DEPTH + 2; i++)
+      writeFileSync(path.join(cwd, `f${i}.md`), `level ${i} @./f${i + 1}.md`);
     const chain = loadMemoryFiles({ cwd, home });
     expect(chain.map((f) => path.basename(f.path))).toEqual([
       'CLAUDE.md',
