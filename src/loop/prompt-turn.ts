@@ -285,6 +285,17 @@ export async function* runPrompt(
         ...(status !== undefined ? { apiErrorStatus: status } : {}),
       });
     }
+    if (s.interruptRequested) {
+      s.interruptRequested = false;
+      addUser(s, INTERRUPTED_TEXT, { isSynthetic: true });
+      yield s.events.userText(INTERRUPTED_TEXT, true);
+      return finish({
+        subtype: 'error_during_execution',
+        isError: true,
+        errors: ['Interrupted: the host denied a call and asked to stop'],
+        terminal: 'aborted_tools',
+      });
+    }
     if (r.budgetRefused) {
       return finish({
         subtype: 'error_during_execution',

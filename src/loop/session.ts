@@ -66,8 +66,10 @@ export interface LoopSession {
   numTurns: number;
   apiDurationMs: number;
   resultIndex: number;
-  /** Set by a host deny with `interrupt: true` or a hook's `continue: false`. */
+  /** Aborts the running turn now (`interrupt()`). */
   interruptCurrentTurn: (() => void) | undefined;
+  /** A host denied with `interrupt: true`: the turn ends once this response's calls have their results. */
+  interruptRequested: boolean;
   /** Notices raised where the loop cannot yield (post-call hooks, permission bridge); flushed as events. */
   pendingNotices: { content: string; level: 'info' | 'warning' }[];
   /** A hook asked to stop the agent (`continue: false`). */
@@ -178,7 +180,9 @@ export async function createLoopSession(
             ...(options.agentId ? { agentId: options.agentId } : {}),
             ...(options.agentType ? { agentType: options.agentType } : {}),
             setMode: (mode) => session.runner.setPermissionMode(mode),
-            onInterrupt: () => session.interruptCurrentTurn?.(),
+            onInterrupt: () => {
+              session.interruptRequested = true;
+            },
             onProblem: (message) => session.pendingNotices.push({ content: message, level: 'warning' }),
           }),
         }
@@ -227,6 +231,7 @@ export async function createLoopSession(
     apiDurationMs: 0,
     resultIndex: 0,
     interruptCurrentTurn: undefined,
+    interruptRequested: false,
     pendingNotices: [],
     stopRequested: undefined,
     headers: options.agentId ? { 'x-gantry-agent-id': options.agentId } : undefined,

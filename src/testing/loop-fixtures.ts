@@ -139,7 +139,7 @@ export async function loopOptions(
 ): Promise<QueryOptions> {
   return {
     modelClient: model.client,
-    model: model.provider === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-4.1',
+    model: model.provider === 'anthropic' ? 'claude-haiku-4-5' : 'gpt-4.1',
     tools: await realTools(),
     cwd: world.project,
     home: world.home,
