@@ -12,7 +12,7 @@ import type { ModelToolDefinition } from '../core/model-client.js';
 import type { PermissionMode } from '../core/permission-types.js';
 import { UsageAccumulator } from '../model/cost.js';
 import { modelInfo, type ProviderName } from '../model/models.js';
-import { toolDefinitions } from '../model/tool-definitions.js';
+import { toolDefinitions } from '../runtime/index.js';
 import { DEFAULT_MAX_TOOL_CALLS, DEFAULT_REPEATED_CALL_LIMIT, LoopBreakers } from './breakers.js';
 import { TokenEstimator } from './context/token-estimator.js';
 import { EventFactory } from './events.js';
@@ -189,6 +189,7 @@ export async function createLoopSession(
       : {}),
     ...(options.toolResultLimits ? { limits: options.toolResultLimits } : {}),
     postCall: (event) => postCall(session)(event),
+    modelClient: options.modelClient,
   });
   Object.assign(session, {
     options,
