@@ -258,7 +258,7 @@ export async function* runPrompt(
           subtype: 'error_during_execution',
           isError: true,
           errors: ['Interrupted by the user'],
-          terminal: r.entries.length ? 'aborted_tools' : 'aborted_streaming',
+          terminal: r.error ? 'aborted_streaming' : 'aborted_tools',
         });
       }
       const err = r.error as Error;
