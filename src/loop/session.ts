@@ -172,6 +172,7 @@ export async function createLoopSession(
       ...(options.permissionEngine ? { engine: options.permissionEngine } : {}),
       ...(options.decide ? { decide: options.decide } : {}),
       hooks,
+      transcriptPath: writer ? transcriptPath : '',
     }),
     ...(options.canUseTool
       ? {

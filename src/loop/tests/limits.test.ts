@@ -30,14 +30,16 @@ afterEach(async () => {
 });
 
 describe('limits', () => {
-  it('maxTurns: the request after the limit is not made; error_max_turns with Claude Code\'s error text', async () => {
+  it("maxTurns: the request after the limit is not made; error_max_turns with Claude Code's error text", async () => {
     world = makeLoopWorld();
     model = await startFakeModel('anthropic', [
       reply.toolUse('Bash', { command: 'echo 1' }),
       reply.toolUse('Bash', { command: 'echo 2' }),
       reply.text('never'),
     ]);
-    const run = await runQuery(await loopOptions(world, model, { prompt: 'go', decide: allowAllDecider, maxTurns: 2 }));
+    const run = await runQuery(
+      await loopOptions(world, model, { prompt: 'go', decide: allowAllDecider, maxTurns: 2 }),
+    );
     expect(model.requests()).toHaveLength(2);
     expect(run.results[0]).toMatchObject({
       subtype: 'error_max_turns',
@@ -60,7 +62,11 @@ describe('limits', () => {
       await loopOptions(world, model, { prompt: 'go', decide: allowAllDecider, maxBudgetUsd: 0.000001 }),
     );
     expect(model.requests()).toHaveLength(1);
-    expect(run.results[0]).toMatchObject({ subtype: 'error_max_budget_usd', is_error: true, terminal_reason: 'max_budget_usd' });
+    expect(run.results[0]).toMatchObject({
+      subtype: 'error_max_budget_usd',
+      is_error: true,
+      terminal_reason: 'max_budget_usd',
+    });
     expect(run.results[0]!.total_cost_usd).toBeGreaterThanOrEqual(0.000001);
     // The call of the response that crossed the budget still got its result.
     expect(run.of('user')).toHaveLength(1);
@@ -97,14 +103,23 @@ describe('limits', () => {
   it('the tool-call budget refuses calls past it and ends the turn', async () => {
     world = makeLoopWorld();
     model = await startFakeModel('anthropic', [
-      reply.message([toolUse('Bash', { command: 'echo 1' }), toolUse('Bash', { command: 'echo 2' }), toolUse('Bash', { command: 'echo 3' })]),
+      reply.message([
+        toolUse('Bash', { command: 'echo 1' }),
+        toolUse('Bash', { command: 'echo 2' }),
+        toolUse('Bash', { command: 'echo 3' }),
+      ]),
       reply.text('never'),
     ]);
-    const run = await runQuery(await loopOptions(world, model, { prompt: 'go', decide: allowAllDecider, maxToolCalls: 2 }));
+    const run = await runQuery(
+      await loopOptions(world, model, { prompt: 'go', decide: allowAllDecider, maxToolCalls: 2 }),
+    );
     const results = run.of('user').map((e) => (e.message.content as any[])[0]);
     expect(results.map((r) => r.is_error === true)).toEqual([false, false, true]);
     expect(results[2].content).toMatch(/budget of 2 tool calls/);
-    expect(run.results[0]).toMatchObject({ subtype: 'error_during_execution', terminal_reason: 'tool_call_budget' });
+    expect(run.results[0]).toMatchObject({
+      subtype: 'error_during_execution',
+      terminal_reason: 'tool_call_budget',
+    });
     expect(model.requests()).toHaveLength(1);
   });
 
@@ -132,15 +147,18 @@ describe('tools start while the model streams', () => {
       }),
     ]);
     let sawMarkerDuringStall = false;
-    const run = await runQuery(await loopOptions(world, model, { prompt: 'go', decide: allowAllDecider }), (e, q) => {
-      if (e.type === 'assistant' && e.message.content[0].type === 'tool_use') {
-        void (async () => {
-          for (let i = 0; i < 1000 && !existsSync(marker); i++) await sleep(5);
-          sawMarkerDuringStall = existsSync(marker);
-          await q.interrupt();
-        })();
-      }
-    });
+    const run = await runQuery(
+      await loopOptions(world, model, { prompt: 'go', decide: allowAllDecider }),
+      (e, q) => {
+        if (e.type === 'assistant' && e.message.content[0].type === 'tool_use') {
+          void (async () => {
+            for (let i = 0; i < 1000 && !existsSync(marker); i++) await sleep(5);
+            sawMarkerDuringStall = existsSync(marker);
+            await q.interrupt();
+          })();
+        }
+      },
+    );
     expect(sawMarkerDuringStall).toBe(true);
     expect(run.results[0]?.terminal_reason).toBe('aborted_streaming');
     // The call still has exactly one result.
