@@ -49,10 +49,18 @@ describe('transcripts', () => {
       ]),
       reply.text('done'),
     ]);
-    const run = await runQuery(await loopOptions(world, model, { prompt: 'inspect', permissionEngine: makeEngine(world) }));
+    const run = await runQuery(
+      await loopOptions(world, model, { prompt: 'inspect', permissionEngine: makeEngine(world) }),
+    );
     const transcript = run.result.transcriptPath as string;
     expect(transcript).toBe(
-      path.join(world.home, '.gantry', 'projects', projectSlug(world.project), `${run.result.sessionId}.jsonl`),
+      path.join(
+        world.home,
+        '.gantry',
+        'projects',
+        projectSlug(world.project),
+        `${run.result.sessionId}.jsonl`,
+      ),
     );
     expect(existsSync(path.join(world.home, '.claude'))).toBe(false);
 
@@ -82,8 +90,13 @@ describe('transcripts', () => {
 
   it('a torn last line (a crash mid-write) does not stop replay or resume', async () => {
     world = makeLoopWorld();
-    const model = await fake([reply.toolUse('Bash', { command: 'echo hi' }, { id: 'toolu_1' }), reply.text('ok')]);
-    const run = await runQuery(await loopOptions(world, model, { prompt: 'go', permissionEngine: makeEngine(world) }));
+    const model = await fake([
+      reply.toolUse('Bash', { command: 'echo hi' }, { id: 'toolu_1' }),
+      reply.text('ok'),
+    ]);
+    const run = await runQuery(
+      await loopOptions(world, model, { prompt: 'go', permissionEngine: makeEngine(world) }),
+    );
     const transcript = run.result.transcriptPath as string;
     writeFileSync(transcript, `${readFileSync(transcript, 'utf8')}{"type":"assistant","uuid":"torn`);
     expect((await readRecordedCalls(transcript)).map((c) => c.toolUseId)).toEqual(['toolu_1']);
