@@ -165,3 +165,11 @@ describe('createAgent', () => {
     expect(String((run.of('user')[0]?.message.content as any[])[0].content)).toContain('a.ts');
   });
 });
+
+describe('the gantry/agent entry point', () => {
+  it('exposes createAgent, query and the transcript functions', async () => {
+    const entry = await import('gantry/agent');
+    for (const name of ['createAgent', 'query', 'createInputQueue', 'resumeSession', 'loadSessionMessages', 'readManagedToolLimits'])
+      expect(typeof (entry as Record<string, unknown>)[name]).toBe('function');
+  });
+});
