@@ -169,7 +169,14 @@ describe('createAgent', () => {
 describe('the gantry/agent entry point', () => {
   it('exposes createAgent, query and the transcript functions', async () => {
     const entry = await import('gantry/agent');
-    for (const name of ['createAgent', 'query', 'createInputQueue', 'resumeSession', 'loadSessionMessages', 'readManagedToolLimits'])
+    for (const name of [
+      'createAgent',
+      'query',
+      'createInputQueue',
+      'resumeSession',
+      'loadSessionMessages',
+      'readManagedToolLimits',
+    ])
       expect(typeof (entry as Record<string, unknown>)[name]).toBe('function');
   });
 });
