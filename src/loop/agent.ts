@@ -33,7 +33,7 @@ import { getAllBaseTools } from '../tools/index.js';
 import { createInputQueue } from './input-queue.js';
 import { query } from './query.js';
 import { readManagedToolLimits } from './thresholds.js';
-import { defaultGantryHome, latestTranscript } from './transcript/paths.js';
+import { defaultGantryHome, latestTranscript, projectTranscriptDir } from './transcript/paths.js';
 import { resumeSession } from './transcript/reader.js';
 import type { InputQueue, Query, QueryOptions, QueryPrompt, ToolResultLimits } from './types.js';
 
@@ -148,6 +148,11 @@ export function createAgent(options: CreateAgentOptions): Agent {
     engine = createPermissionEngine({
       settings,
       classifier: classifier ?? builtinClassifier,
+      // Spilled results live next to the transcripts (`<gantryHome>/projects/<slug>/<session>/`):
+      // the model may Read them back without asking.
+      readableDirectories: [
+        projectTranscriptDir(options.transcript?.gantryHome ?? defaultGantryHome(home), cwd),
+      ],
       describe: async (toolName, input, request) => {
         const describer = toolDescriberFor(toolName);
         if (!describer) throw new Error(`no describer for ${toolName}`);

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
+import path from 'node:path';
 import type { AnyTool } from '../core/index.js';
 import type { Message, SystemBlock } from '../core/messages.js';
 import type { ModelToolDefinition } from '../core/model-client.js';
@@ -161,10 +162,14 @@ export async function createLoopSession(
   const session = {} as LoopSession;
   const permissionMode =
     controls.permissionMode ?? options.permissionMode ?? resume?.permissionMode ?? 'default';
+  const sessionDir =
+    options.sessionDir ??
+    (writer ? path.join(path.dirname(transcriptPath), path.basename(transcriptPath, '.jsonl')) : undefined);
   const runner = createToolRunner({
     tools,
     cwd,
     projectRoot,
+    ...(sessionDir ? { sessionDir } : {}),
     ...(options.additionalDirectories ? { additionalDirectories: options.additionalDirectories } : {}),
     sessionId,
     permissionMode,
