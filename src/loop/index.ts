@@ -12,6 +12,7 @@ export { assembleSystemPrompt } from './prompt/assemble.js';
 export { loadMemoryFiles, type MemoryFile } from './prompt/memory.js';
 export { SECURITY_SECTION_TEXT } from './prompt/security.js';
 export { query } from './query.js';
+export { isForwardedEvent } from './response.js';
 export { type ManagedLimitsResult, readManagedToolLimits } from './thresholds.js';
 export {
   defaultGantryHome,

@@ -623,6 +623,16 @@ export interface ToolProgressMessage extends EventBase {
   data?: unknown;
 }
 
+/**
+ * Progress a tool yields to put an event into the session's stream unchanged, instead of a
+ * `tool_progress`: how the Agent tool forwards its sub-agent's events (with `parent_tool_use_id`
+ * set) and the `system/task_*` lifecycle. The loop yields `event` as it is, unthrottled.
+ */
+export interface ForwardedEventProgress {
+  kind: 'query-event';
+  event: QueryEvent;
+}
+
 /** A call that was denied, as listed in `result.permission_denials`. */
 export interface PermissionDenial {
   tool_name: string;
