@@ -172,13 +172,16 @@ export function query(options: QueryOptions): Query {
       if (start.stop) s.stopRequested = start.stop.reason;
 
       while (!controller.signal.aborted && s.stopRequested === undefined) {
+        let stopWaiting: (() => void) | undefined;
         const next = await Promise.race([
           inbox.next(),
           new Promise<undefined>((resolve) => {
             if (controller.signal.aborted) resolve(undefined);
-            controller.signal.addEventListener('abort', () => resolve(undefined), { once: true });
+            stopWaiting = () => resolve(undefined);
+            controller.signal.addEventListener('abort', stopWaiting, { once: true });
           }),
         ]);
+        if (stopWaiting) controller.signal.removeEventListener('abort', stopWaiting);
         if (!next) {
           if (!controller.signal.aborted) endReason = 'prompt_input_exit';
           break;

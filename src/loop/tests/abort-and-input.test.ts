@@ -223,3 +223,32 @@ describe('a consumer that stops reading', () => {
     expect(existsSync(finished)).toBe(false);
   });
 });
+
+describe('a long session', () => {
+  it('thirty prompts in one session: one result each, no listener build-up warning', async () => {
+    world = makeLoopWorld();
+    model = await startFakeModel(
+      'anthropic',
+      Array.from({ length: 30 }, (_, i) => reply.text(`answer ${i}`)),
+    );
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const input = createInputQueue();
+      input.push('prompt 0');
+      let n = 1;
+      const run = await runQuery(await loopOptions(world, model, { prompt: input }), (e) => {
+        if (e.type !== 'result') return;
+        if (n < 30) input.push(`prompt ${n++}`);
+        else input.close();
+      });
+      expect(run.results.map((r) => r.result)).toEqual(Array.from({ length: 30 }, (_, i) => `answer ${i}`));
+      expect(run.results.map((r) => r.result_index)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+      await sleep(10);
+      expect(warnings.filter((w) => w === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+});
