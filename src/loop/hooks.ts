@@ -41,6 +41,8 @@ export interface LoopHooksOptions {
   projectRoot: string;
   /** Default timeout of command hooks (ms). */
   defaultTimeoutMs?: number;
+  /** Told about each non-blocking problem (a hook that timed out, failed to start, exited 1, threw). */
+  onProblem?: (event: HookEventName, message: string) => void;
 }
 
 function cut(text: string): string {
@@ -197,6 +199,7 @@ export class LoopHooks {
       }
       readJson(outcome, isObj(a) ? a : undefined, false);
     }
+    for (const e of outcome.errors) this.options.onProblem?.(event, e);
     return outcome;
   }
 

@@ -151,6 +151,11 @@ export async function createLoopSession(
     ...(options.hooks ? { callbacks: options.hooks } : {}),
     cwd,
     projectRoot,
+    onProblem: (event, message) =>
+      session.pendingNotices.push({
+        content: `${event} hook problem (ignored): ${message}`,
+        level: 'warning',
+      }),
   });
   const estimator = new TokenEstimator();
   estimator.setFixed(system, defs);
