@@ -6,7 +6,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
-import path from 'node:path';
 import type { AnyTool } from '../core/index.js';
 import type { Message, SystemBlock } from '../core/messages.js';
 import type { ModelToolDefinition } from '../core/model-client.js';
@@ -14,6 +13,7 @@ import type { PermissionMode } from '../core/permission-types.js';
 import { UsageAccumulator } from '../model/cost.js';
 import { modelInfo, type ProviderName } from '../model/models.js';
 import { toolDefinitions } from '../runtime/index.js';
+import { sessionDirFor } from '../tools/file-io/session-files.js';
 import { DEFAULT_MAX_TOOL_CALLS, DEFAULT_REPEATED_CALL_LIMIT, LoopBreakers } from './breakers.js';
 import { TokenEstimator } from './context/token-estimator.js';
 import { EventFactory } from './events.js';
@@ -167,14 +167,12 @@ export async function createLoopSession(
   const session = {} as LoopSession;
   const permissionMode =
     controls.permissionMode ?? options.permissionMode ?? resume?.permissionMode ?? 'default';
-  const sessionDir =
-    options.sessionDir ??
-    (writer ? path.join(path.dirname(transcriptPath), path.basename(transcriptPath, '.jsonl')) : undefined);
+  const sessionDir = options.sessionDir ?? sessionDirFor(sessionId, home);
   const runner = createToolRunner({
     tools,
     cwd,
     projectRoot,
-    ...(sessionDir ? { sessionDir } : {}),
+    sessionDir,
     ...(options.additionalDirectories ? { additionalDirectories: options.additionalDirectories } : {}),
     sessionId,
     permissionMode,

@@ -410,9 +410,8 @@ export interface QueryOptions {
   /** Continue a session restored with `resumeSession`. */
   resume?: ResumedSession;
   /**
-   * Where the session's spilled tool results and background output go (default: the transcript's
-   * folder, `<gantryHome>/projects/<slug>/<sessionId>/`, like Claude Code's `tool-results/`; the
-   * runtime's temp folder when the transcript is not persisted).
+   * Where the session's spilled tool results and background output go (default:
+   * `<home>/.gantry/sessions/<sessionId>/`, the runtime's session folder with its retention rules).
    */
   sessionDir?: string;
   /** Labels for a sub-agent's loop: carried on every event, hook input and permission ask. */
