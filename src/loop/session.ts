@@ -92,7 +92,7 @@ export async function createLoopSession(
 ): Promise<LoopSession> {
   const resume = options.resume;
   const cwd = options.cwd;
-  const projectRoot = options.projectRoot ?? findGitRoot(cwd) ?? cwd;
+  const projectRoot = options.projectRoot ?? cwd;
   const home = options.home ?? homedir();
   const now = options.now ?? (() => new Date());
   const pool = options.toolPool ?? (options.tools ? undefined : await options.loadToolPool?.());

@@ -362,7 +362,7 @@ export interface QueryOptions {
   loadToolPool?: () => Promise<ToolPoolLike>;
   /** Absolute working directory of the session. */
   cwd: string;
-  /** Project root (default: the git root above `cwd`, else `cwd`). */
+  /** Project root: the first working directory for permissions and hooks' CLAUDE_PROJECT_DIR (default `cwd`, as Claude Code takes the directory it was started in). */
   projectRoot?: string;
   additionalDirectories?: string[];
   /** Default: a new UUID (or the resumed session's). */
