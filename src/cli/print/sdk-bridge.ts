@@ -47,8 +47,11 @@ export function protocolReasonType(type: string): string {
 const MODES = new Set(['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions', 'auto']);
 const DESTINATIONS = new Set(['userSettings', 'projectSettings', 'localSettings', 'session']);
 
-/** Keeps the permission updates the loop understands; drops anything else. */
-export function parsePermissionUpdates(value: unknown): PermissionUpdate[] {
+/**
+ * Keeps the permission updates the loop understands; drops anything else, and a switch to
+ * bypassPermissions unless it was enabled at launch.
+ */
+export function parsePermissionUpdates(value: unknown, bypassAvailable = false): PermissionUpdate[] {
   if (!Array.isArray(value)) return [];
   const out: PermissionUpdate[] = [];
   for (const u of value) {
@@ -70,6 +73,7 @@ export function parsePermissionUpdates(value: unknown): PermissionUpdate[] {
           destination: u.destination as 'userSettings' | 'projectSettings' | 'localSettings' | 'session',
         });
     } else if (u.type === 'setMode' && typeof u.mode === 'string' && MODES.has(u.mode)) {
+      if (u.mode === 'bypassPermissions' && !bypassAvailable) continue;
       out.push({ type: 'setMode', mode: u.mode as PermissionMode, destination: 'session' });
     }
   }
@@ -77,9 +81,12 @@ export function parsePermissionUpdates(value: unknown): PermissionUpdate[] {
 }
 
 /** The host's `can_use_tool` answer as a loop `PermissionResult` (fail closed on anything odd). */
-export function parsePermissionAnswer(answer: Record<string, unknown>): PermissionResult {
+export function parsePermissionAnswer(
+  answer: Record<string, unknown>,
+  bypassAvailable = false,
+): PermissionResult {
   if (answer.behavior === 'allow') {
-    const updatedPermissions = parsePermissionUpdates(answer.updatedPermissions);
+    const updatedPermissions = parsePermissionUpdates(answer.updatedPermissions, bypassAvailable);
     return {
       behavior: 'allow',
       ...(isObj(answer.updatedInput) ? { updatedInput: answer.updatedInput } : {}),
@@ -101,24 +108,25 @@ export function parsePermissionAnswer(answer: Record<string, unknown>): Permissi
 }
 
 /** `canUseTool` over the control channel (see the module comment). */
-export function stdioCanUseTool(channel: ControlChannel): CanUseTool {
-  return async (toolName, input, options) => {
+export function stdioCanUseTool(channel: ControlChannel, options: { bypassAvailable: boolean }): CanUseTool {
+  const { bypassAvailable } = options;
+  return async (toolName, input, ask) => {
     const request = {
       subtype: 'can_use_tool',
       tool_name: toolName,
       display_name: toolName,
       input,
-      tool_use_id: options.toolUseID,
-      permission_suggestions: options.suggestions,
-      decision_reason: options.decisionReason,
-      decision_reason_type: protocolReasonType(options.decisionReasonType),
-      ...(options.blockedPath !== undefined ? { blocked_path: options.blockedPath } : {}),
-      ...(options.forceConfirmation ? { default_to_no: true, classifier_approvable: false } : {}),
-      ...(options.agentID !== undefined ? { agent_id: options.agentID } : {}),
-      ...(options.agentType !== undefined ? { agent_type: options.agentType } : {}),
+      tool_use_id: ask.toolUseID,
+      permission_suggestions: ask.suggestions,
+      decision_reason: ask.decisionReason,
+      decision_reason_type: protocolReasonType(ask.decisionReasonType),
+      ...(ask.blockedPath !== undefined ? { blocked_path: ask.blockedPath } : {}),
+      ...(ask.forceConfirmation ? { default_to_no: true, classifier_approvable: false } : {}),
+      ...(ask.agentID !== undefined ? { agent_id: ask.agentID } : {}),
+      ...(ask.agentType !== undefined ? { agent_type: ask.agentType } : {}),
     };
     try {
-      return parsePermissionAnswer(await channel.request(request, options.signal));
+      return parsePermissionAnswer(await channel.request(request, ask.signal), bypassAvailable);
     } catch (e) {
       return { behavior: 'deny', message: `Permission was not granted: ${(e as Error).message}` };
     }

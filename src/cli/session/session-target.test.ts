@@ -22,7 +22,12 @@ function writeSession(id: string, prompt: string, mtimeSec: number): string {
     {
       messageId: `msg_${id.slice(0, 4)}`,
       model: 'm',
-      usage: { input_tokens: 1, output_tokens: 1 },
+      usage: {
+        input_tokens: 1,
+        output_tokens: 1,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+      },
       stopReason: 'end_turn',
       blockIndex: 0,
     },
