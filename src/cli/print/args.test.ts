@@ -148,6 +148,14 @@ describe('parsePrintArgs', () => {
     expect(() => parsePrintArgs(argv)).toThrow(msg);
   });
 
+  it('a list flag that runs to the end gives up its last value as the prompt, with a note', () => {
+    const a = parsePrintArgs(['-p', '--tools', '', 'fix it']);
+    expect(a).toMatchObject({ tools: [''], prompt: 'fix it' });
+    expect(a.notes[0]).toMatch(/last value of --tools as the prompt/);
+    expect(parsePrintArgs(['-p', 'first', '--add-dir', 'a', 'b']).addDirs).toEqual(['a', 'b']);
+    expect(parsePrintArgs(['-p', '--add-dir', 'only']).prompt).toBeUndefined();
+  });
+
   it('everything after -- is the prompt, even when it looks like a flag', () => {
     expect(parsePrintArgs(['-p', '--', '--not-a-flag']).prompt).toBe('--not-a-flag');
   });

@@ -6,7 +6,9 @@
  *   empty value); `-p`, `-c`, `-r`, `-d`, `-h` short forms;
  * - list flags (`--allowedTools`, `--disallowedTools`, `--tools`, `--add-dir`, `--mcp-config`)
  *   take every following token up to the next flag, and may be repeated; values are split later
- *   (rules at commas and spaces outside parentheses);
+ *   (rules at commas and spaces outside parentheses); when such a flag runs to the end of argv and
+ *   no prompt was found, its last value is taken as the prompt (`gantry -p --tools Read "fix it"`),
+ *   with a note;
  * - `--resume` takes an optional id (the next token when it does not start with `-`);
  * - the first remaining token is the prompt.
  *
@@ -186,6 +188,17 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   '--help': { arity: 'bool', apply: (a) => void (a.help = true) },
 };
 
+/** The list each list flag appends to (for the trailing-prompt rule). */
+const FLAG_LISTS: Readonly<Record<string, (a: PrintArgs) => string[] | undefined>> = {
+  '--allowedTools': (a) => a.allowedTools,
+  '--allowed-tools': (a) => a.allowedTools,
+  '--disallowedTools': (a) => a.disallowedTools,
+  '--disallowed-tools': (a) => a.disallowedTools,
+  '--tools': (a) => a.tools,
+  '--add-dir': (a) => a.addDirs,
+  '--mcp-config': (a) => a.mcpConfig,
+};
+
 const SHORT: Readonly<Record<string, string>> = {
   '-p': '--print',
   '-c': '--continue',
@@ -255,6 +268,8 @@ const isFlagToken = (t: string): boolean => t.startsWith('-') && t !== '-';
 export function parsePrintArgs(argv: readonly string[]): PrintArgs {
   const a = blankArgs();
   const positionals: { value: string; maybeOwnedByUnknown: boolean }[] = [];
+  /** The list flag whose values run to the end of argv, when one does (its last value may be the prompt). */
+  let trailingList: { flag: string; values: string[] } | undefined;
   let i = 0;
   let afterDoubleDash = false;
   while (i < argv.length) {
@@ -282,6 +297,7 @@ export function parsePrintArgs(argv: readonly string[]): PrintArgs {
     }
     const arity = spec ? spec.arity : (ignored as { arity: Arity }).arity;
     const values: (string | undefined)[] = [];
+    trailingList = undefined;
     if (arity === 'bool') {
       if (inline !== undefined && spec) throw new UsageError(`${name} does not take a value`);
       values.push(undefined);
@@ -296,6 +312,8 @@ export function parsePrintArgs(argv: readonly string[]): PrintArgs {
     } else {
       while (i < argv.length && !isFlagToken(argv[i] as string)) values.push(argv[i++] as string);
       if (values.length === 0) throw new UsageError(`${name} needs at least one value`);
+      if (i === argv.length && values.length > 1 && spec)
+        trailingList = { flag: name, values: values as string[] };
     }
     if (ignored) {
       a.notes.push(`option ${name} ignored: ${ignored.note}`);
@@ -313,6 +331,16 @@ export function parsePrintArgs(argv: readonly string[]): PrintArgs {
       `one prompt expected, got ${candidates.length} arguments (quote the prompt: gantry -p "…")`,
     );
   if (candidates[0] !== undefined) a.prompt = candidates[0].value;
+  else if (trailingList && limit === 1 && !afterDoubleDash) {
+    // `gantry -p --tools Read "fix it"`: a list flag ran to the end; its last value is the prompt.
+    const list = FLAG_LISTS[trailingList.flag]?.(a);
+    if (list && list[list.length - 1] === trailingList.values[trailingList.values.length - 1]) {
+      a.prompt = list.pop();
+      a.notes.push(
+        `took the last value of ${trailingList.flag} as the prompt (put the prompt before list options, or after --)`,
+      );
+    }
+  }
   validate(a);
   return a;
 }
