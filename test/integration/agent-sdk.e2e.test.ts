@@ -8,11 +8,25 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type PermissionResult, query, type SDKMessage, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
+import {
+  type PermissionResult,
+  query,
+  type SDKMessage,
+  type SDKUserMessage,
+} from '@anthropic-ai/claude-agent-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeAnthropicServer, startFakeAnthropicServer } from '../../src/testing/fake-anthropic-server.js';
+import {
+  type FakeAnthropicServer,
+  startFakeAnthropicServer,
+} from '../../src/testing/fake-anthropic-server.js';
 import { reply, type ScriptEntry } from '../../src/testing/fake-model-script.js';
-import { GANTRY_BIN, gantryEnv, makePrintWorld, PRINT_TEST_KEY, type PrintWorld } from '../../src/testing/print-fixtures.js';
+import {
+  GANTRY_BIN,
+  gantryEnv,
+  makePrintWorld,
+  PRINT_TEST_KEY,
+  type PrintWorld,
+} from '../../src/testing/print-fixtures.js';
 
 let world: PrintWorld;
 let fake: FakeAnthropicServer;
@@ -45,7 +59,12 @@ function feed() {
   let done = false;
   return {
     push(text: string) {
-      items.push({ type: 'user', message: { role: 'user', content: text }, parent_tool_use_id: null, session_id: '' });
+      items.push({
+        type: 'user',
+        message: { role: 'user', content: text },
+        parent_tool_use_id: null,
+        session_id: '',
+      });
       wake?.();
     },
     end() {
@@ -115,12 +134,21 @@ describe('the Claude Agent SDK drives gantry', () => {
     expect(types.filter((t) => t === 'assistant')).toHaveLength(3);
     expect(types.filter((t) => t === 'user')).toHaveLength(2);
     const result = messages.at(-1) as SDKMessage & { subtype: string; result: string; session_id: string };
-    expect(result).toMatchObject({ type: 'result', subtype: 'success', is_error: false, result: 'Session done.' });
+    expect(result).toMatchObject({
+      type: 'result',
+      subtype: 'success',
+      is_error: false,
+      result: 'Session done.',
+    });
     expect(result.session_id).toBe(init.session_id);
 
     expect(hookCalls).toEqual([{ event: 'PreToolUse', tool: 'Bash', toolUseId: expect.any(String) }]);
     expect(asks).toEqual([
-      { tool: 'Write', input: { file_path: target, content: 'from the model' }, toolUseID: expect.any(String) },
+      {
+        tool: 'Write',
+        input: { file_path: target, content: 'from the model' },
+        toolUseID: expect.any(String),
+      },
     ]);
     expect(readFileSync(target, 'utf8')).toBe('from the host');
     const initialize = await q.initializationResult();
@@ -169,7 +197,10 @@ describe('the Claude Agent SDK drives gantry', () => {
     } catch (e) {
       thrown = e as Error;
     }
-    const result = seen.find((m) => m.type === 'result') as SDKMessage & { subtype: string; is_error: boolean };
+    const result = seen.find((m) => m.type === 'result') as SDKMessage & {
+      subtype: string;
+      is_error: boolean;
+    };
     expect(result).toMatchObject({ subtype: 'error_during_execution', is_error: true });
     // Claude Code exits 1 after an error result at EOF; the SDK turns that into an error naming it.
     expect(thrown?.message).toMatch(/error result/);

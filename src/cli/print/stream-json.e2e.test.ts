@@ -175,7 +175,10 @@ describe('can_use_tool (--permission-prompt-tool stdio)', () => {
     const first = await p.controlRequest('can_use_tool');
     p.answer(first.request_id, { behavior: 'deny', message: 'not in this folder' });
     const second = await p.next(
-      (l) => l.type === 'control_request' && l.request?.subtype === 'can_use_tool' && l.request_id !== first.request_id,
+      (l) =>
+        l.type === 'control_request' &&
+        l.request?.subtype === 'can_use_tool' &&
+        l.request_id !== first.request_id,
     );
     p.answerError(second.request_id, 'host callback crashed');
     const result = await p.next(isResult);
@@ -208,7 +211,10 @@ describe('can_use_tool (--permission-prompt-tool stdio)', () => {
 
 describe('hook_callback', () => {
   it('sends one callback per registered id when the event fires, and applies the answer', async () => {
-    const p = await start([reply.toolUse('Bash', { command: 'echo should-not-run' }), reply.text('Blocked.')]);
+    const p = await start([
+      reply.toolUse('Bash', { command: 'echo should-not-run' }),
+      reply.text('Blocked.'),
+    ]);
     const init = p.request('initialize', {
       hooks: { PreToolUse: [{ matcher: 'Bash', hookCallbackIds: ['hook_0', 'hook_1'] }] },
     });
@@ -217,7 +223,11 @@ describe('hook_callback', () => {
     const cb0 = await p.next((l) => l.type === 'control_request' && l.request?.callback_id === 'hook_0');
     expect(cb0.request).toMatchObject({
       subtype: 'hook_callback',
-      input: { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'echo should-not-run' } },
+      input: {
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Bash',
+        tool_input: { command: 'echo should-not-run' },
+      },
     });
     expect(cb0.request.input.session_id).toBeTruthy();
     p.answer(cb0.request_id, {});
@@ -260,7 +270,10 @@ describe('host requests during a session', () => {
     p.user('long one');
     await p.next((l) => l.type === 'system' && l.subtype === 'init');
     const id = p.request('interrupt');
-    expect((await p.response(id)).response).toMatchObject({ subtype: 'success', response: { still_queued: [] } });
+    expect((await p.response(id)).response).toMatchObject({
+      subtype: 'success',
+      response: { still_queued: [] },
+    });
     const result = await p.next(isResult);
     expect(result).toMatchObject({ subtype: 'error_during_execution', is_error: true });
     expect(['aborted_streaming', 'aborted_tools']).toContain(result.terminal_reason);
