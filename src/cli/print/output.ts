@@ -5,8 +5,8 @@
  * - `text`: the final result text and a newline on stdout. A failed run prints nothing on stdout
  *   and its reason (the result text, or the `errors`) on stderr.
  * - `json`: the final `result` event as one JSON object on stdout, success or not.
- * - `stream-json`: every event the loop yields, one JSON object per line, as it comes; `system/init`
- *   lists the Agent tool as `Task` (the name Agent SDK hosts filter on); `stream_event`s only with
+ * - `stream-json`: every event the loop yields, one JSON object per line, as it comes (the loop
+ *   already lists the Agent tool as `Task` in `system/init`); `stream_event`s only with
  *   `--include-partial-messages`.
  *
  * `startupError` builds the result a run reports when it cannot start (bad settings, no model
@@ -21,11 +21,6 @@ import type { LineWriter } from './line-writer.js';
 export interface OutputOptions {
   format: OutputFormat;
   includePartialMessages: boolean;
-}
-
-/** Tool names as `system/init` lists them (the Agent tool keeps its older name there). */
-export function initToolNames(names: readonly string[]): string[] {
-  return names.map((n) => (n === 'Agent' ? 'Task' : n));
 }
 
 /** The result of a run that could not start (see the module comment). */
@@ -84,10 +79,6 @@ export class OutputSink {
     if (event.type === 'result') this.last = event;
     if (this.options.format !== 'stream-json') return;
     if (event.type === 'stream_event' && !this.options.includePartialMessages) return;
-    if (event.type === 'system' && event.subtype === 'init') {
-      await this.out.writeJson({ ...event, tools: initToolNames(event.tools) });
-      return;
-    }
     await this.out.writeJson(event);
   }
 

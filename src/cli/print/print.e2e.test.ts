@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeAnthropicServer, startFakeAnthropicServer } from '../../testing/fake-anthropic-server.js';
-import { reply, text, toolUse } from '../../testing/fake-model-script.js';
+import { reply, type ScriptEntry, text, toolUse } from '../../testing/fake-model-script.js';
 import { startFakeOpenAIServer } from '../../testing/fake-openai-server.js';
 import {
   gantryEnv,
@@ -30,7 +30,7 @@ afterEach(async () => {
   world.cleanup();
 });
 
-async function withFake(script: Parameters<typeof startFakeAnthropicServer>[0]['script']) {
+async function withFake(script: ScriptEntry[]) {
   fake = await startFakeAnthropicServer({ apiKey: PRINT_TEST_KEY, script });
   return fake;
 }

@@ -9,7 +9,10 @@
  * stream-json input); 1 for an error result, a start-up error and a usage error (usage errors
  * on stderr only). The entry (cli.ts) maps SIGTERM to 143 and SIGINT to 130.
  */
+import { randomUUID } from 'node:crypto';
+import { homedir } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
+import { defaultGantryHome } from '../../loop/transcript/paths.js';
 import { query as runQuery } from '../../loop/query.js';
 import type { Query, QueryOptions, QueryPrompt } from '../../loop/types.js';
 import { type AgentSetup, AgentSetupError, createAgentSetup } from '../session/agent-setup.js';
@@ -123,7 +126,7 @@ export async function runPrint(argv: readonly string[], io: PrintIo): Promise<nu
         if (r.timedOut) await note('no input arrived on stdin; going on with the prompt argument only');
       } catch (e) {
         if (!(e instanceof StdinTooLargeError)) throw e;
-        await sink.failStart(e.message, '');
+        await sink.failStart(e.message, args.sessionId ?? randomUUID());
         return finish(1);
       }
     }
@@ -138,7 +141,7 @@ export async function runPrint(argv: readonly string[], io: PrintIo): Promise<nu
   let setup: AgentSetup;
   const home = io.home;
   try {
-    const gantryHome = `${home ?? (await import('node:os')).homedir()}/.gantry`;
+    const gantryHome = defaultGantryHome(home ?? homedir());
     target = resolveSessionTarget(
       {
         ...(args.sessionId !== undefined ? { sessionId: args.sessionId } : {}),
@@ -177,7 +180,7 @@ export async function runPrint(argv: readonly string[], io: PrintIo): Promise<nu
     });
   } catch (e) {
     if (!(e instanceof SessionTargetError) && !(e instanceof AgentSetupError)) throw e;
-    await sink.failStart(e.message, args.sessionId ?? '');
+    await sink.failStart(e.message, args.sessionId ?? randomUUID());
     return finish(1);
   }
   for (const w of setup.warnings) await note(`warning: ${w}`);
