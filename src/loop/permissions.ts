@@ -25,11 +25,16 @@ export function loopDecider(options: {
   engine?: PermissionEngine;
   decide?: PermissionDecider;
   hooks: LoopHooks;
+  transcriptPath: string;
 }): PermissionDecider {
   const { engine } = options;
   if (engine) {
     const callbacks = options.hooks.preToolUseCallbacks();
-    return (request) => engine.decide(request, callbacks ? { preToolUseCallbacks: callbacks } : {});
+    const decideOptions = {
+      transcriptPath: options.transcriptPath,
+      ...(callbacks ? { preToolUseCallbacks: callbacks } : {}),
+    };
+    return (request) => engine.decide(request, decideOptions);
   }
   return options.decide ?? askAllDecider;
 }

@@ -258,7 +258,7 @@ export async function* runPrompt(
           subtype: 'error_during_execution',
           isError: true,
           errors: ['Interrupted by the user'],
-          terminal: r.entries.length ? 'aborted_tools' : 'aborted_streaming',
+          terminal: r.error ? 'aborted_streaming' : 'aborted_tools',
         });
       }
       const err = r.error as Error;
@@ -283,6 +283,17 @@ export async function* runPrompt(
         terminal:
           err instanceof ModelError && err.kind === 'prompt_too_long' ? 'prompt_too_long' : 'api_error',
         ...(status !== undefined ? { apiErrorStatus: status } : {}),
+      });
+    }
+    if (s.interruptRequested) {
+      s.interruptRequested = false;
+      addUser(s, INTERRUPTED_TEXT, { isSynthetic: true });
+      yield s.events.userText(INTERRUPTED_TEXT, true);
+      return finish({
+        subtype: 'error_during_execution',
+        isError: true,
+        errors: ['Interrupted: the host denied a call and asked to stop'],
+        terminal: 'aborted_tools',
       });
     }
     if (r.budgetRefused) {

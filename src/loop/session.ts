@@ -12,7 +12,7 @@ import type { ModelToolDefinition } from '../core/model-client.js';
 import type { PermissionMode } from '../core/permission-types.js';
 import { UsageAccumulator } from '../model/cost.js';
 import { modelInfo, type ProviderName } from '../model/models.js';
-import { toolDefinitions } from '../model/tool-definitions.js';
+import { toolDefinitions } from '../runtime/index.js';
 import { DEFAULT_MAX_TOOL_CALLS, DEFAULT_REPEATED_CALL_LIMIT, LoopBreakers } from './breakers.js';
 import { TokenEstimator } from './context/token-estimator.js';
 import { EventFactory } from './events.js';
@@ -66,8 +66,10 @@ export interface LoopSession {
   numTurns: number;
   apiDurationMs: number;
   resultIndex: number;
-  /** Set by a host deny with `interrupt: true` or a hook's `continue: false`. */
+  /** Aborts the running turn now (`interrupt()`). */
   interruptCurrentTurn: (() => void) | undefined;
+  /** A host denied with `interrupt: true`: the turn ends once this response's calls have their results. */
+  interruptRequested: boolean;
   /** Notices raised where the loop cannot yield (post-call hooks, permission bridge); flushed as events. */
   pendingNotices: { content: string; level: 'info' | 'warning' }[];
   /** A hook asked to stop the agent (`continue: false`). */
@@ -170,6 +172,7 @@ export async function createLoopSession(
       ...(options.permissionEngine ? { engine: options.permissionEngine } : {}),
       ...(options.decide ? { decide: options.decide } : {}),
       hooks,
+      transcriptPath: writer ? transcriptPath : '',
     }),
     ...(options.canUseTool
       ? {
@@ -178,13 +181,16 @@ export async function createLoopSession(
             ...(options.agentId ? { agentId: options.agentId } : {}),
             ...(options.agentType ? { agentType: options.agentType } : {}),
             setMode: (mode) => session.runner.setPermissionMode(mode),
-            onInterrupt: () => session.interruptCurrentTurn?.(),
+            onInterrupt: () => {
+              session.interruptRequested = true;
+            },
             onProblem: (message) => session.pendingNotices.push({ content: message, level: 'warning' }),
           }),
         }
       : {}),
     ...(options.toolResultLimits ? { limits: options.toolResultLimits } : {}),
     postCall: (event) => postCall(session)(event),
+    modelClient: options.modelClient,
   });
   Object.assign(session, {
     options,
@@ -227,6 +233,7 @@ export async function createLoopSession(
     apiDurationMs: 0,
     resultIndex: 0,
     interruptCurrentTurn: undefined,
+    interruptRequested: false,
     pendingNotices: [],
     stopRequested: undefined,
     headers: options.agentId ? { 'x-gantry-agent-id': options.agentId } : undefined,

@@ -1,35 +1,39 @@
 /**
- * The one module between the loop and `src/runtime/`: everything the loop needs from the runtime
- * goes through `createToolRunner`, so a change of the runtime's API is a change of this file.
+ * The one module between the loop and `src/runtime/` (docs/runtime.md): everything the loop needs
+ * from the runtime goes through `createToolRunner`, so a change of the runtime's API is a change of
+ * this file.
  *
- * A turn (`startTurn`) takes `tool_use` blocks while the model streams (`add` starts each one as
- * soon as the runtime's scheduling rule allows) and blocks the loop refuses itself (`refuse`: a
- * breaker fired; never run, answered in place). `updates()` yields progress and call ends live and
- * returns one record per block in the model's call order, each with the `tool_result` block, the
- * tool's structured output (`data`, the transcript's `toolUseResult`), the input, the permission
- * decision and the status.
+ * A turn (`startTurn`) takes `tool_use` blocks while the model streams (`add` queues each one in
+ * the session's admission gate at once; it starts as soon as the gate admits it) and blocks the
+ * loop refuses itself (`refuse`: a breaker fired; never run, answered in place). `updates()` yields
+ * progress and call ends live and returns one entry per block in the model's call order: the
+ * `tool_result` block and the call's record (structured `data` — the transcript's `toolUseResult`
+ * —, input, permission decision, status).
  *
- * The post-call seam (`postCall`, Claude Code's PostToolUse / PostToolUseFailure) is told about
- * every call that reached the tool (its permission step allowed it), after the turn's calls ended
- * and before the results go back to the model; what it returns is appended after the results.
+ * The post-call seam (`postCall`, Claude Code's PostToolUse / PostToolUseFailure) is the runtime's:
+ * it runs after each call that started, while the call holds its place in the gate, and what it
+ * returns is appended after the turn's results.
  *
  * Per-tool `maxResultSizeChars` overrides (managed settings) are applied by giving the runtime a
- * copy of the tool with that cap; the cap is still clamped to the global one by the runtime.
+ * copy of the tool with that cap; the runtime still clamps it to the global cap.
  */
 import {
   type AnyTool,
+  contentText,
   type HostPermissionAnswer,
   type Message,
+  type ModelClient,
   type PermissionDecider,
   type PermissionMode,
   type ToolResultBlock,
   type ToolUseBlock,
   type ToolUseContext,
-  contentText,
 } from '../core/index.js';
 import {
   type AskDecision,
+  type CallRecord,
   createToolRuntime,
+  type PostCallEvent as RuntimePostCallEvent,
   type StreamingToolExecutor,
   type ToolRuntime,
 } from '../runtime/index.js';
@@ -103,6 +107,8 @@ export interface ToolRunnerOptions {
   canUseTool?: RunnerCanUseTool;
   limits?: ToolResultLimits;
   postCall?: PostCallSeam;
+  /** Shared with the tools through the session services (the Agent tool, WebFetch's prompt step). */
+  modelClient?: ModelClient;
 }
 
 export interface ToolRunner {
@@ -120,21 +126,54 @@ const isMessage = (m: unknown): m is Message =>
   ((m as Message).role === 'user' || (m as Message).role === 'assistant') &&
   'content' in m;
 
+function statusOf(call: CallRecord): CallStatus {
+  if (call.decision?.behavior === 'deny') return 'denied';
+  if (call.status === 'ok') return 'ok';
+  if (call.status === 'aborted' || call.status === 'not-started') return 'aborted';
+  return 'error';
+}
+
+function toRecord(call: CallRecord, block: ToolUseBlock | undefined): ToolCallRecord {
+  const blockInput =
+    block?.input && typeof block.input === 'object' && !Array.isArray(block.input)
+      ? (block.input as Record<string, unknown>)
+      : undefined;
+  return {
+    toolUseId: call.toolUseId,
+    toolName: call.toolName,
+    status: statusOf(call),
+    isError: call.isError,
+    ...(call.data !== undefined ? { data: call.data } : {}),
+    input: call.input ?? blockInput,
+    ...(call.decision ? { decision: call.decision } : {}),
+    ran: call.decision?.behavior === 'allow',
+    durationMs: call.durationMs,
+  };
+}
+
+function postCallRecord(event: RuntimePostCallEvent): ToolCallRecord {
+  return {
+    toolUseId: event.toolUseId,
+    toolName: event.toolName,
+    status: event.status,
+    isError: event.status !== 'ok',
+    ...(event.data !== undefined ? { data: event.data } : {}),
+    input: event.input,
+    ...(event.decision ? { decision: event.decision } : {}),
+    ran: event.ran,
+    durationMs: 0,
+  };
+}
+
 export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
-  // Structured outputs, by tool_use id, captured where the runtime maps them to model content.
-  const captured = new Map<string, unknown>();
   const perTool = options.limits?.perTool ?? {};
   const tools = options.tools.map((tool): AnyTool => {
     const cap = perTool[tool.name];
-    return {
-      ...tool,
-      ...(typeof cap === 'number' && cap > 0 && Number.isFinite(cap) ? { maxResultSizeChars: cap } : {}),
-      mapToolResultToContent: (output: unknown, toolUseId: string) => {
-        captured.set(toolUseId, output);
-        return tool.mapToolResultToContent(output, toolUseId);
-      },
-    };
+    return typeof cap === 'number' && cap > 0 && Number.isFinite(cap)
+      ? { ...tool, maxResultSizeChars: cap }
+      : tool;
   });
+  const postCall = options.postCall;
   const runtime: ToolRuntime = createToolRuntime({
     tools,
     cwd: options.cwd,
@@ -145,10 +184,24 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     permissionMode: options.permissionMode,
     decide: options.decide,
     ...(options.canUseTool ? { canUseTool: options.canUseTool } : {}),
-    mainLoopModel: options.model,
+    ...(options.modelClient ? { modelClient: options.modelClient } : {}),
     ...(options.limits?.maxResultSizeChars ? { maxResultSizeChars: options.limits.maxResultSizeChars } : {}),
     ...(options.limits?.maxTurnResultsChars
       ? { maxTurnResultsChars: options.limits.maxTurnResultsChars }
+      : {}),
+    ...(postCall
+      ? {
+          postCall: async (event: RuntimePostCallEvent) => {
+            if (!event.ran) return undefined;
+            const block: ToolResultBlock = {
+              type: 'tool_result',
+              tool_use_id: event.toolUseId,
+              content: event.content,
+              ...(event.status !== 'ok' ? { is_error: true } : {}),
+            };
+            return postCall({ call: postCallRecord(event), block, signal: event.signal });
+          },
+        }
       : {}),
   });
 
@@ -163,41 +216,10 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     };
     type Slot = { kind: 'run'; block: ToolUseBlock } | { kind: 'refused'; block: ToolUseBlock; text: string };
     const slots: Slot[] = [];
-    const ends = new Map<string, { isError: boolean; durationMs: number }>();
     let finished = false;
 
-    const record = (block: ToolUseBlock, result: ToolResultBlock): ToolCallRecord => {
-      const decision = runtime.context.toolDecisions.get(block.id);
-      const isError = result.is_error === true;
-      const ran = decision?.behavior === 'allow';
-      const status: CallStatus = !isError
-        ? 'ok'
-        : decision?.behavior === 'deny'
-          ? 'denied'
-          : turnOptions.signal.aborted
-            ? 'aborted'
-            : 'error';
-      const input =
-        block.input && typeof block.input === 'object' && !Array.isArray(block.input)
-          ? (block.input as Record<string, unknown>)
-          : undefined;
-      const data = captured.get(block.id);
-      captured.delete(block.id);
-      return {
-        toolUseId: block.id,
-        toolName: block.name,
-        status,
-        isError,
-        ...(!isError && data !== undefined ? { data } : {}),
-        input,
-        ...(decision ? { decision } : {}),
-        ran,
-        durationMs: ends.get(block.id)?.durationMs ?? 0,
-      };
-    };
-
     async function* updates(): AsyncGenerator<ToolRunnerUpdate, ToolTurnEntry[], void> {
-      const byId = new Map<string, { block: ToolResultBlock; newMessages: unknown[] }>();
+      const byId = new Map<string, { block: ToolResultBlock; newMessages: Message[]; call: CallRecord }>();
       if (executor) {
         const stream = executor.updates();
         for (;;) {
@@ -212,7 +234,6 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
               data: u.event.data,
             };
           } else if (u.type === 'tool-call-end') {
-            ends.set(u.toolUseId, { isError: u.isError, durationMs: u.durationMs });
             yield {
               type: 'call-end',
               toolUseId: u.toolUseId,
@@ -221,7 +242,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
               durationMs: u.durationMs,
             };
           } else {
-            byId.set(u.block.tool_use_id, { block: u.block, newMessages: u.newMessages });
+            byId.set(u.block.tool_use_id, { block: u.block, newMessages: u.newMessages, call: u.call });
           }
         }
       }
@@ -252,33 +273,33 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
           };
         }
         const got = byId.get(slot.block.id);
-        const block: ToolResultBlock = got?.block ?? {
-          type: 'tool_result',
-          tool_use_id: slot.block.id,
-          content: `Error: the runtime returned no result for this ${slot.block.name} call.`,
-          is_error: true,
-        };
+        if (!got) {
+          const block: ToolResultBlock = {
+            type: 'tool_result',
+            tool_use_id: slot.block.id,
+            content: `Error: the runtime returned no result for this ${slot.block.name} call.`,
+            is_error: true,
+          };
+          return {
+            block,
+            call: {
+              toolUseId: slot.block.id,
+              toolName: slot.block.name,
+              status: 'error',
+              isError: true,
+              input: undefined,
+              ran: false,
+              durationMs: 0,
+            },
+            newMessages: [],
+          };
+        }
         return {
-          block,
-          call: record(slot.block, block),
-          newMessages: (got?.newMessages ?? []).filter(isMessage),
+          block: got.block,
+          call: toRecord(got.call, slot.block),
+          newMessages: got.newMessages.filter(isMessage),
         };
       });
-      if (options.postCall) {
-        for (const entry of entries) {
-          if (!entry.call.ran) continue;
-          try {
-            const answer = await options.postCall({
-              call: entry.call,
-              block: entry.block,
-              signal: turnOptions.signal,
-            });
-            if (answer?.newMessages?.length) entry.newMessages.push(...answer.newMessages);
-          } catch {
-            // A failing post-call seam leaves the result as it was.
-          }
-        }
-      }
       return entries;
     }
 
@@ -319,7 +340,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       return runtime.getAppState().cwd;
     },
     async dispose() {
-      captured.clear();
+      await runtime.services.dispose();
     },
   };
 }

@@ -87,6 +87,8 @@ export interface DecideOptions {
    * precedence (deny > ask > allow), so every PreToolUse decision still goes through the pipeline.
    */
   preToolUseCallbacks?: (input: PreToolUseInput, signal?: AbortSignal) => Promise<HookVerdict | undefined>;
+  /** `transcript_path` for this call's hooks (the session's file; overrides the engine option). */
+  transcriptPath?: string;
 }
 
 export interface DetailedDecision {
@@ -265,7 +267,7 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
     if (!o?.skipHooks && (settings.preToolUseHooks.length || o?.preToolUseCallbacks)) {
       const input: PreToolUseInput = {
         session_id: req.sessionId,
-        transcript_path: opts.transcriptPath ?? '',
+        transcript_path: o?.transcriptPath ?? opts.transcriptPath ?? '',
         cwd: req.cwd,
         permission_mode: req.mode,
         hook_event_name: 'PreToolUse',

@@ -139,7 +139,7 @@ export async function loopOptions(
 ): Promise<QueryOptions> {
   return {
     modelClient: model.client,
-    model: model.provider === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-4.1',
+    model: model.provider === 'anthropic' ? 'claude-haiku-4-5' : 'gpt-4.1',
     tools: await realTools(),
     cwd: world.project,
     home: world.home,
@@ -153,7 +153,10 @@ export interface Collected {
   result: QueryResult;
   results: ResultEvent[];
   /** Events of one type (and subtype for system events). */
-  of<T extends QueryEvent['type']>(type: T, subtype?: string): Extract<QueryEvent, { type: T }>[];
+  of<T extends QueryEvent['type'], S extends string | undefined = undefined>(
+    type: T,
+    subtype?: S,
+  ): Extract<QueryEvent, { type: T } & (S extends string ? { subtype: S } : unknown)>[];
 }
 
 /** Runs a query to its end and keeps every event. */
