@@ -196,7 +196,7 @@ describe('permissions', () => {
       'x',
     ]);
     expect(r.code).toBe(0);
-    expect(fake?.messageRequests[0]?.body.tools.map((t: any) => t.name)).toEqual(['Read', 'Bash']);
+    expect(fake?.messageRequests[0]?.body.tools.map((t: any) => t.name)).toEqual(['Bash', 'Read']);
   });
 
   it('--tools "" sends no tools', async () => {

@@ -55,7 +55,7 @@ export function baseQueryOptions(
     prompt,
     modelClient: setup.modelClient,
     model: setup.model,
-    tools: setup.tools,
+    toolPool: setup.toolPool,
     cwd: setup.cwd,
     home: setup.home,
     additionalDirectories: setup.settings.additionalDirectories,

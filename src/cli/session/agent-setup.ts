@@ -27,6 +27,7 @@ import {
   type PermissionEngine,
   parsePermissionMode,
 } from '../../permissions/index.js';
+import type { ToolPool } from '../../runtime/index.js';
 import { createSandboxManager, type SandboxManager } from '../../sandbox/index.js';
 import { getAllBaseTools } from '../../tools/index.js';
 import { describerFor } from '../shared/guard.js';
@@ -82,7 +83,9 @@ export interface AgentSetup {
   /** Wire model id. */
   model: string;
   provider: 'anthropic' | 'openai';
-  tools: AnyTool[];
+  /** The session's tool pool (`callable` runs, `definitions()` is sent). */
+  toolPool: ToolPool;
+  tools: readonly AnyTool[];
   permissionMode: PermissionMode;
   /** bypassPermissions may be switched to later (started in it, or allowed at launch). */
   bypassAvailable: boolean;
@@ -240,7 +243,8 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
       modelClient,
       model: modelClient.model,
       provider: modelClient.config.provider,
-      tools: selection.tools,
+      toolPool: selection.pool,
+      tools: selection.pool.callable,
       permissionMode,
       bypassAvailable:
         !settings.disableBypassPermissionsMode &&

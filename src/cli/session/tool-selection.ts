@@ -3,16 +3,18 @@
  *
  * - `--tools` absent or `default`: every built-in tool;
  * - `--tools ""`: none;
- * - `--tools "Bash,Read"` (commas or spaces, repeatable): those, by name or alias, in the registry's
- *   order; a name Gantry has no tool for is reported (not fatal: the SDK passes names it knows);
- * - then every tool named by a bare deny rule (`--disallowedTools Bash`, settings `deny`) is
- *   removed, its aliases included (`isDenied` is the permission engine's `isToolDenied`).
+ * - `--tools "Bash,Read"` (commas or spaces, repeatable): those, by name or alias; a name Gantry has
+ *   no tool for is reported (not fatal: the SDK passes names it knows);
+ * - then the runtime's tool pool (`assembleToolPool`): disabled tools and every tool named by a
+ *   bare deny rule (`--disallowedTools Bash`, settings `deny`; aliases included) are removed, and
+ *   the rest sorted by name, so the request's `tools` bytes do not depend on flag order.
  */
 import type { AnyTool } from '../../core/tool.js';
 import { splitToolList } from '../../permissions/index.js';
+import { assembleToolPool, type ToolPool } from '../../runtime/index.js';
 
 export interface ToolSelection {
-  tools: AnyTool[];
+  pool: ToolPool;
   /** Names in `--tools` no built-in tool answers to. */
   unknown: string[];
 }
@@ -32,7 +34,7 @@ export function selectTools(
 ): ToolSelection {
   const wanted = requestedToolNames(toolsFlag);
   const unknown: string[] = [];
-  let tools = [...all];
+  let tools: readonly AnyTool[] = all;
   if (wanted !== undefined) {
     const keep = new Set<AnyTool>();
     for (const name of wanted) {
@@ -42,6 +44,5 @@ export function selectTools(
     }
     tools = all.filter((t) => keep.has(t));
   }
-  tools = tools.filter((t) => !isDenied(t.name) && !t.aliases.some((a) => isDenied(a)));
-  return { tools, unknown };
+  return { pool: assembleToolPool({ builtIn: tools, isDenied }), unknown };
 }
