@@ -39,6 +39,8 @@ export interface PrintIo {
   abortSignal?: AbortSignal;
   /** Wait this long for a first piped byte when a prompt argument exists (ms; default 3000). */
   stdinIdleMs?: number;
+  /** Start loading the shell parser at once (default true). */
+  preloadShellParser?: boolean;
   /** Start `query` (tests may wrap it); default the loop's. */
   query?: (options: QueryOptions) => Query;
 }
@@ -101,6 +103,10 @@ export async function runPrint(argv: readonly string[], io: PrintIo): Promise<nu
   }
   for (const n of args.notes) await note(n);
   for (const w of pending.warnings) await note(`warning: ${w}`);
+  // The shell grammar loads while settings, the model client and the first request get going, so
+  // the first Bash call does not wait for it (a failure here is retried and reported by the call).
+  if (io.preloadShellParser !== false)
+    void import('../../shell/parser.js').then((m) => m.initShellParser()).catch(() => undefined);
 
   const sink = new OutputSink(out, err, {
     format: args.outputFormat,
