@@ -282,6 +282,14 @@ describe('limits and errors', () => {
     expect(txt.stderr).toMatch(/Unknown provider "frobnicate"/);
   });
 
+  it('a model the provider cannot serve (an Anthropic alias on the OpenAI provider) is a start-up error', async () => {
+    const r = await run(['-p', '--output-format', 'json', '--provider', 'openai', '--model', 'sonnet', 'x'], {
+      env: { OPENAI_API_KEY: 'sk-x' },
+    });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).errors[0]).toMatch(/"sonnet" is an Anthropic model alias/);
+  });
+
   it('a refused key (401) is an API error result, exit 1', async () => {
     await withFake([reply.text('never sent')]);
     const r = await run(['-p', '--output-format', 'json', 'x'], { env: { ANTHROPIC_API_KEY: 'wrong-key' } });
