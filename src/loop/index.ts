@@ -2,6 +2,7 @@
  * The agent loop (docs/loop.md): `query()` and `createAgent()`, the input queue, transcripts and
  * resume, the system prompt's parts, and the public event and option types.
  */
+export { type Agent, type AgentSettingsOptions, type CreateAgentOptions, createAgent } from './agent.js';
 export { DEFAULT_MAX_TOOL_CALLS, DEFAULT_REPEATED_CALL_LIMIT, canonicalJson } from './breakers.js';
 export { COMPACT_INSTRUCTION } from './context/compact.js';
 export { TokenEstimator } from './context/token-estimator.js';
@@ -11,6 +12,7 @@ export { assembleSystemPrompt } from './prompt/assemble.js';
 export { loadMemoryFiles, type MemoryFile } from './prompt/memory.js';
 export { SECURITY_SECTION_TEXT } from './prompt/security.js';
 export { query } from './query.js';
+export { type ManagedLimitsResult, readManagedToolLimits } from './thresholds.js';
 export {
   defaultGantryHome,
   latestTranscript,

@@ -114,7 +114,8 @@ function postToolUseSeam(s: LoopSession): PostCallSeam {
 
 /** Starts a session (see the module comment). */
 export function query(options: QueryOptions): Query {
-  if (!options.tools && !options.toolPool) throw new TypeError('query: give `tools` or `toolPool`');
+  if (!options.tools && !options.toolPool && !options.loadToolPool)
+    throw new TypeError('query: give `tools`, `toolPool` or `loadToolPool`');
   if (!options.modelClient) throw new TypeError('query: `modelClient` is required');
   const sessionId = options.sessionId ?? options.resume?.sessionId ?? randomUUID();
   const controller = new AbortController();

@@ -94,8 +94,9 @@ export async function createLoopSession(
   const projectRoot = options.projectRoot ?? findGitRoot(cwd) ?? cwd;
   const home = options.home ?? homedir();
   const now = options.now ?? (() => new Date());
-  const tools = options.toolPool?.callable ?? options.tools ?? [];
-  const defs = options.toolPool ? [...options.toolPool.definitions()] : toolDefinitions(tools);
+  const pool = options.toolPool ?? (options.tools ? undefined : await options.loadToolPool?.());
+  const tools = pool?.callable ?? options.tools ?? [];
+  const defs = pool ? [...pool.definitions()] : toolDefinitions(tools);
   const model = controls.model ?? options.model;
   const provider = providerOf(options.modelClient.provider);
   const info = modelInfo(model, provider);

@@ -358,6 +358,8 @@ export interface QueryOptions {
   tools?: readonly AnyTool[];
   /** An assembled tool pool (the runtime's `assembleToolPool`): `callable` runs, `definitions()` is sent. */
   toolPool?: ToolPoolLike;
+  /** A pool built when the session starts (loading tools is asynchronous); used when `tools` and `toolPool` are absent. */
+  loadToolPool?: () => Promise<ToolPoolLike>;
   /** Absolute working directory of the session. */
   cwd: string;
   /** Project root (default: the git root above `cwd`, else `cwd`). */

@@ -16,15 +16,18 @@
  * parented to the assistant line holding its tool_use (parallel calls fan out), and the line after
  * a run of tool results is parented to the last of them — as Claude Code links them.
  *
- * Crash safety: each line is one `write` of `JSON + "\n"` on a file opened for appending, so a crash
- * can only tear the last line (the reader skips it). `fsync` policy: `turn` (default) flushes at
- * `sync()` points the loop calls after each tool-result message and each result; `line` after
- * every line; `never` leaves it to the OS. A file whose last byte is not a newline (torn by an
+ * Crash safety: each line is one synchronous `write` of `JSON + "\n"` on a file opened for
+ * appending, so the line is in the OS's hands before the loop goes on (a crash of the process loses
+ * nothing; a torn last line can only come from the machine going down, and the reader skips it).
+ * `fsync` policy (durability against the machine going down): `turn` (default) asks for an fsync
+ * at the `sync()` points the loop calls after each tool-result message and each result, without
+ * blocking the loop (one in flight at a time; `close()` waits with a final synchronous fsync);
+ * `line` fsyncs every line synchronously; `never` leaves it to the OS. A file whose last byte is not a newline (torn by an
  * earlier crash) gets one before the first new line. Write failures never throw into the session:
  * the first one is kept in `error` and later lines are dropped.
  */
 import { randomUUID } from 'node:crypto';
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { AssistantContentBlock, Usage, UserContentBlock } from '../../core/messages.js';
 import type { CostState } from '../../model/cost.js';
@@ -69,6 +72,8 @@ export class TranscriptWriter {
   private failure: Error | undefined;
   private readonly fsyncPolicy: FsyncPolicy;
   private dirty = false;
+  private syncing = false;
+  private syncAgain = false;
 
   constructor(private readonly options: TranscriptWriterOptions) {
     this.file = options.file;
@@ -148,9 +153,30 @@ export class TranscriptWriter {
     }
   }
 
-  /** A `sync()` point: flushes under the `turn` and `line` policies. */
+  /** An fsync that does not block the loop; a second request while one runs is coalesced. */
+  private flushSoon(): void {
+    if (this.fd === undefined || !this.dirty) return;
+    if (this.syncing) {
+      this.syncAgain = true;
+      return;
+    }
+    this.syncing = true;
+    this.dirty = false;
+    fsync(this.fd, (error) => {
+      this.syncing = false;
+      if (error && this.fd !== undefined) this.failure ??= error;
+      if (this.syncAgain) {
+        this.syncAgain = false;
+        this.dirty = true;
+        this.flushSoon();
+      }
+    });
+  }
+
+  /** A `sync()` point: an fsync under the `turn` policy (not blocking) and the `line` policy. */
   sync(): void {
-    if (this.fsyncPolicy !== 'never') this.flush();
+    if (this.fsyncPolicy === 'turn') this.flushSoon();
+    else if (this.fsyncPolicy === 'line') this.flush();
   }
 
   /** A user line holding a prompt or a text the loop added. */
@@ -286,7 +312,10 @@ export class TranscriptWriter {
 
   close(): void {
     if (this.fd === undefined) return;
-    this.sync();
+    if (this.fsyncPolicy !== 'never') {
+      this.dirty ||= this.syncing || this.syncAgain;
+      this.flush();
+    }
     try {
       closeSync(this.fd);
     } catch {

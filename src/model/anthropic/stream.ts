@@ -147,7 +147,12 @@ export async function* assembleAnthropicStream(
         const block = openBlock(event.content_block, index);
         open.set(index, block);
         yield block.type === 'tool_use'
-          ? { type: 'content_block_start', index, blockType: block.type, toolUse: { id: block.id, name: block.name } }
+          ? {
+              type: 'content_block_start',
+              index,
+              blockType: block.type,
+              toolUse: { id: block.id, name: block.name },
+            }
           : { type: 'content_block_start', index, blockType: block.type };
         break;
       }
