@@ -65,6 +65,7 @@ export function baseQueryOptions(
     permissionMode: setup.permissionMode,
     permissionEngine: setup.engine,
     settingsHooks: setup.settingsHooks,
+    toolResultLimits: setup.toolResultLimits,
     ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {}),
     ...(args.maxBudgetUsd !== undefined ? { maxBudgetUsd: args.maxBudgetUsd } : {}),
     ...(setup.systemPrompt !== undefined ? { systemPrompt: setup.systemPrompt } : {}),

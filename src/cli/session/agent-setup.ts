@@ -18,7 +18,8 @@ import { fsPathResolver } from '../../core/paths.js';
 import type { PermissionMode } from '../../core/permission-types.js';
 import type { AnyTool } from '../../core/tool.js';
 import { defaultGantryHome } from '../../loop/transcript/paths.js';
-import type { HookCommandConfig } from '../../loop/types.js';
+import { readManagedToolLimits } from '../../loop/thresholds.js';
+import type { HookCommandConfig, ToolResultLimits } from '../../loop/types.js';
 import { type ConfiguredModelClient, createModelClient, ModelConfigError } from '../../model/index.js';
 import {
   createPermissionEngine,
@@ -93,6 +94,8 @@ export interface AgentSetup {
   systemPrompt?: string;
   appendSystemPrompt?: string;
   settingsHooks: HookCommandConfig;
+  /** Result-size thresholds from managed settings (read once per session). */
+  toolResultLimits: ToolResultLimits;
   thinking?: ThinkingRequest;
   /** Which variable the model credential came from (`ANTHROPIC_API_KEY`, …) or `none`. */
   apiKeySource: string;
@@ -232,6 +235,12 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
         ? readPromptFile('--append-system-prompt-file', flags.appendSystemPromptFile, cwd)
         : flags.appendSystemPrompt;
     const thinking = thinkingFrom(flags);
+    const managedLimits = readManagedToolLimits({
+      ...(flags.managedFiles ? { managedFiles: flags.managedFiles } : {}),
+      projectRoot: cwd,
+      home,
+    });
+    for (const p of managedLimits.problems) warnings.push(`managed settings: ${p.file}: ${p.message}`);
 
     const permissionMode = settings.defaultMode;
     return {
@@ -254,6 +263,7 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
       ...(systemPrompt !== undefined ? { systemPrompt } : {}),
       ...(appendSystemPrompt !== undefined ? { appendSystemPrompt } : {}),
       settingsHooks: settings.eventHooks as HookCommandConfig,
+      toolResultLimits: managedLimits.limits,
       ...(thinking ? { thinking } : {}),
       apiKeySource: modelClient.config.credentialSource,
       warnings,
