@@ -104,10 +104,38 @@ export function buildProgram(): Command {
       process.exitCode = await runMcp(o, pkg.version);
     });
 
+  program
+    .command('serve')
+    .description('Run the guard as an HTTP hook on 127.0.0.1 (Claude Code "type": "http" hooks).')
+    .option('--port <n>', 'port on 127.0.0.1 (0 = any free port; default 7477)')
+    .option('--settings <file>', 'extra settings file (repeatable)', collect)
+    .option('--pass-allow', 'emit no decision when Gantry would allow (only tighten the host)')
+    .addHelpText(
+      'after',
+      '\nToken: GANTRY_HOOK_TOKEN, else ~/.gantry/hook-token (created 0600 on first run).',
+    )
+    .action(async (o) => {
+      const { runServe } = await import('./serve/serve-command.js');
+      process.exitCode = await runServe(o);
+    });
+
+  program
+    .command('log')
+    .description('Show recent guard decisions from the audit log, with a summary.')
+    .option('--since <age>', 'only entries newer than this (e.g. 30m, 1h, 2d; default 24h)')
+    .option('--decision <d>', 'only this decision (allow|ask|deny)')
+    .option('--tool <name>', 'only this tool')
+    .option('--json', 'one JSON line per entry, then a summary line')
+    .option('--file <path>', 'log file (default: GANTRY_HOOK_LOG or ~/.gantry/hook-log.jsonl)')
+    .action(async (o) => {
+      const { runLog } = await import('./audit/log-command.js');
+      process.exitCode = await runLog(o);
+    });
+
   return program;
 }
 
-const SUBCOMMANDS = new Set(['check', 'hook', 'replay', 'mcp', 'help']);
+const SUBCOMMANDS = new Set(['check', 'hook', 'replay', 'mcp', 'serve', 'log', 'help']);
 
 /**
  * True when the command line is the agent's (`gantry -p …`, or the Agent SDK's
