@@ -132,10 +132,43 @@ export function buildProgram(): Command {
       process.exitCode = await runLog(o);
     });
 
+  for (const verb of ['install', 'uninstall'] as const) {
+    program
+      .command(verb)
+      .description(
+        verb === 'install'
+          ? "Add Gantry's hook to an agent's settings (backup, diff, idempotent)."
+          : 'Remove exactly the hook entries gantry install added.',
+      )
+      .option('--claude', 'Claude Code (default)')
+      .option('--gemini', 'Gemini CLI')
+      .option('--codex', 'Codex (not supported yet: explains why)')
+      .option('--user', 'the user settings file (default)')
+      .option('--project', "the project's shared settings file")
+      .option('--local', "the project's local settings file (Claude Code)")
+      .option('--http', 'install: also add the HTTP hook of gantry serve (fast path)')
+      .option('--port <n>', 'install --http: the port gantry serve listens on (default 7477)')
+      .option('--dry-run', 'print the diff, write nothing')
+      .action(async (o) => {
+        const m = await import('./install/install-command.js');
+        process.exitCode = await (verb === 'install' ? m.runInstall(o) : m.runUninstall(o));
+      });
+  }
+
   return program;
 }
 
-const SUBCOMMANDS = new Set(['check', 'hook', 'replay', 'mcp', 'serve', 'log', 'help']);
+const SUBCOMMANDS = new Set([
+  'check',
+  'hook',
+  'replay',
+  'mcp',
+  'serve',
+  'log',
+  'install',
+  'uninstall',
+  'help',
+]);
 
 /**
  * True when the command line is the agent's (`gantry -p …`, or the Agent SDK's
