@@ -132,6 +132,17 @@ export function buildProgram(): Command {
       process.exitCode = await runLog(o);
     });
 
+  program
+    .command('doctor')
+    .description('Check that Gantry is set up and working here: sandbox, ripgrep, settings, installed hooks.')
+    .option('--cwd <dir>', 'project directory (default: current directory)')
+    .option('--json', 'print one JSON object')
+    .addHelpText('after', '\nExit code: 0 all well, 1 problems found (numbered, with fixes), 3 usage error.')
+    .action(async (o) => {
+      const { runDoctor } = await import('./doctor/doctor-command.js');
+      process.exitCode = await runDoctor(o);
+    });
+
   for (const verb of ['install', 'uninstall'] as const) {
     program
       .command(verb)
