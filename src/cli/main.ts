@@ -169,18 +169,6 @@ export function buildProgram(): Command {
   return program;
 }
 
-const SUBCOMMANDS = new Set([
-  'check',
-  'hook',
-  'replay',
-  'mcp',
-  'serve',
-  'log',
-  'install',
-  'uninstall',
-  'help',
-]);
-
 /**
  * True when the command line is the agent's (`gantry -p …`, or the Agent SDK's
  * `gantry --output-format stream-json …`) rather than a sub-command or a bare `--help`/`--version`.
@@ -188,7 +176,7 @@ const SUBCOMMANDS = new Set([
 export function isAgentInvocation(args: readonly string[]): boolean {
   const first = args[0];
   if (first === undefined) return false;
-  if (SUBCOMMANDS.has(first)) return false;
+  if (first === 'help' || buildProgram().commands.some((c) => c.name() === first)) return false;
   if (args.length === 1 && ['-h', '--help', '-V', '--version'].includes(first)) return false;
   return true;
 }
