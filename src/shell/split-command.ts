@@ -207,7 +207,8 @@ export function buildCommand(
     if (parts.pipes) pipes = true;
   };
   const children = node ? node.children : [];
-  for (const child of children) {
+  for (const [ci, child] of children.entries()) {
+    if (isNamedFd(src, child, children[ci + 1] ?? redirectNodes[0])) continue;
     if (child.type === 'variable_assignment' && words.length === 0) {
       assignments.push(readAssignment(src, child, sink));
       continue;
@@ -256,6 +257,22 @@ export function buildCommand(
   });
 }
 
+/**
+ * `{name}` written right before a redirection operator (`exec {fd}>file`) names the descriptor bash
+ * allocates (bash(1) "REDIRECTION"): it is part of the redirection, not an argument.
+ */
+function isNamedFd(src: string, child: SyntaxNode, next: SyntaxNode | undefined): boolean {
+  if (!next || next.start !== child.end) return false;
+  if (
+    next.type !== 'file_redirect' &&
+    next.type !== 'heredoc_redirect' &&
+    next.type !== 'herestring_redirect'
+  )
+    return false;
+  if (next.children[0]?.type === 'file_descriptor') return false;
+  return /^\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(src.slice(child.start, child.end));
+}
+
 /** `NAME=value` / `NAME+=value` / `a[i]=value`. */
 export function readAssignment(
   src: string,
@@ -294,6 +311,7 @@ export function buildPseudoCommand(state: SplitState, task: StmtTask, presetRedi
   const words: Word[] = [];
   const assignments: EnvAssignment[] = [];
   const redirects: Redirect[] = [...ctx.inherited, ...(presetRedirects ?? [])];
+  const redirectNodes: SyntaxNode[] = [];
   const before: Task[] = [];
   if (presetRedirects) {
     words.push(staticWord('cat', src.slice(node.start, node.end)));
@@ -340,27 +358,39 @@ export function buildPseudoCommand(state: SplitState, task: StmtTask, presetRedi
         child.type === 'herestring_redirect' ||
         child.type === 'heredoc_redirect'
       ) {
-        const parts = redirectFromNode(state, script, child, [], ctx);
-        if (parts.redirect) redirects.push(parts.redirect);
-        words.push(...parts.extraWords);
-        before.push(...parts.nestedTasks);
+        redirectNodes.push(child);
       } else if (child.type !== 'comment') {
         words.push(readWord(src, child, sink));
       }
     }
   }
+  // Redirections written after the command (`[ x ] > f`, `export A=1 2>>f`, `(( x )) > f`) are
+  // the command's own: bash opens them whatever the command is.
+  const after: Task[] = [];
+  let pipes = false;
+  for (const r of [...redirectNodes, ...task.trailing]) {
+    const parts = redirectFromNode(state, script, r, [], ctx);
+    if (parts.redirect) redirects.push(parts.redirect);
+    if (parts.extraRedirects) redirects.push(...parts.extraRedirects);
+    words.push(...parts.extraWords);
+    before.push(...parts.nestedTasks);
+    after.push(...parts.continuations);
+    if (parts.pipes) pipes = true;
+  }
   before.unshift(...nestedToTasks(script, nested));
+  const start = Math.min(node.start, ...task.trailing.map((r) => r.start));
+  const end = Math.max(node.end, ...task.trailing.map((r) => r.end));
   finishCommand(state, {
     words,
     assignments,
     redirects,
-    raw: src.slice(node.start, node.end),
-    span: state.span(script, node.start, node.end),
+    raw: src.slice(start, end),
+    span: state.span(script, start, end),
     script,
-    ctx,
+    ctx: pipes ? { ...ctx, inSubshell: true } : ctx,
     connector: task.connector,
     before,
-    after: [],
+    after,
     declaration: node.type === 'declaration_command',
     pseudo: node.type === 'compound_statement' || node.type === 'test_command',
   });

@@ -28,6 +28,11 @@ export interface Ctx {
 export type Task =
   | { kind: 'stmt'; node: SyntaxNode; script: Script; ctx: Ctx; connector: string; trailing: SyntaxNode[] }
   | { kind: 'emit'; cmd: SimpleCommand }
+  /**
+   * Emits `cmd` only when no command was emitted since `since` (the redirections of a compound
+   * command that runs no command, `case x in esac > f`, still open their files).
+   */
+  | { kind: 'emit-if-none'; since: number; cmd: SimpleCommand }
   | {
       kind: 'launch';
       /** Words that run, before wrapper stripping. */

@@ -63,7 +63,9 @@ export function parseAndSplit(command: string): SplitResult {
     const task = state.stack.pop();
     if (!task) break;
     if (task.kind === 'emit') state.commands.push(task.cmd);
-    else if (task.kind === 'launch') processLaunch(state, task);
+    else if (task.kind === 'emit-if-none') {
+      if (state.commands.length === task.since) state.commands.push(task.cmd);
+    } else if (task.kind === 'launch') processLaunch(state, task);
     else processStatement(state, task);
   }
   checkLineContinuations(command, state);
