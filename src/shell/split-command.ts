@@ -12,7 +12,7 @@ import { type Ctx, nestedBodyTask, type Script, type SplitState, type Task } fro
 import type { EnvAssignment } from '../core/permission-types.js';
 import type { Redirect, Word } from './types.js';
 import { isDangerousEnvName } from './env-vars.js';
-import { collectDynamic, type NestedBody, readWord, staticWord } from './words.js';
+import { collectDynamic, type NestedBody, readWord, readWords, staticWord } from './words.js';
 import { rescanRegion } from './words-rescan.js';
 
 type StmtTask = Extract<Task, { kind: 'stmt' }>;
@@ -63,9 +63,17 @@ export function redirectFromNode(
         op += src.slice(child.start, child.end);
         continue;
       }
-      const w = readWord(src, child, sink);
-      if (!target) target = w;
-      else parts.extraWords.push(w);
+      if (target || node.type === 'herestring_redirect') {
+        // A here-string is not brace-expanded; destinations after the first are arguments.
+        if (!target) target = readWord(src, child, sink);
+        else parts.extraWords.push(...readWords(src, child, sink));
+        continue;
+      }
+      // A redirection target is brace-expanded; more than one word is an "ambiguous redirect"
+      // (bash refuses the command), kept as the unexpanded word, whose target is unknown.
+      const expanded = readWords(src, child, sink);
+      target =
+        expanded.length === 1 ? (expanded[0] as Word) : { ...readWordQuiet(src, child), hasGlob: true };
     }
     if (node.type === 'herestring_redirect') op = '<<<';
     if (!target) {
@@ -153,7 +161,7 @@ function readHeredoc(
     } else if (!child.named && HEREDOC_CONTINUATION_OPS.has(child.type)) {
       pendingConnector = child.type === '|&' ? '|' : child.type;
     } else if (child.named && child.field === 'argument') {
-      parts.extraWords.push(readWord(src, child, sink));
+      parts.extraWords.push(...readWords(src, child, sink));
     } else if (child.named) {
       parts.continuations.push({
         kind: 'stmt',
@@ -235,7 +243,7 @@ export function buildCommand(
       continue;
     }
     if (!child.named) continue;
-    words.push(readWord(src, child, sink));
+    words.push(...readWords(src, child, sink));
   }
   for (const r of redirectNodes) handleRedirect(r);
   before.unshift(...nestedToTasks(script, nested));
@@ -360,7 +368,7 @@ export function buildPseudoCommand(state: SplitState, task: StmtTask, presetRedi
       ) {
         redirectNodes.push(child);
       } else if (child.type !== 'comment') {
-        words.push(readWord(src, child, sink));
+        words.push(...readWords(src, child, sink));
       }
     }
   }
@@ -393,6 +401,18 @@ export function buildPseudoCommand(state: SplitState, task: StmtTask, presetRedi
     after,
     declaration: node.type === 'declaration_command',
     pseudo: node.type === 'compound_statement' || node.type === 'test_command',
+  });
+}
+
+/** The word as read, without reporting its notes or substitutions again. */
+function readWordQuiet(src: string, node: SyntaxNode): Word {
+  return readWord(src, node, {
+    nested: [],
+    notes: [],
+    problems: [],
+    spans: [],
+    span: (a, b) => [a, b],
+    depth: 1,
   });
 }
 

@@ -20,6 +20,8 @@ export interface Word {
   hasGlob: boolean;
   /** True when unquoted brace expansion (`{a,b}`, `{1..3}`) remains (implies hasGlob). Set by the parser. */
   braceExpansion?: boolean;
+  /** Set on each word brace expansion produced: the word as written (`secret{01..02}.txt`). */
+  braceSource?: string;
 }
 
 /** A path-like argument of a stripped wrapper (`env -C DIR`, `sudo -D DIR`, `time -o FILE`, `flock FILE`, `xargs -a FILE`). */

@@ -42,7 +42,6 @@ import { symlinkFollowEffects } from './symlink-follow.js';
 import { gitHandler } from './vcs.js';
 
 export { EffectSink, type EffectEnv } from './sink.js';
-export { expandBraces } from './braces.js';
 
 /** Programs whose only effect is on shell variables. */
 const DECLARERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly', 'unset', 'read']);

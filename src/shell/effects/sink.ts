@@ -3,7 +3,7 @@
  *
  * Path resolution of a word: `$HOME`/`${HOME}`/`$PWD`/`${PWD}` are substituted; any other
  * expansion → `unknown` (target = the word as written) → unquoted brace expansion expanded
- * statically (braces.ts) → `~`, `..` and relative paths resolved against the tracked cwd
+ * statically (brace-expand.ts) → `~`, `..` and relative paths resolved against the tracked cwd
  * (`expandPath`; relative with an unknown cwd → `unknown`) → symlinks created earlier in the same
  * command line (`ln -s`) and then the injectable `PathResolver` applied. When the resolved path
  * differs from the path as written, both are reported (a deny rule applies if either matches;
@@ -20,7 +20,7 @@
 import type { Effect, EffectCertainty, EffectKind, EffectSource } from '../../core/effects.js';
 import { expandPath, isPathInside, type PathResolver } from '../../core/paths.js';
 import type { Word } from '../types.js';
-import { expandBraces } from './braces.js';
+import { expandBraceText } from '../brace-expand.js';
 
 /** The world shared by all sub-commands of one command line. */
 export interface EffectEnv {
@@ -143,7 +143,7 @@ export class EffectSink {
     }
     let texts = [text];
     if (input.braceExpansion) {
-      const expanded = expandBraces(text);
+      const expanded = expandBraceText(text);
       if (!expanded) return { targets: [], unknown: raw };
       texts = expanded;
     }
