@@ -75,6 +75,13 @@ export const DANGEROUS_ENV_NAMES: ReadonlyMap<string, string> = new Map([
   ['PYTHONUSERBASE', 'changes where python finds user site-packages'],
   ['PYTHONEXECUTABLE', 'changes the interpreter path python reports and re-executes'],
   ['PYTHONWARNINGS', 'warning filters import the modules they name'],
+  ['BASH_CMDS', 'makes a command name run the file its entry names (the command hash table)'],
+  ['BASH_ALIASES', 'makes a command name run other words (the alias table)'],
+  ['BASH_LOADABLES_PATH', 'changes where enable -f loads builtins from'],
+  ['EXECIGNORE', 'changes which files command lookup skips'],
+  ['BASH_XTRACEFD', 'sends xtrace output to another descriptor'],
+  ['HISTFILE', 'moves the file bash writes its history to'],
+  ['INPUTRC', 'names a readline init file (key bindings can run commands)'],
 ]);
 
 /** Name prefixes, with the reason. */

@@ -291,7 +291,21 @@ export function readAssignment(
   let value: Word = staticWord('');
   let op = '=';
   for (const child of node.children) {
-    if (child.field === 'name') name = src.slice(child.start, child.end);
+    if (child.field === 'name' && child.type === 'subscript') {
+      // `a[$(cmd)]=v`: the index is arithmetic (substitutions in it run, values in it are code).
+      name = src.slice(child.start, child.end);
+      const [s, e] = sink.span(child.start, child.end);
+      sink.notes.push({
+        kind: 'subscript',
+        text: name,
+        start: s,
+        end: e,
+        context: 'none',
+        depth: sink.depth,
+      });
+      const index = child.children.find((c) => c.field === 'index');
+      if (index) collectDynamic(src, index, 'none', sink);
+    } else if (child.field === 'name') name = src.slice(child.start, child.end);
     else if (!child.named && (child.type === '=' || child.type === '+=')) op = child.type;
     else if (child.field === 'value' || child.named) value = readWord(src, child, sink);
   }

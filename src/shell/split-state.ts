@@ -3,7 +3,15 @@
  * The walk is a single explicit work stack of tasks, so nesting depth never grows the JS call stack.
  */
 import type { SyntaxNode } from './parser.js';
-import type { NestedScript, QuoteSpan, Redirect, SimpleCommand, SyntaxNote, Word } from './types.js';
+import type {
+  NestedScript,
+  QuoteSpan,
+  Redirect,
+  SimpleCommand,
+  SyntaxNote,
+  VariableBinding,
+  Word,
+} from './types.js';
 import type { NestedBody, WordSink } from './words.js';
 
 /** One script being split: the command line itself, or a re-parsed `sh -c`/`eval`/heredoc script. */
@@ -85,6 +93,7 @@ export class SplitState {
   readonly notes: SyntaxNote[] = [];
   readonly scripts: NestedScript[] = [];
   readonly spans: QuoteSpan[] = [];
+  readonly bindings: VariableBinding[] = [];
   readonly stack: Task[] = [];
   tasks = 0;
 

@@ -187,6 +187,8 @@ function processSequence(state: SplitState, task: Extract<Task, { kind: 'stmt' }
     // truncates f): they become a command with no words when nothing inside emits one.
     state.stack.push({ kind: 'emit-if-none', since: state.commands.length, cmd: holder(task, inherited) });
   }
+  if (node.type === 'for_statement') recordBinding(state, script, node);
+  else if (node.type === 'c_style_for_statement') noteArithmeticHead(state, script, node);
   const ctx: Ctx = { via, inSubshell, inherited, wrappers: task.ctx.wrappers };
   const stageCtx: Ctx = isPipeline ? { ...ctx, inSubshell: true } : ctx;
 
@@ -265,6 +267,41 @@ function processSequence(state: SplitState, task: Extract<Task, { kind: 'stmt' }
   }
   for (const n of nested) tasks.unshift(nestedBodyTask(script, n));
   for (let k = tasks.length - 1; k >= 0; k--) state.stack.push(tasks[k] as Task);
+}
+
+/** `for NAME in …` / `select NAME in …`: the variable it binds, for the checks. */
+function recordBinding(state: SplitState, script: Script, node: SyntaxNode): void {
+  const variable = node.children.find((c) => c.field === 'variable');
+  if (!variable) return;
+  const values = node.children.filter((c) => c.field === 'value');
+  const dynamic =
+    values.length === 0 || values.some((v) => /[$`]|[<>]\(/.test(script.source.slice(v.start, v.end)));
+  const [start, end] = state.span(script, node.start, node.end);
+  state.bindings.push({
+    name: script.source.slice(variable.start, variable.end),
+    via: node.children[0]?.type === 'select' ? 'select' : 'for',
+    dynamic,
+    values: values.map((v) => script.source.slice(v.start, v.end)).join(' '),
+    start,
+    end,
+    depth: script.depth,
+  });
+}
+
+/** The `(( … ))` head of a C-style for loop, noted as arithmetic for the checks. */
+function noteArithmeticHead(state: SplitState, script: Script, node: SyntaxNode): void {
+  const open = node.children.find((c) => c.type === '((');
+  const close = node.children.find((c) => c.type === '))');
+  if (!open || !close) return;
+  const [start, end] = state.span(script, open.start, close.end);
+  state.notes.push({
+    kind: 'arithmetic-command',
+    text: script.source.slice(open.start, close.end),
+    start,
+    end,
+    context: 'none',
+    depth: script.depth,
+  });
 }
 
 /** The word-less command that carries a compound command's redirections (see processSequence). */

@@ -41,6 +41,7 @@ export function parseAndSplit(command: string): SplitResult {
       notes: [],
       scripts: [],
       spans: [],
+      bindings: [],
     };
   }
   // tree-sitter rejects some heredocs bash accepts: retried once on a same-length rewrite (parse-mask.ts).
@@ -77,6 +78,7 @@ export function parseAndSplit(command: string): SplitResult {
     notes: state.notes,
     scripts: state.scripts,
     spans: state.spans,
+    bindings: state.bindings,
   };
 }
 

@@ -44,7 +44,11 @@ export type SyntaxNoteKind =
   | 'heredoc'
   | 'herestring'
   | 'comment'
-  | 'line-continuation';
+  | 'line-continuation'
+  /** `name[index]` on the left of an assignment: bash evaluates the index as arithmetic. */
+  | 'subscript'
+  /** The `(( init; cond; step ))` head of a C-style for loop (arithmetic). */
+  | 'arithmetic-command';
 
 /** One occurrence of a syntax feature. Offsets as in SimpleCommand.start/end. */
 export interface SyntaxNote {
@@ -131,6 +135,20 @@ export interface SimpleCommand {
   wrapperPaths?: WrapperPath[];
 }
 
+/** A variable a compound command binds (`for NAME in …`, `select NAME in …`). */
+export interface VariableBinding {
+  name: string;
+  via: 'for' | 'select';
+  /** True when the bound values come from expansions or substitutions (`for x in $(cat f)`). */
+  dynamic: boolean;
+  /** The value words as written (`$(seq 1 3)`), joined by spaces. */
+  values: string;
+  /** Offsets of the loop in the top-level command (as SimpleCommand.start/end). */
+  start: number;
+  end: number;
+  depth: number;
+}
+
 /** Result of parse + split. */
 export interface SplitResult {
   /** False when the parser found ERROR/MISSING nodes, the input exceeded the size cap, or a construct was not understood. */
@@ -146,6 +164,8 @@ export interface SplitResult {
   scripts?: NestedScript[];
   /** Quoted/comment/heredoc regions of the command line itself (depth 0). Set by the parser. */
   spans?: QuoteSpan[];
+  /** Loop variables bound by `for`/`select`, in source order. Set by the parser. */
+  bindings?: VariableBinding[];
 }
 
 /** Options for analysis: the world the command runs in. */
