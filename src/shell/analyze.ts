@@ -63,7 +63,9 @@ function ruleText(cmd: SimpleCommand): string {
 export function analyzeCommand(command: string, opts: AnalyzeOptions): CommandAnalysis {
   const split = parseAndSplit(command);
   const commands = split.commands;
-  const findings: Finding[] = runSecurityChecks(command, split);
+  // Offsets of the split refer to the line as bash reads it (continuations joined).
+  const source = split.source ?? command;
+  const findings: Finding[] = runSecurityChecks(source, split);
   if (!split.ok) {
     findings.push({
       id: 'UNPARSEABLE_COMMAND',
@@ -88,7 +90,7 @@ export function analyzeCommand(command: string, opts: AnalyzeOptions): CommandAn
       findings.push(f);
     }
   }
-  const { effects, cwds, finalCwd } = computeEffects(commands, opts, limit, command);
+  const { effects, cwds, finalCwd } = computeEffects(commands, opts, limit, source);
   const subcommands: SubcommandInfo[] = [];
   let pathShadowed = false;
   const unsafeEffectAt = new Set<number>();

@@ -5,7 +5,7 @@
  * deeper), and the commands of `find -exec/-execdir/-ok/-okdir`.
  */
 import { isDangerousEnvName } from './env-vars.js';
-import { parseBashTolerant } from './parse-mask.js';
+import { parseJoined } from './continuations.js';
 import { MAX_PARSE_INPUT_CHARS } from './parser.js';
 import { childVia, type Ctx, type Script, SPLIT_LIMITS, type SplitState, type Task } from './split-state.js';
 import type { EnvAssignment } from '../core/permission-types.js';
@@ -283,9 +283,10 @@ function queueScript(
     state.problem(`the script given to ${via} is over ${MAX_PARSE_INPUT_CHARS} characters`);
     return;
   }
-  const parsed = parseBashTolerant(text);
+  // The shell that runs the script joins its continuations too (`sh -c 'ca\<newline>t f'` runs cat).
+  const { parsed, source } = parseJoined(text);
   if (parsed.hasError) state.problem(`the script given to ${via} does not parse as bash`);
-  const script: Script = { source: text, depth, range: [start, end] };
+  const script: Script = { source, depth, range: [start, end] };
   // eval runs in the current shell (a `cd` persists); the others run in a child shell.
   const inSubshell = via === 'eval' ? ctx.inSubshell : true;
   launches.push({

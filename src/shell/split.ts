@@ -13,8 +13,8 @@
  * command they feed, a command before the scripts/commands it launches (`sh -c`, `find -exec`),
  * statements in source order. Commands with no words (`A=1`, `> file`) have an empty `argv`.
  */
+import { parseJoined } from './continuations.js';
 import { initShellParser, isShellParserReady, MAX_PARSE_INPUT_CHARS } from './parser.js';
-import { parseBashTolerant } from './parse-mask.js';
 import { processLaunch } from './split-nested.js';
 import { SPLIT_LIMITS, SplitState } from './split-state.js';
 import { processStatement } from './split-statements.js';
@@ -45,13 +45,22 @@ export function parseAndSplit(command: string): SplitResult {
     };
   }
   // tree-sitter rejects some heredocs bash accepts: retried once on a same-length rewrite (parse-mask.ts).
-  const parsed = parseBashTolerant(command);
-  const state = new SplitState(command);
-  if (parsed.hasError) state.problem(describeError(command, parsed.root));
+  const { parsed, source, midWord } = parseJoined(command);
+  const state = new SplitState(source);
+  for (const at of midWord)
+    state.notes.push({
+      kind: 'line-continuation',
+      text: '\\\n',
+      start: at,
+      end: at,
+      context: 'none',
+      depth: 0,
+    });
+  if (parsed.hasError) state.problem(describeError(source, parsed.root));
   state.stack.push({
     kind: 'stmt',
     node: parsed.root,
-    script: { source: command, depth: 0 },
+    script: { source, depth: 0 },
     ctx: { via: 'top', inSubshell: false, inherited: [], wrappers: [] },
     connector: '',
     trailing: [],
@@ -69,8 +78,8 @@ export function parseAndSplit(command: string): SplitResult {
     } else if (task.kind === 'launch') processLaunch(state, task);
     else processStatement(state, task);
   }
-  checkLineContinuations(command, state);
-  return {
+  checkLineContinuations(source, state);
+  const result: SplitResult = {
     ok: state.problems.length === 0,
     problems: state.problems,
     commands: state.commands,
@@ -80,6 +89,8 @@ export function parseAndSplit(command: string): SplitResult {
     spans: state.spans,
     bindings: state.bindings,
   };
+  if (source !== command) result.source = source;
+  return result;
 }
 
 /** `initShellParser()` then `parseAndSplit(command)`. */

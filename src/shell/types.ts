@@ -164,6 +164,11 @@ export interface SplitResult {
   scripts?: NestedScript[];
   /** Quoted/comment/heredoc regions of the command line itself (depth 0). Set by the parser. */
   spans?: QuoteSpan[];
+  /**
+   * The command line as bash reads it, when it differs from the input: backslash-newline
+   * continuations joined. Every offset (commands, notes, spans) refers to this text.
+   */
+  source?: string;
   /** Loop variables bound by `for`/`select`, in source order. Set by the parser. */
   bindings?: VariableBinding[];
 }
