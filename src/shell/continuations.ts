@@ -9,19 +9,23 @@
  * delimiter is quoted, and after an escaped backslash (`\\<newline>`). Everywhere else —
  * unquoted text, double quotes, bodies of heredocs with an unquoted delimiter — it is removed.
  */
-import { parseBashTolerant } from './parse-mask.js';
-import type { ParsedBash, SyntaxNode } from './parser.js';
+import type { SyntaxNode } from './parser.js';
 
 /** Node types whose text keeps `\<newline>` as written. */
 const KEEPS = new Set(['raw_string', 'ansi_c_string', 'comment']);
 
 /**
  * The text with every removable `\<newline>` pair deleted, or undefined when there is none.
- * `root` is the tree of `source` (used to find the regions that keep the pair). Linear.
+ * `root` is the tree of `source` (used to find the regions that keep the pair); `keep` adds
+ * regions found otherwise (bodies of quoted-delimiter heredocs, heredocs.ts). Linear.
  */
-export function joinContinuations(source: string, root: SyntaxNode): Joined | undefined {
+export function joinContinuations(
+  source: string,
+  root: SyntaxNode,
+  keep: readonly (readonly [number, number])[] = [],
+): Joined | undefined {
   if (!source.includes('\\\n')) return undefined;
-  const kept: [number, number][] = [];
+  const kept: [number, number][] = keep.map(([a, b]) => [a, b]);
   const quoted: [number, number][] = [];
   const stack = [root];
   while (stack.length > 0) {
@@ -71,16 +75,4 @@ export interface Joined {
   text: string;
   /** Offsets in `text` where an unquoted word was joined across a continuation (`ec\<newline>ho`). */
   midWord: number[];
-}
-
-/**
- * Parses a script the way bash reads it: continuations joined first, then the tolerant parse
- * (parse-mask.ts). `source` is the text the tree's offsets refer to (the joined text when a
- * continuation was removed). Two parses only when the text has a removable continuation.
- */
-export function parseJoined(text: string): { parsed: ParsedBash; source: string; midWord: number[] } {
-  const first = parseBashTolerant(text);
-  const joined = joinContinuations(text, first.root);
-  if (joined === undefined) return { parsed: first, source: text, midWord: [] };
-  return { parsed: parseBashTolerant(joined.text), source: joined.text, midWord: joined.midWord };
 }

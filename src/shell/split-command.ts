@@ -10,6 +10,7 @@ import type { SyntaxNode } from './parser.js';
 import { finishCommand } from './split-nested.js';
 import { type Ctx, nestedBodyTask, type Script, type SplitState, type Task } from './split-state.js';
 import type { EnvAssignment } from '../core/permission-types.js';
+import type { Heredoc } from './heredocs.js';
 import type { Redirect, Word } from './types.js';
 import { isDangerousEnvName } from './env-vars.js';
 import { collectDynamic, type NestedBody, readWord, readWords, staticWord } from './words.js';
@@ -53,7 +54,10 @@ export function redirectFromNode(
   let fd: number | undefined;
   let op = '';
   let target: Word | undefined;
-  if (node.type === 'file_redirect' || node.type === 'herestring_redirect') {
+  const heredoc = node.type === 'file_redirect' ? heredocOf(script, node) : undefined;
+  if (heredoc) {
+    readLocatedHeredoc(state, script, node, heredoc, parts, nested);
+  } else if (node.type === 'file_redirect' || node.type === 'herestring_redirect') {
     for (const child of node.children) {
       if (child.field === 'descriptor' || child.type === 'file_descriptor') {
         fd = Number(src.slice(child.start, child.end));
@@ -97,6 +101,67 @@ export function redirectFromNode(
   }
   parts.nestedTasks.push(...nestedToTasks(script, nested));
   return parts;
+}
+
+/** The here-document a rewritten `<` redirect stands for (parse-script.ts), if any. */
+function heredocOf(script: Script, node: SyntaxNode): Heredoc | undefined {
+  if (!script.heredocs || script.heredocs.size === 0) return undefined;
+  const op = node.children.find((c) => !c.named && c.type === '<');
+  return op ? script.heredocs.get(op.start) : undefined;
+}
+
+/**
+ * A here-document located by bash's rule (heredocs.ts): the parser saw `< DELIM`; the operator,
+ * delimiter and body come from the scan. Words after the delimiter are arguments (tree-sitter-bash
+ * misparse 2); an unquoted body is scanned for substitutions like a double-quoted string.
+ */
+function readLocatedHeredoc(
+  state: SplitState,
+  script: Script,
+  node: SyntaxNode,
+  h: Heredoc,
+  parts: RedirectParts,
+  nested: NestedBody[],
+): void {
+  const src = script.source;
+  const sink = state.sink(script, nested);
+  let fd: number | undefined;
+  let seenTarget = false;
+  for (const child of node.children) {
+    if (child.field === 'descriptor' || child.type === 'file_descriptor') {
+      fd = Number(src.slice(child.start, child.end));
+      continue;
+    }
+    if (!child.named) continue;
+    if (!seenTarget) seenTarget = true;
+    else parts.extraWords.push(...readWords(src, child, sink));
+  }
+  const delimiter: Word = {
+    text: h.delimiter,
+    raw: src.slice(h.op + (h.strip ? 3 : 2), h.wordEnd).trimStart(),
+    dynamic: false,
+    quoted: h.quoted,
+    hasGlob: false,
+  };
+  if (script.depth === 0) state.spans.push({ kind: 'heredoc', start: h.bodyStart, end: h.end });
+  if (!h.quoted) rescanRegion(src, h.bodyStart, h.bodyEnd, 'double', 'heredoc', sink);
+  const [s, e] = state.span(script, h.op, h.end);
+  state.notes.push({
+    kind: 'heredoc',
+    text: src.slice(h.op, h.end),
+    start: s,
+    end: e,
+    context: 'none',
+    depth: script.depth,
+  });
+  const redirect: Redirect = {
+    op: h.strip ? '<<-' : '<<',
+    target: delimiter,
+    heredocBody: h.body,
+    bodyExpands: !h.quoted,
+  };
+  if (fd !== undefined) redirect.fd = fd;
+  parts.redirect = redirect;
 }
 
 function readHeredoc(

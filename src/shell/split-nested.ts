@@ -5,7 +5,7 @@
  * deeper), and the commands of `find -exec/-execdir/-ok/-okdir`.
  */
 import { isDangerousEnvName } from './env-vars.js';
-import { parseJoined } from './continuations.js';
+import { parseScript } from './parse-script.js';
 import { MAX_PARSE_INPUT_CHARS } from './parser.js';
 import { childVia, type Ctx, type Script, SPLIT_LIMITS, type SplitState, type Task } from './split-state.js';
 import type { EnvAssignment } from '../core/permission-types.js';
@@ -284,9 +284,10 @@ function queueScript(
     return;
   }
   // The shell that runs the script joins its continuations too (`sh -c 'ca\<newline>t f'` runs cat).
-  const { parsed, source } = parseJoined(text);
+  const { parsed, source, heredocs, problems } = parseScript(text);
   if (parsed.hasError) state.problem(`the script given to ${via} does not parse as bash`);
-  const script: Script = { source, depth, range: [start, end] };
+  for (const p of problems) state.problem(`in the script given to ${via}: ${p}`);
+  const script: Script = { source, depth, range: [start, end], heredocs };
   // eval runs in the current shell (a `cd` persists); the others run in a child shell.
   const inSubshell = via === 'eval' ? ctx.inSubshell : true;
   launches.push({

@@ -2,6 +2,7 @@
  * Shared state of one split run (split.ts drives it; split-statements.ts and split-command.ts fill it).
  * The walk is a single explicit work stack of tasks, so nesting depth never grows the JS call stack.
  */
+import type { Heredoc } from './heredocs.js';
 import type { SyntaxNode } from './parser.js';
 import type {
   NestedScript,
@@ -21,6 +22,8 @@ export interface Script {
   depth: number;
   /** For re-parsed scripts: the span of the enclosing word in the top-level command. */
   range?: [number, number];
+  /** Here-documents of this script by operator offset (parse-script.ts); the parser saw each as `<`. */
+  heredocs?: ReadonlyMap<number, Heredoc>;
 }
 
 /** Context inherited by the statements under a node. */
@@ -66,7 +69,14 @@ export function childVia(current: string, next: string): string {
  */
 export function nestedBodyTask(script: Script, n: NestedBody): Task {
   const body: Script =
-    n.source === undefined ? script : { source: n.source, depth: script.depth + 1, range: n.range };
+    n.source === undefined
+      ? script
+      : {
+          source: n.source,
+          depth: script.depth + 1,
+          range: n.range,
+          ...(n.heredocs ? { heredocs: n.heredocs } : {}),
+        };
   return {
     kind: 'stmt',
     node: n.node,

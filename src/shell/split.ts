@@ -13,7 +13,7 @@
  * command they feed, a command before the scripts/commands it launches (`sh -c`, `find -exec`),
  * statements in source order. Commands with no words (`A=1`, `> file`) have an empty `argv`.
  */
-import { parseJoined } from './continuations.js';
+import { parseScript } from './parse-script.js';
 import { initShellParser, isShellParserReady, MAX_PARSE_INPUT_CHARS } from './parser.js';
 import { processLaunch } from './split-nested.js';
 import { SPLIT_LIMITS, SplitState } from './split-state.js';
@@ -45,8 +45,9 @@ export function parseAndSplit(command: string): SplitResult {
     };
   }
   // tree-sitter rejects some heredocs bash accepts: retried once on a same-length rewrite (parse-mask.ts).
-  const { parsed, source, midWord } = parseJoined(command);
+  const { parsed, source, midWord, heredocs, problems } = parseScript(command);
   const state = new SplitState(source);
+  for (const p of problems) state.problem(p);
   for (const at of midWord)
     state.notes.push({
       kind: 'line-continuation',
@@ -60,7 +61,7 @@ export function parseAndSplit(command: string): SplitResult {
   state.stack.push({
     kind: 'stmt',
     node: parsed.root,
-    script: { source, depth: 0 },
+    script: { source, depth: 0, heredocs },
     ctx: { via: 'top', inSubshell: false, inherited: [], wrappers: [] },
     connector: '',
     trailing: [],

@@ -7,6 +7,7 @@
  * command bodies nested in the word (`$(…)`, backticks, `<(…)`, `>(…)`) and syntax notes for the
  * security checks. Iterative: no recursion on the node depth.
  */
+import type { Heredoc } from './heredocs.js';
 import type { SyntaxNode } from './parser.js';
 import type { QuoteSpan, SyntaxNote, SyntaxNoteKind, Word } from './types.js';
 import { expandMaskedWord, MASK_DYNAMIC, MASK_QUOTED, MAX_BRACE_WORDS } from './brace-expand.js';
@@ -22,6 +23,8 @@ export interface NestedBody {
    */
   source?: string;
   range?: [number, number];
+  /** Here-documents of `source` by operator offset (parse-script.ts). */
+  heredocs?: ReadonlyMap<number, Heredoc>;
 }
 
 /** Collector the word reader reports into. */
