@@ -135,7 +135,8 @@ export function finishCommand(state: SplitState, input: CommandInput): void {
     if (program && SHELL_NAMES.has(program)) {
       queueShell(state, launches, input, cmd, ctx);
     } else if (program === 'eval') {
-      const args = cmd.argv.slice(1);
+      // `eval -- words`: like every builtin, eval ends its (empty) option list at `--`.
+      const args = cmd.argv[1]?.text === '--' ? cmd.argv.slice(2) : cmd.argv.slice(1);
       queueScript(
         state,
         launches,

@@ -226,7 +226,9 @@ function shellHandler(program: string): EffectHandler {
   };
 }
 
-const sourceHandler: EffectHandler = (args, sink) => scriptFile(sink, 'source', args[0]);
+/** `source [--] FILE [ARGS]`: the file runs in the current shell. */
+const sourceHandler: EffectHandler = (args, sink) =>
+  scriptFile(sink, 'source', args[0]?.text === '--' ? args[1] : args[0]);
 
 /** Shells and `source`/`.` by program name. */
 export const interpreterHandlers: Record<string, EffectHandler> = {
