@@ -168,6 +168,24 @@ export class EffectSink {
   }
 
   /**
+   * Whether a path word names an existing directory: `true` for `/`, `.`, `..`, a trailing `/`,
+   * the home directory and the cwd; otherwise the resolver's answer (`PathResolver.isDirectory`,
+   * a stat); `undefined` when the word or the answer is unknown (callers then assume both).
+   */
+  isDirectory(input: PathInput): boolean | undefined {
+    const text = input.text;
+    if (!input.dynamic && (/\/$/.test(text) || ['.', '..', '/'].includes(text) || /\/\.\.?$/.test(text)))
+      return true;
+    const r = this.resolve(input);
+    if (r.unknown !== undefined || r.targets.length !== 1) return undefined;
+    const t = r.targets[0] as ResolvedTargets['targets'][number];
+    if (t.glob) return undefined;
+    if (t.target === this.realpath(expandPath(this.env.home, { cwd: '/' }))) return true;
+    if (this.cwd !== undefined && t.target === this.realpath(this.cwd)) return true;
+    return this.env.resolver.isDirectory?.(t.target);
+  }
+
+  /**
    * Records a file effect for a path word. Writes/deletes through globs and unresolvable words are
    * `unknown`; reads through a safe glob are the absolute pattern.
    */
