@@ -90,7 +90,7 @@ export function analyzeCommand(command: string, opts: AnalyzeOptions): CommandAn
       findings.push(f);
     }
   }
-  const { effects, cwds, finalCwd } = computeEffects(commands, opts, limit, source);
+  const { effects, cwds, finalCwd, gitRepositories } = computeEffects(commands, opts, limit, source);
   const subcommands: SubcommandInfo[] = [];
   let pathShadowed = false;
   const unsafeEffectAt = new Set<number>();
@@ -121,6 +121,8 @@ export function analyzeCommand(command: string, opts: AnalyzeOptions): CommandAn
     };
     const cwd = cwds[i];
     if (cwd !== undefined) info.cwd = cwd;
+    const repository = gitRepositories.get(i);
+    if (repository) info.gitRepository = repository;
     subcommands.push(info);
   }
   const readOnly =

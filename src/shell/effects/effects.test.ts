@@ -4,7 +4,12 @@ import { simple } from '../testing-helpers.js';
 import { commandEffects, EffectSink } from './index.js';
 
 /** The world of these tables: /p and /h are directories (with /h/.ssh behind a link), named files are files. */
-const resolver = mapPathResolver({ '/p/rc': '/h/.bashrc', '/p/link': '/h/.ssh' }, ['/p', '/h', '/h/.ssh', '/tmp']);
+const resolver = mapPathResolver({ '/p/rc': '/h/.bashrc', '/p/link': '/h/.ssh' }, [
+  '/p',
+  '/h',
+  '/h/.ssh',
+  '/tmp',
+]);
 
 /** Effects of one simple command as `kind[?] target` strings (exec of the program itself omitted). */
 function fx(line: string, cwd: string | null = '/p'): string[] {

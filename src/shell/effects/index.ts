@@ -25,6 +25,7 @@
  * for its path-looking operands.
  */
 import type { Effect } from '../../core/effects.js';
+import type { GitRepositoryInfo } from '../../core/permission-types.js';
 import { fsPathResolver } from '../../core/paths.js';
 import type { AnalyzeOptions, SimpleCommand, Word } from '../types.js';
 import { archiveHandlers } from './archives.js';
@@ -119,6 +120,8 @@ export interface EffectsResult {
   cwds: (string | undefined)[];
   /** Top-level cwd after the whole line, when known. */
   finalCwd?: string;
+  /** For each sub-command that runs git: the repository it runs against (index → info). */
+  gitRepositories: Map<number, GitRepositoryInfo>;
 }
 
 function basename(text: string): string {
@@ -335,6 +338,17 @@ function cdTarget(cmd: SimpleCommand, sink: EffectSink, stack: string[]): string
   return t && !t.glob ? t.target : undefined;
 }
 
+const PERSISTING = new Set(['export', 'declare', 'typeset', 'readonly', 'local']);
+
+/** `GIT_DIR=…` / `export GIT_WORK_TREE=…` on their own change what later git calls run against. */
+function recordGitEnv(cmd: SimpleCommand, env: EffectEnv): void {
+  const program = cmd.argv[0]?.text;
+  if (cmd.argv.length > 0 && !(program && PERSISTING.has(program))) return;
+  for (const a of cmd.assignments)
+    if (a.name === 'GIT_DIR' || a.name === 'GIT_WORK_TREE')
+      env.gitEnv?.set(a.name, { value: a.value, dynamic: /[$`]/.test(a.value) });
+}
+
 /** Text between two commands of the same subshell scope: only blanks, `;`, `&&`, `||` (no `|`, `&`, parens). */
 function sameScope(between: string): boolean {
   return /^(?:\s|;|&&|\|\|)*$/.test(between);
@@ -356,7 +370,9 @@ export function computeEffects(
     home: opts.home,
     resolver: opts.resolver ?? fsPathResolver,
     createdLinks: new Map(),
+    gitEnv: new Map(),
   };
+  const gitRepositories = new Map<number, GitRepositoryInfo>();
   const effects: Effect[] = [];
   const cwds: (string | undefined)[] = [];
   let outer: string | undefined = opts.cwd;
@@ -400,6 +416,8 @@ export function computeEffects(
       xargsInputsFor(cmd, index > 0 ? commands[index - 1] : undefined),
     );
     effects.push(...sink.effects);
+    if (sink.gitRepository) gitRepositories.set(index, sink.gitRepository);
+    recordGitEnv(cmd, env);
     if (orBranch && !inSub) {
       const name = cmd.argv[0]?.text;
       // `cd X || exit`: after the line, the cd succeeded. Any other fallback leaves either cwd.
@@ -419,7 +437,7 @@ export function computeEffects(
     afterCd = { previous: before };
     outer = target;
   }
-  const result: EffectsResult = { effects, cwds };
+  const result: EffectsResult = { effects, cwds, gitRepositories };
   if (outer !== undefined) result.finalCwd = outer;
   return result;
 }

@@ -18,6 +18,7 @@
  * need approval), §3.6.
  */
 import type { Effect, EffectCertainty, EffectKind, EffectSource } from '../../core/effects.js';
+import type { GitRepositoryInfo } from '../../core/permission-types.js';
 import { expandPath, isPathInside, type PathResolver } from '../../core/paths.js';
 import type { Word } from '../types.js';
 import { expandBraceText } from '../brace-expand.js';
@@ -28,6 +29,11 @@ export interface EffectEnv {
   resolver: PathResolver;
   /** Symlinks created earlier in this command line (`ln -s T L`): absolute link → absolute target. */
   createdLinks: Map<string, string>;
+  /**
+   * `GIT_DIR`/`GIT_WORK_TREE` assigned earlier in the line (`export GIT_DIR=…; git log`): name →
+   * value as written (dynamic values keep their `$`). Optional; absent means none.
+   */
+  gitEnv?: Map<string, { value: string; dynamic: boolean }>;
 }
 
 const NOT_FILES = /^\/dev\/(null|stdin|stdout|stderr|tty|fd\/\d+|zero|random|urandom|full)$/;
@@ -64,6 +70,8 @@ function globIsSafe(pattern: string): boolean {
 
 export class EffectSink {
   readonly effects: Effect[] = [];
+  /** Set by the git handler: the repository this sub-command runs against. */
+  gitRepository?: GitRepositoryInfo;
   private readonly seen = new Set<string>();
 
   constructor(

@@ -12,7 +12,8 @@
  */
 import path from 'node:path';
 import { splitGitGlobal } from '../read-only/git.js';
-import type { Word } from '../types.js';
+import type { GitRepositoryInfo } from '../../core/permission-types.js';
+import type { SimpleCommand, Word } from '../types.js';
 import { basenameOf, type EffectHandler } from './handler.js';
 import { urlHost } from './network.js';
 import type { EffectSink, PathInput } from './sink.js';
@@ -125,7 +126,65 @@ function configEffects(sink: EffectSink, args: readonly Word[]): void {
   else sink.file('read', target, 'argument', 'git config (reads)');
 }
 
-export const gitHandler: EffectHandler = (args, sink) => {
+/** Values of `--git-dir`/`--work-tree` among git's global options (`--opt=V` or `--opt V`). */
+function globalValue(args: readonly Word[], end: number, name: string): PathInput | undefined {
+  let found: PathInput | undefined;
+  for (let i = 0; i < end; i++) {
+    const w = args[i] as Word;
+    if (w.text.startsWith(`${name}=`)) {
+      const v = w.text.slice(name.length + 1);
+      found = { ...w, text: v, raw: v };
+    } else if (w.text === name && args[i + 1]) found = args[i + 1];
+  }
+  return found;
+}
+
+/** The resolved absolute path of a path input (symlinks followed), or undefined when it is not static. */
+function absoluteOf(sink: EffectSink, input: PathInput): string | undefined {
+  const r = sink.resolve(input);
+  return r.unknown === undefined && r.targets.length === 1 && !r.targets[0]?.glob
+    ? r.targets[0]?.target
+    : undefined;
+}
+
+/**
+ * The repository git runs against (see GitRepositoryInfo): `--git-dir`, then `GIT_DIR` (a prefix
+ * assignment or one made earlier in the line), then the directory after `-C` and `cd`.
+ */
+function gitRepository(
+  args: readonly Word[],
+  subIndex: number,
+  sink: EffectSink,
+  cmd: SimpleCommand,
+  chdir: boolean,
+): GitRepositoryInfo {
+  const end = subIndex < 0 ? args.length : subIndex;
+  const envOf = (name: string): PathInput | undefined => {
+    const a = [...cmd.assignments].reverse().find((x) => x.name === name);
+    if (a) return { text: a.value, dynamic: /[$`]/.test(a.value) };
+    const e = sink.env.gitEnv?.get(name);
+    return e ? { text: e.value, dynamic: e.dynamic } : undefined;
+  };
+  const gitDir = globalValue(args, end, '--git-dir');
+  const envDir = gitDir ? undefined : envOf('GIT_DIR');
+  const workTree = globalValue(args, end, '--work-tree') ?? envOf('GIT_WORK_TREE');
+  const info: GitRepositoryInfo = gitDir
+    ? { via: '--git-dir' }
+    : envDir
+      ? { via: 'GIT_DIR' }
+      : { via: chdir ? '-C' : 'cwd' };
+  const dir = gitDir ?? envDir;
+  const abs = dir
+    ? absoluteOf(sink, dir)
+    : sink.cwd === undefined
+      ? undefined
+      : absoluteOf(sink, { text: sink.cwd });
+  if (abs !== undefined) info.dir = abs;
+  if (workTree) info.workTree = absoluteOf(sink, workTree) ?? 'unknown';
+  return info;
+}
+
+export const gitHandler: EffectHandler = (args, sink, cmd) => {
   const g = splitGitGlobal(args);
   for (const d of g.chdirs) {
     sink.file('read', d, 'cwd', 'git -C');
@@ -135,6 +194,7 @@ export const gitHandler: EffectHandler = (args, sink) => {
       sink.cwd = abs;
     }
   }
+  sink.gitRepository = gitRepository(args, g.subIndex, sink, cmd, g.chdirs.length > 0);
   for (const w of args.slice(0, g.subIndex < 0 ? args.length : g.subIndex)) {
     const m = /^--(git-dir|work-tree)=(.*)$/.exec(w.text);
     if (m) sink.file('read', { ...w, text: m[2] as string, raw: m[2] as string }, 'flag', `git --${m[1]}`);
