@@ -29,6 +29,7 @@ import type { GitRepositoryInfo } from '../../core/permission-types.js';
 import { fsPathResolver } from '../../core/paths.js';
 import type { AnalyzeOptions, SimpleCommand, Word } from '../types.js';
 import { archiveHandlers } from './archives.js';
+import { envAssignmentEffects } from './env-effects.js';
 import { execHandlers, unknownProgramEffects } from './exec.js';
 import { interpreterEffects } from './interpreters.js';
 import { fileHandlers } from './files.js';
@@ -281,6 +282,7 @@ export function commandEffects(cmd: SimpleCommand, sink: EffectSink, xargsInputs
       'argument',
       cmd.argv.length ? 'environment of this command' : 'shell variable',
     );
+  envAssignmentEffects(cmd, sink);
   const program = cmd.argv[0];
   if (!program) return;
   if (program.dynamic) {

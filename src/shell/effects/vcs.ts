@@ -184,6 +184,32 @@ function gitRepository(
   return info;
 }
 
+/** Options of `git worktree add` that take a value. */
+const WORKTREE_VALUED = new Set(['-b', '-B', '--reason', '--orphan']);
+
+/**
+ * `git worktree add [opts] PATH [COMMIT]` writes PATH (a new checkout); `move WT NEW` writes NEW
+ * and deletes WT; `remove WT` deletes WT; `list`/`prune`/`lock` change only `.git`.
+ */
+function worktreeEffects(rest: readonly Word[], sink: EffectSink): void {
+  const action = rest[0]?.text;
+  const ops: Word[] = [];
+  for (let i = 1; i < rest.length; i++) {
+    const w = rest[i] as Word;
+    if (WORKTREE_VALUED.has(w.text)) i++;
+    else if (!w.text.startsWith('-')) ops.push(w);
+  }
+  if (action === 'add') {
+    if (ops[0]) sink.file('write', ops[0], 'argument', 'git worktree add (a new checkout)');
+    else sink.other('write', 'new worktree', 'unknown', 'argument', 'git worktree add');
+  } else if (action === 'move') {
+    if (ops[0]) sink.file('delete', ops[0], 'argument', 'git worktree move');
+    if (ops[1]) sink.file('write', ops[1], 'argument', 'git worktree move');
+  } else if (action === 'remove') {
+    for (const w of ops) sink.file('delete', w, 'argument', 'git worktree remove');
+  }
+}
+
 export const gitHandler: EffectHandler = (args, sink, cmd) => {
   const g = splitGitGlobal(args);
   for (const d of g.chdirs) {
@@ -299,6 +325,10 @@ export const gitHandler: EffectHandler = (args, sink, cmd) => {
       sink.file('read', w, 'argument', 'git mv');
     }
     if (last) sink.file('write', last, 'argument', 'git mv');
+    return;
+  }
+  if (sub === 'worktree') {
+    worktreeEffects(rest, sink);
     return;
   }
   if (sub === 'apply' || sub === 'am')
