@@ -202,8 +202,12 @@ describe('effects of single commands', () => {
     ],
     [
       'npm install left-pad',
-      ['network npm package registry', 'write? /p (dependencies)'],
-      'install: unknown writes + network',
+      [
+        'exec npm install (package build and install scripts)',
+        'network npm package registry',
+        'write? /p (dependencies)',
+      ],
+      'install: the packages’ scripts run, unknown writes, network',
     ],
     ['npm run build', [], 'npm run: the allow rule grants it'],
     ['history -w /h/.bashrc', ['write /h/.bashrc'], 'history -w'],

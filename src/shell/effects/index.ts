@@ -29,6 +29,7 @@ import type { GitRepositoryInfo } from '../../core/permission-types.js';
 import { fsPathResolver } from '../../core/paths.js';
 import type { AnalyzeOptions, SimpleCommand, Word } from '../types.js';
 import { archiveHandlers } from './archives.js';
+import { dbClientHandlers } from './db-clients.js';
 import { envAssignmentEffects } from './env-effects.js';
 import { execHandlers, unknownProgramEffects } from './exec.js';
 import { interpreterEffects } from './interpreters.js';
@@ -111,6 +112,7 @@ const HANDLERS: Record<string, EffectHandler> = {
   ...remoteHandlers,
   ...archiveHandlers,
   ...execHandlers,
+  ...dbClientHandlers,
   git: gitHandler,
 };
 

@@ -11,6 +11,7 @@
  * --global), "Agent and VCS config".
  */
 import path from 'node:path';
+import { GIT_EXEC_KEYS } from '../analyze-findings.js';
 import { splitGitGlobal } from '../read-only/git.js';
 import type { GitRepositoryInfo } from '../../core/permission-types.js';
 import type { SimpleCommand, Word } from '../types.js';
@@ -57,19 +58,90 @@ function remoteHost(sink: EffectSink, w: Word | undefined, sub: string): void {
 }
 
 /** Non-option words after the sub-command (a cheap split; `--` ends options). */
-function splitSubArgs(args: readonly Word[]): { opts: Word[]; operands: Word[]; pathspecs: Word[] } {
+function splitSubArgs(
+  args: readonly Word[],
+  sub?: string,
+): { opts: Word[]; operands: Word[]; pathspecs: Word[] } {
   const opts: Word[] = [];
   const ops: Word[] = [];
   const pathspecs: Word[] = [];
+  const valued = (sub && VALUED_SUB_OPTIONS.get(sub)) || undefined;
   let afterDashDash = false;
-  for (const w of args) {
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
     if (afterDashDash) pathspecs.push(w);
     else if (w.text === '--') afterDashDash = true;
-    else if (w.text.startsWith('-') && w.text !== '-') opts.push(w);
-    else ops.push(w);
+    else if (w.text.startsWith('-') && w.text !== '-') {
+      opts.push(w);
+      if (valued?.has(w.text) && args[i + 1]) opts.push(args[++i] as Word);
+    } else ops.push(w);
   }
   return { opts, operands: ops, pathspecs };
 }
+
+/** Options of the clone/fetch/push family whose value is the next word (so it is not an operand). */
+const VALUED_SUB_OPTIONS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  [
+    'clone',
+    new Set([
+      '-c',
+      '--config',
+      '-u',
+      '--upload-pack',
+      '--template',
+      '-b',
+      '--branch',
+      '-o',
+      '--origin',
+      '--depth',
+      '--reference',
+      '--reference-if-able',
+      '--separate-git-dir',
+      '-j',
+      '--jobs',
+      '--filter',
+      '--shallow-since',
+      '--shallow-exclude',
+      '--server-option',
+      '--bundle-uri',
+    ]),
+  ],
+  [
+    'fetch',
+    new Set([
+      '--upload-pack',
+      '--depth',
+      '--deepen',
+      '--shallow-since',
+      '--shallow-exclude',
+      '-j',
+      '--jobs',
+      '--filter',
+      '-o',
+      '--server-option',
+      '--negotiation-tip',
+    ]),
+  ],
+  [
+    'pull',
+    new Set([
+      '--upload-pack',
+      '--depth',
+      '--deepen',
+      '--shallow-since',
+      '--shallow-exclude',
+      '-j',
+      '--jobs',
+      '-s',
+      '--strategy',
+      '-X',
+      '--strategy-option',
+      '-o',
+      '--server-option',
+    ]),
+  ],
+  ['push', new Set(['--receive-pack', '--exec', '--repo', '-o', '--push-option', '--signed'])],
+]);
 
 /**
  * `git commit -F/--file FILE` and `-t/--template FILE` (also `tag`/`merge -F`) read FILE into the
@@ -184,6 +256,81 @@ function gitRepository(
   return info;
 }
 
+/**
+ * git options that name a program to run, or a template or configuration to load (which can name
+ * programs): [scope, option pattern, reason], one row per option; scope is `global` (before the
+ * sub-command) or the sub-command. Each is an unknown execution.
+ */
+export const GIT_EXEC_OPTIONS: ReadonlyArray<readonly [string, RegExp, string]> = [
+  [
+    'global',
+    /^-c(?:$|.)/,
+    'sets configuration for this run (pagers, ssh commands, fsmonitor, hooks, aliases)',
+  ],
+  ['global', /^--config-env(?:=|$)/, 'sets configuration from the environment'],
+  ['global', /^--exec-path=/, 'runs git helper programs from another directory'],
+  [
+    'clone',
+    /^(?:-u|--upload-pack(?:=|$))/,
+    'names the program run on the other side (a local path runs here)',
+  ],
+  ['clone', /^--template(?:=|$)/, 'copies hooks from a template directory'],
+  ['clone', /^(?:-c|--config(?:=|$))/, 'sets configuration of the new repository (hooks path, fsmonitor)'],
+  ['init', /^--template(?:=|$)/, 'copies hooks from a template directory'],
+  ['fetch', /^--upload-pack(?:=|$)/, 'names the program run on the other side'],
+  ['pull', /^--upload-pack(?:=|$)/, 'names the program run on the other side'],
+  ['ls-remote', /^--upload-pack(?:=|$)/, 'names the program run on the other side'],
+  ['push', /^--receive-pack(?:=|$)|^--exec(?:=|$)/, 'names the program run on the other side'],
+  ['archive', /^--exec(?:=|$)/, 'names the program run on the other side'],
+  ['rebase', /^(?:-x|--exec(?:=|$))/, 'runs a shell command after each commit'],
+  ['bisect', /^run$/, 'runs a command at each step'],
+  ['submodule', /^foreach$/, 'runs a shell command in each submodule'],
+  ['filter-branch', /^--/, 'runs shell filters on every commit'],
+  ['difftool', /^(?:-x|--extcmd(?:=|$)|-t|--tool(?:=|$))/, 'runs a diff program'],
+  ['mergetool', /^(?:-t|--tool(?:=|$))/, 'runs a merge program'],
+  ['grep', /^(?:-O|--open-files-in-pager)/, 'runs a pager program on the matches'],
+  ['send-email', /^--(?:smtp-server|sendmail-cmd)(?:=|$)/, 'runs a program to send mail'],
+  ['config', /^--edit$|^-e$/, 'runs an editor'],
+];
+
+/** Sub-commands that always run a command (their operands are the command). */
+const GIT_ALWAYS_EXEC = new Set(['filter-branch', 'filter-repo', 'mergetool']);
+
+/** Unknown execs for git's program-naming options (see GIT_EXEC_OPTIONS). */
+function gitExecOptions(args: readonly Word[], subIndex: number, sink: EffectSink): void {
+  const end = subIndex < 0 ? args.length : subIndex;
+  const sub = subIndex < 0 ? undefined : args[subIndex]?.text;
+  const hit = (scope: string, w: Word, next: Word | undefined): void => {
+    const row = GIT_EXEC_OPTIONS.find(([s, re]) => s === scope && re.test(w.text));
+    // `-c KEY=VALUE` / `--config KEY=VALUE`: only keys that name programs (or pull in config) run anything.
+    if (row && /^(?:-c|--config)(?:$|=|.)/.test(w.text) && !w.text.startsWith('--config-env')) {
+      const kv =
+        w.text === '-c' || w.text === '--config'
+          ? next
+          : { ...w, text: w.text.replace(/^(?:-c|--config=)/, '') };
+      const key = kv?.text.split('=')[0]?.toLowerCase() ?? '';
+      if (kv && !kv.dynamic && !GIT_EXEC_KEYS.test(key)) return;
+    }
+    if (row)
+      sink.other(
+        'exec',
+        `git ${scope === 'global' ? '' : `${scope} `}${w.text}`,
+        'unknown',
+        'flag',
+        `git ${row[0] === 'global' ? w.text.slice(0, 2) : row[0]}: ${row[2]}`,
+      );
+  };
+  for (let i = 0; i < end; i++) hit('global', args[i] as Word, args[i + 1]);
+  if (sub === undefined) return;
+  for (let i = subIndex + 1; i < args.length; i++) {
+    const w = args[i] as Word;
+    if (w.text === '--' && sub !== 'bisect') break;
+    hit(sub, w, args[i + 1]);
+  }
+  if (GIT_ALWAYS_EXEC.has(sub))
+    sink.other('exec', `git ${sub}`, 'unknown', 'argument', `git ${sub} runs configured or given programs`);
+}
+
 /** Options of `git worktree add` that take a value. */
 const WORKTREE_VALUED = new Set(['-b', '-B', '--reason', '--orphan']);
 
@@ -221,6 +368,7 @@ export const gitHandler: EffectHandler = (args, sink, cmd) => {
     }
   }
   sink.gitRepository = gitRepository(args, g.subIndex, sink, cmd, g.chdirs.length > 0);
+  gitExecOptions(args, g.subIndex, sink);
   for (const w of args.slice(0, g.subIndex < 0 ? args.length : g.subIndex)) {
     const m = /^--(git-dir|work-tree)=(.*)$/.exec(w.text);
     if (m) sink.file('read', { ...w, text: m[2] as string, raw: m[2] as string }, 'flag', `git --${m[1]}`);
@@ -231,7 +379,7 @@ export const gitHandler: EffectHandler = (args, sink, cmd) => {
   const subWord = args[g.subIndex] as Word;
   const sub = subWord.text;
   const rest = args.slice(g.subIndex + 1);
-  const { opts, operands, pathspecs } = splitSubArgs(rest);
+  const { opts, operands, pathspecs } = splitSubArgs(rest, sub);
   for (const [k, w] of rest.entries()) {
     const m = /^--output=(.*)$/s.exec(w.text);
     if (m)
