@@ -206,6 +206,8 @@ const DOCKER_SUB: Record<string, Validator> = {
 };
 
 const dockerValidator: Validator = (args, cmd) => {
+  if (args.length === 1 && /^(?:--version|-v)$/.test(args[0]?.text ?? ''))
+    return yes('docker --version only prints');
   let i = 0;
   while (i < args.length && (args[i] as Word).text.startsWith('-')) {
     const t = (args[i] as Word).text;
