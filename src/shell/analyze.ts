@@ -20,6 +20,7 @@ import type { EnvAssignment, Finding, SubcommandInfo } from '../core/permission-
 import { programFindings } from './analyze-findings.js';
 import { runSecurityChecks } from './checks/index.js';
 import { computeEffects } from './effects/index.js';
+import { bindLoopVariables, findLoops } from './effects/loop-vars.js';
 import { initShellParser } from './parser.js';
 import { checkReadOnly } from './read-only/index.js';
 import { no, type ReadOnlyVerdict } from './read-only/verdict.js';
@@ -92,6 +93,7 @@ export function analyzeCommand(command: string, opts: AnalyzeOptions): CommandAn
   }
   const { effects, cwds, finalCwd, gitRepositories } = computeEffects(commands, opts, limit, source);
   const subcommands: SubcommandInfo[] = [];
+  const loops = findLoops(source);
   let pathShadowed = false;
   const unsafeEffectAt = new Set<number>();
   for (const e of effects)
@@ -100,7 +102,8 @@ export function analyzeCommand(command: string, opts: AnalyzeOptions): CommandAn
     let verdict: ReadOnlyVerdict;
     if (i >= limit) verdict = no('past the sub-command analysis limit');
     else {
-      verdict = checkReadOnly(cmd, { pathShadowed });
+      // A for-loop variable bound to its static word list reads like those words (loop-vars.ts).
+      verdict = checkReadOnly(bindLoopVariables(cmd, loops), { pathShadowed });
       if (verdict.readOnly && unsafeEffectAt.has(i))
         verdict = no(
           'it writes, deletes, contacts the network or has an effect that cannot be resolved statically',

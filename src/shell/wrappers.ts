@@ -82,6 +82,9 @@ function parseOptions(argv: Word[], start: number, spec: OptionSpec): ParsedOpti
     }
     const t = w.text;
     if (!optionsDone && t === '--') {
+      // Once the operands before the command are taken (`timeout 5 -- x`, `flock F -- x`), these
+      // programs stop parsing options: a `--` there is the command name (timeout runs "--").
+      if (wantPositional > 0 && out.positionals.length >= wantPositional) break;
       optionsDone = true;
       i++;
       continue;
