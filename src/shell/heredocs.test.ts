@@ -5,15 +5,24 @@
  * those commands — body text never becomes a command and no command becomes body text.
  */
 import { spawnSync } from 'node:child_process';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mapPathResolver } from '../core/paths.js';
 import { analyzeCommand } from './analyze.js';
 import { scanHeredocs } from './heredocs.js';
 import { initShellParser } from './parser.js';
 import { parseAndSplit } from './split.js';
 
+/** Bash runs in an empty directory (a row redirects into a file). */
+const runDir = mkdtempSync(path.join(tmpdir(), 'gantry-heredocs-'));
+
 beforeAll(async () => {
   await initShellParser();
+});
+afterAll(() => {
+  rmSync(runDir, { recursive: true, force: true });
 });
 
 const HANDLER =
@@ -21,7 +30,7 @@ const HANDLER =
 
 /** The programs bash runs for `line` (sorted: pipeline stages run concurrently). */
 function bashCommands(line: string): string[] {
-  const r = spawnSync('bash', ['-c', HANDLER + line], { encoding: 'utf8' });
+  const r = spawnSync('bash', ['-c', HANDLER + line], { encoding: 'utf8', cwd: runDir });
   const reports = r.stderr
     .split('\n')
     .filter((l) => !l.startsWith('bash: '))
