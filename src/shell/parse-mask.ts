@@ -5,7 +5,9 @@
  *    body not expanded); tree-sitter errors. Rewritten to the fully quoted form of the same length
  *    (`<<"EOF"`);
  *  - a body whose first character is a backslash before `$` or a backtick (`\$(id)`): bash reads
- *    literal text; tree-sitter errors. The backslash is replaced by `x` for the parse only.
+ *    literal text; tree-sitter errors. The backslash is replaced by `x` for the parse only;
+ *  - the read-write redirection `<>` (`exec 3<>file`), which tree-sitter does not know: parsed as
+ *    `>>`, read back as `<>`.
  *
  * Offsets are unchanged, and callers keep slicing node text from the original command, so words,
  * heredoc bodies (rescanned raw, words-rescan.ts) and delimiters read as written. The rewrites only
@@ -79,6 +81,14 @@ export function maskForParse(command: string): string | undefined {
       chars[i] = 'x';
       changed = true;
     }
+  }
+  // `N<>file` opens file for reading and writing; tree-sitter-bash has no such operator. `>>` has
+  // the same length and the same shape; the operator text is read from the command as written,
+  // so the redirection still reads `<>` (a read and a write effect).
+  for (let i = masked.indexOf('<>'); i >= 0; i = masked.indexOf('<>', i + 2)) {
+    if (masked[i - 1] === '<') continue;
+    chars[i] = '>';
+    changed = true;
   }
   if (!changed) return undefined;
   masked = chars.join('');

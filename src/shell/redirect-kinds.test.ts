@@ -76,6 +76,9 @@ const WRITES: [string, string][] = [
   ['exec {fd}> out', 'exec with a named descriptor'],
   ['echo x >& out', '>& with a file name'],
   ['echo x >| out', 'clobber'],
+  ['exec 3<> out', 'exec opening a read-write descriptor'],
+  ['[ x ] 3<> out', 'read-write redirection on a test command'],
+  ['cat <> out', 'read-write standard input'],
   ['[ x ] > out && ls', 'test command followed by a list'],
 ];
 
