@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { exitQuietlyOnClosedPipe } from './closed-pipe.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -103,10 +104,6 @@ export function buildProgram(): Command {
 }
 
 export async function main(argv: string[]): Promise<void> {
-  // `gantry replay … | head`: a closed pipe ends the output quietly, like other Unix tools.
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(0);
-    throw e;
-  });
+  exitQuietlyOnClosedPipe();
   await buildProgram().parseAsync(argv);
 }
