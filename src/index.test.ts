@@ -59,6 +59,7 @@ describe('entry points', () => {
     ['src/sandbox/index.ts', 'gantry/sandbox'],
     ['src/mcp/index.ts', 'gantry/mcp'],
     ['src/model/index.ts', 'gantry/model'],
+    ['src/loop/index.ts', 'gantry/agent'],
   ])('importing %s (%s) loads no heavy dependency', async (entry) => {
     const { packages, sourceModules } = await packagesLoadedBy(entry);
     expect(sourceModules).toBeGreaterThan(3); // the recorder sees the entry's own modules

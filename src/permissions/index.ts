@@ -14,6 +14,13 @@ export {
   buildPermissionRequest,
 } from '../core/permission-request.js';
 export { builtinClassifier, scoreRisk } from './classifier/builtin-scorer.js';
+export {
+  createModelClassifier,
+  type ModelAutoModeClassifier,
+  type ModelClassifierOptions,
+  parseRating,
+  transcriptExcerpt,
+} from './classifier/model-classifier.js';
 export type {
   AutoModeClassifier,
   ClassifierRequest,

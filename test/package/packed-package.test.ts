@@ -118,6 +118,7 @@ import * as tools from 'gantry/tools';
 import * as sandbox from 'gantry/sandbox';
 import * as mcp from 'gantry/mcp';
 import * as model from 'gantry/model';
+import * as agent from 'gantry/agent';
 
 const project = process.argv[2];
 const home = process.argv[3];
@@ -146,6 +147,7 @@ console.log(JSON.stringify({
     sandbox: typeof sandbox.createSandboxManager,
     mcp: typeof mcp.createGantryMcpServer,
     model: typeof model.createModelClient,
+    agent: typeof agent.createAgent,
   },
 }));
 `;
@@ -158,6 +160,7 @@ import { type BashOutput, ReadTool, type ReadOutput } from 'gantry/tools';
 import { createSandboxManager } from 'gantry/sandbox';
 import { createGantryMcpServer } from 'gantry/mcp';
 import { createModelClient } from 'gantry/model';
+import { createAgent } from 'gantry/agent';
 
 const settings: LoadedSettings = loadSettings({ projectRoot: '/p' });
 const engine = createPermissionEngine({ settings });
@@ -169,7 +172,7 @@ const mode: PermissionMode = 'acceptEdits';
 // @ts-expect-error: permission modes are a closed set (the declarations are real types, not any)
 const wrong: PermissionMode = 'sometimes';
 const out = (o: BashOutput | ReadOutput) => o;
-export { analysis, createGantryMcpServer, createModelClient, createSandboxManager, describeRule, first, mode, out, ReadTool, wrong };
+export { analysis, createGantryMcpServer, createAgent, createModelClient, createSandboxManager, describeRule, first, mode, out, ReadTool, wrong };
 `;
 
 describe('the packed package, installed without dev dependencies', () => {
@@ -211,7 +214,7 @@ describe('the packed package, installed without dev dependencies', () => {
     expect(out.definitions).toEqual(
       expect.arrayContaining(['Bash', 'Read', 'Edit', 'Write', 'Glob', 'Grep']),
     );
-    expect(Object.values(out.subpaths)).toEqual(Array(6).fill('function'));
+    expect(Object.values(out.subpaths)).toEqual(Array(7).fill('function'));
   });
 
   it('plain Node ESM: importing the root loads no native or heavy dependency', async () => {
