@@ -18,6 +18,8 @@ function bashWords(words: string): string[] {
   const out = execFileSync('bash', ['-c', `printf '%s\\n' ${words}`], {
     encoding: 'utf8',
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/home/u' },
+    // stdin is not a socket: bash started on a socket with no SHLVL reads ~/.bashrc.
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   return out.split('\n').slice(0, -1);
 }

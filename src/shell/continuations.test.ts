@@ -22,6 +22,8 @@ function bashCommands(line: string): string[][] {
   const out = execFileSync('bash', ['-c', HANDLER + line], {
     encoding: 'utf8',
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    // stdin is not a socket: bash started on a socket with no SHLVL reads ~/.bashrc.
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   const commands: string[][] = out
     .split('\u001e')

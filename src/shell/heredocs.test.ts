@@ -30,7 +30,12 @@ const HANDLER =
 
 /** The programs bash runs for `line` (sorted: pipeline stages run concurrently). */
 function bashCommands(line: string): string[] {
-  const r = spawnSync('bash', ['-c', HANDLER + line], { encoding: 'utf8', cwd: runDir });
+  const r = spawnSync('bash', ['-c', HANDLER + line], {
+    encoding: 'utf8',
+    cwd: runDir,
+    // stdin is not a socket: bash started on a socket with no SHLVL reads ~/.bashrc.
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const reports = r.stderr
     .split('\n')
     .filter((l) => !l.startsWith('bash: '))

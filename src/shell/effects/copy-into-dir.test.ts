@@ -71,6 +71,8 @@ describe('copies into existing directories (oracle: the real programs)', () => {
     execFileSync('bash', ['-c', command], {
       cwd,
       env: { PATH: process.env.PATH ?? '', HOME: home, PWD: cwd },
+      // stdin is not a socket: bash started on a socket with no SHLVL reads ~/.bashrc.
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     const created = [...tree(cwd), ...tree(home)].filter((p) => !before.has(p));
     expect(created.length).toBeGreaterThan(0);
