@@ -19,6 +19,7 @@ import type { Effect } from '../core/effects.js';
 import type { EnvAssignment, Finding, SubcommandInfo } from '../core/permission-types.js';
 import { programFindings } from './analyze-findings.js';
 import { runSecurityChecks } from './checks/index.js';
+import { hashBindsName } from './checks/shell-state.js';
 import { computeEffects } from './effects/index.js';
 import { bindLoopVariables, findLoops } from './effects/loop-vars.js';
 import { initShellParser } from './parser.js';
@@ -42,7 +43,7 @@ function shadowsPath(cmd: SimpleCommand): boolean {
   if (cmd.argv.length === 0) return cmd.assignments.some((a) => a.name === 'PATH');
   const p = cmd.argv[0]?.text ?? '';
   if (PATH_SETTERS.has(p)) return cmd.argv.slice(1).some((w) => /^PATH(\+?=|$)/.test(w.text));
-  if (p === 'hash') return cmd.argv.some((w) => w.text === '-p');
+  if (p === 'hash') return hashBindsName(cmd.argv);
   if (p === 'enable') return true;
   return false;
 }

@@ -136,3 +136,16 @@ export const NAMEREF_DECLARATION: Detector = {
     return out;
   },
 };
+
+/**
+ * True when `hash` binds a command name to a file: its `-p FILE` option, read as bash's getopt
+ * reads `hash`'s options (`-dlp:rt`): bundled (`-rp FILE`) or attached (`-pFILE`), up to the first
+ * operand or `--`.
+ */
+export function hashBindsName(argv: ReadonlyArray<{ text: string }>): boolean {
+  for (const w of argv.slice(1)) {
+    if (w.text === '--' || !w.text.startsWith('-') || w.text === '-') return false;
+    if (w.text.slice(1).includes('p')) return true;
+  }
+  return false;
+}
