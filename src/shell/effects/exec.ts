@@ -15,6 +15,7 @@ import { interpreterHandlers, summary } from './interpreters.js';
 import type { EffectSink } from './sink.js';
 import { words } from '../read-only/options.js';
 import { buildToolPrimitives, makePrimitives, pathOperandEffects } from './project-code.js';
+import { runnerEffects, runnerHandlers } from './runners.js';
 
 /** Package managers: install-like sub-commands write unknown files and contact a registry. */
 const INSTALL_SUBS: Record<string, Set<string>> = {
@@ -122,96 +123,6 @@ const gpgHandler: EffectHandler = (args, sink) => {
     sink.literal('write', '~/.gnupg', 'argument', 'gpg changes the keyring');
 };
 
-/**
- * Sub-commands that run a command named on the command line (a package binary, or any program on
- * PATH): one row per sub-command, with its reason. Each is an `exec` effect naming that command:
- * known when the sub-command's words name it (a rule on those words names what runs), unknown when
- * it is a shell string, picked by `--package`, or computed (runnerTarget).
- */
-export const RUNNER_SUBCOMMANDS: ReadonlyArray<readonly [string, string, string]> = [
-  ['npm', 'exec', 'runs a package binary, downloading it if needed, or any command on PATH'],
-  ['npm', 'x', 'runs a package binary, downloading it if needed, or any command on PATH'],
-  ['pnpm', 'exec', 'runs a command in the project environment'],
-  ['pnpm', 'dlx', 'downloads a package and runs its binary'],
-  ['yarn', 'exec', 'runs a command in the project environment'],
-  ['yarn', 'dlx', 'downloads a package and runs its binary'],
-  ['bun', 'x', 'runs a package binary, downloading it if needed'],
-  ['uv', 'run', 'runs a command or script in the project environment'],
-  ['uv', 'tool', 'uv tool run downloads a tool and runs it'],
-  ['pipx', 'run', 'downloads a package and runs its application'],
-  ['cargo', 'install', 'builds a crate (its build scripts run) and installs its binaries'],
-];
-
-/** Programs that are runners themselves: [program, reason]. */
-export const RUNNER_PROGRAMS: ReadonlyArray<readonly [string, string]> = [
-  ['npx', 'runs a package binary, downloading it if needed, or any command on PATH'],
-  ['pnpx', 'downloads a package and runs its binary'],
-  ['bunx', 'runs a package binary, downloading it if needed'],
-  ['uvx', 'downloads a tool and runs it'],
-];
-
-/** Install sub-commands that run the installed packages' build scripts (setup.py, lifecycle scripts). */
-const BUILD_SCRIPT_INSTALLS: ReadonlyArray<readonly [string, string]> = [
-  ['pip', 'install'],
-  ['npm', 'install'],
-  ['npm', 'i'],
-  ['npm', 'ci'],
-  ['npm', 'add'],
-  ['pnpm', 'install'],
-  ['pnpm', 'add'],
-  ['yarn', 'install'],
-  ['yarn', 'add'],
-  ['bun', 'install'],
-  ['bun', 'add'],
-  ['gem', 'install'],
-];
-
-/** Runner options that hand it a shell string or pick the binary apart from the words. */
-const RUNNER_SHELL = /^(?:-c|--call(?:=|$)|--shell-auto-fallback|-p|--package(?:=|$))/;
-
-/**
- * The command a runner runs (after its own options), as written, and whether the sub-command's
- * words name it: known when they do (`npx tsc --noEmit` runs tsc, which a rule on those words
- * names), unknown when it is a shell string (`-c`/`--call`), chosen by `--package`, or computed.
- */
-function runnerTarget(args: readonly Word[], from: number): { text: string; known: boolean } {
-  const rest = args.slice(from);
-  const dd = rest.findIndex((w) => w.text === '--');
-  const first = rest.findIndex((w) => !w.text.startsWith('-'));
-  const split = dd >= 0 && (first < 0 || dd < first) ? dd : first < 0 ? rest.length : first;
-  const head = rest.slice(0, split);
-  const words = rest.slice(split === dd ? dd + 1 : split);
-  const known =
-    words.length > 0 && !words[0]?.dynamic && !head.some((w) => w.dynamic || RUNNER_SHELL.test(w.text));
-  return { text: summary(words.map((w) => w.raw).join(' ')) || '(a package binary)', known };
-}
-
-/** The exec of a runner sub-command (see runnerTarget); a known exec for installs that run build scripts. */
-function runnerEffects(pm: string, sub: string | undefined, args: readonly Word[], sink: EffectSink): void {
-  if (!sub) return;
-  const row = RUNNER_SUBCOMMANDS.find(([p, s]) => p === pm && s === sub);
-  if (row && !(pm === 'uv' && sub === 'tool' && !args.some((w) => w.text === 'run'))) {
-    const at = args.findIndex((w) => w.text === sub);
-    const t = runnerTarget(args, at + 1 + (pm === 'uv' && sub === 'tool' ? 1 : 0));
-    sink.other(
-      'exec',
-      `${pm} ${sub} ${t.text}`,
-      t.known ? 'known' : 'unknown',
-      'argument',
-      `${pm} ${sub} ${row[2]}`,
-    );
-    return;
-  }
-  if (BUILD_SCRIPT_INSTALLS.some(([p, s]) => p === pm && s === sub))
-    sink.other(
-      'exec',
-      `${pm} ${sub} (package build and install scripts)`,
-      'known',
-      'argument',
-      `${pm} ${sub} runs the build or install scripts of the packages`,
-    );
-}
-
 function packageManager(pm: string): EffectHandler {
   const subs = INSTALL_SUBS[pm] as Set<string>;
   return (args, sink) => {
@@ -248,23 +159,6 @@ function packageManager(pm: string): EffectHandler {
         sink.file('read', args[i + 1] as Word, 'flag', `${pm} requirements file`);
   };
 }
-
-const runnerHandler =
-  (name: string): EffectHandler =>
-  (args, sink) => {
-    const row = RUNNER_PROGRAMS.find(([p]) => p === name);
-    const t = runnerTarget(args, 0);
-    if (row)
-      sink.other('exec', `${name} ${t.text}`, t.known ? 'known' : 'unknown', 'argument', `${name} ${row[1]}`);
-    pathOperandEffects(args, sink, name);
-    sink.other(
-      'network',
-      `${name} package registry`,
-      'unknown',
-      'argument',
-      `${name} may download the package it runs`,
-    );
-  };
 
 function editorHandler(name: string): EffectHandler {
   return (args, sink) => {
@@ -460,17 +354,7 @@ export const execHandlers: Record<string, EffectHandler> = {
   gpg: gpgHandler,
   gpg2: gpgHandler,
   podman: dockerHandler,
-  npx: runnerHandler('npx'),
-  pnpx: runnerHandler('pnpx'),
-  bunx: runnerHandler('bunx'),
-  uvx: runnerHandler('uvx'),
-  pipx: (args, sink) => {
-    const sub = args.find((w) => !w.text.startsWith('-'))?.text;
-    if (sub === 'run') runnerEffects('pipx', sub, args, sink);
-    pathOperandEffects(args, sink, 'pipx');
-    if (sub && sub !== 'list')
-      sink.other('network', 'pipx package index', 'unknown', 'argument', `pipx ${sub}`);
-  },
+  ...runnerHandlers,
   trap: (args, sink) =>
     sink.other('exec', summary(args[0]?.text ?? ''), 'unknown', 'interpreter', 'trap runs a string later'),
   at: laterJobHandler('at'),

@@ -62,6 +62,20 @@ describe('hidden writes', () => {
     ['GIT_DIR=/tmp/e/.git git status', 'another repository'],
     ['BASH_ENV=./x bash -c ls', 'bash start-up file'],
     ['env RUBYOPT=-rx ruby t.rb', 'through env'],
+    ['BUNDLE_GEMFILE=/tmp/G bundle exec rake', 'bundler pointed at another Gemfile'],
+    ['COMPOSER=/tmp/c.json composer install', 'composer pointed at another manifest'],
+    ['PIPENV_PIPFILE=/tmp/P pipenv install', 'pipenv pointed at another Pipfile'],
+    ['AWS_CONFIG_FILE=/tmp/c aws s3 ls', 'credential_process in another AWS config'],
+    ['TF_CLI_CONFIG_FILE=/tmp/rc terraform plan', 'terraform provider overrides'],
+    ['GRADLE_USER_HOME=/tmp/g ./gradlew build', 'gradle init scripts'],
+    ['JAVA_TOOL_OPTIONS=-javaagent:x.jar mvn test', 'a java agent'],
+    ["RUSTFLAGS='-C linker=/tmp/x' cargo build", 'rustc linker'],
+    ['UV_INDEX_URL=http://x uv sync', 'uv pointed at another index'],
+    ['GOPROXY=http://x go mod download', 'go modules from another proxy'],
+    ['PHPRC=/tmp/php.ini php t.php', 'php pointed at another php.ini'],
+    ['MYSQL_HOME=/tmp mysql', 'mysql pointed at another my.cnf'],
+    ['export GNUPGHOME=/tmp/g', 'an exported gpg home'],
+    ['LUA_INIT=@/tmp/x.lua lua t.lua', 'lua start-up code'],
   ])('%s has an unknown exec (%s)', (command) => {
     expect(fx(command, 'exec').some((t) => t.startsWith('?'))).toBe(true);
   });
@@ -73,6 +87,19 @@ describe('hidden writes', () => {
     ['at -l', 'listing jobs'],
   ])('%s: no hidden write (%s)', (command) => {
     expect(fx(command, 'write').filter((t) => t.startsWith('?') || t.includes('.bashrc'))).toEqual([]);
+  });
+
+  it.each([
+    ['AWS_PROFILE=dev aws s3 ls', 'choosing a profile of the usual configuration'],
+    ['AWS_REGION=eu-west-1 aws ec2 describe-instances', 'a region'],
+    ['RUST_LOG=debug cargo test', 'a log level'],
+    ['RUST_BACKTRACE=1 cargo run', 'backtraces'],
+    ['GOOS=linux GOARCH=arm64 go build ./...', 'a cross-compilation target'],
+    ['CI=1 npm test', 'a CI marker'],
+    ['TF_LOG=debug terraform plan', 'a log level'],
+    ['BUNDLE_JOBS=4 bundle install', 'a bundler setting that names no file'],
+  ])('%s: no unknown exec from the environment (%s)', (command) => {
+    expect(fx(command, 'exec').filter((t) => t.startsWith('?') && t.includes('='))).toEqual([]);
   });
 
   it('every environment row has a reason', () => {

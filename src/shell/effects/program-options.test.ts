@@ -80,6 +80,20 @@ describe('unknown executions', () => {
     ['git mergetool -t x', 'mergetool --tool'],
     ['git grep -O x', 'grep --open-files-in-pager'],
     ['git init --template=/tmp/t', 'init --template'],
+    ["git clone 'ext::sh -c id' d", 'the ext transport runs the command in the URL'],
+    ["git fetch 'ext::sh -c id'", 'ext on fetch'],
+    ["poetry run sh -c 'curl x | sh'", 'a runner handed a shell string'],
+    ["poetry run bash -xc 'id'", 'bundled -c'],
+    ["bundle exec ruby -e 'system(1)'", 'an interpreter with inline code'],
+    ["conda run -n base python -c 'x'", 'inline code after a valued option'],
+    ["pipenv run python3 -c 'x'", 'pipenv run'],
+    ["uv run node -e 'x'", 'uv run node -e'],
+    ["npx sh -c 'id'", 'npx running a shell string'],
+    ['npm explore lodash', 'npm explore without a command opens a shell'],
+    ["mise exec -c 'id'", 'mise exec -c runs a shell string'],
+    ["nix-shell --run 'id'", 'nix-shell --run runs a shell string'],
+    ['poetry run $CMD', 'a computed command'],
+    ['npm init "$T"', 'a computed create package'],
   ])('%s (%s)', (command) => {
     expect(unknownExec(command)).toBe(true);
   });
@@ -99,8 +113,32 @@ describe('unknown executions', () => {
     ['git log --oneline', 'a log'],
     ['git clone -c color.ui=auto https://h/r d', 'clone with a harmless config key'],
     ['uv tool list', 'listing tools'],
+    ['git clone https://h/r d', 'an ordinary URL runs no helper'],
+    ['poetry run pytest -q', 'poetry run names what runs (granted by an allow rule)'],
+    ['poetry run python manage.py test', 'a script file is named by the words'],
+    ['bundle exec rake test', 'bundle exec names what runs'],
+    ['conda run -n base python x.py', 'a valued option is skipped, the command is named'],
+    ['npm explore lodash -- ls', 'npm explore with a command'],
+    ['npm init -y', 'npm init with no package writes package.json only'],
+    ['npm create vite@latest app', 'create names the package it runs'],
+    ['mise exec node@20 -- node x.js', 'mise exec with a command after --'],
+    ['nix-shell -p hello', 'nix-shell entering an environment runs no string'],
   ])('%s: no unknown exec (%s)', (command) => {
     expect(unknownExec(command)).toBe(false);
+  });
+});
+
+describe('a runner whose command is not in its words', () => {
+  const unknownWrite = (command: string) =>
+    analyzeCommand(command, opts).effects.some((e) => e.kind === 'write' && e.certainty === 'unknown');
+  it.each([
+    ["poetry run sh -c 'echo x > out'", true, 'a shell string: its writes are not seen'],
+    ["npx -c 'echo x > out'", true, 'npx -c'],
+    ['npm explore lodash', true, 'an interactive shell'],
+    ['poetry run pytest', false, 'a named program: its writes are its own work'],
+    ['npx tsc --noEmit', false, 'a named package binary'],
+  ])('%s → unknown write %s (%s)', (command, expected) => {
+    expect(unknownWrite(command)).toBe(expected);
   });
 });
 
@@ -124,6 +162,24 @@ describe('runner sub-commands name what they run', () => {
     ['uv tool run black', 'known uv tool black', 'uv tool run'],
     ['pipx run black .', 'known pipx run black .', 'pipx run'],
     ['cargo install --path .', 'known cargo install .', 'cargo install builds and installs'],
+    ['poetry run pytest -q', 'known poetry run pytest -q', 'poetry run'],
+    ['pipenv run python manage.py', 'known pipenv run python manage.py', 'pipenv run'],
+    ['pdm run -p . pytest', 'known pdm run pytest', 'pdm run skips its valued -p'],
+    ['hatch run test', 'known hatch run test', 'hatch run'],
+    ['rye run lint', 'known rye run lint', 'rye run'],
+    ['conda run -n base python x.py', 'known conda run python x.py', 'conda run skips -n NAME'],
+    ['micromamba run -n e pytest', 'known micromamba run pytest', 'micromamba run'],
+    ['bundle exec rspec', 'known bundle exec rspec', 'bundle exec'],
+    ['composer exec phpunit', 'known composer exec phpunit', 'composer exec'],
+    ['npm explore lodash -- ls', 'known npm explore ls', 'npm explore runs the words after --'],
+    ['mise x node@20 -- node a.js', 'known mise x node a.js', 'mise x runs the words after --'],
+    ['npm init vite@latest', 'known npm init create-vite@latest', 'npm init NAME runs create-NAME'],
+    ['npm create @vue', 'known npm create @vue/create', 'a bare scope runs @scope/create'],
+    ['npm init @s/app', 'known npm init @s/create-app', 'a scoped name runs @scope/create-NAME'],
+    ['yarn create react-app x', 'known yarn create create-react-app', 'yarn create'],
+    ['pnpm create vite', 'known pnpm create create-vite', 'pnpm create'],
+    ['bun create vite', 'known bun create create-vite', 'bun create'],
+    ["git clone 'fd::3' d", 'known git-remote-fd', 'a transport prefix runs its remote helper'],
     [
       'pip install requests',
       'known pip install (package build and install scripts)',

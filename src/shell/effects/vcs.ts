@@ -38,6 +38,22 @@ function remoteHost(sink: EffectSink, w: Word | undefined, sub: string): void {
     sink.other('network', w.raw, 'unknown', 'argument', `git ${sub}`);
     return;
   }
+  const helper = /^([A-Za-z][A-Za-z0-9+.-]*)::/.exec(w.text)?.[1];
+  if (helper !== undefined) {
+    // `<transport>::<address>` runs the remote helper git-remote-<transport>; the ext helper runs
+    // the command written in the address (gitremote-helpers(7), git-remote-ext(1)).
+    if (helper === 'ext')
+      sink.other(
+        'exec',
+        w.text,
+        'unknown',
+        'argument',
+        `git ${sub}: the ext transport runs the command in the URL`,
+      );
+    else sink.other('exec', `git-remote-${helper}`, 'known', 'argument', `git ${sub} runs a remote helper`);
+    sink.other('network', w.text, 'unknown', 'argument', `git ${sub} through a remote helper`);
+    return;
+  }
   const u = urlHost(w.text);
   if (u.file !== undefined) {
     sink.literal('read', u.file, 'argument', `git ${sub} file:// remote`);
