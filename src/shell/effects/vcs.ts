@@ -277,6 +277,9 @@ function gitRepository(
  * programs): [scope, option pattern, reason], one row per option; scope is `global` (before the
  * sub-command) or the sub-command. Each is an unknown execution.
  */
+/** `-s NAME`, `-sNAME`, `--strategy NAME`, `--strategy=NAME`. */
+const STRATEGY = /^(?:-s|--strategy(?:=|$))/;
+
 export const GIT_EXEC_OPTIONS: ReadonlyArray<readonly [string, RegExp, string]> = [
   [
     'global',
@@ -307,7 +310,24 @@ export const GIT_EXEC_OPTIONS: ReadonlyArray<readonly [string, RegExp, string]> 
   ['grep', /^(?:-O|--open-files-in-pager)/, 'runs a pager program on the matches'],
   ['send-email', /^--(?:smtp-server|sendmail-cmd)(?:=|$)/, 'runs a program to send mail'],
   ['config', /^--edit$|^-e$/, 'runs an editor'],
+  ['instaweb', /^(?:-d|--httpd(?:=|$)|-b|--browser(?:=|$))/, 'runs the named web server or browser'],
+  ['web--browse', /^(?:-b|--browser(?:=|$)|-t|--tool(?:=|$)|--cmd(?:=|$))/, 'runs the named browser'],
+  ['merge', STRATEGY, 'a strategy that is not built in runs the program git-merge-NAME'],
+  ['pull', STRATEGY, 'a strategy that is not built in runs the program git-merge-NAME'],
+  ['rebase', STRATEGY, 'a strategy that is not built in runs the program git-merge-NAME'],
+  ['cherry-pick', STRATEGY, 'a strategy that is not built in runs the program git-merge-NAME'],
+  ['revert', STRATEGY, 'a strategy that is not built in runs the program git-merge-NAME'],
 ];
+
+/** The merge strategies git carries itself (git-merge(1) "MERGE STRATEGIES"); any other name is a program. */
+const BUILTIN_STRATEGIES = new Set(['ort', 'recursive', 'resolve', 'octopus', 'ours', 'subtree']);
+
+/** The strategy an `-s NAME`/`-sNAME`/`--strategy[=]NAME` word names, or undefined when it names none. */
+function strategyName(w: Word, next: Word | undefined): Word | undefined {
+  if (w.text === '-s' || w.text === '--strategy') return next;
+  const v = w.text.startsWith('--strategy=') ? w.text.slice(11) : w.text.slice(2);
+  return { ...w, text: v };
+}
 
 /** Sub-commands that always run a command (their operands are the command). */
 const GIT_ALWAYS_EXEC = new Set(['filter-branch', 'filter-repo', 'mergetool']);
@@ -326,6 +346,10 @@ function gitExecOptions(args: readonly Word[], subIndex: number, sink: EffectSin
           : { ...w, text: w.text.replace(/^(?:-c|--config=)/, '') };
       const key = kv?.text.split('=')[0]?.toLowerCase() ?? '';
       if (kv && !kv.dynamic && !GIT_EXEC_KEYS.test(key)) return;
+    }
+    if (row && row[1] === STRATEGY) {
+      const name = strategyName(w, next);
+      if (name && !name.dynamic && BUILTIN_STRATEGIES.has(name.text)) return;
     }
     if (row)
       sink.other(
