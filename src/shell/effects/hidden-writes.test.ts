@@ -41,6 +41,8 @@ describe('hidden writes', () => {
     ['dd if=x of=~/.bashrc', '/h/.bashrc', 'dd of='],
     ['sort -o ~/.bashrc f', '/h/.bashrc', 'sort -o'],
     ['awk \'{ print > "/h/.bashrc" }\' f', '/h/.bashrc', 'awk print > file'],
+    ['awk \'{ print | "sh" }\' f', '?sh (files it writes)', 'a pipe out of awk runs shell text'],
+    ['awk \'BEGIN { system("id") }\'', '?id (files it writes)', 'awk system()'],
   ])('%s writes %s (%s)', (command, target) => {
     expect(fx(command, 'write')).toContain(target);
   });
