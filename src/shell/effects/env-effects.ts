@@ -5,7 +5,7 @@
  *
  * - `loads`: the variable points a program at other code, configuration or a manifest (a config
  *   file can name programs to run): an `exec` effect of unknown certainty, so the call asks even
- *   under an allow rule for the program and in bypassPermissions.
+ *   under an allow rule for the program.
  * - `writes-file` / `writes-dir`: the program writes the named file (`GIT_TRACE=/path`,
  *   `SSLKEYLOGFILE`), or files into the named directory: a write of the value (known when the
  *   value is a literal path; `writes-dir` names are unknown, `DIR/*`). Trace variables write a file

@@ -6,7 +6,8 @@
  *
  * Each is an `exec` effect naming what runs. It is known when the sub-command's words name it (a
  * rule on `poetry run pytest` names pytest), and unknown — so the call asks even under an allow rule
- * for the program, and in bypassPermissions — when what runs is not in the words: a shell string
+ * for the program, and (with the unknown write that goes with it) in bypassPermissions — when what
+ * runs is not in the words: a shell string
  * (`npx -c`, `npm exec --call`, `nix-shell --run`), a program picked by `--package`, a computed
  * word, no command at all (`npm explore pkg` opens a shell), or a shell or interpreter handed
  * inline code (`poetry run sh -c '…'`, `bundle exec ruby -e '…'`).
