@@ -77,7 +77,11 @@ describe('effects of single commands', () => {
     ["sed '1e id' f", ['read /p/f', 'exec? id'], 'sed e executes'],
     ['awk \'{print > "out"}\' in', ['read /p/in', 'write /p/out'], 'awk print > file'],
     ["awk '{print > $2}' in", ['read /p/in', 'write? <expression>'], 'awk computed file name'],
-    ['awk \'BEGIN{system("id")}\'', ['exec? id'], 'awk system()'],
+    [
+      'awk \'BEGIN{system("id")}\'',
+      ['exec? id', 'write? id (files it writes)'],
+      'awk system(): shell text whose writes are not known',
+    ],
     ['sort -o out.txt in.txt', ['write /p/out.txt', 'read /p/in.txt'], 'sort -o'],
     ['sort -uo /h/.npmrc d', ['write /h/.npmrc', 'read /p/d'], 'bundled sort -uo'],
     ['uniq in out', ['read /p/in', 'write /p/out'], 'uniq OUT'],
