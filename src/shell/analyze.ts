@@ -19,7 +19,9 @@ import type { Effect } from '../core/effects.js';
 import type { EnvAssignment, Finding, SubcommandInfo } from '../core/permission-types.js';
 import { programFindings } from './analyze-findings.js';
 import { runSecurityChecks } from './checks/index.js';
+import { hashBindsName } from './checks/shell-state.js';
 import { computeEffects } from './effects/index.js';
+import { bindLoopVariables, findLoops } from './effects/loop-vars.js';
 import { initShellParser } from './parser.js';
 import { checkReadOnly } from './read-only/index.js';
 import { no, type ReadOnlyVerdict } from './read-only/verdict.js';
@@ -41,7 +43,7 @@ function shadowsPath(cmd: SimpleCommand): boolean {
   if (cmd.argv.length === 0) return cmd.assignments.some((a) => a.name === 'PATH');
   const p = cmd.argv[0]?.text ?? '';
   if (PATH_SETTERS.has(p)) return cmd.argv.slice(1).some((w) => /^PATH(\+?=|$)/.test(w.text));
-  if (p === 'hash') return cmd.argv.some((w) => w.text === '-p');
+  if (p === 'hash') return hashBindsName(cmd.argv);
   if (p === 'enable') return true;
   return false;
 }
@@ -63,7 +65,9 @@ function ruleText(cmd: SimpleCommand): string {
 export function analyzeCommand(command: string, opts: AnalyzeOptions): CommandAnalysis {
   const split = parseAndSplit(command);
   const commands = split.commands;
-  const findings: Finding[] = runSecurityChecks(command, split);
+  // Offsets of the split refer to the line as bash reads it (continuations joined).
+  const source = split.source ?? command;
+  const findings: Finding[] = runSecurityChecks(source, split);
   if (!split.ok) {
     findings.push({
       id: 'UNPARSEABLE_COMMAND',
@@ -88,8 +92,9 @@ export function analyzeCommand(command: string, opts: AnalyzeOptions): CommandAn
       findings.push(f);
     }
   }
-  const { effects, cwds, finalCwd } = computeEffects(commands, opts, limit, command);
+  const { effects, cwds, finalCwd, gitRepositories } = computeEffects(commands, opts, limit, source);
   const subcommands: SubcommandInfo[] = [];
+  const loops = findLoops(source);
   let pathShadowed = false;
   const unsafeEffectAt = new Set<number>();
   for (const e of effects)
@@ -98,7 +103,8 @@ export function analyzeCommand(command: string, opts: AnalyzeOptions): CommandAn
     let verdict: ReadOnlyVerdict;
     if (i >= limit) verdict = no('past the sub-command analysis limit');
     else {
-      verdict = checkReadOnly(cmd, { pathShadowed });
+      // A for-loop variable bound to its static word list reads like those words (loop-vars.ts).
+      verdict = checkReadOnly(bindLoopVariables(cmd, loops), { pathShadowed });
       if (verdict.readOnly && unsafeEffectAt.has(i))
         verdict = no(
           'it writes, deletes, contacts the network or has an effect that cannot be resolved statically',
@@ -119,6 +125,8 @@ export function analyzeCommand(command: string, opts: AnalyzeOptions): CommandAn
     };
     const cwd = cwds[i];
     if (cwd !== undefined) info.cwd = cwd;
+    const repository = gitRepositories.get(i);
+    if (repository) info.gitRepository = repository;
     subcommands.push(info);
   }
   const readOnly =
