@@ -67,7 +67,7 @@ export class EventView {
   private readonly running = new Map<string, string>();
 
   constructor(private readonly screen: Screen) {
-    this.md = new MarkdownStream(createMarkdownRenderer({ width: screen.columns - 2 }));
+    this.md = new MarkdownStream(createMarkdownRenderer({ width: screen.columns - 2, color: screen.color }));
   }
 
   /** The person submitted a prompt: the model is thinking. */

@@ -5,11 +5,12 @@
  * streams, and a double Ctrl-C at the prompt. Every test waits for text on the screen (with a
  * generous bound), never for time to pass, and kills its tmux server and temp dir afterwards.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeAnthropicServer, startFakeAnthropicServer } from '../../testing/fake-anthropic-server.js';
 import { reply, type ScriptEntry, text, toolUse } from '../../testing/fake-model-script.js';
+import { startFakeOpenAIServer } from '../../testing/fake-openai-server.js';
 import {
   GANTRY_BIN,
   gantryEnv,
@@ -80,7 +81,7 @@ describe('interactive gantry under tmux', { timeout: 120_000 }, () => {
     const screen = await t.waitFor(/\(2 requests/);
     expect(screen).toContain('I will list the folder:');
     expect(screen).not.toContain('**list**');
-    expect(screen).toMatch(/\* first item/);
+    expect(screen).toContain('• first item');
     expect(screen).toContain('● Bash(echo listing-output)');
     expect(screen).toContain('⎿  listing-output');
     expect(screen).toContain('The folder holds one file.');
@@ -164,6 +165,36 @@ describe('interactive gantry under tmux', { timeout: 120_000 }, () => {
     expect(await t.waitForExit()).toBe(0);
   });
 
+  it('Ctrl-C while the spinner says the model is thinking interrupts the turn, not the program', async () => {
+    const t = await start([reply.stall({ afterEvents: 0 }), reply.text('Still here.')]);
+    await submit(t, 'think hard');
+    await t.waitFor('Thinking…');
+    // The request must have reached the fake (which holds it open), so the next one gets the next reply.
+    await t.waitFor(() => (fake?.messageRequests.length ?? 0) === 1);
+    t.keys('C-c');
+    await t.waitFor('Interrupted.');
+    expect(t.paneState().dead).toBe(false);
+    await t.waitFor(promptAfter('Interrupted.'));
+    await submit(t, 'again');
+    await t.waitFor('Still here.');
+  });
+
+  it('a running tool shows live progress until it ends', async () => {
+    const go = path.join(world.project, 'go');
+    const t = await start([
+      reply.message([
+        toolUse('Bash', { command: `while [ ! -f ${go} ]; do sleep 0.1; done; echo finished-waiting` }),
+      ]),
+      reply.text('The wait is over.'),
+    ]);
+    await submit(t, 'wait for go');
+    await t.waitFor(/Running Bash… \(\d+s\)/);
+    writeFileSync(go, '');
+    const screen = await t.waitFor('The wait is over.');
+    expect(screen).toContain('⎿  finished-waiting');
+    expect(screen).not.toMatch(/Running Bash…/);
+  });
+
   it('a first Ctrl-C at the prompt warns, a second exits', async () => {
     const t = await start([]);
     t.keys('C-c');
@@ -176,6 +207,40 @@ describe('interactive gantry under tmux', { timeout: 120_000 }, () => {
 });
 
 describe('interactive gantry sessions', { timeout: 120_000 }, () => {
+  it('--provider openai: the same turn against an OpenAI-compatible endpoint', async () => {
+    const openai = await startFakeOpenAIServer({
+      apiKey: 'sk-openai-test',
+      script: [
+        reply.message([text('Making the **file** now.\n\n'), touch('via-openai.txt')]),
+        reply.text('Made it through *OpenAI*.'),
+      ],
+    });
+    try {
+      term = TmuxSession.start({
+        command: [process.execPath, GANTRY_BIN, '--provider', 'openai', '--model', 'gpt-4.1'],
+        cwd: world.project,
+        env: gantryEnv(world, undefined, {
+          NO_COLOR: '1',
+          OPENAI_API_KEY: 'sk-openai-test',
+          OPENAI_BASE_URL: `${openai.url}/v1`,
+        }),
+        dir: world.root,
+      });
+      const t = term;
+      await t.waitFor('ask Gantry');
+      expect(t.screen()).toContain('gpt-4.1');
+      await submit(t, 'make it');
+      await t.waitFor('Yes, once');
+      t.keys('Enter');
+      const screen = await t.waitFor('Made it through OpenAI.');
+      expect(screen).toContain('Making the file now.');
+      expect(existsSync(path.join(world.project, 'via-openai.txt'))).toBe(true);
+      expect(openai.modelRequests).toHaveLength(2);
+    } finally {
+      await openai.close();
+    }
+  });
+
   it('--continue picks up the last session of the folder: the model sees the earlier turn', async () => {
     const t = await start([reply.text('First answer.'), reply.text('Second answer.')]);
     await submit(t, 'remember the word tangerine');

@@ -6,24 +6,24 @@
  * unfinished block and hands back the rendered ANSI of every block that closed, each followed by a blank line: a block closes at a
  * blank line outside a code fence. `end()` renders what is left (the end of a text block).
  *
- * Rendering is `marked` 12 with the `marked-terminal` 7 renderer (later `marked` majors print
- * `**bold**` inside list items literally with that renderer). A block that fails to render is
- * printed as its source text.
+ * Parsing is `marked`'s lexer; the ANSI rendering is `markdown-ansi.ts`. A block that fails to
+ * render is printed as its source text.
  */
-import { Marked } from 'marked';
-import { markedTerminal } from 'marked-terminal';
+import { renderMarkdownAnsi } from './markdown-ansi.js';
 
 export interface MarkdownOptions {
   /** Terminal width in columns (default 80). */
   width?: number;
+  /** ANSI styles (default true). */
+  color?: boolean;
 }
 
 export function createMarkdownRenderer(options: MarkdownOptions = {}): (source: string) => string {
-  const width = Math.max(20, Math.min(options.width ?? 80, 120));
-  const marked = new Marked(markedTerminal({ width, reflowText: true, tab: 2 }));
+  const width = Math.max(20, Math.min(options.width ?? 80, 200));
+  const color = options.color ?? true;
   return (source) => {
     try {
-      const out = marked.parse(source, { async: false }) as string;
+      const out = renderMarkdownAnsi(source, { width, color });
       return `${out.replace(/\n+$/, '')}\n\n`;
     } catch {
       return `${source.replace(/\n+$/, '')}\n\n`;
