@@ -182,8 +182,25 @@ export function isAgentInvocation(args: readonly string[]): boolean {
   return true;
 }
 
+/**
+ * True when the agent command line should start the interactive session: both stdin and stdout
+ * are terminals, and nothing asks for headless mode (`-p`/`--print`, `--output-format`,
+ * `--input-format`). A bare `gantry` on a terminal is interactive too.
+ */
+export function isInteractiveInvocation(args: readonly string[], terminal: boolean): boolean {
+  if (!terminal) return false;
+  if (args.length > 0 && !isAgentInvocation(args)) return false;
+  return !args.some(
+    (a) => a === '-p' || a === '--print' || a.startsWith('--output-format') || a.startsWith('--input-format'),
+  );
+}
+
 export async function main(argv: string[]): Promise<void> {
   exitQuietlyOnClosedPipe();
+  if (isInteractiveInvocation(argv.slice(2), process.stdin.isTTY === true && process.stdout.isTTY === true)) {
+    const { runInteractiveCli } = await import('./interactive/cli.js');
+    await runInteractiveCli(argv.slice(2));
+  }
   if (isAgentInvocation(argv.slice(2))) {
     const { runPrintCli } = await import('./print/cli.js');
     await runPrintCli(argv.slice(2));

@@ -88,4 +88,12 @@ export type {
   UserInputMessage,
   UserPromptSubmitHookInput,
 } from './types.js';
+export {
+  createGantryToolset,
+  type GantryToolset,
+  type GantryToolsetOptions,
+  type ToolsetDecision,
+  type ToolsetRunResult,
+  type ToolsetTool,
+} from './adapters/toolset.js';
 export { GANTRY_VERSION } from './version.js';

@@ -10,13 +10,12 @@
  * on stderr only). The entry (cli.ts) maps SIGTERM to 143 and SIGINT to 130.
  */
 import { randomUUID } from 'node:crypto';
-import { homedir } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
-import { defaultGantryHome } from '../../loop/transcript/paths.js';
 import { query as runQuery } from '../../loop/query.js';
 import type { Query, QueryOptions, QueryPrompt } from '../../loop/types.js';
-import { type AgentSetup, AgentSetupError, createAgentSetup } from '../session/agent-setup.js';
-import { resolveSessionTarget, type SessionTarget, SessionTargetError } from '../session/session-target.js';
+import { type AgentSetup, AgentSetupError } from '../session/agent-setup.js';
+import { openSession, sessionQueryOptions } from '../session/open-session.js';
+import { type SessionTarget, SessionTargetError } from '../session/session-target.js';
 import { type PrintArgs, parsePrintArgs, UsageError } from './args.js';
 import { PRINT_HELP } from './help.js';
 import { runHostSession } from './host-session.js';
@@ -53,32 +52,7 @@ export function baseQueryOptions(
   pending: PendingFeatures,
   prompt: QueryPrompt,
 ): QueryOptions {
-  return {
-    prompt,
-    modelClient: setup.modelClient,
-    model: setup.model,
-    toolPool: setup.toolPool,
-    cwd: setup.cwd,
-    home: setup.home,
-    additionalDirectories: setup.settings.additionalDirectories,
-    sessionId: target.sessionId,
-    permissionMode: setup.permissionMode,
-    permissionEngine: setup.engine,
-    settingsHooks: setup.settingsHooks,
-    toolResultLimits: setup.toolResultLimits,
-    ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {}),
-    ...(args.maxBudgetUsd !== undefined ? { maxBudgetUsd: args.maxBudgetUsd } : {}),
-    ...(setup.systemPrompt !== undefined ? { systemPrompt: setup.systemPrompt } : {}),
-    ...(setup.appendSystemPrompt !== undefined ? { appendSystemPrompt: setup.appendSystemPrompt } : {}),
-    ...(setup.thinking ? { thinking: setup.thinking } : {}),
-    includePartialMessages: args.includePartialMessages,
-    transcript: { ...target.transcript, gantryHome: setup.gantryHome },
-    ...(target.resume ? { resume: target.resume } : {}),
-    initExtras: {
-      apiKeySource: setup.apiKeySource,
-      mcp_servers: pending.mcpServers.map(({ name, status, source }) => ({ name, status, source })),
-    },
-  };
+  return sessionQueryOptions(args, { setup, target }, prompt, pending.mcpServers);
 }
 
 /** Runs print mode; resolves with the exit code. Never throws for bad input. */
@@ -146,45 +120,14 @@ export async function runPrint(argv: readonly string[], io: PrintIo): Promise<nu
 
   let target: SessionTarget;
   let setup: AgentSetup;
-  const home = io.home;
   try {
-    const gantryHome = defaultGantryHome(home ?? homedir());
-    target = resolveSessionTarget(
-      {
-        ...(args.sessionId !== undefined ? { sessionId: args.sessionId } : {}),
-        continue: args.continue,
-        ...(typeof args.resume === 'string' ? { resume: args.resume } : {}),
-        forkSession: args.forkSession,
-        noSessionPersistence: args.noSessionPersistence,
+    ({ target, setup } = await openSession(
+      args,
+      { cwd: io.cwd, env: io.env, ...(io.home !== undefined ? { home: io.home } : {}) },
+      async (t) => {
+        for (const n of t.notes) await note(n);
       },
-      { cwd: io.cwd, gantryHome },
-    );
-    for (const n of target.notes) await note(n);
-    setup = await createAgentSetup({
-      cwd: io.cwd,
-      ...(home !== undefined ? { home } : {}),
-      env: io.env,
-      ...(args.model !== undefined ? { model: args.model } : {}),
-      ...(args.provider !== undefined ? { provider: args.provider } : {}),
-      ...(args.permissionMode !== undefined ? { permissionMode: args.permissionMode } : {}),
-      dangerouslySkipPermissions: args.dangerouslySkipPermissions,
-      allowDangerouslySkipPermissions: args.allowDangerouslySkipPermissions,
-      allowedTools: args.allowedTools,
-      disallowedTools: args.disallowedTools,
-      ...(args.tools !== undefined ? { tools: args.tools } : {}),
-      addDirs: args.addDirs,
-      settings: args.settings,
-      ...(args.settingSources !== undefined ? { settingSources: args.settingSources } : {}),
-      ...(args.systemPrompt !== undefined ? { systemPrompt: args.systemPrompt } : {}),
-      ...(args.systemPromptFile !== undefined ? { systemPromptFile: args.systemPromptFile } : {}),
-      ...(args.appendSystemPrompt !== undefined ? { appendSystemPrompt: args.appendSystemPrompt } : {}),
-      ...(args.appendSystemPromptFile !== undefined
-        ? { appendSystemPromptFile: args.appendSystemPromptFile }
-        : {}),
-      ...(args.maxThinkingTokens !== undefined ? { maxThinkingTokens: args.maxThinkingTokens } : {}),
-      ...(args.thinking !== undefined ? { thinking: args.thinking } : {}),
-      ...(target.transcriptPath ? { transcriptPath: target.transcriptPath } : {}),
-    });
+    ));
   } catch (e) {
     if (!(e instanceof SessionTargetError) && !(e instanceof AgentSetupError)) throw e;
     await sink.failStart(e.message, args.sessionId ?? randomUUID());

@@ -1,0 +1,142 @@
+/**
+ * The start of a session, shared by both faces (`gantry -p` and the interactive `gantry`): the
+ * session flags → which session (new / continue / resume / fork), then the agent set-up
+ * (settings, permission engine, model client, tool pool), then the `query()` options both faces
+ * start the loop with. The face adds the prompt source, `canUseTool`, callback hooks and the output.
+ *
+ * Errors: `SessionTargetError` (an unknown `--resume` id, `--continue` with nothing to continue)
+ * and `AgentSetupError` (a broken settings file, no credentials, …) — the face reports them.
+ */
+import { homedir } from 'node:os';
+import { defaultGantryHome } from '../../loop/transcript/paths.js';
+import type { QueryOptions, QueryPrompt } from '../../loop/types.js';
+import { type AgentSetup, createAgentSetup } from './agent-setup.js';
+import { resolveSessionTarget, type SessionTarget } from './session-target.js';
+
+/** The agent command line's fields a session start reads (a subset of `PrintArgs`). */
+export interface SessionArgs {
+  model?: string;
+  provider?: string;
+  permissionMode?: string;
+  dangerouslySkipPermissions: boolean;
+  allowDangerouslySkipPermissions: boolean;
+  allowedTools: readonly string[];
+  disallowedTools: readonly string[];
+  tools?: readonly string[];
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+  systemPrompt?: string;
+  systemPromptFile?: string;
+  appendSystemPrompt?: string;
+  appendSystemPromptFile?: string;
+  settings: readonly string[];
+  settingSources?: readonly ('user' | 'project' | 'local')[];
+  addDirs: readonly string[];
+  sessionId?: string;
+  continue: boolean;
+  /** An id, or `true` when given without one (the caller decides what that means). */
+  resume?: string | true;
+  forkSession: boolean;
+  noSessionPersistence: boolean;
+  maxThinkingTokens?: number;
+  thinking?: 'enabled' | 'adaptive' | 'disabled';
+  includePartialMessages: boolean;
+}
+
+export interface SessionWorldIo {
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** `$HOME` (default: the OS's). */
+  home?: string;
+}
+
+export interface OpenedSession {
+  target: SessionTarget;
+  setup: AgentSetup;
+}
+
+/**
+ * Resolves the session target, then builds the agent set-up. `onTarget` sees the target before
+ * the set-up starts (for its notes). Throws the two errors above.
+ */
+export async function openSession(
+  args: SessionArgs,
+  io: SessionWorldIo,
+  onTarget?: (target: SessionTarget) => Promise<void>,
+): Promise<OpenedSession> {
+  const home = io.home;
+  const gantryHome = defaultGantryHome(home ?? homedir());
+  const target = resolveSessionTarget(
+    {
+      ...(args.sessionId !== undefined ? { sessionId: args.sessionId } : {}),
+      continue: args.continue,
+      ...(typeof args.resume === 'string' ? { resume: args.resume } : {}),
+      forkSession: args.forkSession,
+      noSessionPersistence: args.noSessionPersistence,
+    },
+    { cwd: io.cwd, gantryHome },
+  );
+  await onTarget?.(target);
+  const setup = await createAgentSetup({
+    cwd: io.cwd,
+    ...(home !== undefined ? { home } : {}),
+    env: io.env,
+    ...(args.model !== undefined ? { model: args.model } : {}),
+    ...(args.provider !== undefined ? { provider: args.provider } : {}),
+    ...(args.permissionMode !== undefined ? { permissionMode: args.permissionMode } : {}),
+    dangerouslySkipPermissions: args.dangerouslySkipPermissions,
+    allowDangerouslySkipPermissions: args.allowDangerouslySkipPermissions,
+    allowedTools: args.allowedTools,
+    disallowedTools: args.disallowedTools,
+    ...(args.tools !== undefined ? { tools: args.tools } : {}),
+    addDirs: args.addDirs,
+    settings: args.settings,
+    ...(args.settingSources !== undefined ? { settingSources: args.settingSources } : {}),
+    ...(args.systemPrompt !== undefined ? { systemPrompt: args.systemPrompt } : {}),
+    ...(args.systemPromptFile !== undefined ? { systemPromptFile: args.systemPromptFile } : {}),
+    ...(args.appendSystemPrompt !== undefined ? { appendSystemPrompt: args.appendSystemPrompt } : {}),
+    ...(args.appendSystemPromptFile !== undefined
+      ? { appendSystemPromptFile: args.appendSystemPromptFile }
+      : {}),
+    ...(args.maxThinkingTokens !== undefined ? { maxThinkingTokens: args.maxThinkingTokens } : {}),
+    ...(args.thinking !== undefined ? { thinking: args.thinking } : {}),
+    ...(target.transcriptPath ? { transcriptPath: target.transcriptPath } : {}),
+  });
+  return { target, setup };
+}
+
+/** What a face needs to start `query` with, minus the host callbacks. */
+export function sessionQueryOptions(
+  args: SessionArgs,
+  opened: OpenedSession,
+  prompt: QueryPrompt,
+  mcpServers: readonly { name: string; status: string; source: string }[] = [],
+): QueryOptions {
+  const { setup, target } = opened;
+  return {
+    prompt,
+    modelClient: setup.modelClient,
+    model: setup.model,
+    toolPool: setup.toolPool,
+    cwd: setup.cwd,
+    home: setup.home,
+    additionalDirectories: setup.settings.additionalDirectories,
+    sessionId: target.sessionId,
+    permissionMode: setup.permissionMode,
+    permissionEngine: setup.engine,
+    settingsHooks: setup.settingsHooks,
+    toolResultLimits: setup.toolResultLimits,
+    ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {}),
+    ...(args.maxBudgetUsd !== undefined ? { maxBudgetUsd: args.maxBudgetUsd } : {}),
+    ...(setup.systemPrompt !== undefined ? { systemPrompt: setup.systemPrompt } : {}),
+    ...(setup.appendSystemPrompt !== undefined ? { appendSystemPrompt: setup.appendSystemPrompt } : {}),
+    ...(setup.thinking ? { thinking: setup.thinking } : {}),
+    includePartialMessages: args.includePartialMessages,
+    transcript: { ...target.transcript, gantryHome: setup.gantryHome },
+    ...(target.resume ? { resume: target.resume } : {}),
+    initExtras: {
+      apiKeySource: setup.apiKeySource,
+      mcp_servers: mcpServers.map(({ name, status, source }) => ({ name, status, source })),
+    },
+  };
+}
