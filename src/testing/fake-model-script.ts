@@ -47,7 +47,12 @@ export type FakeBlock =
    * Anthropic only (the OpenAI fake leaves these out): a server-side tool call, streamed as
    * `server_tool_use` with its input in `input_json_delta` fragments.
    */
-  | { type: 'server_tool_use'; /** Default: `srvtoolu_fake_<request>_<block>`. */ id?: string; name: string; input: unknown }
+  | {
+      type: 'server_tool_use' /** Default: `srvtoolu_fake_<request>_<block>`. */;
+      id?: string;
+      name: string;
+      input: unknown;
+    }
   /**
    * Anthropic only: a `web_search_tool_result` block (sent whole in `content_block_start`). The
    * hits, or `{error_code}` for a `web_search_tool_result_error`. `tool_use_id` defaults to the id

@@ -303,7 +303,11 @@ describe('AnthropicModelClient server-tool blocks', () => {
     const { client } = await setup({
       script: [
         reply.malformed(
-          JSON.stringify({ type: 'content_block_start', index: 0, content_block: { type: 'code_execution_tool_result' } }),
+          JSON.stringify({
+            type: 'content_block_start',
+            index: 0,
+            content_block: { type: 'code_execution_tool_result' },
+          }),
         ),
       ],
     });

@@ -118,7 +118,10 @@ function openBlock(raw: unknown, index: number): OpenBlock {
             type: 'web_search_tool_result_error' as const,
             error_code: str((b.content as Loose | undefined)?.error_code) ?? 'unknown',
           };
-      return { type: 'web_search_tool_result', block: { type: 'web_search_tool_result', tool_use_id: toolUseId, content } };
+      return {
+        type: 'web_search_tool_result',
+        block: { type: 'web_search_tool_result', tool_use_id: toolUseId, content },
+      };
     }
     default:
       throw malformed(`content block ${index} has a type Gantry does not support (${String(b.type)})`);
