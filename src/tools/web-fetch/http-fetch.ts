@@ -9,13 +9,15 @@
  * - Timeouts: `connectTimeoutMs` (TCP + TLS), `headersTimeoutMs` (request sent → response
  *   headers), `bodyIdleTimeoutMs` (no body data for that long: a stalled response), and
  *   `totalTimeoutMs` over the whole fetch. Each gives a {@link WebFetchError} naming it.
+ * - A connection that drops before any response arrives (a kept-alive socket the server closed
+ *   while it sat idle in the pool) is retried once on a fresh connection; GET is idempotent.
  * - The body is decompressed (gzip, deflate, br) by undici; the cap counts decompressed bytes, so a
  *   small compressed bomb stops at the cap too. A `content-length` above the cap is refused before
  *   any body byte is read.
  */
 import { rootCertificates } from 'node:tls';
 import { Agent, fetch } from 'undici';
-import { AbortError, isAbortError } from '../../core/errors.js';
+import { AbortError, isAbortError, ToolExecutionError } from '../../core/errors.js';
 import { BlockedAddressError, guardedLookup, type Resolver } from './network-guard.js';
 import { isSameSiteRedirect, type NetworkPolicy, prepareUrl } from './url-policy.js';
 
@@ -66,7 +68,7 @@ export interface RedirectNotice {
 }
 
 /** Why a fetch failed, worded for the model. `reason` is stable for tests and hosts. */
-export class WebFetchError extends Error {
+export class WebFetchError extends ToolExecutionError {
   override readonly name = 'WebFetchError';
   constructor(
     readonly reason:
@@ -174,17 +176,7 @@ export class PageFetcher {
     let current = url;
     try {
       for (let hop = 0; ; hop++) {
-        const response = await fetch(current, {
-          method: 'GET',
-          redirect: 'manual',
-          dispatcher: this.agent,
-          signal: combined,
-          headers: {
-            accept: ACCEPT,
-            'accept-encoding': 'gzip, deflate, br',
-            'user-agent': this.options.userAgent,
-          },
-        });
+        const response = await this.get(current, combined);
         const location = response.headers.get('location');
         if (response.status >= 300 && response.status < 400 && location !== null) {
           await response.body?.cancel().catch(() => {});
@@ -241,9 +233,39 @@ export class PageFetcher {
     }
   }
 
+  /** One GET without following redirects; retried once when the connection drops unanswered. */
+  private async get(url: URL, signal: AbortSignal): Promise<BodyResponse> {
+    const send = () =>
+      fetch(url, {
+        method: 'GET',
+        redirect: 'manual',
+        dispatcher: this.agent,
+        signal,
+        headers: {
+          accept: ACCEPT,
+          'accept-encoding': 'gzip, deflate, br',
+          'user-agent': this.options.userAgent,
+        },
+      });
+    try {
+      return await send();
+    } catch (error) {
+      if (signal.aborted || !isDroppedConnection(error)) throw error;
+      return send();
+    }
+  }
+
   close(): Promise<void> {
     return this.agent.close();
   }
+}
+
+/** The socket closed or reset before a response: undici's `UND_ERR_SOCKET`, or a reset/broken pipe. */
+function isDroppedConnection(error: unknown): boolean {
+  return causes(error).some((e) => {
+    const code = String((e as { code?: unknown }).code ?? '');
+    return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE';
+  });
 }
 
 /** Extra CAs on top of Node's bundled roots (a `ca` option otherwise replaces them). */

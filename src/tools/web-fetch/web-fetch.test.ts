@@ -308,6 +308,37 @@ describe('WebFetch: what it refuses', () => {
   });
 });
 
+describe('WebFetch: dropped connections', () => {
+  // A server closes an idle kept-alive connection while the tool is busy converting the previous
+  // page; the next GET goes out on the dead socket and fails before any response. Found by the
+  // 2 MB benchmark (every third fetch failed with ECONNRESET / "other side closed").
+  it('a connection closed before any response is retried once on a fresh connection', async () => {
+    let calls = 0;
+    server.route('/dropped-once', (req, res) => {
+      calls += 1;
+      if (calls === 1) req.socket.destroy();
+      else void page('<p>Second time lucky</p>')(req, res, '');
+    });
+    const run = await runToolOk<WebFetchOutput>(
+      makeTool(),
+      { url: url('/dropped-once'), prompt: 'x' },
+      context(),
+    );
+    expect(run.data.result).toContain('Second time lucky');
+    expect(calls).toBe(2);
+  });
+
+  it('a server that always drops the connection is an error after two attempts', async () => {
+    server.route('/dropped', (req) => {
+      req.socket.destroy();
+    });
+    const run = await runTool(makeTool(), { url: url('/dropped'), prompt: 'x' }, context());
+    expect(run.ok).toBe(false);
+    expect(run.error).toMatch(/The request to docs\.test:\d+ failed/);
+    expect(server.requests.filter((r) => r.url === '/dropped')).toHaveLength(2);
+  });
+});
+
 describe('WebFetch: timeouts', () => {
   it('a slow body that keeps arriving is read to its end', async () => {
     server.route('/slow', dripping(['one ', 'two ', 'three'], 40));
