@@ -205,8 +205,15 @@ export async function* assembleAnthropicStream(
         if (open.has(index) || done.has(index)) throw malformed(`content block ${index} started twice`);
         const block = openBlock(event.content_block, index);
         open.set(index, block);
-        if (block.type !== 'server_tool_use' && block.type !== 'web_search_tool_result')
-          yield { type: 'content_block_start', index, blockType: block.type };
+        if (block.type === 'server_tool_use' || block.type === 'web_search_tool_result') break;
+        yield block.type === 'tool_use'
+          ? {
+              type: 'content_block_start',
+              index,
+              blockType: block.type,
+              toolUse: { id: block.id, name: block.name },
+            }
+          : { type: 'content_block_start', index, blockType: block.type };
         break;
       }
       case 'content_block_delta': {
