@@ -68,6 +68,28 @@ export { type TaskOutputData, TaskOutputTool } from './tasks/task-output.tool.js
 export { type TaskStopData, TaskStopTool } from './tasks/task-stop.tool.js';
 export { type WriteInput, type WriteOutput, WriteTool } from './write/write.tool.js';
 export {
+  createWebFetchTool,
+  type WebFetchInput,
+  type WebFetchOutput,
+  WebFetchTool,
+  type WebFetchToolOptions,
+} from './web-fetch/web-fetch.tool.js';
+export {
+  type ProviderCheck,
+  type WebSearchConfig,
+  type WebSearchDiagnostics,
+  webSearchDiagnostics,
+} from './web-search/select-provider.js';
+export type { SearchHit, SearchHitGroup, SearchResultEntry } from './web-search/types.js';
+export {
+  createWebSearchTool,
+  type WebSearchInput,
+  type WebSearchOutput,
+  WebSearchTool,
+  type WebSearchToolOptions,
+} from './web-search/web-search.tool.js';
+export type { WebFetchSettings, WebSearchSettings, WebSettings } from '../core/web-settings.js';
+export {
   type Effect,
   type EffectKind,
   isMutatingEffect,
