@@ -1,20 +1,12 @@
 /**
- * WebFetch through the real runtime against real HTTP servers on 127.0.0.1 serving real HTML:
+ * WebFetch through the real runtime against a real HTTP server on 127.0.0.1 serving real HTML:
  * conversion, redirects (same host followed, another host a notice), compression, size caps and
- * offset windows, binary refusal, slow and stalled responses, the address guard (names resolving
- * to internal addresses, IP literals), the https upgrade, the cache, and the model step on the
- * fake Anthropic server. Host names other than 127.0.0.1 reach the local servers through an
- * injected resolver (`tableResolver`), and each test lists the names it lets reach them.
+ * offset windows, binary refusal, dropped connections, slow and stalled responses, and the cache.
+ * The address guard and the https upgrade are in web-fetch-network.test.ts, the model step in
+ * web-fetch-model.test.ts. Host names other than 127.0.0.1 reach the server through an injected
+ * resolver (src/testing/web-fetch-world.ts).
  */
-import { readFileSync } from 'node:fs';
-import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ModelClient } from '../../core/model-client.js';
-import { AnthropicModelClient } from '../../model/anthropic/client.js';
-import { createSessionServices } from '../../runtime/index.js';
-import { type FakeAnthropicServer, startFakeAnthropicServer } from '../../testing/fake-anthropic-server.js';
-import { reply } from '../../testing/fake-model-script.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { generateDocsHtml } from '../../testing/generate-docs-html.js';
 import {
   compressed,
@@ -24,59 +16,19 @@ import {
   redirect,
   silent,
   stalled,
-  startLocalWebServer,
 } from '../../testing/local-web-server.js';
-import { makeTempDir, makeToolContext, runTool, runToolOk } from '../../testing/tool-harness.js';
-import { tableResolver } from './network-guard.js';
-import { createWebFetchTool, type WebFetchOutput, type WebFetchToolOptions } from './web-fetch.tool.js';
+import { runTool, runToolOk } from '../../testing/tool-harness.js';
+import { useWebFetchWorld, webFetchFixture } from '../../testing/web-fetch-world.js';
+import type { WebFetchOutput } from './web-fetch.tool.js';
 
-const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
-const DOCS = fixture('docs-page.html');
+const DOCS = webFetchFixture('docs-page.html');
 
+const w = useWebFetchWorld();
+const { makeTool, context, url } = w;
 let server: LocalWebServer;
-let temp: { dir: string; cleanup(): Promise<void> };
-const tools: { dispose(): Promise<void> }[] = [];
-
-beforeAll(async () => {
-  server = await startLocalWebServer();
-  temp = await makeTempDir('gantry-webfetch-');
+beforeAll(() => {
+  server = w.server;
 });
-afterAll(async () => {
-  await server.close();
-  await temp.cleanup();
-});
-afterEach(async () => {
-  for (const t of tools.splice(0)) await t.dispose();
-  server.requests.length = 0;
-});
-
-/** Names the local server answers for in these tests (all 127.0.0.1). */
-const LOCAL_NAMES = ['docs.test', 'a.test', 'b.test', 'evil.test'];
-const resolver = tableResolver(Object.fromEntries(LOCAL_NAMES.map((n) => [n, '127.0.0.1'])));
-
-/** A tool that may reach docs.test, a.test and b.test over plain http (and nothing else private). */
-function makeTool(options: WebFetchToolOptions = {}) {
-  const tool = createWebFetchTool({
-    resolver,
-    env: {},
-    settings: {
-      allowPrivateHosts: ['docs.test', 'a.test', 'b.test'],
-      allowHttpHosts: ['docs.test', 'a.test', 'b.test'],
-    },
-    ...options,
-  });
-  tools.push(tool);
-  return tool;
-}
-
-function context(modelClient?: ModelClient) {
-  return makeToolContext({
-    cwd: temp.dir,
-    services: createSessionServices(modelClient ? { modelClient } : {}),
-  });
-}
-
-const url = (path: string, host = 'docs.test') => server.url(path, host);
 
 describe('WebFetch: HTML to Markdown (no model configured)', () => {
   it('converts a docs page: GFM table, fenced code with its language, absolute links, no noise', async () => {
@@ -375,116 +327,6 @@ describe('WebFetch: timeouts', () => {
   });
 });
 
-describe('WebFetch: network safety', () => {
-  it.each([
-    ['127.0.0.1', 'loopback'],
-    ['::ffff:127.0.0.1', 'IPv4-mapped loopback'],
-    ['0.0.0.0', 'the any address, which reaches local services'],
-    ['169.254.169.254', 'the cloud metadata address'],
-    ['10.1.2.3', 'a private network'],
-    ['100.64.0.1', 'carrier-grade NAT'],
-    ['fd00:ec2::254', 'unique-local IPv6 (AWS metadata)'],
-  ])(
-    'a name resolving to %s (%s) is refused at connect time; the server is never reached',
-    async (address) => {
-      const tool = makeTool({ resolver: tableResolver({ 'evil.test': address }) });
-      const run = await runTool(tool, { url: `http://evil.test:${server.port}/x`, prompt: 'x' }, context());
-      expect(run.ok).toBe(false);
-      expect(run.error).toContain(`The host "evil.test" resolves to ${address}`);
-      expect(run.error).toContain('webFetch.allowPrivateHosts');
-      expect(server.requests).toHaveLength(0);
-    },
-  );
-
-  it('a name with one public and one internal address is refused', async () => {
-    const tool = makeTool({ resolver: tableResolver({ 'mixed.test': ['93.184.215.14', '127.0.0.1'] }) });
-    const run = await runTool(tool, { url: `https://mixed.test:${server.port}/`, prompt: 'x' }, context());
-    expect(run.error).toContain('resolves to 127.0.0.1');
-  });
-
-  it.each([
-    ['http://127.0.0.1:PORT/x', '127.0.0.1'],
-    ['http://[::ffff:127.0.0.1]:PORT/x', '::ffff:7f00:1'],
-    ['http://[::1]:PORT/x', '::1'],
-    ['http://0.0.0.0:PORT/x', '0.0.0.0'],
-    ['http://2130706433:PORT/x', '127.0.0.1'],
-    ['http://0x7f.1:PORT/x', '127.0.0.1'],
-    ['http://169.254.169.254/latest/meta-data/', '169.254.169.254'],
-    ['http://192.168.1.1/', '192.168.1.1'],
-  ])('the IP literal %s is refused before any connection', async (raw, address) => {
-    const run = await runTool(
-      makeTool(),
-      { url: raw.replace('PORT', String(server.port)), prompt: 'x' },
-      context(),
-    );
-    expect(run.ok).toBe(false);
-    expect(run.error).toContain(`The address ${address} belongs to`);
-    expect(server.requests).toHaveLength(0);
-  });
-
-  it('a single-label host is refused unless allowed', async () => {
-    const run = await runTool(makeTool(), { url: 'http://intranet/wiki', prompt: 'x' }, context());
-    expect(run.error).toContain('has no domain part');
-  });
-
-  it('an explicitly allowed IP literal is reached (over http only when it is an http host too)', async () => {
-    server.route('/ok', page('<p>local service</p>'));
-    const tool = makeTool({ settings: { allowPrivateHosts: ['127.0.0.1'], allowHttpHosts: ['127.0.0.1'] } });
-    const run = await runToolOk<WebFetchOutput>(tool, { url: server.url('/ok'), prompt: 'x' }, context());
-    expect(run.data.result).toContain('local service');
-  });
-
-  it('a same-host redirect to a path is followed but a redirect to an internal literal is another host (notice, not fetched)', async () => {
-    server.route('/to-metadata', redirect('http://169.254.169.254/latest/meta-data/'));
-    const run = await runToolOk<WebFetchOutput>(
-      makeTool(),
-      { url: url('/to-metadata'), prompt: 'x' },
-      context(),
-    );
-    expect(run.data.result).toContain('Redirect URL: http://169.254.169.254/latest/meta-data/');
-  });
-});
-
-describe('WebFetch: https upgrade', () => {
-  let https: HttpsServer;
-  let httpsPort: number;
-  beforeAll(async () => {
-    https = createHttpsServer({ key: fixture('test-tls.key'), cert: fixture('test-tls.crt') }, (req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(`<p>secure page at ${req.url}</p>`);
-    });
-    await new Promise<void>((resolve) => https.listen(0, '127.0.0.1', resolve));
-    httpsPort = (https.address() as AddressInfo).port;
-  });
-  afterAll(async () => {
-    https.closeAllConnections();
-    await new Promise((resolve) => https.close(resolve));
-  });
-
-  it('fetches an http: URL over https: (the port kept) unless the host is an http host', async () => {
-    const tool = makeTool({
-      resolver: tableResolver({ 'secure.test': '127.0.0.1' }),
-      settings: { allowPrivateHosts: ['secure.test'] },
-      tlsCa: fixture('test-tls.crt'),
-    });
-    const run = await runToolOk<WebFetchOutput>(
-      tool,
-      { url: `http://secure.test:${httpsPort}/upgraded`, prompt: 'x' },
-      context(),
-    );
-    expect(run.data.result).toContain('secure page at /upgraded');
-  });
-
-  it('a certificate that is not trusted is a TLS error', async () => {
-    const tool = makeTool({
-      resolver: tableResolver({ 'secure.test': '127.0.0.1' }),
-      settings: { allowPrivateHosts: ['secure.test'] },
-    });
-    const run = await runTool(tool, { url: `https://secure.test:${httpsPort}/`, prompt: 'x' }, context());
-    expect(run.error).toMatch(/TLS connection to secure\.test:\d+ failed/);
-  });
-});
-
 describe('WebFetch: cache', () => {
   it('a second call for the same URL (any prompt) is answered from the cache', async () => {
     server.route('/cached', page('<p>cached page</p>'));
@@ -503,76 +345,3 @@ describe('WebFetch: cache', () => {
     expect(server.requests).toHaveLength(2);
   });
 });
-
-describe('WebFetch: the prompt answered by a model (fake Anthropic server)', () => {
-  let fake: FakeAnthropicServer;
-  afterEach(async () => {
-    await fake.close();
-  });
-
-  const client = (f: FakeAnthropicServer) =>
-    new AnthropicModelClient({ apiKey: 'k', baseURL: f.url, retry: { baseDelayMs: 1, jitter: 0 } });
-
-  it('sends the Markdown and the prompt to haiku by default and returns its answer', async () => {
-    fake = await startFakeAnthropicServer({ script: [reply.text('port defaults to 8080; workers to 4.')] });
-    server.route('/guide/config.html', page(DOCS));
-    const run = await runToolOk<WebFetchOutput>(
-      makeTool(),
-      { url: url('/guide/config.html'), prompt: 'What are the defaults of port and workers?' },
-      context(client(fake)),
-    );
-    expect(run.data.result).toBe('port defaults to 8080; workers to 4.');
-    const body = fake.messageRequests[0]?.body;
-    expect(body.model).toBe('claude-haiku-5-5');
-    expect(body.tools).toBeUndefined();
-    const user = JSON.stringify(body.messages);
-    expect(user).toContain('| `port` | integer | 8080 | TCP port to listen on |');
-    expect(user).toContain('What are the defaults of port and workers?');
-    expect(user).not.toContain('SCRIPT-NOISE');
-  });
-
-  it('uses the configured model, is retried by the provider on overload, and notes a partial window', async () => {
-    fake = await startFakeAnthropicServer({
-      script: [reply.overloaded(), reply.text('First part answered.')],
-    });
-    server.route('/long', page(generateDocsHtml(150_000)));
-    const run = await runToolOk<WebFetchOutput>(
-      makeTool({ settings: { ...makeToolSettings(), model: 'claude-sonnet-5-5' }, modelWindowChars: 50_000 }),
-      { url: url('/long'), prompt: 'x' },
-      context(client(fake)),
-    );
-    expect(fake.messageRequests).toHaveLength(2);
-    expect(fake.messageRequests[1]?.body.model).toBe('claude-sonnet-5-5');
-    expect(JSON.stringify(fake.messageRequests[1]?.body.messages)).toContain(
-      'this is part of the page: characters 0–',
-    );
-    expect(run.data.result).toMatch(
-      /^First part answered\.\n\n\[The page continues: this covers characters 0–\d+ of \d+\. Call WebFetch again with the same url and offset \d+/,
-    );
-    expect(run.data.nextOffset).toBeGreaterThan(40_000);
-  });
-
-  it('a model that fails for good is an error naming the model step', async () => {
-    fake = await startFakeAnthropicServer({ script: [reply.unauthorized()] });
-    server.route('/p', page('<p>x</p>'));
-    const run = await runTool(makeTool(), { url: url('/p'), prompt: 'x' }, context(client(fake)));
-    expect(run.error).toMatch(/The page was fetched, but the model answering the prompt \(haiku\) failed/);
-  });
-
-  it('model "none" returns the Markdown even with a client', async () => {
-    fake = await startFakeAnthropicServer({ script: [] });
-    server.route('/p', page('<p>plain page</p>'));
-    const run = await runToolOk<WebFetchOutput>(
-      makeTool({ settings: { ...makeToolSettings(), model: 'none' } }),
-      { url: url('/p'), prompt: 'x' },
-      context(client(fake)),
-    );
-    expect(run.data.result).toMatch(/^\[No model is configured to answer prompts for WebFetch/);
-    expect(run.data.result).toContain('plain page');
-    expect(fake.messageRequests).toHaveLength(0);
-  });
-});
-
-function makeToolSettings() {
-  return { allowPrivateHosts: ['docs.test'], allowHttpHosts: ['docs.test'] };
-}
