@@ -39,6 +39,39 @@ export interface RedactedThinkingBlock {
   data: string;
 }
 
+/**
+ * A server-side tool call the provider ran itself (Anthropic web search: `name` `web_search`,
+ * `input` `{query}`). Never sent as part of the conversation by Gantry's loop; WebSearch reads it
+ * from a response's `responseContent` (core/model-client.ts).
+ */
+export interface ServerToolUseBlock {
+  type: 'server_tool_use';
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/** One hit of a `web_search_tool_result` (Messages API `web_search_result`). */
+export interface WebSearchResultItem {
+  type: 'web_search_result';
+  title: string;
+  url: string;
+  /** ISO date or free text, when the provider knows it. */
+  page_age?: string | null;
+  encrypted_content?: string;
+}
+
+/** The outcome of a server-side web search: its hits, or an error code (`max_uses_exceeded`, …). */
+export interface WebSearchToolResultBlock {
+  type: 'web_search_tool_result';
+  /** The `server_tool_use` id it answers. */
+  tool_use_id: string;
+  content: WebSearchResultItem[] | { type: 'web_search_tool_result_error'; error_code: string };
+}
+
+/** Blocks of server-side tools, carried through (not modelled further). */
+export type ServerToolContentBlock = ServerToolUseBlock | WebSearchToolResultBlock;
+
 /** Blocks a user message may carry. */
 export type UserContentBlock = TextBlock | ImageBlock | DocumentBlock | ToolResultBlock;
 

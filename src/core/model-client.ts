@@ -16,6 +16,7 @@ import type {
   AssistantContentBlock,
   AssistantMessage,
   Message,
+  ServerToolContentBlock,
   StopReason,
   SystemBlock,
   Usage,
@@ -79,9 +80,16 @@ export type ModelStreamEvent =
   | {
       type: 'message_stop';
       id: string;
+      /** The assistant message, without server-tool blocks (what the conversation keeps). */
       message: AssistantMessage;
       stopReason: StopReason | null;
       usage: Usage;
+      /**
+       * Present only when the response held server-tool blocks (Anthropic `server_tool_use`,
+       * `web_search_tool_result`): every block of the response in order, those included. A caller
+       * that asked for a server tool (WebSearch) reads this; everyone else ignores it.
+       */
+      responseContent?: readonly (AssistantContentBlock | ServerToolContentBlock)[];
     }
   /** A failed attempt will be retried after `delayMs`; `kind` classifies the failure (for `api_retry` reports). */
   | {

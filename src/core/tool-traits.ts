@@ -215,16 +215,23 @@ const ROWS: ReadonlyArray<readonly [string, Row]> = [
   [
     'WebFetch',
     {
+      shippedBy: 'gantry',
       ruleKind: 'domain',
       primaryFields: ['url'],
-      paramFields: ['prompt'],
+      paramFields: ['prompt', 'offset'],
       openWorld: true,
       foreignNames: [{ name: 'web_fetch' }],
     },
   ],
   [
     'WebSearch',
-    { ruleKind: 'none', paramFields: ['query', 'allowed_domains', 'blocked_domains'], openWorld: true },
+    {
+      shippedBy: 'gantry',
+      ruleKind: 'none',
+      paramFields: ['query', 'allowed_domains', 'blocked_domains'],
+      openWorld: true,
+      foreignNames: [{ name: 'google_web_search' }],
+    },
   ],
 
   // Planning, to-dos, questions.

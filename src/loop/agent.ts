@@ -34,6 +34,7 @@ import { getAllBaseTools } from '../tools/index.js';
 import { createInputQueue } from './input-queue.js';
 import { query } from './query.js';
 import { readManagedToolLimits } from './thresholds.js';
+import { readWebSettings } from './web-settings-files.js';
 import { defaultGantryHome, latestTranscript } from './transcript/paths.js';
 import { resumeSession } from './transcript/reader.js';
 import type { InputQueue, Query, QueryOptions, QueryPrompt, ToolResultLimits } from './types.js';
@@ -66,7 +67,7 @@ export interface CreateAgentOptions
   provider?: string;
   /** A ready client instead of one built from `provider`/`model`/`env`. */
   modelClient?: ModelClient;
-  /** Environment for the model configuration (default `process.env`). */
+  /** Environment for the model configuration and the built-in tools (search keys, feature flags; default `process.env`). */
   env?: Readonly<Record<string, string | undefined>>;
   /** The tools (default: Gantry's built-in tools). Bare deny rules remove tools either way. */
   tools?: readonly AnyTool[];
@@ -175,7 +176,13 @@ export function createAgent(options: CreateAgentOptions): Agent {
   const loadToolPool = (): Promise<ToolPool> => {
     pool ??= (async () =>
       assembleToolPool({
-        builtIn: options.tools ?? (await getAllBaseTools()),
+        builtIn:
+          options.tools ??
+          (await getAllBaseTools({
+            modelProvider: modelClient.provider,
+            ...(settings ? { web: readWebSettings(settings).web } : {}),
+            ...(options.env ? { env: options.env } : {}),
+          })),
         isDenied: (name) => permissionEngine.isToolDenied(name),
       }))();
     return pool;

@@ -1,6 +1,7 @@
 /**
  * Snapshot of what the model sees: the definitions of the assembled pool of every built-in tool
- * (`{name, description, input_schema}`, in pool order), with every feature flag on. A change to a
+ * (`{name, description, input_schema}`, in pool order), with every feature flag on and a web search
+ * provider available (WebSearch is offered only then). A change to a
  * description, a schema or the order shows up here in review. After an intended change (or adding
  * a tool to src/tools/index.ts), refresh with
  * `npx vitest run src/runtime/tool-pool-definitions.test.ts -u` and review the diff.
@@ -12,7 +13,9 @@ import { assembleToolPool } from './tool-pool.js';
 const allFeatures = Object.fromEntries(FEATURE_FLAGS.map((flag) => [flag, true]));
 
 async function pool() {
-  return assembleToolPool({ builtIn: await getAllBaseTools({ features: allFeatures }) });
+  return assembleToolPool({
+    builtIn: await getAllBaseTools({ features: allFeatures, env: {}, modelProvider: 'anthropic' }),
+  });
 }
 
 describe('built-in tool definitions', () => {

@@ -6,7 +6,8 @@
  * - `POST /v1/messages` (with or without `?beta=true`): takes the next script reply (see
  *   `fake-model-script.ts`). A message is streamed as the API streams it — `message_start`, `ping`,
  *   per block `content_block_start` / `content_block_delta` (`text_delta`, `input_json_delta`,
- *   `thinking_delta`, `signature_delta`) / `content_block_stop`, `message_delta` (stop reason,
+ *   `thinking_delta`, `signature_delta`) / `content_block_stop` (server-tool blocks too:
+ *   `server_tool_use` with its input in `input_json_delta`, `web_search_tool_result` whole), `message_delta` (stop reason,
  *   cumulative usage), `message_stop` — each as `event: <type>` + `data: <json>`. A request with
  *   `stream: false` gets the whole message as JSON. Errors are JSON bodies
  *   `{"type":"error","error":{"type","message"},"request_id"}` with a `request-id` header.
@@ -91,7 +92,39 @@ function blockOutputChars(block: FakeBlock): number {
       return block.data.length;
     case 'tool_use':
       return (block.rawJson ?? JSON.stringify(block.input)).length;
+    case 'server_tool_use':
+      return JSON.stringify(block.input).length;
+    case 'web_search_tool_result':
+      return 0;
   }
+}
+
+/** Server-tool blocks get deterministic ids; a search result answers the closest call before it. */
+function withServerIds(content: readonly FakeBlock[], n: number): FakeBlock[] {
+  let lastServerId = `srvtoolu_fake_${n}`;
+  return content.map((b, j) => {
+    if (b.type === 'tool_use' && !b.id) return { ...b, id: `toolu_fake_${n}_${j}` };
+    if (b.type === 'server_tool_use') {
+      const id = b.id ?? `srvtoolu_fake_${n}_${j}`;
+      lastServerId = id;
+      return { ...b, id };
+    }
+    if (b.type === 'web_search_tool_result' && !b.tool_use_id) return { ...b, tool_use_id: lastServerId };
+    return b;
+  });
+}
+
+/** The wire `content` of a `web_search_tool_result`. */
+function searchResultContent(block: Extract<FakeBlock, { type: 'web_search_tool_result' }>): unknown {
+  if (!Array.isArray(block.results))
+    return { type: 'web_search_tool_result_error', error_code: block.results.error_code };
+  return block.results.map((r, i) => ({
+    type: 'web_search_result',
+    title: r.title,
+    url: r.url,
+    encrypted_content: `enc_fake_${i}`,
+    page_age: r.page_age ?? null,
+  }));
 }
 
 export class FakeAnthropicServer {
@@ -283,9 +316,7 @@ export class FakeAnthropicServer {
     const id = reply.id ?? `msg_fake_${n}`;
     const start = this.messageStart(request, reply, id);
     const chunkChars = reply.chunkChars ?? 16;
-    const blocks = reply.content.map((b, j) =>
-      b.type === 'tool_use' && !b.id ? { ...b, id: `toolu_fake_${n}_${j}` } : b,
-    );
+    const blocks = withServerIds(reply.content, n);
     const outputTokens =
       reply.usage?.output_tokens ?? estimateTokens(blocks.reduce((sum, b) => sum + blockOutputChars(b), 0));
     const stopReason =
@@ -355,6 +386,31 @@ export class FakeAnthropicServer {
             });
           }
           break;
+        case 'server_tool_use':
+          push({
+            type: 'content_block_start',
+            index,
+            content_block: { type: 'server_tool_use', id: block.id, name: block.name, input: {} },
+          });
+          for (const piece of chunks(JSON.stringify(block.input), chunkChars)) {
+            push({
+              type: 'content_block_delta',
+              index,
+              delta: { type: 'input_json_delta', partial_json: piece },
+            });
+          }
+          break;
+        case 'web_search_tool_result':
+          push({
+            type: 'content_block_start',
+            index,
+            content_block: {
+              type: 'web_search_tool_result',
+              tool_use_id: block.tool_use_id,
+              content: searchResultContent(block),
+            },
+          });
+          break;
       }
       push({ type: 'content_block_stop', index });
     });
@@ -396,6 +452,14 @@ function wholeBlock(block: FakeBlock, n: number): Record<string, unknown> {
       return { type: 'redacted_thinking', data: block.data };
     case 'tool_use':
       return { type: 'tool_use', id: block.id ?? `toolu_fake_${n}`, name: block.name, input: block.input };
+    case 'server_tool_use':
+      return { type: 'server_tool_use', id: block.id, name: block.name, input: block.input };
+    case 'web_search_tool_result':
+      return {
+        type: 'web_search_tool_result',
+        tool_use_id: block.tool_use_id,
+        content: searchResultContent(block),
+      };
   }
 }
 

@@ -42,7 +42,27 @@ export type FakeBlock =
       rawJson?: string;
     }
   | { type: 'thinking'; thinking: string /** Default: a deterministic `sig_fake_…`. */; signature?: string }
-  | { type: 'redacted_thinking'; data: string };
+  | { type: 'redacted_thinking'; data: string }
+  /**
+   * Anthropic only (the OpenAI fake leaves these out): a server-side tool call, streamed as
+   * `server_tool_use` with its input in `input_json_delta` fragments.
+   */
+  | {
+      type: 'server_tool_use' /** Default: `srvtoolu_fake_<request>_<block>`. */;
+      id?: string;
+      name: string;
+      input: unknown;
+    }
+  /**
+   * Anthropic only: a `web_search_tool_result` block (sent whole in `content_block_start`). The
+   * hits, or `{error_code}` for a `web_search_tool_result_error`. `tool_use_id` defaults to the id
+   * of the closest `server_tool_use` before it.
+   */
+  | {
+      type: 'web_search_tool_result';
+      tool_use_id?: string;
+      results: { title: string; url: string; page_age?: string }[] | { error_code: string };
+    };
 
 export interface FakeStreamKnobs {
   /** Text, thinking and input JSON are sent in deltas of this many characters (default 16). */
@@ -142,6 +162,21 @@ export function thinking(value: string, signature?: string): FakeBlock {
 
 export function redactedThinking(data: string): FakeBlock {
   return { type: 'redacted_thinking', data };
+}
+
+/** A server-side tool call (Anthropic fake only), e.g. `serverToolUse('web_search', {query: 'x'})`. */
+export function serverToolUse(name: string, input: unknown, options: { id?: string } = {}): FakeBlock {
+  return { type: 'server_tool_use', name, input, ...options };
+}
+
+/** A `web_search_tool_result` (Anthropic fake only): hits, or `{error_code}`. */
+export function webSearchResult(
+  results: { title: string; url: string; page_age?: string }[] | { error_code: string },
+  options: { toolUseId?: string } = {},
+): FakeBlock {
+  return options.toolUseId === undefined
+    ? { type: 'web_search_tool_result', results }
+    : { type: 'web_search_tool_result', results, tool_use_id: options.toolUseId };
 }
 
 /** Reply builders. */

@@ -55,6 +55,8 @@ export function chatStreamEvents(plan: ChatStreamPlan): SseEvent[] {
         for (const piece of chunks(block.thinking, plan.chunkChars)) delta({ [plan.reasoningField]: piece });
         break;
       case 'redacted_thinking':
+      case 'server_tool_use':
+      case 'web_search_tool_result':
         break;
       case 'tool_use': {
         const index = toolIndex++;
@@ -195,6 +197,8 @@ export function responsesStreamEvents(plan: ResponsesStreamPlan): SseEvent[] {
         break;
       }
       case 'redacted_thinking':
+      case 'server_tool_use':
+      case 'web_search_tool_result':
         break;
       case 'tool_use': {
         const item_id = `fc_fake_${output_index}`;

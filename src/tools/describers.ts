@@ -22,6 +22,8 @@ import { notebookEditDescriber } from './notebook-edit/describe.js';
 import { readDescriber } from './read/describe.js';
 import { sleepDescriber } from './sleep/describe.js';
 import { taskOutputDescriber, taskStopDescriber } from './tasks/describe.js';
+import { webFetchDescriber } from './web-fetch/describe.js';
+import { webSearchDescriber } from './web-search/describe.js';
 import { writeDescriber } from './write/describe.js';
 
 /** The shell analysis, loaded on the first shell call (a Read-only hook never loads the parser). */
@@ -62,6 +64,8 @@ export function createToolDescribers(
     taskOutputDescriber,
     taskStopDescriber,
     sleepDescriber,
+    webFetchDescriber,
+    webSearchDescriber,
     monitor,
   ];
   return new Map(entries.map((e) => [e.name, e]));

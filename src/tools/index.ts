@@ -11,6 +11,7 @@
  *   (`{ features: { SLEEP: true } }`); config wins over env when both are given.
  */
 import type { AnyTool } from '../core/index.js';
+import type { WebSettings } from '../core/web-settings.js';
 import { BashTool, createBashTool } from './bash/bash.tool.js';
 import type { BashSandbox } from './bash/spawn-spec.js';
 import { GlobTool } from './glob/glob.tool.js';
@@ -20,6 +21,8 @@ import { NotebookEditTool } from './notebook-edit/notebook-edit.tool.js';
 import { ReadTool } from './read/read.tool.js';
 import { TaskOutputTool } from './tasks/task-output.tool.js';
 import { TaskStopTool } from './tasks/task-stop.tool.js';
+import { createWebFetchTool, WebFetchTool } from './web-fetch/web-fetch.tool.js';
+import { createWebSearchTool, WebSearchTool } from './web-search/web-search.tool.js';
 import { WriteTool } from './write/write.tool.js';
 
 // `gantry/tools`: the tools one by one (for hosts that assemble their own list), the structured
@@ -65,6 +68,28 @@ export { type TaskOutputData, TaskOutputTool } from './tasks/task-output.tool.js
 export { type TaskStopData, TaskStopTool } from './tasks/task-stop.tool.js';
 export { type WriteInput, type WriteOutput, WriteTool } from './write/write.tool.js';
 export {
+  createWebFetchTool,
+  type WebFetchInput,
+  type WebFetchOutput,
+  WebFetchTool,
+  type WebFetchToolOptions,
+} from './web-fetch/web-fetch.tool.js';
+export {
+  type ProviderCheck,
+  type WebSearchConfig,
+  type WebSearchDiagnostics,
+  webSearchDiagnostics,
+} from './web-search/select-provider.js';
+export type { SearchHit, SearchHitGroup, SearchResultEntry } from './web-search/types.js';
+export {
+  createWebSearchTool,
+  type WebSearchInput,
+  type WebSearchOutput,
+  WebSearchTool,
+  type WebSearchToolOptions,
+} from './web-search/web-search.tool.js';
+export type { WebFetchSettings, WebSearchSettings, WebSettings } from '../core/web-settings.js';
+export {
   type Effect,
   type EffectKind,
   isMutatingEffect,
@@ -98,6 +123,17 @@ export interface ToolRegistryConfig {
    * it). Given → the list holds a Bash tool built with it; absent → the unsandboxed `BashTool`.
    */
   bashSandbox?: BashSandbox;
+  /**
+   * The merged `webFetch` / `webSearch` settings (core/web-settings.ts). Given → WebFetch and
+   * WebSearch are built with them; absent → the tools with no allowances, configured from the
+   * environment.
+   */
+  web?: Partial<WebSettings>;
+  /**
+   * The session's model provider (`anthropic`, `openai`): WebSearch uses Anthropic's server-side
+   * search only on `anthropic`. Absent → judged from the environment.
+   */
+  modelProvider?: string;
 }
 
 /** True when feature `name` is on: config first, then env `GANTRY_FEATURE_<NAME>` ∈ {`1`, `true`}. */
@@ -125,6 +161,14 @@ export async function getAllBaseTools(config: ToolRegistryConfig = {}): Promise<
     config.bashSandbox ? createBashTool({ sandbox: config.bashSandbox }) : BashTool,
     TaskOutputTool,
     TaskStopTool,
+    config.web ? createWebFetchTool({ settings: config.web.webFetch ?? {} }) : WebFetchTool,
+    config.web || config.modelProvider || config.env
+      ? createWebSearchTool({
+          settings: config.web?.webSearch ?? {},
+          ...(config.env ? { env: config.env } : {}),
+          ...(config.modelProvider ? { modelProvider: config.modelProvider } : {}),
+        })
+      : WebSearchTool,
 
     // Behind feature flags: the module is imported only when the flag is on.
     ...(feature('SLEEP', config) ? [(await import('./sleep/sleep.tool.js')).SleepTool] : []),

@@ -6,8 +6,10 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { WebSearchSettings } from '../../core/web-settings.js';
 import type { LoadedSettings } from '../../permissions/index.js';
 import { findOnPath, resolveSearchEngine } from '../../tools/ripgrep/resolve-ripgrep.js';
+import { webSearchDiagnostics } from '../../tools/web-search/select-provider.js';
 import { didYouMean, isKnownToolName } from '../shared/did-you-mean.js';
 import { HOST_EVENTS, type HostAgent, hasGantryHook, isGantryHandler } from '../install/hook-entries.js';
 
@@ -54,6 +56,15 @@ export function checkSandboxPrograms(env: Env): Finding[] {
         },
   );
   return out;
+}
+
+/**
+ * Which provider WebSearch would use in an agent session started here, or why it is not offered.
+ * Informational: a guard needs no search provider, so its absence is not a problem.
+ */
+export function checkWebSearch(env: Env, settings?: WebSearchSettings): Finding[] {
+  const d = webSearchDiagnostics({ env, ...(settings ? { settings } : {}) });
+  return [{ kind: 'ok', text: `WebSearch in agent sessions: ${d.reason}` }];
 }
 
 /** The search engine Glob and Grep will use. */

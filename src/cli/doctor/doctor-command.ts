@@ -6,6 +6,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { readWebSettings } from '../../loop/web-settings-files.js';
 import { createGuard } from '../shared/guard.js';
 import { packageRoot } from '../install/install-command.js';
 import {
@@ -14,6 +15,7 @@ import {
   checkRipgrep,
   checkSandboxPrograms,
   checkSettings,
+  checkWebSearch,
   type Finding,
 } from './checks.js';
 
@@ -34,6 +36,7 @@ export async function runDoctorChecks(o: {
   return [
     ...checkSandboxPrograms(o.env),
     ...(await checkRipgrep(o.env)),
+    ...checkWebSearch(o.env, readWebSettings(guard.settings).web.webSearch),
     ...checkSettings(guard.settings),
     ...checkInstalledHooks(o.home, o.cwd, o.env),
     ...(await checkBundle(packageRoot())),

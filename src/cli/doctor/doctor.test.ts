@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runInstall } from '../install/install-command.js';
 import { didYouMean } from '../shared/did-you-mean.js';
+import { checkWebSearch } from './checks.js';
 import { runDoctor } from './doctor-command.js';
 
 let home: string;
@@ -72,6 +73,26 @@ describe('gantry doctor', () => {
     expect(out).toContain('All checks passed.');
     expect(code).toBe(0);
   }, 60_000);
+
+  it.each([
+    [
+      {},
+      undefined,
+      /WebSearch in agent sessions: WebSearch is off: no search provider is configured/,
+      'no key, no URL',
+    ],
+    [
+      { SEARXNG_URL: 'http://127.0.0.1:8888' },
+      undefined,
+      /searxng/i,
+      'a SearXNG instance from the environment',
+    ],
+    [{}, { provider: 'brave' as const }, /BRAVE_API_KEY is not set/, 'a named provider without its key'],
+  ])('the WebSearch line says which provider or why none (%j, %j: %s)', (env, settings, text, _why) => {
+    const [finding] = checkWebSearch(env, settings);
+    expect(finding?.kind).toBe('ok');
+    expect(finding?.text).toMatch(text);
+  });
 
   it.each([
     ['a case slip', 'bash', 'Bash'],

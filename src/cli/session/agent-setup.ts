@@ -31,6 +31,7 @@ import {
 import type { ToolPool } from '../../runtime/index.js';
 import { createSandboxManager, type SandboxManager } from '../../sandbox/index.js';
 import { getAllBaseTools } from '../../tools/index.js';
+import { readWebSettings } from '../../loop/web-settings-files.js';
 import { describerFor } from '../shared/guard.js';
 import { readSettingsExtras } from './settings-extras.js';
 import { resolveSettingsInput, SettingsInputError } from './settings-input.js';
@@ -221,7 +222,14 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
         settings: settings.sandbox,
         workingDirectories: () => [cwd, ...settings.additionalDirectories],
       });
-    const all = await getAllBaseTools(sandbox ? { bashSandbox: sandbox } : {});
+    const web = readWebSettings(settings);
+    warnings.push(...web.warnings);
+    const all = await getAllBaseTools({
+      ...(sandbox ? { bashSandbox: sandbox } : {}),
+      web: web.web,
+      modelProvider: modelClient.config.provider,
+      env: { ...env, ...extras.env },
+    });
     const selection = selectTools(all, flags.tools, (name) => engine.isToolDenied(name));
     if (selection.unknown.length)
       warnings.push(`--tools: no built-in tool named ${selection.unknown.join(', ')}`);

@@ -11,7 +11,15 @@ import {
   type FakeAnthropicServer,
   startFakeAnthropicServer,
 } from '../../testing/fake-anthropic-server.js';
-import { redactedThinking, reply, text, thinking, toolUse } from '../../testing/fake-model-script.js';
+import {
+  redactedThinking,
+  reply,
+  serverToolUse,
+  text,
+  thinking,
+  toolUse,
+  webSearchResult,
+} from '../../testing/fake-model-script.js';
 import { AnthropicModelClient, type AnthropicClientOptions } from './client.js';
 
 const KEY = 'sk-test-key';
@@ -234,6 +242,77 @@ describe('AnthropicModelClient streaming', () => {
       name: 'Read',
       input: {},
     });
+  });
+});
+
+describe('AnthropicModelClient server-tool blocks', () => {
+  it('carries server_tool_use and web_search_tool_result through in responseContent, outside the message', async () => {
+    const { client, fake } = await setup({
+      script: [
+        reply.message([
+          serverToolUse('web_search', { query: 'gantry docs' }, { id: 'srvtoolu_1' }),
+          webSearchResult([{ title: 'Gantry', url: 'https://example.org/gantry', page_age: '2026-01-02' }]),
+          text('Found one page.'),
+          serverToolUse('web_search', { query: 'second' }, { id: 'srvtoolu_2' }),
+          webSearchResult({ error_code: 'max_uses_exceeded' }),
+        ]),
+      ],
+    });
+    const tool = { type: 'web_search_20250305', name: 'web_search', max_uses: 8 };
+    const events = await collect(
+      client.stream(request(undefined, { tools: [], extra: { anthropic: { tools: [tool] } } })),
+    );
+    expect(fake.messageRequests[0]?.body.tools).toEqual([tool]);
+    // Only the text block gets content_block events; the server blocks stay out of the message.
+    expect(events.filter((e) => e.type === 'content_block_start').map((e) => e.index)).toEqual([2]);
+    const stop = events.at(-1);
+    if (stop?.type !== 'message_stop') throw new Error('no message_stop');
+    expect(stop.message.content).toEqual([{ type: 'text', text: 'Found one page.' }]);
+    expect(stop.responseContent).toEqual([
+      { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'gantry docs' } },
+      {
+        type: 'web_search_tool_result',
+        tool_use_id: 'srvtoolu_1',
+        content: [
+          {
+            type: 'web_search_result',
+            title: 'Gantry',
+            url: 'https://example.org/gantry',
+            page_age: '2026-01-02',
+            encrypted_content: 'enc_fake_0',
+          },
+        ],
+      },
+      { type: 'text', text: 'Found one page.' },
+      { type: 'server_tool_use', id: 'srvtoolu_2', name: 'web_search', input: { query: 'second' } },
+      {
+        type: 'web_search_tool_result',
+        tool_use_id: 'srvtoolu_2',
+        content: { type: 'web_search_tool_result_error', error_code: 'max_uses_exceeded' },
+      },
+    ]);
+  });
+
+  it('a response without server blocks has no responseContent', async () => {
+    const { client } = await setup({ script: [reply.text('Plain.')] });
+    const stop = (await collect(client.stream(request()))).at(-1);
+    expect(stop?.type === 'message_stop' && 'responseContent' in stop).toBe(false);
+  });
+
+  it('another server tool block type is still malformed', async () => {
+    const { client } = await setup({
+      script: [
+        reply.malformed(
+          JSON.stringify({
+            type: 'content_block_start',
+            index: 0,
+            content_block: { type: 'code_execution_tool_result' },
+          }),
+        ),
+      ],
+    });
+    const { error } = await failure(client.stream(request()));
+    expect(error.kind).toBe('malformed_response');
   });
 });
 

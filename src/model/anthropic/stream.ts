@@ -11,11 +11,22 @@
  * - `message_stop` carries the complete message, the stop reason and the final usage: the
  *   `message_start` usage overlaid with the cumulative `message_delta` usage. Whatever follows it
  *   is read and ignored (the connection stays reusable).
+ * - Server-tool blocks (`server_tool_use`, whose input streams like a tool call's, and
+ *   `web_search_tool_result`, which arrives whole) are carried through: they get no
+ *   `content_block_*` events and stay out of `message` (the conversation never holds them), and
+ *   `message_stop` then carries `responseContent`, every block of the response in order.
  * - Malformed: an event before `message_start`, a delta for a block that is not open or of another
- *   type, a block type Gantry does not model (server tools), a block still open at `message_stop`,
- *   or a stream that ends without `message_stop` → ModelError `malformed_response`.
+ *   type, a block type Gantry does not model (other server tools), a block still open at
+ *   `message_stop`, or a stream that ends without `message_stop` → ModelError `malformed_response`.
  */
-import type { AssistantContentBlock, AssistantMessage, StopReason, Usage } from '../../core/messages.js';
+import type {
+  AssistantContentBlock,
+  AssistantMessage,
+  ServerToolContentBlock,
+  StopReason,
+  Usage,
+  WebSearchToolResultBlock,
+} from '../../core/messages.js';
 import type { ModelStreamEvent } from '../../core/model-client.js';
 import { malformed } from '../errors.js';
 
@@ -23,7 +34,14 @@ type OpenBlock =
   | { type: 'text'; text: string }
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'redacted_thinking'; data: string }
-  | { type: 'tool_use'; id: string; name: string; startInput: unknown; json: string };
+  | { type: 'tool_use'; id: string; name: string; startInput: unknown; json: string }
+  | { type: 'server_tool_use'; id: string; name: string; startInput: unknown; json: string }
+  | { type: 'web_search_tool_result'; block: WebSearchToolResultBlock };
+
+type ClosedBlock = AssistantContentBlock | ServerToolContentBlock;
+
+const isServerBlock = (block: ClosedBlock): block is ServerToolContentBlock =>
+  block.type === 'server_tool_use' || block.type === 'web_search_tool_result';
 
 type Loose = Record<string, unknown>;
 
@@ -77,12 +95,40 @@ function openBlock(raw: unknown, index: number): OpenBlock {
       if (!id || !name) throw malformed(`tool_use block ${index} has no id or name`);
       return { type: 'tool_use', id, name, startInput: b.input ?? {}, json: '' };
     }
+    case 'server_tool_use': {
+      const id = str(b.id);
+      const name = str(b.name);
+      if (!id || !name) throw malformed(`server_tool_use block ${index} has no id or name`);
+      return { type: 'server_tool_use', id, name, startInput: b.input ?? {}, json: '' };
+    }
+    case 'web_search_tool_result': {
+      const toolUseId = str(b.tool_use_id);
+      if (!toolUseId) throw malformed(`web_search_tool_result block ${index} has no tool_use_id`);
+      const content = Array.isArray(b.content)
+        ? b.content
+            .filter((r): r is Loose => typeof r === 'object' && r !== null)
+            .map((r) => ({
+              type: 'web_search_result' as const,
+              title: str(r.title) ?? '',
+              url: str(r.url) ?? '',
+              ...(r.page_age === undefined ? {} : { page_age: str(r.page_age) ?? null }),
+              ...(typeof r.encrypted_content === 'string' ? { encrypted_content: r.encrypted_content } : {}),
+            }))
+        : {
+            type: 'web_search_tool_result_error' as const,
+            error_code: str((b.content as Loose | undefined)?.error_code) ?? 'unknown',
+          };
+      return {
+        type: 'web_search_tool_result',
+        block: { type: 'web_search_tool_result', tool_use_id: toolUseId, content },
+      };
+    }
     default:
       throw malformed(`content block ${index} has a type Gantry does not support (${String(b.type)})`);
   }
 }
 
-function closeBlock(block: OpenBlock): { block: AssistantContentBlock; inputError?: string } {
+function closeBlock(block: OpenBlock): { block: ClosedBlock; inputError?: string } {
   switch (block.type) {
     case 'text':
       return { block: { type: 'text', text: block.text } };
@@ -90,6 +136,19 @@ function closeBlock(block: OpenBlock): { block: AssistantContentBlock; inputErro
       return { block: { type: 'thinking', thinking: block.thinking, signature: block.signature } };
     case 'redacted_thinking':
       return { block: { type: 'redacted_thinking', data: block.data } };
+    case 'web_search_tool_result':
+      return { block: block.block };
+    case 'server_tool_use': {
+      let input: unknown = block.startInput;
+      if (block.json.trim() !== '') {
+        try {
+          input = JSON.parse(block.json);
+        } catch {
+          input = block.json;
+        }
+      }
+      return { block: { type: 'server_tool_use', id: block.id, name: block.name, input } };
+    }
     case 'tool_use': {
       if (block.json.trim() === '') {
         return { block: { type: 'tool_use', id: block.id, name: block.name, input: block.startInput } };
@@ -115,7 +174,7 @@ export async function* assembleAnthropicStream(
 ): AsyncGenerator<ModelStreamEvent, void, undefined> {
   let started: { id: string; model: string; usage: Usage } | undefined;
   const open = new Map<number, OpenBlock>();
-  const done = new Map<number, AssistantContentBlock>();
+  const done = new Map<number, ClosedBlock>();
   let stopReason: StopReason | null = null;
   let deltaUsage: Partial<Usage> = {};
 
@@ -146,6 +205,7 @@ export async function* assembleAnthropicStream(
         if (open.has(index) || done.has(index)) throw malformed(`content block ${index} started twice`);
         const block = openBlock(event.content_block, index);
         open.set(index, block);
+        if (block.type === 'server_tool_use' || block.type === 'web_search_tool_result') break;
         yield block.type === 'tool_use'
           ? {
               type: 'content_block_start',
@@ -169,6 +229,8 @@ export async function* assembleAnthropicStream(
           const partialJson = str(delta.partial_json) ?? '';
           block.json += partialJson;
           yield { type: 'input_json_delta', index, partialJson };
+        } else if (delta.type === 'input_json_delta' && block.type === 'server_tool_use') {
+          block.json += str(delta.partial_json) ?? '';
         } else if (delta.type === 'thinking_delta' && block.type === 'thinking') {
           const thinking = str(delta.thinking) ?? '';
           block.thinking += thinking;
@@ -189,6 +251,7 @@ export async function* assembleAnthropicStream(
         open.delete(index);
         const closed = closeBlock(block);
         done.set(index, closed.block);
+        if (isServerBlock(closed.block)) break;
         yield closed.inputError === undefined
           ? { type: 'content_block_stop', index, block: closed.block }
           : { type: 'content_block_stop', index, block: closed.block, inputError: closed.inputError };
@@ -206,11 +269,14 @@ export async function* assembleAnthropicStream(
         if (open.size > 0) {
           throw malformed(`message_stop arrived while content block ${[...open.keys()][0]} was open`);
         }
-        const content = [...done.entries()].sort((a, b) => a[0] - b[0]).map(([, b]) => b);
+        const all = [...done.entries()].sort((a, b) => a[0] - b[0]).map(([, b]) => b);
+        const content = all.filter((b): b is AssistantContentBlock => !isServerBlock(b));
         const message: AssistantMessage = { role: 'assistant', content };
         const usage: Usage = { ...started!.usage, ...deltaUsage };
         stopped = true;
-        yield { type: 'message_stop', id: started!.id, message, stopReason, usage };
+        yield content.length === all.length
+          ? { type: 'message_stop', id: started!.id, message, stopReason, usage }
+          : { type: 'message_stop', id: started!.id, message, stopReason, usage, responseContent: all };
         break;
       }
       default:
