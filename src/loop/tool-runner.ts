@@ -31,7 +31,10 @@ import {
 } from '../core/index.js';
 import {
   type AskDecision,
+  type BackgroundTaskManager,
   type CallRecord,
+  createSessionServices,
+  type SessionServicesHandle,
   createToolRuntime,
   type PostCallEvent as RuntimePostCallEvent,
   type StreamingToolExecutor,
@@ -109,6 +112,8 @@ export interface ToolRunnerOptions {
   postCall?: PostCallSeam;
   /** Shared with the tools through the session services (the Agent tool, WebFetch's prompt step). */
   modelClient?: ModelClient;
+  /** Another session's task registry to share (a sub-agent's loop); it is not disposed with this runner. */
+  tasks?: BackgroundTaskManager;
 }
 
 export interface ToolRunner {
@@ -117,6 +122,8 @@ export interface ToolRunner {
   readonly permissionMode: PermissionMode;
   /** The session's working directory as the tools left it (Bash `cd`). */
   readonly cwd: string;
+  /** The runtime's session services (tools see them as `context.services`). */
+  readonly services: SessionServicesHandle;
   dispose(): Promise<void>;
 }
 
@@ -184,7 +191,17 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     permissionMode: options.permissionMode,
     decide: options.decide,
     ...(options.canUseTool ? { canUseTool: options.canUseTool } : {}),
-    ...(options.modelClient ? { modelClient: options.modelClient } : {}),
+    ...(options.tasks
+      ? {
+          services: createSessionServices({
+            tasks: options.tasks,
+            ownsTasks: false,
+            ...(options.modelClient ? { modelClient: options.modelClient } : {}),
+          }),
+        }
+      : options.modelClient
+        ? { modelClient: options.modelClient }
+        : {}),
     ...(options.limits?.maxResultSizeChars ? { maxResultSizeChars: options.limits.maxResultSizeChars } : {}),
     ...(options.limits?.maxTurnResultsChars
       ? { maxTurnResultsChars: options.limits.maxTurnResultsChars }
@@ -339,6 +356,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     get cwd() {
       return runtime.getAppState().cwd;
     },
+    services: runtime.services,
     async dispose() {
       await runtime.services.dispose();
     },

@@ -31,8 +31,13 @@ export interface SessionServicesOptions {
   modelClient?: ModelClient;
   /** The OS sandbox manager of this session's Bash commands; disposed with the session. */
   sandbox?: SandboxManager;
-  /** The task registry to own (default: a new one). */
+  /** The task registry to use (default: a new one). */
   tasks?: BackgroundTaskManager;
+  /**
+   * False when `tasks` belongs to another session's services (a sub-agent shares its parent's
+   * registry): it is then not disposed with these services. Default true.
+   */
+  ownsTasks?: boolean;
 }
 
 /** The host's handle on a session's services. */
@@ -75,7 +80,7 @@ export function createSessionServices(options: SessionServicesOptions = {}): Ses
     resources.set(name, resource);
   };
   if (options.sandbox) register(SANDBOX_RESOURCE, options.sandbox);
-  register(TASKS_RESOURCE, tasks);
+  if (options.ownsTasks !== false) register(TASKS_RESOURCE, tasks);
 
   const disposeAll = async (): Promise<DisposeFailure[]> => {
     const failures: DisposeFailure[] = [];

@@ -30,6 +30,7 @@ import {
 } from '../../permissions/index.js';
 import type { ToolPool } from '../../runtime/index.js';
 import { createSandboxManager, type SandboxManager } from '../../sandbox/index.js';
+import { createAgentTool } from '../../agents/index.js';
 import { getAllBaseTools } from '../../tools/index.js';
 import { describerFor } from '../shared/guard.js';
 import { readSettingsExtras } from './settings-extras.js';
@@ -221,7 +222,7 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
         settings: settings.sandbox,
         workingDirectories: () => [cwd, ...settings.additionalDirectories],
       });
-    const all = await getAllBaseTools(sandbox ? { bashSandbox: sandbox } : {});
+    const all = [createAgentTool(), ...(await getAllBaseTools(sandbox ? { bashSandbox: sandbox } : {}))];
     const selection = selectTools(all, flags.tools, (name) => engine.isToolDenied(name));
     if (selection.unknown.length)
       warnings.push(`--tools: no built-in tool named ${selection.unknown.join(', ')}`);
