@@ -6,8 +6,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AnyTool } from '../../core/index.js';
-import type { UserEvent } from '../../loop/types.js';
 import { agentIdOf, reply, text, toolUse } from '../../testing/fake-model-script.js';
 import {
   type FakeModel,
@@ -15,11 +13,10 @@ import {
   loopOptions,
   makeEngine,
   makeLoopWorld,
-  realTools,
   runQuery,
   startFakeModel,
 } from '../../testing/loop-fixtures.js';
-import { createAgentTool } from '../agent-tool.js';
+import { parentToolResult, toolNames, toolsWithAgent } from './helpers.js';
 
 let world: LoopWorld | undefined;
 let model: FakeModel | undefined;
@@ -29,24 +26,6 @@ afterEach(async () => {
   model = undefined;
   world = undefined;
 });
-
-async function toolsWithAgent(): Promise<AnyTool[]> {
-  return [createAgentTool() as unknown as AnyTool, ...(await realTools())];
-}
-
-/** The first tool_result event of the parent session itself (not a forwarded child event). */
-export function parentToolResult(run: { of(type: 'user'): UserEvent[] }): UserEvent | undefined {
-  return run
-    .of('user')
-    .find(
-      (e) =>
-        !e.agent_id &&
-        Array.isArray(e.message.content) &&
-        (e.message.content[0] as any)?.type === 'tool_result',
-    );
-}
-
-const toolNames = (body: any): string[] => (body.tools ?? []).map((t: any) => t.name);
 
 describe('a foreground general-purpose agent', () => {
   it('runs the child with its own tools, forwards its events and returns its report', async () => {

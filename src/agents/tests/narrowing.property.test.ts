@@ -9,7 +9,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PERMISSION_MODES, type PermissionMode } from '../../core/index.js';
-import { bash, engineWith, fileCall, HOME, PROJECT, request, ro, sub } from '../../permissions/test-support.js';
+import {
+  bash,
+  engineWith,
+  fileCall,
+  HOME,
+  PROJECT,
+  request,
+  ro,
+  sub,
+} from '../../permissions/test-support.js';
 import { narrowedDecider, narrowPermissionMode } from '../narrow.js';
 
 const RANK = { allow: 0, ask: 1, deny: 2 } as const;
@@ -81,7 +90,10 @@ describe('a child policy only narrows its parent', () => {
           const parentEngine = engineWith(rules);
           const base = CALLS[callIndex]!();
           const asParent = await parentEngine.decide({ ...base, mode: parentMode });
-          const decide = narrowedDecider((r) => childEngine.decide(r), () => parentMode);
+          const decide = narrowedDecider(
+            (r) => childEngine.decide(r),
+            () => parentMode,
+          );
           const asChild = await decide({ ...base, mode: childMode });
           const context = `parent ${parentMode} child ${childMode} ${base.toolName} ${base.description.summary} rules ${JSON.stringify(rules)}`;
           if (asChild.behavior === 'allow') expect(asParent.behavior, context).toBe('allow');
@@ -97,7 +109,10 @@ describe('a child policy only narrows its parent', () => {
     const call = request('Bash', bash([sub('npm test')]));
     expect((await engine.decide({ ...call, mode: 'default' })).behavior).toBe('ask');
     expect((await engine.decide({ ...call, mode: 'bypassPermissions' })).behavior).toBe('allow');
-    const decide = narrowedDecider((r) => engine.decide(r), () => 'default');
+    const decide = narrowedDecider(
+      (r) => engine.decide(r),
+      () => 'default',
+    );
     expect((await decide({ ...call, mode: 'bypassPermissions' })).behavior).toBe('ask');
   });
 });
