@@ -15,18 +15,14 @@
 import type { AssistantMessage, Message, UserContentBlock } from '../core/index.js';
 
 /** The text every tool_result of the forking message gets in a fork. */
-export const FORK_PLACEHOLDER_RESULT = 'Fork started: running in the background.';
+export const FORK_PLACEHOLDER_RESULT = 'Forked: runs in the background.';
 
 /** The directive block: fixed rules, then the fork's own task. */
 export function forkDirectiveText(prompt: string): string {
   return [
-    '<fork-directive>',
-    'You are a fork of the agent whose conversation is above: you share its context, but the tool',
-    'results of its last message are placeholders and you cannot talk to the person. Do only the',
-    'directive below, with your tools; do not start further forks. When you are done, answer with',
-    'a short report of what you did and found: it is delivered to the agent that forked you.',
-    '</fork-directive>',
-    '',
+    '<fork>You are a fork of the agent above, sharing its context; the tool results of its last',
+    'message are placeholders. Do only the directive, without forking again, then reply with a short',
+    'report for that agent.</fork>',
     `Your directive: ${prompt}`,
   ].join('\n');
 }
