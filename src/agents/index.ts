@@ -33,3 +33,10 @@ export { meetDecisions, narrowedDecider, narrowingNote, narrowPermissionMode } f
 export { type AgentOutcome, agentTools, type RunAgentOptions, runAgent } from './run-agent.js';
 export { newAgentId, type SidechainMeta, sidechainPaths } from './sidechain.js';
 export { createAgentWorktree, finishAgentWorktree } from './worktree.js';
+export {
+  type AgentLoadProblem,
+  type LoadAgentsOptions,
+  type LoadedAgents,
+  loadAgentDefinitions,
+  parseAgentFile,
+} from './load-agents.js';

@@ -183,6 +183,7 @@ export async function runPrint(argv: readonly string[], io: PrintIo): Promise<nu
         : {}),
       ...(args.maxThinkingTokens !== undefined ? { maxThinkingTokens: args.maxThinkingTokens } : {}),
       ...(args.thinking !== undefined ? { thinking: args.thinking } : {}),
+      ...(pending.agentsJson !== undefined ? { agentsJson: pending.agentsJson } : {}),
       ...(target.transcriptPath ? { transcriptPath: target.transcriptPath } : {}),
     });
   } catch (e) {

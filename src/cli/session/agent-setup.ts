@@ -30,7 +30,7 @@ import {
 } from '../../permissions/index.js';
 import type { ToolPool } from '../../runtime/index.js';
 import { createSandboxManager, type SandboxManager } from '../../sandbox/index.js';
-import { createAgentTool } from '../../agents/index.js';
+import { createAgentTool, loadAgentDefinitions } from '../../agents/index.js';
 import { getAllBaseTools } from '../../tools/index.js';
 import { describerFor } from '../shared/guard.js';
 import { readSettingsExtras } from './settings-extras.js';
@@ -73,6 +73,8 @@ export interface AgentFlags {
   managedFiles?: readonly string[];
   /** Explicit workspace trust (tests, `--trust`). */
   trust?: boolean;
+  /** `--agents` as JSON text: sub-agent definitions for this session. */
+  agentsJson?: string;
 }
 
 export interface AgentSetup {
@@ -222,7 +224,17 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
         settings: settings.sandbox,
         workingDirectories: () => [cwd, ...settings.additionalDirectories],
       });
-    const all = [createAgentTool(), ...(await getAllBaseTools(sandbox ? { bashSandbox: sandbox } : {}))];
+    const loadedAgents = loadAgentDefinitions({
+      cwd,
+      home,
+      ...(flags.agentsJson !== undefined ? { flagJson: flags.agentsJson } : {}),
+    });
+    for (const p of loadedAgents.problems)
+      warnings.push(`agent definition skipped: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`);
+    const all = [
+      createAgentTool({ agents: loadedAgents.agents }),
+      ...(await getAllBaseTools(sandbox ? { bashSandbox: sandbox } : {})),
+    ];
     const selection = selectTools(all, flags.tools, (name) => engine.isToolDenied(name));
     if (selection.unknown.length)
       warnings.push(`--tools: no built-in tool named ${selection.unknown.join(', ')}`);
