@@ -276,19 +276,47 @@ export function createAgentTool(options: AgentToolOptions = {}) {
             ...labels,
             uuid: crypto.randomUUID(),
           });
-          const run = runAgent({ ...common, signal: context.abortController.signal });
-          let outcome: AgentOutcome;
-          for (;;) {
-            const step = await run.next();
-            if (step.done) {
-              outcome = step.value;
-              break;
+          // Registered with the session's tasks too, so the session does not end before the child
+          // has closed its loop and recorded how it ended (parent aborted or killed).
+          const fg = new AbortController();
+          const parentSignal = context.abortController.signal;
+          const onAbort = (): void => fg.abort(parentSignal.reason);
+          if (parentSignal.aborted) fg.abort(parentSignal.reason);
+          else parentSignal.addEventListener('abort', onAbort, { once: true });
+          let endFg!: () => void;
+          const fgEnded = new Promise<void>((resolve) => {
+            endFg = resolve;
+          });
+          parent.tasks.register(agentId, {
+            stop: async () => {
+              fg.abort(new Error('stopped'));
+              await fgEnded;
+            },
+            ended: fgEnded,
+            command: `agent ${definition.agentType}: ${input.description}`,
+          });
+          try {
+            const run = runAgent({ ...common, signal: fg.signal });
+            let outcome: AgentOutcome;
+            try {
+              for (;;) {
+                const step = await run.next();
+                if (step.done) {
+                  outcome = step.value;
+                  break;
+                }
+                yield forwarded(step.value);
+              }
+            } finally {
+              await run.return(undefined as never).catch(() => undefined);
             }
-            yield forwarded(step.value);
+            const data = dataOf(input, outcome, oneShot);
+            await finishWorktree(data);
+            return { data };
+          } finally {
+            parentSignal.removeEventListener('abort', onAbort);
+            endFg();
           }
-          const data = dataOf(input, outcome, oneShot);
-          await finishWorktree(data);
-          return { data };
         } finally {
           slot.count--;
         }

@@ -5,6 +5,8 @@
  *   <dir>/<session>/subagents/agent-<agentId>.jsonl       the sub-agent's lines (`isSidechain: true`, `agentId`)
  *   <dir>/<session>/subagents/agent-<agentId>.meta.json   what started it and how it ended
  *
+ * Nested agents' files go in the same folder (their meta file names the parent agent).
+ * Nested agents' files go in the same folder (their meta names the parent agent).
  * The meta file is written atomically (temp file + rename) at the start and again at the end.
  */
 import { randomBytes } from 'node:crypto';
@@ -25,7 +27,9 @@ export function sidechainPaths(
   const base = parentTranscript.endsWith('.jsonl')
     ? parentTranscript.slice(0, -'.jsonl'.length)
     : parentTranscript;
-  const dir = path.join(base, 'subagents');
+  // A nested agent's file sits beside its parent's, in the session's one `subagents/` folder.
+  const parentDir = path.dirname(parentTranscript);
+  const dir = path.basename(parentDir) === 'subagents' ? parentDir : path.join(base, 'subagents');
   return {
     transcript: path.join(dir, `agent-${agentId}.jsonl`),
     meta: path.join(dir, `agent-${agentId}.meta.json`),
