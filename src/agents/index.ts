@@ -40,3 +40,4 @@ export {
   loadAgentDefinitions,
   parseAgentFile,
 } from './load-agents.js';
+export { createSubagentRunner } from './subagent-runner.js';

@@ -164,6 +164,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<QueryE
     parentToolUseId: options.toolUseId,
     agentDepth: parent.depth + 1,
     taskRegistry: parent.tasks,
+    ...(po.runSubagent ? { runSubagent: po.runSubagent } : {}),
     transcript: paths
       ? { path: paths.transcript, ...(po.transcript?.fsync ? { fsync: po.transcript.fsync } : {}) }
       : { persist: false },

@@ -203,6 +203,7 @@ export async function createLoopSession(
     postCall: (event) => postCall(session)(event),
     modelClient: options.modelClient,
     ...(options.taskRegistry ? { tasks: options.taskRegistry } : {}),
+    ...(options.runSubagent ? { runSubagent: options.runSubagent } : {}),
   });
   Object.assign(session, {
     options,

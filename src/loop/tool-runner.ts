@@ -25,6 +25,7 @@ import {
   type ModelClient,
   type PermissionDecider,
   type PermissionMode,
+  type SubagentRunner,
   type ToolResultBlock,
   type ToolUseBlock,
   type ToolUseContext,
@@ -114,6 +115,8 @@ export interface ToolRunnerOptions {
   modelClient?: ModelClient;
   /** Another session's task registry to share (a sub-agent's loop); it is not disposed with this runner. */
   tasks?: BackgroundTaskManager;
+  /** How tools start sub-agents (`SessionServices.runSubagent`). */
+  runSubagent?: SubagentRunner;
 }
 
 export interface ToolRunner {
@@ -197,11 +200,13 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
             tasks: options.tasks,
             ownsTasks: false,
             ...(options.modelClient ? { modelClient: options.modelClient } : {}),
+            ...(options.runSubagent ? { runSubagent: options.runSubagent } : {}),
           }),
         }
-      : options.modelClient
-        ? { modelClient: options.modelClient }
-        : {}),
+      : {
+          ...(options.modelClient ? { modelClient: options.modelClient } : {}),
+          ...(options.runSubagent ? { runSubagent: options.runSubagent } : {}),
+        }),
     ...(options.limits?.maxResultSizeChars ? { maxResultSizeChars: options.limits.maxResultSizeChars } : {}),
     ...(options.limits?.maxTurnResultsChars
       ? { maxTurnResultsChars: options.limits.maxTurnResultsChars }

@@ -15,6 +15,7 @@ import type { ToolResultBlock } from '../core/content.js';
 import type { AssistantContentBlock, Message, StopReason, UserContentBlock } from '../core/messages.js';
 import type { ModelClient, ModelToolDefinition, ThinkingRequest } from '../core/model-client.js';
 import type { PermissionDecider, PermissionMode } from '../core/permission-types.js';
+import type { SubagentRunner } from '../core/services.js';
 import type { AnyTool } from '../core/tool.js';
 import type { CostState, ModelUsageEntry, ResultUsage } from '../model/cost.js';
 import type { PermissionEngine } from '../permissions/engine.js';
@@ -426,6 +427,8 @@ export interface QueryOptions {
   taskRegistry?: BackgroundTaskManager;
   /** How long the session waits for background agents after its input ended (ms, default 10 minutes). */
   backgroundWaitMs?: number;
+  /** How tools start sub-agents (`context.services.runSubagent`; the agents room's `createSubagentRunner`). */
+  runSubagent?: SubagentRunner;
   /** Extra `system/init` fields the face knows better (`apiKeySource`, `mcp_servers`, `slash_commands` …). */
   initExtras?: Readonly<Record<string, unknown>>;
   /**

@@ -11,7 +11,7 @@
  * failure is collected and returned. `dispose()` is idempotent (a second call returns the first
  * call's promise).
  */
-import type { ModelClient, SessionServices } from '../core/index.js';
+import type { ModelClient, SessionServices, SubagentRunner } from '../core/index.js';
 import type { SandboxManager } from '../sandbox/index.js';
 import { BackgroundTaskManager } from './background-tasks.js';
 
@@ -38,6 +38,8 @@ export interface SessionServicesOptions {
    * registry): it is then not disposed with these services. Default true.
    */
   ownsTasks?: boolean;
+  /** How tools start sub-agents (`SessionServices.runSubagent`). */
+  runSubagent?: SubagentRunner;
 }
 
 /** The host's handle on a session's services. */
@@ -98,6 +100,7 @@ export function createSessionServices(options: SessionServicesOptions = {}): Ses
     tasks,
     sandbox: options.sandbox,
     modelClient: options.modelClient,
+    ...(options.runSubagent ? { runSubagent: options.runSubagent } : {}),
     register,
     get: (name) => resources.get(name),
     names: () => [...resources.keys()],

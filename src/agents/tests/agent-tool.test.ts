@@ -16,7 +16,7 @@ import {
   runQuery,
   startFakeModel,
 } from '../../testing/loop-fixtures.js';
-import { parentToolResult, toolNames, toolsWithAgent } from './helpers.js';
+import { parentToolResult, toolNames, toolsWithAgent } from './test-support.js';
 
 let world: LoopWorld | undefined;
 let model: FakeModel | undefined;

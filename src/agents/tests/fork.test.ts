@@ -17,7 +17,7 @@ import {
 } from '../../testing/loop-fixtures.js';
 import { firstDifference, wirePrefix } from '../../testing/request-prefix.js';
 import { FORK_PLACEHOLDER_RESULT } from '../fork.js';
-import { toolsWithAgent } from './helpers.js';
+import { toolsWithAgent } from './test-support.js';
 
 let world: LoopWorld | undefined;
 let model: FakeModel | undefined;

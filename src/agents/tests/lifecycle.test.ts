@@ -17,7 +17,13 @@ import {
   runQuery,
   startFakeModel,
 } from '../../testing/loop-fixtures.js';
-import { parentToolResult, parentToolResults, resultText, toolNames, toolsWithAgent } from './helpers.js';
+import {
+  parentToolResult,
+  parentToolResults,
+  resultText,
+  toolNames,
+  toolsWithAgent,
+} from './test-support.js';
 
 let world: LoopWorld | undefined;
 let model: FakeModel | undefined;

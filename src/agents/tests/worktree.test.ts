@@ -17,7 +17,7 @@ import {
   runQuery,
   startFakeModel,
 } from '../../testing/loop-fixtures.js';
-import { parentToolResult, resultText, toolsWithAgent } from './helpers.js';
+import { parentToolResult, resultText, toolsWithAgent } from './test-support.js';
 
 let world: LoopWorld | undefined;
 let model: FakeModel | undefined;

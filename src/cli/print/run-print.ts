@@ -66,6 +66,7 @@ export function baseQueryOptions(
     permissionEngine: setup.engine,
     settingsHooks: setup.settingsHooks,
     toolResultLimits: setup.toolResultLimits,
+    runSubagent: setup.runSubagent,
     ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {}),
     ...(args.maxBudgetUsd !== undefined ? { maxBudgetUsd: args.maxBudgetUsd } : {}),
     ...(setup.systemPrompt !== undefined ? { systemPrompt: setup.systemPrompt } : {}),

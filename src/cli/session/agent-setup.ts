@@ -16,6 +16,7 @@ import path from 'node:path';
 import type { ThinkingRequest } from '../../core/model-client.js';
 import { fsPathResolver } from '../../core/paths.js';
 import type { PermissionMode } from '../../core/permission-types.js';
+import type { SubagentRunner } from '../../core/services.js';
 import type { AnyTool } from '../../core/tool.js';
 import { defaultGantryHome } from '../../loop/transcript/paths.js';
 import { readManagedToolLimits } from '../../loop/thresholds.js';
@@ -30,7 +31,7 @@ import {
 } from '../../permissions/index.js';
 import type { ToolPool } from '../../runtime/index.js';
 import { createSandboxManager, type SandboxManager } from '../../sandbox/index.js';
-import { createAgentTool, loadAgentDefinitions } from '../../agents/index.js';
+import { createAgentTool, createSubagentRunner, loadAgentDefinitions } from '../../agents/index.js';
 import { getAllBaseTools } from '../../tools/index.js';
 import { describerFor } from '../shared/guard.js';
 import { readSettingsExtras } from './settings-extras.js';
@@ -103,6 +104,8 @@ export interface AgentSetup {
   /** Which variable the model credential came from (`ANTHROPIC_API_KEY`, …) or `none`. */
   apiKeySource: string;
   warnings: string[];
+  /** How tools start sub-agents (the agent types of this session). */
+  runSubagent: SubagentRunner;
   /** Stops the sandbox and removes temporary settings files. Safe to call twice. */
   dispose(): Promise<void>;
 }
@@ -279,6 +282,7 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
       toolResultLimits: managedLimits.limits,
       ...(thinking ? { thinking } : {}),
       apiKeySource: modelClient.config.credentialSource,
+      runSubagent: createSubagentRunner({ agents: loadedAgents.agents }),
       warnings,
       dispose,
     };
