@@ -312,6 +312,21 @@ export function createAgentTool(options: AgentToolOptions = {}) {
             }
             const data = dataOf(input, outcome, oneShot);
             await finishWorktree(data);
+            yield forwarded({
+              type: 'system',
+              subtype: 'task_notification',
+              task_id: agentId,
+              tool_use_id: toolUseId,
+              status: outcome.status,
+              summary: `Agent "${input.description}" ${outcome.status === 'completed' ? 'finished' : outcome.status}`,
+              usage: {
+                total_tokens: outcome.totalTokens,
+                tool_uses: outcome.toolUseCount,
+                duration_ms: outcome.durationMs,
+              },
+              ...labels,
+              uuid: crypto.randomUUID(),
+            });
             return { data };
           } finally {
             parentSignal.removeEventListener('abort', onAbort);

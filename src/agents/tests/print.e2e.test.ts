@@ -61,6 +61,15 @@ describe('gantry -p with sub-agents', () => {
         (e) => e.type === 'system' && e.subtype === 'task_started' && e.tool_use_id === 'toolu_agent1',
       ),
     ).toBe(true);
+    expect(
+      events.some(
+        (e) =>
+          e.type === 'system' &&
+          e.subtype === 'task_notification' &&
+          e.tool_use_id === 'toolu_agent1' &&
+          e.status === 'completed',
+      ),
+    ).toBe(true);
     expect(events.at(-1)).toMatchObject({ type: 'result', result: 'Parent done.', is_error: false });
   });
 
