@@ -83,6 +83,20 @@ export function agentTools(parent: LoopHandle, definition: AgentDefinition, isAs
   return resolveAgentTools(definition, filtered).tools;
 }
 
+/**
+ * The parent's command hooks a child's loop runs itself: the tool-level ones (PreToolUse runs in
+ * the permission engine). Session-level events (SessionStart, UserPromptSubmit, Stop, SessionEnd)
+ * belong to the parent; a child's end is the parent's SubagentStop.
+ */
+function childHooks(
+  hooks: NonNullable<QueryOptions['settingsHooks']>,
+): NonNullable<QueryOptions['settingsHooks']> {
+  const out: NonNullable<QueryOptions['settingsHooks']> = {};
+  for (const event of ['PostToolUse', 'PostToolUseFailure', 'PreCompact', 'PostCompact'] as const)
+    if (hooks[event]) out[event] = hooks[event];
+  return out;
+}
+
 /** Stable facts about the environment, appended to a sub-agent's own prompt. */
 function environmentNote(cwd: string): string {
   return [
@@ -151,7 +165,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<QueryE
     permissionMode: mode,
     decide: narrowedDecider(base, () => parent.permissionMode()),
     ...(po.canUseTool ? { canUseTool: po.canUseTool } : {}),
-    ...(po.settingsHooks ? { settingsHooks: po.settingsHooks } : {}),
+    ...(po.settingsHooks ? { settingsHooks: childHooks(po.settingsHooks) } : {}),
     ...(definition.maxTurns !== undefined ? { maxTurns: definition.maxTurns } : {}),
     ...(po.home ? { home: po.home } : {}),
     ...(po.sessionDir ? { sessionDir: po.sessionDir } : {}),
@@ -189,6 +203,13 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<QueryE
     childOptions.appendSystemPrompt = [note, environmentNote(cwd)].filter(Boolean).join('\n\n');
     childOptions.memory = !definition.omitMemory && po.memory !== false;
   }
+
+  // SubagentStart hooks of the parent; their context joins the child's first prompt.
+  const start = await parent
+    .runSubagentHook('SubagentStart', { agentId, agentType: definition.agentType }, controller.signal)
+    .catch(() => ({ additionalContext: [] as string[] }));
+  if (start.additionalContext.length)
+    childOptions.prompt = `${options.prompt}\n\n<system-reminder>\nSubagentStart hook context:\n${start.additionalContext.join('\n')}\n</system-reminder>`;
 
   const denials: AgentOutcome['denials'] = [];
   const toolsUsed: string[] = [];
@@ -252,6 +273,13 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<QueryE
       }
     }
   }
+  await parent
+    .runSubagentHook(
+      'SubagentStop',
+      { agentId, agentType: definition.agentType, ...(result?.result ? { lastMessage: result.result } : {}) },
+      new AbortController().signal,
+    )
+    .catch(() => undefined);
   if (result?.permission_denials)
     for (const d of result.permission_denials)
       if (!denials.some((x) => x.tool_use_id === d.tool_use_id)) denials.push({ ...d, agent_id: agentId });

@@ -24,7 +24,15 @@ import { buildResult } from './result.js';
 import { registerLoopHandle } from './subagent-host.js';
 import { createLoopSession, hookBase, type LoopSession, type SessionControls } from './session.js';
 import type { PostCallSeam } from './tool-runner.js';
-import type { Query, QueryEvent, QueryOptions, QueryResult, ResultEvent, UserInputMessage } from './types.js';
+import type {
+  HookInput,
+  Query,
+  QueryEvent,
+  QueryOptions,
+  QueryResult,
+  ResultEvent,
+  UserInputMessage,
+} from './types.js';
 
 /**
  * Prompts waiting for the loop: filled by the prompt option's pump, by `pushInput`, and by
@@ -216,6 +224,27 @@ export function query(options: QueryOptions): Query {
         else inbox.deliver({ ...toUserInputMessage(text), isSynthetic: true });
       },
       hold: (until) => inbox.hold(until, options.backgroundWaitMs ?? DEFAULT_BACKGROUND_WAIT_MS),
+      runSubagentHook: async (event, agent, signal) => {
+        if (!s.hooks.has(event)) return { additionalContext: [] };
+        const base = { ...hookBase(s, event), agent_id: agent.agentId, agent_type: agent.agentType };
+        const input: HookInput =
+          event === 'SubagentStart'
+            ? {
+                ...base,
+                hook_event_name: 'SubagentStart',
+                agent_id: agent.agentId,
+                agent_type: agent.agentType,
+              }
+            : {
+                ...base,
+                hook_event_name: 'SubagentStop',
+                stop_hook_active: false,
+                ...(agent.lastMessage !== undefined ? { last_assistant_message: agent.lastMessage } : {}),
+              };
+        const out = await s.hooks.run(event, input, { matchValue: agent.agentType, signal });
+        for (const m of out.systemMessages) s.pendingNotices.push({ content: m, level: 'info' });
+        return { additionalContext: [...out.additionalContext, ...out.texts] };
+      },
     });
     let endReason: 'prompt_input_exit' | 'other' = 'other';
     try {

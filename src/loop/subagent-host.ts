@@ -47,6 +47,16 @@ export interface LoopHandle {
    * bounded by `QueryOptions.backgroundWaitMs`.
    */
   hold(until: Promise<unknown>): void;
+  /**
+   * Runs this session's `SubagentStart` / `SubagentStop` hooks (command hooks and callbacks,
+   * matched on the agent type) for one of its sub-agents; resolves with the context texts they
+   * returned.
+   */
+  runSubagentHook(
+    event: 'SubagentStart' | 'SubagentStop',
+    agent: { agentId: string; agentType: string; lastMessage?: string },
+    signal: AbortSignal,
+  ): Promise<{ additionalContext: string[] }>;
 }
 
 const handles = new WeakMap<SessionServices, LoopHandle>();
