@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CanUseToolOptions, PermissionResult } from '../../loop/types.js';
+import { deferred } from '../../testing/deferred.js';
 import { agentIdOf, reply } from '../../testing/fake-model-script.js';
 import {
   type FakeModel,
@@ -35,11 +36,18 @@ async function childAsks(
   extra: { subagent_type?: string; run_in_background?: boolean } = {},
 ) {
   world = makeLoopWorld();
+  // A background child answers only once the parent's second request was sent, so its
+  // notification cannot be folded into that request: it comes as a turn of its own.
+  const parentSecond = deferred();
+  const gate = extra.run_in_background ? parentSecond.promise : Promise.resolve();
   model = await startFakeModel(
     'anthropic',
     [
       reply.toolUse('Agent', { description: 'Run tests', prompt: 'Run the tests.', ...extra }),
-      reply.text('Parent done.'),
+      () => {
+        parentSecond.resolve();
+        return reply.text('Parent done.');
+      },
       reply.text('Parent saw the notification.'),
     ],
     {
@@ -47,7 +55,13 @@ async function childAsks(
         {
           when: (r) => agentIdOf(r) !== undefined,
           script: [
-            reply.toolUse('Bash', { command: 'touch made-by-child.txt', description: 'make a file' }),
+            async () => {
+              await gate;
+              return reply.toolUse('Bash', {
+                command: 'touch made-by-child.txt',
+                description: 'make a file',
+              });
+            },
             reply.text('Child done.'),
           ],
         },

@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { deferred } from '../../testing/deferred.js';
 import { type FakeAnthropicServer, startFakeAnthropicServer } from '../../testing/fake-anthropic-server.js';
 import { agentIdOf, type FakeRoute, reply, type ScriptEntry } from '../../testing/fake-model-script.js';
 import {
@@ -113,13 +114,23 @@ describe('gantry -p with sub-agents', () => {
   });
 
   it('waits for a background agent, then reports its notification as a second result', async () => {
+    // The child answers once the parent's second request was sent (a turn of its own follows).
+    const parentSecond = deferred();
     await withFake(
       [
         reply.toolUse('Agent', { description: 'Slow job', prompt: 'Do it', run_in_background: true }),
-        reply.text('Launched.'),
+        () => {
+          parentSecond.resolve();
+          return reply.text('Launched.');
+        },
         reply.text('The job finished.'),
       ],
-      [reply.text('job output', { delayMs: 50 })],
+      [
+        async () => {
+          await parentSecond.promise;
+          return reply.text('job output');
+        },
+      ],
     );
     const r = await run(['-p', '--output-format', 'stream-json', '--verbose', 'start a job']);
     expect(r.code).toBe(0);
