@@ -164,3 +164,27 @@ describe('read-only types', () => {
     expect(model.requests().some((x) => x.headers['x-gantry-agent-id'])).toBe(false);
   });
 });
+
+describe('on the OpenAI-compatible provider', () => {
+  it('a foreground agent runs and reports back the same way', async () => {
+    world = makeLoopWorld();
+    model = await startFakeModel(
+      'openai',
+      [
+        reply.toolUse('Agent', { description: 'Ask', prompt: 'Say the word.' }),
+        reply.text('Parent heard it.'),
+      ],
+      { routes: [{ when: (r) => agentIdOf(r) !== undefined, script: [reply.text('The word is gantry.')] }] },
+    );
+    const run = await runQuery(
+      await loopOptions(world, model, {
+        prompt: 'go',
+        tools: await toolsWithAgent(),
+        permissionEngine: makeEngine(world),
+      }),
+    );
+    expect(run.results[0]).toMatchObject({ is_error: false, result: 'Parent heard it.' });
+    expect(JSON.stringify(parentToolResult(run)!.message.content)).toContain('The word is gantry.');
+    expect(model.requests().filter((r) => r.headers['x-gantry-agent-id'])).toHaveLength(1);
+  });
+});
