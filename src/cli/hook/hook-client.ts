@@ -23,7 +23,6 @@
  */
 import { spawn } from 'node:child_process';
 import {
-  appendFileSync,
   closeSync,
   constants,
   existsSync,
@@ -56,16 +55,26 @@ export interface HookWireAnswer {
 export const FORWARDED_ENV = ['HOME', 'CLAUDE_PROJECT_DIR', 'GANTRY_HOOK_LOG'] as const;
 
 /** Parses the hook's own flags. Unknown flags are ignored (a host may pass extra words). */
-export function parseHookArgs(argv: readonly string[]): { settingsFiles: string[]; passAllow: boolean } {
+export function parseHookArgs(argv: readonly string[]): {
+  settingsFiles: string[];
+  passAllow: boolean;
+  /** Arguments that are not options of `gantry hook` (the hook then answers ask; it fails closed). */
+  errors: string[];
+} {
   const settingsFiles: string[] = [];
+  const errors: string[] = [];
   let passAllow = false;
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--settings' && argv[i + 1]) settingsFiles.push(argv[++i] as string);
-    else if (a?.startsWith('--settings=')) settingsFiles.push(a.slice('--settings='.length));
+    const a = argv[i] as string;
+    if (a === '--settings') {
+      const v = argv[i + 1];
+      if (v === undefined || v.startsWith('--')) errors.push('--settings needs a file');
+      else settingsFiles.push(argv[++i] as string);
+    } else if (a.startsWith('--settings=')) settingsFiles.push(a.slice('--settings='.length));
     else if (a === '--pass-allow') passAllow = true;
+    else errors.push(`unknown argument ${a}`);
   }
-  return { settingsFiles, passAllow };
+  return { settingsFiles, passAllow, errors };
 }
 
 /** True unless `GANTRY_HOOK_DAEMON` is `0`/`off`/`false`. */
@@ -86,27 +95,8 @@ export function socketPathFor(bundleFile: string, env: Readonly<Record<string, s
   return path.join(env.HOME || homedir(), '.gantry', 'run', `hook-${build}.sock`);
 }
 
-/** The hook log file (`GANTRY_HOOK_LOG`, default `~/.gantry/hook-log.jsonl`), or undefined when turned off. */
-export function hookLogPath(env: Readonly<Record<string, string | undefined>>): string | undefined {
-  const v = env.GANTRY_HOOK_LOG;
-  if (v === 'off' || v === '0') return undefined;
-  return v || path.join(env.HOME || homedir(), '.gantry', 'hook-log.jsonl');
-}
-
-/** Appends one JSON line to the hook log. Never throws (logging must not break the host's call). */
-export function appendHookLog(
-  env: Readonly<Record<string, string | undefined>>,
-  entry: Record<string, unknown>,
-): void {
-  const file = hookLogPath(env);
-  if (!file) return;
-  try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    appendFileSync(file, `${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
-  } catch {
-    // unwritable log: the decision itself is unaffected
-  }
-}
+/** The audit log (audit/audit-log.ts): the file, and one appended line that never throws. */
+export { appendAuditLine as appendHookLog, hookLogPath } from '../audit/audit-log.js';
 
 /**
  * Whether the socket at `socketPath` may be trusted:
