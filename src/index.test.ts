@@ -60,6 +60,7 @@ describe('entry points', () => {
     ['src/mcp/index.ts', 'gantry/mcp'],
     ['src/model/index.ts', 'gantry/model'],
     ['src/loop/index.ts', 'gantry/agent'],
+    ['src/agents/index.ts', 'gantry/agents'],
   ])('importing %s (%s) loads no heavy dependency', async (entry) => {
     const { packages, sourceModules } = await packagesLoadedBy(entry);
     expect(sourceModules).toBeGreaterThan(3); // the recorder sees the entry's own modules

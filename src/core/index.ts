@@ -128,5 +128,8 @@ export {
 export type {
   BackgroundTaskRegistry,
   SessionServices,
+  SubagentReport,
+  SubagentRequest,
+  SubagentRunner,
   TaskHandle,
 } from './services.js';

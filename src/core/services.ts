@@ -3,7 +3,7 @@
  * the model client. The runtime implements it (`createSessionServices` in `runtime/`); tools see
  * only these interfaces, through `context.services`. See docs/runtime.md "Session services".
  */
-import type { BackgroundTaskInfo } from './context.js';
+import type { BackgroundTaskInfo, ToolUseContext } from './context.js';
 import type { ModelClient } from './model-client.js';
 
 /** What the task registry needs from a running task. */
@@ -46,10 +46,42 @@ export interface BackgroundTaskRegistry {
   stopAll(): Promise<void>;
 }
 
+/** A sub-agent run a tool asks for (Skill with `context: fork`, …). */
+export interface SubagentRequest {
+  /** The task (for `fork`: the directive). */
+  prompt: string;
+  /** A short label (3-5 words) for transcripts and events. */
+  description: string;
+  /** The agent type (default `general-purpose`; `fork` continues from the caller's conversation). */
+  agentType?: string;
+  /** A model alias or id (default: the agent type's, else the caller's). */
+  model?: string;
+}
+
+/** How a sub-agent run ended. */
+export interface SubagentReport {
+  agentId: string;
+  agentType: string;
+  status: 'completed' | 'failed' | 'killed';
+  /** The agent's final report, or what went wrong. */
+  text: string;
+  totalTokens: number;
+  toolUseCount: number;
+}
+
+/**
+ * Runs a sub-agent to its end on behalf of the calling tool (`context` is the call's: the child's
+ * permissions narrow the session's, its abort follows the call's). Rejects when the session has
+ * no agent types (the host did not enable sub-agents) or the type is unknown.
+ */
+export type SubagentRunner = (request: SubagentRequest, context: ToolUseContext) => Promise<SubagentReport>;
+
 /** The per-session services a tool may use (shared by the main session and its sub-agents). */
 export interface SessionServices {
   /** The session's background tasks. */
   readonly tasks: BackgroundTaskRegistry;
   /** The model the session talks to, when the host configured one (the Agent tool, WebFetch's summariser). */
   readonly modelClient?: ModelClient;
+  /** Starts a sub-agent for a tool, when the host enabled sub-agents (the agents room provides it). */
+  readonly runSubagent?: SubagentRunner;
 }

@@ -250,6 +250,7 @@ const ROWS: ReadonlyArray<readonly [string, Row]> = [
     'Agent',
     {
       ...NO_EFFECT,
+      shippedBy: 'gantry',
       aliases: ['Task'],
       ruleKind: 'content:subagent_type',
       paramFields: ['model', 'subagent_type', 'description', 'run_in_background', 'isolation'],

@@ -13,6 +13,7 @@ export { loadMemoryFiles, type MemoryFile } from './prompt/memory.js';
 export { SECURITY_SECTION_TEXT } from './prompt/security.js';
 export { query } from './query.js';
 export { isForwardedEvent } from './response.js';
+export { type LoopHandle, loopHandleOf } from './subagent-host.js';
 export { type ManagedLimitsResult, readManagedToolLimits } from './thresholds.js';
 export {
   defaultGantryHome,

@@ -209,6 +209,12 @@ export async function* runPrompt(
       });
     }
     if (numTurns > 0) {
+      const delivered = s.pendingDeliveries.splice(0);
+      if (delivered.length) {
+        const blocks = delivered.map((text) => ({ type: 'text' as const, text }));
+        addUser(s, blocks, { promptId, isMeta: true });
+        yield s.events.userText(blocks, true);
+      }
       for (const q of ctl.takeQueued()) {
         const text = promptText(q.message.content);
         const hook = await s.hooks.run(

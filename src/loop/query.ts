@@ -21,18 +21,37 @@ import { hookContextText } from './hooks.js';
 import { toUserInputMessage } from './input-queue.js';
 import { runPrompt } from './prompt-turn.js';
 import { buildResult } from './result.js';
+import { registerLoopHandle } from './subagent-host.js';
 import { createLoopSession, hookBase, type LoopSession, type SessionControls } from './session.js';
 import type { PostCallSeam } from './tool-runner.js';
-import type { Query, QueryEvent, QueryOptions, QueryResult, ResultEvent, UserInputMessage } from './types.js';
+import type {
+  HookInput,
+  Query,
+  QueryEvent,
+  QueryOptions,
+  QueryResult,
+  ResultEvent,
+  UserInputMessage,
+} from './types.js';
 
-/** Prompts waiting for the loop: filled by the prompt option's pump and by `pushInput`. */
+/**
+ * Prompts waiting for the loop: filled by the prompt option's pump, by `pushInput`, and by
+ * deliveries (a background agent's notification for an idle loop). While work the session waits
+ * for is outstanding (`hold`: a background agent), the end of the input does not end the session.
+ */
 class Inbox {
   private readonly items: UserInputMessage[] = [];
   private waiter: ((m: UserInputMessage | undefined) => void) | undefined;
+  private holds = 0;
   closed = false;
 
   push(m: UserInputMessage): void {
     if (this.closed) throw new Error('query: input has ended; pushInput() is no longer possible');
+    this.deliver(m);
+  }
+
+  /** Adds a message even after the input ended (the loop itself produced it). */
+  deliver(m: UserInputMessage): void {
     if (this.waiter) {
       const w = this.waiter;
       this.waiter = undefined;
@@ -40,11 +59,37 @@ class Inbox {
     } else this.items.push(m);
   }
 
-  close(): void {
-    this.closed = true;
+  /** Keeps the session open until `until` settles (or `maxMs` passes). */
+  hold(until: Promise<unknown>, maxMs: number): void {
+    this.holds++;
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, maxMs);
+      timer.unref?.();
+    });
+    void Promise.race([until.then(noop, noop), bound]).then(() => {
+      clearTimeout(timer);
+      this.holds--;
+      if (this.holds === 0 && this.closed && this.items.length === 0) this.wake(undefined);
+    });
+  }
+
+  private wake(m: UserInputMessage | undefined): void {
     const w = this.waiter;
     this.waiter = undefined;
-    w?.(undefined);
+    w?.(m);
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.holds === 0) this.wake(undefined);
+  }
+
+  /** Ends the session now, whatever it was waiting for (abort, `close()`). */
+  closeNow(): void {
+    this.closed = true;
+    this.holds = 0;
+    this.wake(undefined);
   }
 
   takeAll(): UserInputMessage[] {
@@ -54,12 +99,17 @@ class Inbox {
   next(): Promise<UserInputMessage | undefined> {
     const m = this.items.shift();
     if (m) return Promise.resolve(m);
-    if (this.closed) return Promise.resolve(undefined);
+    if (this.closed && this.holds === 0) return Promise.resolve(undefined);
     return new Promise((resolve) => {
       this.waiter = resolve;
     });
   }
 }
+
+const noop = (): void => undefined;
+
+/** How long a session whose input ended waits for its background agents (ms). */
+export const DEFAULT_BACKGROUND_WAIT_MS = 10 * 60_000;
 
 /** PostToolUse / PostToolUseFailure hooks as the tool runner's post-call seam. */
 function postToolUseSeam(s: LoopSession): PostCallSeam {
@@ -155,6 +205,47 @@ export function query(options: QueryOptions): Query {
     const results: ResultEvent[] = [];
     session = await createLoopSession(options, sessionId, controls, postToolUseSeam);
     const s = session;
+    let turnRunning = false;
+    registerLoopHandle(s.runner.services, {
+      sessionId,
+      options,
+      model: () => s.model,
+      system: s.system,
+      tools: s.tools,
+      toolDefinitions: s.toolDefinitions,
+      messages: () => s.messages,
+      transcriptPath: s.transcriptPath,
+      permissionMode: () => s.runner.permissionMode,
+      cwd: () => s.runner.cwd,
+      tasks: s.runner.services.tasks,
+      depth: options.agentDepth ?? 0,
+      deliver: (text) => {
+        if (turnRunning) s.pendingDeliveries.push(text);
+        else inbox.deliver({ ...toUserInputMessage(text), isSynthetic: true });
+      },
+      hold: (until) => inbox.hold(until, options.backgroundWaitMs ?? DEFAULT_BACKGROUND_WAIT_MS),
+      runSubagentHook: async (event, agent, signal) => {
+        if (!s.hooks.has(event)) return { additionalContext: [] };
+        const base = { ...hookBase(s, event), agent_id: agent.agentId, agent_type: agent.agentType };
+        const input: HookInput =
+          event === 'SubagentStart'
+            ? {
+                ...base,
+                hook_event_name: 'SubagentStart',
+                agent_id: agent.agentId,
+                agent_type: agent.agentType,
+              }
+            : {
+                ...base,
+                hook_event_name: 'SubagentStop',
+                stop_hook_active: false,
+                ...(agent.lastMessage !== undefined ? { last_assistant_message: agent.lastMessage } : {}),
+              };
+        const out = await s.hooks.run(event, input, { matchValue: agent.agentType, signal });
+        for (const m of out.systemMessages) s.pendingNotices.push({ content: m, level: 'info' });
+        return { additionalContext: [...out.additionalContext, ...out.texts] };
+      },
+    });
     let endReason: 'prompt_input_exit' | 'other' = 'other';
     try {
       const start = await s.hooks.run(
@@ -192,6 +283,7 @@ export function query(options: QueryOptions): Query {
         controller.signal.addEventListener('abort', onAbort, { once: true });
         s.interruptCurrentTurn = () => tc.abort();
         const turn = runPrompt(s, next, { signal: tc.signal, takeQueued: () => inbox.takeAll() });
+        turnRunning = true;
         let settled = false;
         try {
           let result: ResultEvent | undefined;
@@ -232,6 +324,10 @@ export function query(options: QueryOptions): Query {
               // The transcript keeps what was written; nothing more to save.
             }
           }
+          turnRunning = false;
+          // Deliveries the turn did not take become the next prompt.
+          for (const text of s.pendingDeliveries.splice(0))
+            inbox.deliver({ ...toUserInputMessage(text), isSynthetic: true });
           controller.signal.removeEventListener('abort', onAbort);
           s.interruptCurrentTurn = undefined;
           turnController = undefined;
@@ -240,7 +336,7 @@ export function query(options: QueryOptions): Query {
     } finally {
       // Reached on normal end, on abort, and when the consumer returns early.
       controller.abort();
-      if (!inbox.closed) inbox.close();
+      inbox.closeNow();
       void pumpIterator?.return?.();
       options.abortSignal?.removeEventListener('abort', onOuterAbort);
       const end = s.hooks.has('SessionEnd')
@@ -287,7 +383,7 @@ export function query(options: QueryOptions): Query {
     },
     close() {
       controller.abort();
-      if (!inbox.closed) inbox.close();
+      inbox.closeNow();
     },
   });
 }

@@ -178,7 +178,17 @@ export async function* runResponse(
       const u = step.value;
       if (u.type !== 'progress') continue;
       if (isForwardedEvent(u.data)) {
-        yield u.data.event;
+        const ev = u.data.event;
+        // A sub-agent's denial is also this session's: listed in its result with the agent id.
+        if (ev.type === 'system' && ev.subtype === 'permission_denied' && ev.agent_id) {
+          denials.push({
+            tool_name: ev.tool_name,
+            tool_use_id: ev.tool_use_id,
+            tool_input: ev.tool_input ?? {},
+            agent_id: ev.agent_id,
+          });
+        }
+        yield ev;
         continue;
       }
       const nowMs = performance.now();

@@ -75,6 +75,8 @@ export interface LoopSession {
   pendingNotices: { content: string; level: 'info' | 'warning' }[];
   /** A hook asked to stop the agent (`continue: false`). */
   stopRequested: string | undefined;
+  /** Texts delivered while a turn runs (background-agent notifications); the turn's next request takes them. */
+  pendingDeliveries: string[];
   headers: Record<string, string> | undefined;
   now: () => Date;
 }
@@ -200,6 +202,8 @@ export async function createLoopSession(
     ...(options.toolResultLimits ? { limits: options.toolResultLimits } : {}),
     postCall: (event) => postCall(session)(event),
     modelClient: options.modelClient,
+    ...(options.taskRegistry ? { tasks: options.taskRegistry } : {}),
+    ...(options.runSubagent ? { runSubagent: options.runSubagent } : {}),
   });
   Object.assign(session, {
     options,
@@ -245,6 +249,7 @@ export async function createLoopSession(
     interruptRequested: false,
     pendingNotices: [],
     stopRequested: undefined,
+    pendingDeliveries: [],
     headers: options.agentId ? { 'x-gantry-agent-id': options.agentId } : undefined,
     now,
   } satisfies Omit<LoopSession, never>);

@@ -25,13 +25,17 @@ import {
   type ModelClient,
   type PermissionDecider,
   type PermissionMode,
+  type SubagentRunner,
   type ToolResultBlock,
   type ToolUseBlock,
   type ToolUseContext,
 } from '../core/index.js';
 import {
   type AskDecision,
+  type BackgroundTaskManager,
   type CallRecord,
+  createSessionServices,
+  type SessionServicesHandle,
   createToolRuntime,
   type PostCallEvent as RuntimePostCallEvent,
   type StreamingToolExecutor,
@@ -109,6 +113,10 @@ export interface ToolRunnerOptions {
   postCall?: PostCallSeam;
   /** Shared with the tools through the session services (the Agent tool, WebFetch's prompt step). */
   modelClient?: ModelClient;
+  /** Another session's task registry to share (a sub-agent's loop); it is not disposed with this runner. */
+  tasks?: BackgroundTaskManager;
+  /** How tools start sub-agents (`SessionServices.runSubagent`). */
+  runSubagent?: SubagentRunner;
 }
 
 export interface ToolRunner {
@@ -117,6 +125,8 @@ export interface ToolRunner {
   readonly permissionMode: PermissionMode;
   /** The session's working directory as the tools left it (Bash `cd`). */
   readonly cwd: string;
+  /** The runtime's session services (tools see them as `context.services`). */
+  readonly services: SessionServicesHandle;
   dispose(): Promise<void>;
 }
 
@@ -184,7 +194,19 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     permissionMode: options.permissionMode,
     decide: options.decide,
     ...(options.canUseTool ? { canUseTool: options.canUseTool } : {}),
-    ...(options.modelClient ? { modelClient: options.modelClient } : {}),
+    ...(options.tasks
+      ? {
+          services: createSessionServices({
+            tasks: options.tasks,
+            ownsTasks: false,
+            ...(options.modelClient ? { modelClient: options.modelClient } : {}),
+            ...(options.runSubagent ? { runSubagent: options.runSubagent } : {}),
+          }),
+        }
+      : {
+          ...(options.modelClient ? { modelClient: options.modelClient } : {}),
+          ...(options.runSubagent ? { runSubagent: options.runSubagent } : {}),
+        }),
     ...(options.limits?.maxResultSizeChars ? { maxResultSizeChars: options.limits.maxResultSizeChars } : {}),
     ...(options.limits?.maxTurnResultsChars
       ? { maxTurnResultsChars: options.limits.maxTurnResultsChars }
@@ -339,6 +361,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     get cwd() {
       return runtime.getAppState().cwd;
     },
+    services: runtime.services,
     async dispose() {
       await runtime.services.dispose();
     },

@@ -15,9 +15,11 @@ import type { ToolResultBlock } from '../core/content.js';
 import type { AssistantContentBlock, Message, StopReason, UserContentBlock } from '../core/messages.js';
 import type { ModelClient, ModelToolDefinition, ThinkingRequest } from '../core/model-client.js';
 import type { PermissionDecider, PermissionMode } from '../core/permission-types.js';
+import type { SubagentRunner } from '../core/services.js';
 import type { AnyTool } from '../core/tool.js';
 import type { CostState, ModelUsageEntry, ResultUsage } from '../model/cost.js';
 import type { PermissionEngine } from '../permissions/engine.js';
+import type { BackgroundTaskManager } from '../runtime/index.js';
 import type { HookMatcherConfig } from '../permissions/settings/types.js';
 
 export type { PermissionMode };
@@ -419,6 +421,14 @@ export interface QueryOptions {
   agentType?: string;
   /** The Agent tool call that runs this loop (sub-agents); `null` for the main session. */
   parentToolUseId?: string | null;
+  /** Nesting depth of this loop: 0 for the main session (default), 1 for its sub-agents, … */
+  agentDepth?: number;
+  /** The parent session's task registry, shared by a sub-agent's loop (not disposed with it). */
+  taskRegistry?: BackgroundTaskManager;
+  /** How long the session waits for background agents after its input ended (ms, default 10 minutes). */
+  backgroundWaitMs?: number;
+  /** How tools start sub-agents (`context.services.runSubagent`; the agents room's `createSubagentRunner`). */
+  runSubagent?: SubagentRunner;
   /** Extra `system/init` fields the face knows better (`apiKeySource`, `mcp_servers`, `slash_commands` …). */
   initExtras?: Readonly<Record<string, unknown>>;
   /**
@@ -563,6 +573,8 @@ export interface PermissionDeniedEvent extends EventBase {
   message: string;
   decision_reason_type?: string;
   agent_id?: string;
+  /** The denied call's input (set on a sub-agent's denials forwarded to its parent). */
+  tool_input?: Record<string, unknown>;
 }
 
 /** A notice for the person: a hook's `systemMessage`, a block reason, a breaker firing. */
@@ -637,6 +649,8 @@ export interface PermissionDenial {
   tool_name: string;
   tool_use_id: string;
   tool_input: Record<string, unknown>;
+  /** The sub-agent whose call was denied (absent for the session's own calls). */
+  agent_id?: string;
 }
 
 /** Why the turn ended. */

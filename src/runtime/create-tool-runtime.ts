@@ -21,6 +21,7 @@ import {
   type PermissionDecider,
   type PermissionMode,
   ReadFileState,
+  type SubagentRunner,
   type ToolProgressEvent,
   type ToolUseBlock,
   type ToolUseContext,
@@ -75,6 +76,8 @@ export interface ToolRuntimeOptions {
   services?: SessionServicesHandle;
   /** The model client for new services (ignored when `services` is given). */
   modelClient?: ModelClient;
+  /** How tools start sub-agents, for new services (ignored when `services` is given). */
+  runSubagent?: SubagentRunner;
   /** At most this many concurrency-safe calls at once (default: env `GANTRY_MAX_TOOL_USE_CONCURRENCY`, else 10). */
   maxConcurrency?: number;
   /** Global inline cap per result in characters (default 50,000). */
@@ -148,7 +151,10 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   };
   const services =
     options.services ??
-    createSessionServices(options.modelClient ? { modelClient: options.modelClient } : {});
+    createSessionServices({
+      ...(options.modelClient ? { modelClient: options.modelClient } : {}),
+      ...(options.runSubagent ? { runSubagent: options.runSubagent } : {}),
+    });
   let context: ToolUseContext = {
     abortController: new AbortController(),
     options: {

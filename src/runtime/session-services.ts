@@ -11,7 +11,7 @@
  * failure is collected and returned. `dispose()` is idempotent (a second call returns the first
  * call's promise).
  */
-import type { ModelClient, SessionServices } from '../core/index.js';
+import type { ModelClient, SessionServices, SubagentRunner } from '../core/index.js';
 import type { SandboxManager } from '../sandbox/index.js';
 import { BackgroundTaskManager } from './background-tasks.js';
 
@@ -31,8 +31,15 @@ export interface SessionServicesOptions {
   modelClient?: ModelClient;
   /** The OS sandbox manager of this session's Bash commands; disposed with the session. */
   sandbox?: SandboxManager;
-  /** The task registry to own (default: a new one). */
+  /** The task registry to use (default: a new one). */
   tasks?: BackgroundTaskManager;
+  /**
+   * False when `tasks` belongs to another session's services (a sub-agent shares its parent's
+   * registry): it is then not disposed with these services. Default true.
+   */
+  ownsTasks?: boolean;
+  /** How tools start sub-agents (`SessionServices.runSubagent`). */
+  runSubagent?: SubagentRunner;
 }
 
 /** The host's handle on a session's services. */
@@ -75,7 +82,7 @@ export function createSessionServices(options: SessionServicesOptions = {}): Ses
     resources.set(name, resource);
   };
   if (options.sandbox) register(SANDBOX_RESOURCE, options.sandbox);
-  register(TASKS_RESOURCE, tasks);
+  if (options.ownsTasks !== false) register(TASKS_RESOURCE, tasks);
 
   const disposeAll = async (): Promise<DisposeFailure[]> => {
     const failures: DisposeFailure[] = [];
@@ -93,6 +100,7 @@ export function createSessionServices(options: SessionServicesOptions = {}): Ses
     tasks,
     sandbox: options.sandbox,
     modelClient: options.modelClient,
+    ...(options.runSubagent ? { runSubagent: options.runSubagent } : {}),
     register,
     get: (name) => resources.get(name),
     names: () => [...resources.keys()],

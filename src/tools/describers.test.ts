@@ -120,7 +120,10 @@ describe('tool objects, the trait table and the describers agree', () => {
       expect([...tool.aliases], tool.name).toEqual([...(traits?.aliases ?? [])]);
       expect(toolDescriberFor(tool.name)?.name, tool.name).toBe(tool.name);
     }
-    const shipped = [...TOOL_TRAITS.values()].filter((t) => t.shippedBy === 'gantry').map((t) => t.name);
+    // The Agent tool ships from src/agents (it runs the loop, a room above the registry).
+    const shipped = [...TOOL_TRAITS.values()]
+      .filter((t) => t.shippedBy === 'gantry' && t.name !== 'Agent')
+      .map((t) => t.name);
     expect(shipped.sort()).toEqual(tools.map((t) => t.name).sort());
   });
 

@@ -14,6 +14,7 @@
 import type { DescribeWorld, ToolDescriberEntry } from '../core/call-describer.js';
 import type { CallDescription } from '../core/permission-types.js';
 import { canonicalToolName } from '../core/tool-traits.js';
+import { agentDescriber } from './agent/describe.js';
 import { bashDescriber, type DescribeCommand, describeShellInput } from './bash/describe.js';
 import { editDescriber } from './edit/describe.js';
 import { globDescriber } from './glob/describe.js';
@@ -66,6 +67,7 @@ export function createToolDescribers(
     sleepDescriber,
     webFetchDescriber,
     webSearchDescriber,
+    agentDescriber,
     monitor,
   ];
   return new Map(entries.map((e) => [e.name, e]));

@@ -7,8 +7,9 @@
  *   not pass silently). The servers are not started: Gantry's MCP client is not part of this
  *   version. They are listed in `system/init.mcp_servers` and `mcp_status` with status `failed`
  *   and that reason, and a warning goes to stderr.
- * - `--agents <json>` (validated the same way) and `--agent <name>`: sub-agents are not available
- *   yet; a warning goes to stderr.
+ * - `--agents <json|file>` is read and checked to be an object here; its agents are loaded with
+ *   the agent files (`agentsJson`). `--agent <name>` (a main-thread agent) is not available yet; a
+ *   warning goes to stderr.
  * - `--permission-prompt-tool <mcp tool>`: needs the MCP client; asks are denied (as with no
  *   prompt tool) and a warning says so.
  */
@@ -26,6 +27,8 @@ export interface McpServerStatus {
 export interface PendingFeatures {
   mcpServers: McpServerStatus[];
   warnings: string[];
+  /** The `--agents` object as JSON text (sub-agent definitions for this session). */
+  agentsJson?: string;
 }
 
 const NOT_CONNECTED = 'this Gantry version has no MCP client; the server was not started';
@@ -59,6 +62,7 @@ export function acceptPendingFeatures(
 ): PendingFeatures {
   const mcpServers: McpServerStatus[] = [];
   const warnings: string[] = [];
+  let agentsJson: string | undefined;
   for (const value of o.mcpConfig) {
     const parsed = jsonOrFile('--mcp-config', value, cwd);
     if (!isObj(parsed) || !isObj(parsed.mcpServers))
@@ -75,15 +79,13 @@ export function acceptPendingFeatures(
     const parsed = jsonOrFile('--agents', o.agents, cwd);
     if (!isObj(parsed))
       throw new UsageError('--agents: expected {"<name>": {"description": …, "prompt": …}}');
-    warnings.push(
-      `--agents ignored: sub-agents are not available in this version (${Object.keys(parsed).join(', ')})`,
-    );
+    agentsJson = JSON.stringify(parsed);
   }
   if (o.agent !== undefined)
-    warnings.push(`--agent ${o.agent} ignored: sub-agents are not available in this version`);
+    warnings.push(`--agent ${o.agent} ignored: a main-thread agent is not available in this version`);
   if (o.permissionPromptTool !== undefined && o.permissionPromptTool !== 'stdio')
     warnings.push(
       `--permission-prompt-tool ${o.permissionPromptTool}: MCP prompt tools need the MCP client; calls that would ask are denied`,
     );
-  return { mcpServers, warnings };
+  return { mcpServers, warnings, ...(agentsJson !== undefined ? { agentsJson } : {}) };
 }

@@ -127,6 +127,7 @@ export async function runPrint(argv: readonly string[], io: PrintIo): Promise<nu
       async (t) => {
         for (const n of t.notes) await note(n);
       },
+      pending.agentsJson !== undefined ? { agentsJson: pending.agentsJson } : {},
     ));
   } catch (e) {
     if (!(e instanceof SessionTargetError) && !(e instanceof AgentSetupError)) throw e;

@@ -16,6 +16,7 @@ import path from 'node:path';
 import type { ThinkingRequest } from '../../core/model-client.js';
 import { fsPathResolver } from '../../core/paths.js';
 import type { PermissionMode } from '../../core/permission-types.js';
+import type { SubagentRunner } from '../../core/services.js';
 import type { AnyTool } from '../../core/tool.js';
 import { defaultGantryHome } from '../../loop/transcript/paths.js';
 import { readManagedToolLimits } from '../../loop/thresholds.js';
@@ -30,6 +31,7 @@ import {
 } from '../../permissions/index.js';
 import type { ToolPool } from '../../runtime/index.js';
 import { createSandboxManager, type SandboxManager } from '../../sandbox/index.js';
+import { createAgentTool, createSubagentRunner, loadAgentDefinitions } from '../../agents/index.js';
 import { getAllBaseTools } from '../../tools/index.js';
 import { readWebSettings } from '../../loop/web-settings-files.js';
 import { describerFor } from '../shared/guard.js';
@@ -73,6 +75,8 @@ export interface AgentFlags {
   managedFiles?: readonly string[];
   /** Explicit workspace trust (tests, `--trust`). */
   trust?: boolean;
+  /** `--agents` as JSON text: sub-agent definitions for this session. */
+  agentsJson?: string;
 }
 
 export interface AgentSetup {
@@ -101,6 +105,8 @@ export interface AgentSetup {
   /** Which variable the model credential came from (`ANTHROPIC_API_KEY`, …) or `none`. */
   apiKeySource: string;
   warnings: string[];
+  /** How tools start sub-agents (the agent types of this session). */
+  runSubagent: SubagentRunner;
   /** Stops the sandbox and removes temporary settings files. Safe to call twice. */
   dispose(): Promise<void>;
 }
@@ -224,12 +230,22 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
       });
     const web = readWebSettings(settings);
     warnings.push(...web.warnings);
-    const all = await getAllBaseTools({
-      ...(sandbox ? { bashSandbox: sandbox } : {}),
-      web: web.web,
-      modelProvider: modelClient.config.provider,
-      env: { ...env, ...extras.env },
+    const loadedAgents = loadAgentDefinitions({
+      cwd,
+      home,
+      ...(flags.agentsJson !== undefined ? { flagJson: flags.agentsJson } : {}),
     });
+    for (const p of loadedAgents.problems)
+      warnings.push(`agent definition skipped: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`);
+    const all = [
+      createAgentTool({ agents: loadedAgents.agents }),
+      ...(await getAllBaseTools({
+        ...(sandbox ? { bashSandbox: sandbox } : {}),
+        web: web.web,
+        modelProvider: modelClient.config.provider,
+        env: { ...env, ...extras.env },
+      })),
+    ];
     const selection = selectTools(all, flags.tools, (name) => engine.isToolDenied(name));
     if (selection.unknown.length)
       warnings.push(`--tools: no built-in tool named ${selection.unknown.join(', ')}`);
@@ -274,6 +290,7 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
       toolResultLimits: managedLimits.limits,
       ...(thinking ? { thinking } : {}),
       apiKeySource: modelClient.config.credentialSource,
+      runSubagent: createSubagentRunner({ agents: loadedAgents.agents }),
       warnings,
       dispose,
     };

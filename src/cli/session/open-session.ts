@@ -63,6 +63,7 @@ export async function openSession(
   args: SessionArgs,
   io: SessionWorldIo,
   onTarget?: (target: SessionTarget) => Promise<void>,
+  extra: { agentsJson?: string } = {},
 ): Promise<OpenedSession> {
   const home = io.home;
   const gantryHome = defaultGantryHome(home ?? homedir());
@@ -101,6 +102,7 @@ export async function openSession(
     ...(args.maxThinkingTokens !== undefined ? { maxThinkingTokens: args.maxThinkingTokens } : {}),
     ...(args.thinking !== undefined ? { thinking: args.thinking } : {}),
     ...(target.transcriptPath ? { transcriptPath: target.transcriptPath } : {}),
+    ...(extra.agentsJson !== undefined ? { agentsJson: extra.agentsJson } : {}),
   });
   return { target, setup };
 }
@@ -126,6 +128,7 @@ export function sessionQueryOptions(
     permissionEngine: setup.engine,
     settingsHooks: setup.settingsHooks,
     toolResultLimits: setup.toolResultLimits,
+    runSubagent: setup.runSubagent,
     ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {}),
     ...(args.maxBudgetUsd !== undefined ? { maxBudgetUsd: args.maxBudgetUsd } : {}),
     ...(setup.systemPrompt !== undefined ? { systemPrompt: setup.systemPrompt } : {}),
