@@ -195,7 +195,7 @@ export function checkInstalledHooks(home: string, cwd: string, env: Env): Findin
       input: probe,
       encoding: 'utf8',
       timeout: 20_000,
-      env: { ...env, GANTRY_HOOK_LOG: 'off' },
+      env: { ...env, GANTRY_HOOK_LOG: 'off', GANTRY_HOOK_DAEMON: '0' },
     });
     let decision: string | undefined;
     try {
