@@ -24,6 +24,10 @@
  */
 import type { AnyTool } from '../../core/tool.js';
 import type { SessionServicesHandle } from '../../runtime/session-services.js';
+import {
+  createMcpResourceTools,
+  type McpResourceProvider,
+} from '../../tools/mcp-resources/resource-tools.js';
 import { canonicalJson } from './store/project-approvals.js';
 import type { McpConfiguration } from './config/load.js';
 import type { McpConfigScope, McpServerConfig } from './config/types.js';
@@ -108,6 +112,7 @@ export class McpClientManager {
   private readonly env: Readonly<Record<string, string | undefined>>;
   private disposed = false;
   private startPromise: Promise<void> | undefined;
+  private resourceToolList: readonly AnyTool[] | undefined;
 
   constructor(private readonly options: McpClientManagerOptions) {
     this.env = options.env ?? process.env;
@@ -292,6 +297,53 @@ export class McpClientManager {
       return;
     }
     await this.addConnection(config).connect();
+  }
+
+  /** The resource tools' view of the servers (connected servers with the resources capability). */
+  readonly resources: McpResourceProvider = {
+    servers: () =>
+      this.connectedServers()
+        .filter((c) => c.capabilities?.resources)
+        .map((c) => c.name),
+    listResources: async (server, signal) => {
+      const resources = await this.requireConnection(server).listResources(signal);
+      return resources.map((r) => ({
+        uri: r.uri,
+        name: r.name,
+        ...(r.mimeType ? { mimeType: r.mimeType } : {}),
+        ...(r.description ? { description: r.description } : {}),
+      }));
+    },
+    readResource: async (server, uri, signal) => {
+      const result = await this.requireConnection(server).readResource(uri, signal);
+      return {
+        contents: result.contents.map((c) =>
+          'text' in c && typeof c.text === 'string'
+            ? { uri: c.uri, ...(c.mimeType ? { mimeType: c.mimeType } : {}), text: c.text }
+            : {
+                uri: c.uri,
+                ...(c.mimeType ? { mimeType: c.mimeType } : {}),
+                blob: String((c as { blob?: unknown }).blob ?? ''),
+              },
+        ),
+      };
+    },
+  };
+
+  private requireConnection(name: string): McpConnection {
+    const c = this.connections.get(name);
+    if (!c) throw new Error(`no MCP server named "${name}"`);
+    return c;
+  }
+
+  /**
+   * `ListMcpResourcesTool` and `ReadMcpResourceTool` (the same objects on every call), when any
+   * configured server may have resources; empty when there are no servers.
+   */
+  resourceTools(): readonly AnyTool[] {
+    if (this.connections.size === 0 && this.pending.length === 0) return [];
+    this.resourceToolList ??= createMcpResourceTools(this.resources);
+    return this.resourceToolList;
   }
 
   /** Tells every connected server that the working directories changed. */
