@@ -38,6 +38,11 @@ export function stdioEntry(
   return { type: 'stdio', command: cmd.command, args: cmd.args, env: {}, ...extra } as McpServerEntry;
 }
 
+/** Manager options a test may set (the rest come from the session). */
+export type ManagerExtras = Partial<
+  Omit<McpClientManagerOptions, 'configuration' | 'sessionDir' | 'projectRoot' | 'services'>
+>;
+
 export interface McpTestSession extends TestSession {
   manager: McpClientManager;
 }
@@ -45,11 +50,10 @@ export interface McpTestSession extends TestSession {
 /** A test session with a started manager over `servers` (registered with the session's services). */
 export async function startMcpSession(
   servers: Record<string, McpServerEntry>,
-  options: Partial<
-    Omit<McpClientManagerOptions, 'configuration' | 'sessionDir' | 'projectRoot' | 'services'>
-  > = {},
+  extra: ManagerExtras | ((session: TestSession) => ManagerExtras) = {},
 ): Promise<McpTestSession> {
   const session = await makeTestSession();
+  const options = typeof extra === 'function' ? extra(session) : extra;
   const manager = createMcpClientManager({
     configuration: configurationOf(servers),
     sessionDir: session.sessionDir,
