@@ -249,6 +249,10 @@ export class McpConnection {
       return;
     }
     client.onclose = () => this.onLost(client);
+    if (this.transportType !== 'stdio')
+      client.onerror = (error) => {
+        if (isConnectionLoss(error)) this.onLost(client);
+      };
     this.setStatus('connected');
     this.options.onToolsChanged?.(this);
   }
@@ -323,12 +327,24 @@ export class McpConnection {
     options: CallOptions = {},
   ): Promise<CallToolResult> {
     const client = this.requireClient();
-    const result = await client.callTool({ name: toolName, arguments: args }, CallToolResultSchema, {
-      timeout: this.toolTimeoutMs,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+    return this.watch(client, async () => {
+      const result = await client.callTool({ name: toolName, arguments: args }, CallToolResultSchema, {
+        timeout: this.toolTimeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+      });
+      return result as CallToolResult;
     });
-    return result as CallToolResult;
+  }
+
+  /** Runs a request; a remote server found gone (refused, session unknown) starts the reconnection. */
+  private async watch<T>(client: Client, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (this.transportType !== 'stdio' && isConnectionLoss(error)) this.onLost(client);
+      throw error;
+    }
   }
 
   /** Every resource the server lists (all pages); empty when it has no resources capability. */
@@ -338,10 +354,12 @@ export class McpConnection {
     const out: Resource[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < 100; page++) {
-      const r = await client.listResources(cursor ? { cursor } : {}, {
-        timeout: this.toolTimeoutMs,
-        ...(signal ? { signal } : {}),
-      });
+      const r = await this.watch(client, () =>
+        client.listResources(cursor ? { cursor } : {}, {
+          timeout: this.toolTimeoutMs,
+          ...(signal ? { signal } : {}),
+        }),
+      );
       out.push(...r.resources);
       if (!r.nextCursor) break;
       cursor = r.nextCursor;
@@ -351,7 +369,9 @@ export class McpConnection {
 
   async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
     const client = this.requireClient();
-    return client.readResource({ uri }, { timeout: this.toolTimeoutMs, ...(signal ? { signal } : {}) });
+    return this.watch(client, () =>
+      client.readResource({ uri }, { timeout: this.toolTimeoutMs, ...(signal ? { signal } : {}) }),
+    );
   }
 
   /** Tells the server the working directories changed (`notifications/roots/list_changed`). */
@@ -400,6 +420,20 @@ export class McpConnection {
     await this.teardown();
     await this.log?.close();
   }
+}
+
+/**
+ * A remote connection that is gone, as the SDK's HTTP transports report it: the fetch failed
+ * (refused, reset), the server no longer knows the session (404), or the event stream broke and
+ * could not be reopened.
+ */
+export function isConnectionLoss(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (code === 404) return true;
+  const text = `${messageOf(error)} ${messageOf((error as { cause?: unknown }).cause ?? '')}`;
+  return /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|Session not found|terminated|Failed to reconnect|Maximum reconnection attempts|SSE stream disconnected/i.test(
+    text,
+  );
 }
 
 function messageOf(error: unknown): string {
