@@ -9,10 +9,9 @@
  *
  * Exit code 0 when every server that was started connected, 1 when one failed, 3 on a usage error.
  */
-import { randomUUID } from 'node:crypto';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
-import { rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { McpServerReport } from '../mcp/client/manager.js';
 import { setupMcpSession } from '../mcp/client/session-setup.js';
 import { createGuard, explicitSettingsErrors } from './shared/guard.js';
@@ -59,7 +58,8 @@ export async function runMcpList(o: McpListOptions, version: string): Promise<nu
     process.stderr.write(`gantry mcp list: ${broken.map((p) => `${p.file}: ${p.message}`).join('; ')}\n`);
     return 3;
   }
-  const sessionDir = path.join(tmpdir(), 'gantry-mcp-list', randomUUID());
+  // Stderr logs and saved media of the check go here, and are removed afterwards.
+  const sessionDir = await mkdtemp(path.join(tmpdir(), 'gantry-mcp-list-'));
   const { manager, problems } = setupMcpSession({
     projectRoot: guard.settings.projectRoot,
     cwd,

@@ -225,9 +225,16 @@ export function adaptMcpTool(sdkTool: SdkTool, options: AdaptOptions): AnyTool {
     },
     async *call(input, context): AsyncGenerator<McpProgressEvent, { data: McpToolOutput }, void> {
       const queue = new AsyncQueue<McpProgressEvent>();
+      // One signal per call: the SDK leaves its abort listener on the signal it is given, so the
+      // turn's own signal would collect one per call (and warn past ten).
+      const turnSignal = context.abortController.signal;
+      const perCall = new AbortController();
+      const forward = () => perCall.abort(turnSignal.reason);
+      if (turnSignal.aborted) perCall.abort(turnSignal.reason);
+      else turnSignal.addEventListener('abort', forward, { once: true });
       const pending = backend
         .callTool(sdkTool.name, input, {
-          signal: context.abortController.signal,
+          signal: perCall.signal,
           onProgress: (p) =>
             queue.push({
               type: 'mcp_progress',
@@ -236,7 +243,10 @@ export function adaptMcpTool(sdkTool: SdkTool, options: AdaptOptions): AnyTool {
               ...(p.message !== undefined ? { message: p.message } : {}),
             }),
         })
-        .finally(() => queue.end());
+        .finally(() => {
+          turnSignal.removeEventListener('abort', forward);
+          queue.end();
+        });
       pending.catch(() => undefined);
       for await (const event of queue) yield event;
       let result: CallToolResult;
