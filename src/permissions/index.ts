@@ -10,6 +10,13 @@
  * ```
  */
 export { builtinClassifier, scoreRisk } from './classifier/builtin-scorer.js';
+export {
+  createModelClassifier,
+  type ModelAutoModeClassifier,
+  type ModelClassifierOptions,
+  parseRating,
+  transcriptExcerpt,
+} from './classifier/model-classifier.js';
 export type {
   AutoModeClassifier,
   ClassifierRequest,
