@@ -69,7 +69,7 @@ export async function* runResponse(
     model: s.model,
     system: s.system,
     messages: s.messages,
-    tools: s.toolDefinitions,
+    tools: s.currentToolDefinitions(),
     maxTokens: s.maxTokens,
     ...(o.thinking ? { thinking: o.thinking } : {}),
     ...(o.requestExtra ? { extra: o.requestExtra } : {}),

@@ -44,6 +44,8 @@ export interface LoopSession {
   readonly system: SystemBlock[];
   readonly tools: readonly AnyTool[];
   readonly toolDefinitions: readonly ModelToolDefinition[];
+  /** The definitions of the next request (with the tools ToolSearch loaded so far). */
+  currentToolDefinitions(): readonly ModelToolDefinition[];
   messages: Message[];
   readonly runner: ToolRunner;
   readonly writer: TranscriptWriter | undefined;
@@ -204,6 +206,8 @@ export async function createLoopSession(
     system,
     tools,
     toolDefinitions: defs,
+    currentToolDefinitions: () =>
+      pool?.definitionsFor ? pool.definitionsFor(session.runner.discoveredToolNames) : defs,
     messages: resume ? [...resume.messages] : [],
     runner,
     writer,
@@ -224,7 +228,12 @@ export async function createLoopSession(
       },
       now,
     ),
-    sessionContext: sessionContextText({ now: now(), ...(git ? { git } : {}) }),
+    sessionContext: [
+      sessionContextText({ now: now(), ...(git ? { git } : {}) }),
+      pool?.deferredToolsSection?.() ?? '',
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
     sessionStartContext: [],
     needsSessionContext: !resume || resume.messages.length === 0,
     resumed: resume !== undefined,

@@ -117,6 +117,8 @@ export interface ToolRunner {
   readonly permissionMode: PermissionMode;
   /** The session's working directory as the tools left it (Bash `cd`). */
   readonly cwd: string;
+  /** Deferred tools loaded by ToolSearch so far, in load order. */
+  readonly discoveredToolNames: readonly string[];
   dispose(): Promise<void>;
 }
 
@@ -338,6 +340,9 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     },
     get cwd() {
       return runtime.getAppState().cwd;
+    },
+    get discoveredToolNames() {
+      return runtime.getAppState().discoveredToolNames ?? [];
     },
     async dispose() {
       await runtime.services.dispose();

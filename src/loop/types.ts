@@ -431,6 +431,13 @@ export interface ToolPoolLike {
   readonly callable: readonly AnyTool[];
   /** The definitions the request carries, byte-stable for the same pool. */
   definitions(): readonly ModelToolDefinition[];
+  /**
+   * Deferred loading (docs/mcp-client.md): the definitions of the next request, given the tools
+   * ToolSearch has loaded so far (`AppState.discoveredToolNames`). Absent: `definitions()` every time.
+   */
+  definitionsFor?(discoveredToolNames: readonly string[]): readonly ModelToolDefinition[];
+  /** The deferred tools' names for the session context block (`''` when none). */
+  deferredToolsSection?(): string;
 }
 
 /** Something that reads the session's conversation while it runs. */

@@ -192,12 +192,12 @@ export class HostRequests {
             this.sdkServers.push({
               name,
               status: 'failed',
-              error: 'SDK MCP servers are not supported in this version',
+              error: 'in-process SDK MCP servers are not supported in this version',
               source: 'sdk',
             });
         if (this.sdkServers.length)
           await note(
-            `warning: SDK MCP servers not connected (no MCP client in this version): ${this.sdkServers.map((s) => s.name).join(', ')}`,
+            `warning: in-process SDK MCP servers are not supported; not connected: ${this.sdkServers.map((s) => s.name).join(', ')}`,
           );
       }
       if (isObj(request.agents) && Object.keys(request.agents).length)

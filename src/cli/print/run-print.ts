@@ -22,6 +22,7 @@ import { PRINT_HELP } from './help.js';
 import { runHostSession } from './host-session.js';
 import { LineWriter } from './line-writer.js';
 import { OutputSink } from './output.js';
+import { GANTRY_VERSION } from '../../loop/version.js';
 import { acceptPendingFeatures, type PendingFeatures } from './pending-features.js';
 import { combinePrompt, readStdinText, StdinTooLargeError } from './stdin-prompt.js';
 
@@ -184,7 +185,19 @@ export async function runPrint(argv: readonly string[], io: PrintIo): Promise<nu
       ...(args.maxThinkingTokens !== undefined ? { maxThinkingTokens: args.maxThinkingTokens } : {}),
       ...(args.thinking !== undefined ? { thinking: args.thinking } : {}),
       ...(target.transcriptPath ? { transcriptPath: target.transcriptPath } : {}),
+      ...(args.mcpConfig.length ? { mcpConfig: args.mcpConfig } : {}),
+      ...(args.strictMcpConfig ? { strictMcpConfig: true } : {}),
+      sessionId: target.sessionId,
+      clientInfo: { name: 'gantry', version: GANTRY_VERSION },
     });
+    pending.mcpServers.push(
+      ...setup.mcp.reports().map((r) => ({
+        name: r.name,
+        status: r.status,
+        source: r.source,
+        ...(r.error ? { error: r.error } : {}),
+      })),
+    );
   } catch (e) {
     if (!(e instanceof SessionTargetError) && !(e instanceof AgentSetupError)) throw e;
     await sink.failStart(e.message, args.sessionId ?? randomUUID());

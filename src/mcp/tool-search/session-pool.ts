@@ -9,8 +9,10 @@
  *   other tool, in the order they were loaded, so the bytes before them never change.
  * - `deferredSection()` is the text of the deferred names for the session context block.
  */
+import type { ModelToolDefinition } from '../../core/model-client.js';
 import type { AnyTool } from '../../core/tool.js';
 import { assembleToolPool, type ToolPool } from '../../runtime/tool-pool.js';
+import { isDeferredTool } from '../../tools/tool-search/is-deferred.js';
 import { createToolSearchTool } from '../../tools/tool-search/tool-search.tool.js';
 import type { McpClientManager } from '../client/manager.js';
 import { renderDeferredToolsDelta, renderDeferredToolsSection } from './deferred-section.js';
@@ -42,6 +44,19 @@ export interface SessionToolPool {
    * records the current set and returns `''`).
    */
   deferredDelta(discoveredToolNames?: readonly string[]): string;
+  /**
+   * The pool as the loop takes it (`QueryOptions.toolPool`): `callable` and `definitions()` of the
+   * first request, `definitionsFor(loaded)` for later ones, `deferredToolsSection()`.
+   */
+  loopPool(): LoopToolPool;
+}
+
+/** The loop's tool-pool contract (structurally `ToolPoolLike` of `src/loop/types.ts`). */
+export interface LoopToolPool {
+  readonly callable: readonly AnyTool[];
+  definitions(): readonly ModelToolDefinition[];
+  definitionsFor(discoveredToolNames: readonly string[]): readonly ModelToolDefinition[];
+  deferredToolsSection(): string;
 }
 
 export function createSessionToolPool(options: SessionToolPoolOptions): SessionToolPool {
@@ -53,19 +68,27 @@ export function createSessionToolPool(options: SessionToolPoolOptions): SessionT
       })
     : undefined;
   let announced: Set<string> | undefined;
-  const pool = (discovered: readonly string[] = []): ToolPool =>
-    assembleToolPool({
-      builtIn: [...options.builtIn, ...(options.mcp?.resourceTools() ?? [])],
-      ...(options.mcp ? { mcp: options.mcp.tools() } : {}),
+  const deferral = { forkSubagentEnabled: options.forkSubagentEnabled === true };
+  const pool = (discovered: readonly string[] = []): ToolPool => {
+    const builtIn = [...options.builtIn, ...(options.mcp?.resourceTools() ?? [])];
+    const mcp = options.mcp?.tools() ?? [];
+    // ToolSearch is offered only when there is something to load (`--tools Bash,Read` gets none).
+    const anyDeferred = [...builtIn, ...mcp, ...(options.agent ? [options.agent] : [])].some((t) =>
+      isDeferredTool(t, deferral),
+    );
+    return assembleToolPool({
+      builtIn,
+      mcp,
       ...(options.agent ? { agent: options.agent } : {}),
-      ...(toolSearchTool ? { toolSearch: toolSearchTool } : {}),
+      ...(toolSearchTool && anyDeferred ? { toolSearch: toolSearchTool } : {}),
       ...(options.isDenied ? { isDenied: options.isDenied } : {}),
       discoveredToolNames: discovered,
       forkSubagentEnabled: options.forkSubagentEnabled === true,
       mcpOrder: 'given',
       loadedPlacement: options.provider === 'anthropic' ? 'in-place' : 'appended',
     });
-  return {
+  };
+  const session: SessionToolPool = {
     pool,
     toolSearchTool,
     deferredSection: (discovered) => {
@@ -83,5 +106,14 @@ export function createSessionToolPool(options: SessionToolPoolOptions): SessionT
         [...before].filter((n) => !announced?.has(n) && !(discovered ?? []).includes(n)),
       );
     },
+    loopPool: () => ({
+      get callable() {
+        return pool().callable;
+      },
+      definitions: () => pool().definitions(),
+      definitionsFor: (discovered) => pool(discovered).definitions(),
+      deferredToolsSection: () => session.deferredSection(),
+    }),
   };
+  return session;
 }

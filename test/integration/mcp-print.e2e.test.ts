@@ -1,0 +1,168 @@
+/**
+ * MCP servers and deferred loading in `gantry -p`, end to end: the real `bin/gantry.js` with a
+ * generated 20-tool stdio server from `--mcp-config`, against the scripted fake model servers.
+ *
+ * Anthropic: the first request carries no MCP definitions (their names are in the session
+ * context), a ToolSearch call loads one (tool_reference + "Tool loaded."), the next request carries
+ * it with `defer_loading: true`, and the call runs. A deferred tool the model calls without loading
+ * it gets the same permission step (denied in -p without a rule). OpenAI-compatible: the loaded
+ * definition is appended to the end of the tools list and the earlier bytes are unchanged.
+ * docs/mcp-client.md.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type FakeAnthropicServer,
+  startFakeAnthropicServer,
+} from '../../src/testing/fake-anthropic-server.js';
+import { reply } from '../../src/testing/fake-model-script.js';
+import { startFakeOpenAIServer } from '../../src/testing/fake-openai-server.js';
+import { mcpTestServerCommand } from '../../src/testing/mcp-test-server.js';
+import {
+  gantryEnv,
+  makePrintWorld,
+  PRINT_TEST_KEY,
+  type PrintWorld,
+  runGantry,
+} from '../../src/testing/print-fixtures.js';
+
+let world: PrintWorld;
+let fake: FakeAnthropicServer | undefined;
+beforeEach(() => {
+  world = makePrintWorld();
+});
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+  world.cleanup();
+});
+
+const mcpConfig = () =>
+  JSON.stringify({ mcpServers: { gen: mcpTestServerCommand({ toolCount: 30, special: false }) } });
+const names = (body: any): string[] => (body.tools ?? []).map((t: any) => t.name);
+const allText = (body: any): string => JSON.stringify(body.messages);
+
+describe('gantry -p with an MCP server (Anthropic)', () => {
+  it('defers MCP tools, loads one through ToolSearch, sends it with defer_loading, runs it', async () => {
+    fake = await startFakeAnthropicServer({
+      apiKey: PRINT_TEST_KEY,
+      script: [
+        reply.toolUse('ToolSearch', { query: 'select:mcp__gen__get_issue' }),
+        reply.toolUse('mcp__gen__get_issue', { id: '42' }),
+        reply.toolUse('mcp__gen__delete_issue', { id: '42' }),
+        reply.text('Done.'),
+      ],
+    });
+    const r = await runGantry(
+      [
+        '-p',
+        '--output-format',
+        'stream-json',
+        '--verbose',
+        '--mcp-config',
+        mcpConfig(),
+        '--allowedTools',
+        'mcp__gen__get_issue',
+        'find the issue',
+      ],
+      { cwd: world.project, env: gantryEnv(world, fake) },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const events = r.lines();
+    expect(events[0]).toMatchObject({ type: 'system', subtype: 'init' });
+    expect(events[0].mcp_servers).toEqual([{ name: 'gen', status: 'connected', source: 'dynamic' }]);
+    expect(events[0].tools).toContain('mcp__gen__get_issue');
+
+    const [first, second, third, fourth] = (fake.messageRequests ?? []).map((m) => m.body);
+    // First request: ToolSearch in full, no MCP definition; the names are in the session context.
+    expect(names(first)).toContain('ToolSearch');
+    expect(names(first).some((n) => n.startsWith('mcp__'))).toBe(false);
+    expect(allText(first)).toContain('mcp__gen__get_issue');
+    expect(allText(first)).toContain('# Deferred tools');
+
+    // ToolSearch answered with a tool reference and the sibling text.
+    const last = second.messages[second.messages.length - 1];
+    expect(last.content[0]).toMatchObject({
+      type: 'tool_result',
+      content: [{ type: 'tool_reference', tool_name: 'mcp__gen__get_issue' }],
+    });
+    expect(last.content[1]).toMatchObject({ type: 'text', text: 'Tool loaded.' });
+    // Second request: the loaded tool in full, with defer_loading, in sorted place.
+    const loaded = second.tools.find((t: any) => t.name === 'mcp__gen__get_issue');
+    expect(loaded).toMatchObject({ defer_loading: true, input_schema: { type: 'object', required: ['id'] } });
+    expect(names(second).filter((n) => n.startsWith('mcp__'))).toEqual(['mcp__gen__get_issue']);
+
+    // The call ran on the server.
+    expect(JSON.stringify(third.messages.at(-1))).toContain('\\"tool\\":\\"get_issue\\"');
+    expect(JSON.stringify(third.messages.at(-1))).toContain('not instructions from the user');
+    // A deferred tool never loaded: the same permission step (no rule → denied in -p).
+    const denied = fourth.messages.at(-1).content[0];
+    expect(denied).toMatchObject({ type: 'tool_result', is_error: true });
+    const result = events.at(-1);
+    expect(result).toMatchObject({ type: 'result', result: 'Done.' });
+    expect(result.permission_denials.map((d: any) => d.tool_name)).toEqual(['mcp__gen__delete_issue']);
+  });
+
+  it('ENABLE_TOOL_SEARCH=false sends every MCP tool in full and no ToolSearch', async () => {
+    fake = await startFakeAnthropicServer({ apiKey: PRINT_TEST_KEY, script: [reply.text('ok')] });
+    const r = await runGantry(['-p', '--mcp-config', mcpConfig(), 'x'], {
+      cwd: world.project,
+      env: gantryEnv(world, fake, { ENABLE_TOOL_SEARCH: 'false' }),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const first = fake.messageRequests[0]?.body;
+    expect(names(first)).not.toContain('ToolSearch');
+    expect(names(first).filter((n) => n.startsWith('mcp__gen__'))).toHaveLength(30);
+    expect(allText(first)).not.toContain('# Deferred tools');
+  });
+});
+
+describe('gantry -p with an MCP server (OpenAI-compatible)', () => {
+  it('appends the loaded definition at the end; the tools before it are byte-identical', async () => {
+    const openai = await startFakeOpenAIServer({
+      apiKey: 'sk-openai-test',
+      script: [
+        reply.toolUse('ToolSearch', { query: 'weather forecast' }),
+        reply.toolUse('mcp__gen__get_weather_forecast', { id: 'oslo' }),
+        reply.text('Sunny.'),
+      ],
+    });
+    try {
+      const r = await runGantry(
+        [
+          '-p',
+          '--provider',
+          'openai',
+          '--model',
+          'gpt-4.1',
+          '--mcp-config',
+          mcpConfig(),
+          '--allowedTools',
+          'mcp__gen',
+          'weather?',
+        ],
+        {
+          cwd: world.project,
+          env: gantryEnv(world, undefined, {
+            OPENAI_API_KEY: 'sk-openai-test',
+            OPENAI_BASE_URL: `${openai.url}/v1`,
+          }),
+        },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe('Sunny.\n');
+      const bodies = openai.modelRequests.map((m) => m.body);
+      const tools = (b: any) => b.tools.map((t: any) => t.function.name) as string[];
+      expect(tools(bodies[0]).some((n) => n.startsWith('mcp__'))).toBe(false);
+      const added = tools(bodies[1]).slice(tools(bodies[0]).length);
+      expect(added.length).toBeGreaterThan(0);
+      expect(added).toContain('mcp__gen__get_weather_forecast');
+      expect(JSON.stringify(bodies[1].tools.slice(0, tools(bodies[0]).length))).toBe(
+        JSON.stringify(bodies[0].tools),
+      );
+      expect(JSON.stringify(bodies[1].messages)).toContain('Tool loaded: mcp__gen__get_weather_forecast');
+      expect(JSON.stringify(bodies[2].messages)).toContain('get_weather_forecast');
+    } finally {
+      await openai.close();
+    }
+  });
+});
