@@ -12,7 +12,11 @@ import type { BenchReport } from './run.js';
 export default async function run(): Promise<BenchReport> {
   const corpus = sharedFile('data/security/cases.jsonl');
   if (!corpus)
-    return { name: 'auto mode on the security cases', figures: {}, notes: ['../shared missing: skipped'] };
+    return {
+      name: 'auto mode on the security cases',
+      figures: {},
+      notes: ['the shared security cases are missing: skipped'],
+    };
   const floor = await measureAutoModeCorpus(corpus, 'model-worst-case');
   const noFloor = await measureAutoModeCorpus(corpus, 'model-worst-case-no-floor');
   const builtin = await measureAutoModeCorpus(corpus, 'builtin');

@@ -5,8 +5,10 @@
  * both (nothing may stop at a permission), a fresh HOME and project per run.
  *
  * Figures: wall time of the whole process (spawn to exit) per CLI, median over the runs, which
- * alternate which CLI goes first; their ratio; each CLI's share of input tokens read from the
- * fake's simulated prompt cache on turns 2–10 (the smallest of those turns).
+ * alternate which CLI goes first, split into start-up (spawn → first model request) and session
+ * (first request → exit); the ratios; each CLI's share of input tokens read from the fake's
+ * simulated prompt cache on turns 2–10 (the smallest of those turns), and the input tokens per
+ * turn that were not cache reads.
  * Targets: gantry wall ≤ 0.5 × Claude Code's; cache reads ≥ 90% of input from turn 2 on, both.
  *
  * Claude Code is never a dependency: the bench uses `GANTRY_BENCH_CLAUDE_CODE` (a path to a
@@ -23,7 +25,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type FakeAnthropicServer, startFakeAnthropicServer } from '../src/testing/fake-anthropic-server.js';
-import { reply, type ScriptEntry } from '../src/testing/fake-model-script.js';
+import { type FakeReply, reply, type ScriptEntry } from '../src/testing/fake-model-script.js';
 import type { BenchReport } from './run.js';
 
 const CLAUDE_CODE_VERSION = '2.1.332';
@@ -68,9 +70,9 @@ function claudeCode(): { bin: string } | { reason: string } {
   return { bin };
 }
 
-/** Nine tool calls over the project's files, then the answer. */
-function script(project: string): ScriptEntry[] {
-  const entries: ScriptEntry[] = [];
+/** Nine tool calls over the project's files, then the answer; `arrivals` gets each request's time. */
+function script(project: string, arrivals: number[]): ScriptEntry[] {
+  const entries: FakeReply[] = [];
   for (let i = 0; i < TURNS - 1; i++) {
     entries.push(
       i % 3 === 2
@@ -79,11 +81,18 @@ function script(project: string): ScriptEntry[] {
     );
   }
   entries.push(reply.text('All ten turns done.'));
-  return entries;
+  return entries.map((entry) => () => {
+    arrivals.push(performance.now());
+    return entry;
+  });
 }
 
 interface RunFigures {
   wallMs: number;
+  /** Spawn → first model request (start-up: module loading, settings, session set-up). */
+  startupMs: number;
+  /** First model request → process exit (the turns, and shutting down). */
+  sessionMs: number;
   ok: boolean;
   detail: string;
   /** Cache-read share of input tokens per model request. */
@@ -117,7 +126,14 @@ function baseEnv(home: string, url: string): Record<string, string> {
 }
 
 function runProcess(cmd: string, args: string[], cwd: string, env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string; ms: number }>((resolve) => {
+  return new Promise<{
+    code: number | null;
+    stdout: string;
+    stderr: string;
+    ms: number;
+    start: number;
+    end: number;
+  }>((resolve) => {
     const t = performance.now();
     const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -127,7 +143,8 @@ function runProcess(cmd: string, args: string[], cwd: string, env: Record<string
     const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: performance.now() - t });
+      const end = performance.now();
+      resolve({ code, stdout, stderr, ms: end - t, start: t, end });
     });
   });
 }
@@ -147,10 +164,11 @@ function shares(fake: FakeAnthropicServer): number[] {
 
 async function runOnce(which: 'gantry' | 'claude', claudeBin: string | undefined): Promise<RunFigures> {
   const w = world();
+  const arrivals: number[] = [];
   // Requests that are not the main loop's (a side query of either CLI) get a short answer off-script.
   const fake = await startFakeAnthropicServer({
     apiKey: KEY,
-    script: script(w.project),
+    script: script(w.project, arrivals),
     routes: [
       {
         name: 'side query',
@@ -194,8 +212,11 @@ async function runOnce(which: 'gantry' | 'claude', claudeBin: string | undefined
       detail = `exit ${r.code}, stdout ${r.stdout.slice(0, 200)} stderr ${r.stderr.slice(-300)}`;
     }
     const main = fake.messageRequests.filter((q) => q.route === undefined);
+    const first = arrivals[0] ?? r.end;
     return {
       wallMs: r.ms,
+      startupMs: first - r.start,
+      sessionMs: r.end - first,
       ok,
       detail,
       cacheShares: shares(fake),
@@ -229,6 +250,8 @@ export default async function printBench(): Promise<BenchReport> {
   const figures: BenchReport['figures'] = {
     runs: RUNS,
     'gantry -p wall ms (median)': gWall,
+    'gantry start-up ms, spawn → first request (median)': median(gantry.map((r) => r.startupMs)),
+    'gantry session ms, first request → exit (median)': median(gantry.map((r) => r.sessionMs)),
     'gantry model requests per run': gantry[0]?.requests ?? 0,
     'gantry runs that completed the session': `${gantry.filter((r) => r.ok).length}/${gantry.length}`,
     'gantry cache read % per turn (first run)': (gantry[0]?.cacheShares ?? []).map(pct).join(' / '),
@@ -243,7 +266,11 @@ export default async function printBench(): Promise<BenchReport> {
     const cWall = median(claude.map((r) => r.wallMs));
     Object.assign(figures, {
       'claude -p wall ms (median)': cWall,
+      'claude start-up ms, spawn → first request (median)': median(claude.map((r) => r.startupMs)),
+      'claude session ms, first request → exit (median)': median(claude.map((r) => r.sessionMs)),
       'gantry / claude wall ratio': gWall / cWall,
+      'gantry / claude session ratio (without start-up)':
+        median(gantry.map((r) => r.sessionMs)) / median(claude.map((r) => r.sessionMs)),
       'claude model requests per run': claude[0]?.requests ?? 0,
       'claude runs that completed the session': `${claude.filter((r) => r.ok).length}/${claude.length}`,
       'claude cache read % per turn (first run)': (claude[0]?.cacheShares ?? []).map(pct).join(' / '),

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { exitQuietlyOnClosedPipe } from './closed-pipe.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -138,11 +139,7 @@ export function isAgentInvocation(args: readonly string[]): boolean {
 }
 
 export async function main(argv: string[]): Promise<void> {
-  // `gantry replay … | head`: a closed pipe ends the output quietly, like other Unix tools.
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(0);
-    throw e;
-  });
+  exitQuietlyOnClosedPipe();
   if (isAgentInvocation(argv.slice(2))) {
     const { runPrintCli } = await import('./print/cli.js');
     await runPrintCli(argv.slice(2));

@@ -29,6 +29,7 @@ import { loadSettings } from '../permissions/settings/load.js';
 import type { LoadedSettings } from '../permissions/settings/types.js';
 import { assembleToolPool, type ToolPool } from '../runtime/index.js';
 import { toolDescriberFor } from '../tools/describers.js';
+import { pruneSessionDirs, sessionsRoot } from '../tools/file-io/session-files.js';
 import { getAllBaseTools } from '../tools/index.js';
 import { createInputQueue } from './input-queue.js';
 import { query } from './query.js';
@@ -148,6 +149,9 @@ export function createAgent(options: CreateAgentOptions): Agent {
     engine = createPermissionEngine({
       settings,
       classifier: classifier ?? builtinClassifier,
+      // Spilled results live in the session folders (`~/.gantry/sessions/<id>/`): the model may
+      // Read them back without asking.
+      readableDirectories: [sessionsRoot(home)],
       describe: async (toolName, input, request) => {
         const describer = toolDescriberFor(toolName);
         if (!describer) throw new Error(`no describer for ${toolName}`);
@@ -156,6 +160,8 @@ export function createAgent(options: CreateAgentOptions): Agent {
     });
   }
   const permissionEngine = engine;
+  // Old session folders go at start, as `gantry mcp` does (never a live session's; never throws).
+  void pruneSessionDirs(sessionsRoot(home));
   const toolResultLimits =
     options.toolResultLimits ??
     readManagedToolLimits({

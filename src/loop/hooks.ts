@@ -41,6 +41,8 @@ export interface LoopHooksOptions {
   projectRoot: string;
   /** Default timeout of command hooks (ms). */
   defaultTimeoutMs?: number;
+  /** Told about each non-blocking problem (a hook that timed out, failed to start, exited 1, threw). */
+  onProblem?: (event: HookEventName, message: string) => void;
 }
 
 function cut(text: string): string {
@@ -156,24 +158,26 @@ export class LoopHooks {
         : [],
       Promise.all(
         callbacks.map(async ({ hook, timeoutS }) => {
+          const controller = new AbortController();
+          const onAbort = () => controller.abort();
+          signal.addEventListener('abort', onAbort, { once: true });
           try {
-            const controller = new AbortController();
-            const onAbort = () => controller.abort();
-            signal.addEventListener('abort', onAbort, { once: true });
             const ms =
               options.timeoutMs !== undefined
                 ? Math.min(options.timeoutMs, timeoutS * 1000)
                 : timeoutS * 1000;
+            // `then` so a callback that throws synchronously is caught like one that rejects.
             const answer = await withTimeout(
-              Promise.resolve(hook(input, options.toolUseId, { signal: controller.signal })),
+              Promise.resolve().then(() => hook(input, options.toolUseId, { signal: controller.signal })),
               ms,
               signal,
             );
-            signal.removeEventListener('abort', onAbort);
             if (answer === 'timeout') controller.abort();
             return answer;
           } catch (error) {
             return { thrown: error instanceof Error ? error.message : String(error) };
+          } finally {
+            signal.removeEventListener('abort', onAbort);
           }
         }),
       ),
@@ -195,6 +199,7 @@ export class LoopHooks {
       }
       readJson(outcome, isObj(a) ? a : undefined, false);
     }
+    for (const e of outcome.errors) this.options.onProblem?.(event, e);
     return outcome;
   }
 
@@ -217,7 +222,7 @@ export class LoopHooks {
         callbacks.map(async ({ hook, timeoutS }) => {
           try {
             return await withTimeout(
-              Promise.resolve(hook(input as HookInput, input.tool_use_id, { signal: sig })),
+              Promise.resolve().then(() => hook(input as HookInput, input.tool_use_id, { signal: sig })),
               timeoutS * 1000,
               sig,
             );

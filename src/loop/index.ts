@@ -12,6 +12,7 @@ export { assembleSystemPrompt } from './prompt/assemble.js';
 export { loadMemoryFiles, type MemoryFile } from './prompt/memory.js';
 export { SECURITY_SECTION_TEXT } from './prompt/security.js';
 export { query } from './query.js';
+export { isForwardedEvent } from './response.js';
 export { type ManagedLimitsResult, readManagedToolLimits } from './thresholds.js';
 export {
   defaultGantryHome,
@@ -27,5 +28,64 @@ export {
   type TranscriptReadStats,
 } from './transcript/reader.js';
 export { TranscriptWriter } from './transcript/writer.js';
-export type * from './types.js';
+export type {
+  PermissionMode,
+  ApiRetryEvent,
+  AssistantEvent,
+  AutoCompactOptions,
+  BaseHookInput,
+  CanUseTool,
+  CanUseToolOptions,
+  CompactBoundaryEvent,
+  ForwardedEventProgress,
+  HookCallback,
+  HookCallbackMatcher,
+  HookCallbacks,
+  HookCommandConfig,
+  HookEventName,
+  HookInput,
+  HookJSONOutput,
+  InformationalEvent,
+  InitEvent,
+  InputQueue,
+  PermissionDenial,
+  PermissionDeniedEvent,
+  PermissionResult,
+  PermissionUpdate,
+  PostCompactHookInput,
+  PostToolUseFailureHookInput,
+  PostToolUseHookInput,
+  PreCompactHookInput,
+  PreToolUseHookInput,
+  Query,
+  QueryEvent,
+  QueryOptions,
+  QueryPrompt,
+  QueryResult,
+  RecordedToolResult,
+  ResultEvent,
+  ResultSubtype,
+  ResumedSession,
+  SessionEndHookInput,
+  SessionStartHookInput,
+  StopHookInput,
+  StreamEvent,
+  SubagentStartHookInput,
+  SystemEvent,
+  SystemPromptOption,
+  TaskNotificationEvent,
+  TaskProgressEvent,
+  TaskStartedEvent,
+  TaskUpdatedEvent,
+  TerminalReason,
+  ToolPoolLike,
+  ToolProgressMessage,
+  ToolResultLimits,
+  ToolResultMeta,
+  TranscriptConsumer,
+  TranscriptOptions,
+  UserEvent,
+  UserInputMessage,
+  UserPromptSubmitHookInput,
+} from './types.js';
 export { GANTRY_VERSION } from './version.js';

@@ -172,13 +172,16 @@ export function query(options: QueryOptions): Query {
       if (start.stop) s.stopRequested = start.stop.reason;
 
       while (!controller.signal.aborted && s.stopRequested === undefined) {
+        let stopWaiting: (() => void) | undefined;
         const next = await Promise.race([
           inbox.next(),
           new Promise<undefined>((resolve) => {
             if (controller.signal.aborted) resolve(undefined);
-            controller.signal.addEventListener('abort', () => resolve(undefined), { once: true });
+            stopWaiting = () => resolve(undefined);
+            controller.signal.addEventListener('abort', stopWaiting, { once: true });
           }),
         ]);
+        if (stopWaiting) controller.signal.removeEventListener('abort', stopWaiting);
         if (!next) {
           if (!controller.signal.aborted) endReason = 'prompt_input_exit';
           break;
@@ -188,8 +191,9 @@ export function query(options: QueryOptions): Query {
         const onAbort = () => tc.abort(controller.signal.reason);
         controller.signal.addEventListener('abort', onAbort, { once: true });
         s.interruptCurrentTurn = () => tc.abort();
+        const turn = runPrompt(s, next, { signal: tc.signal, takeQueued: () => inbox.takeAll() });
+        let settled = false;
         try {
-          const turn = runPrompt(s, next, { signal: tc.signal, takeQueued: () => inbox.takeAll() });
           let result: ResultEvent | undefined;
           try {
             for (;;) {
@@ -214,9 +218,20 @@ export function query(options: QueryOptions): Query {
               terminal: 'internal_error',
             });
           }
+          settled = true;
           results.push(result);
           yield result;
         } finally {
+          if (!settled) {
+            // The consumer left while the turn ran: abort it and let it finish quietly, so every
+            // tool_use gets its result in the conversation and the transcript.
+            tc.abort();
+            try {
+              for (;;) if ((await turn.next()).done) break;
+            } catch {
+              // The transcript keeps what was written; nothing more to save.
+            }
+          }
           controller.signal.removeEventListener('abort', onAbort);
           s.interruptCurrentTurn = undefined;
           turnController = undefined;

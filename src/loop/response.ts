@@ -20,7 +20,7 @@ import { partialEvent } from './events.js';
 import { appendAssistant, appendUserPart } from './messages.js';
 import type { LoopSession } from './session.js';
 import type { ToolTurnEntry } from './tool-runner.js';
-import type { PermissionDenial, QueryEvent, ToolResultMeta } from './types.js';
+import type { ForwardedEventProgress, PermissionDenial, QueryEvent, ToolResultMeta } from './types.js';
 
 /** How often a running tool's progress is reported, at most (ms). */
 export const TOOL_PROGRESS_INTERVAL_MS = 1_000;
@@ -49,6 +49,18 @@ function toolResultMeta(entry: ToolTurnEntry): ToolResultMeta {
   if (entry.call.status === 'refused') meta.non_execution_kind = 'refused';
   else if (d?.behavior === 'deny' && d.source === 'host') meta.non_execution_kind = 'user-rejected';
   return meta;
+}
+
+/** True for a tool's progress that carries an event to forward (see `ForwardedEventProgress`). */
+export function isForwardedEvent(data: unknown): data is ForwardedEventProgress {
+  if (typeof data !== 'object' || data === null) return false;
+  const d = data as { kind?: unknown; event?: unknown };
+  return (
+    d.kind === 'query-event' &&
+    typeof d.event === 'object' &&
+    d.event !== null &&
+    typeof (d.event as { type?: unknown }).type === 'string'
+  );
 }
 
 /** The `toolUseResult` of a call: its structured output, or the error text (Claude Code's shape). */
@@ -165,6 +177,10 @@ export async function* runResponse(
       }
       const u = step.value;
       if (u.type !== 'progress') continue;
+      if (isForwardedEvent(u.data)) {
+        yield u.data.event;
+        continue;
+      }
       const nowMs = performance.now();
       const last = lastProgress.get(u.toolUseId);
       if (last !== undefined && nowMs - last < TOOL_PROGRESS_INTERVAL_MS) continue;

@@ -13,6 +13,7 @@ import type { PermissionMode } from '../core/permission-types.js';
 import { UsageAccumulator } from '../model/cost.js';
 import { modelInfo, type ProviderName } from '../model/models.js';
 import { toolDefinitions } from '../runtime/index.js';
+import { sessionDirFor } from '../tools/file-io/session-files.js';
 import { DEFAULT_MAX_TOOL_CALLS, DEFAULT_REPEATED_CALL_LIMIT, LoopBreakers } from './breakers.js';
 import { TokenEstimator } from './context/token-estimator.js';
 import { EventFactory } from './events.js';
@@ -93,7 +94,7 @@ export async function createLoopSession(
 ): Promise<LoopSession> {
   const resume = options.resume;
   const cwd = options.cwd;
-  const projectRoot = options.projectRoot ?? findGitRoot(cwd) ?? cwd;
+  const projectRoot = options.projectRoot ?? cwd;
   const home = options.home ?? homedir();
   const now = options.now ?? (() => new Date());
   const pool = options.toolPool ?? (options.tools ? undefined : await options.loadToolPool?.());
@@ -152,6 +153,11 @@ export async function createLoopSession(
     ...(options.hooks ? { callbacks: options.hooks } : {}),
     cwd,
     projectRoot,
+    onProblem: (event, message) =>
+      session.pendingNotices.push({
+        content: `${event} hook problem (ignored): ${message}`,
+        level: 'warning',
+      }),
   });
   const estimator = new TokenEstimator();
   estimator.setFixed(system, defs);
@@ -163,10 +169,12 @@ export async function createLoopSession(
   const session = {} as LoopSession;
   const permissionMode =
     controls.permissionMode ?? options.permissionMode ?? resume?.permissionMode ?? 'default';
+  const sessionDir = options.sessionDir ?? sessionDirFor(sessionId, home);
   const runner = createToolRunner({
     tools,
     cwd,
     projectRoot,
+    sessionDir,
     ...(options.additionalDirectories ? { additionalDirectories: options.additionalDirectories } : {}),
     sessionId,
     permissionMode,

@@ -362,7 +362,7 @@ export interface QueryOptions {
   loadToolPool?: () => Promise<ToolPoolLike>;
   /** Absolute working directory of the session. */
   cwd: string;
-  /** Project root (default: the git root above `cwd`, else `cwd`). */
+  /** Project root: the first working directory for permissions and hooks' CLAUDE_PROJECT_DIR (default `cwd`, as Claude Code takes the directory it was started in). */
   projectRoot?: string;
   additionalDirectories?: string[];
   /** Default: a new UUID (or the resumed session's). */
@@ -409,6 +409,11 @@ export interface QueryOptions {
   transcript?: TranscriptOptions;
   /** Continue a session restored with `resumeSession`. */
   resume?: ResumedSession;
+  /**
+   * Where the session's spilled tool results and background output go (default:
+   * `<home>/.gantry/sessions/<sessionId>/`, the runtime's session folder with its retention rules).
+   */
+  sessionDir?: string;
   /** Labels for a sub-agent's loop: carried on every event, hook input and permission ask. */
   agentId?: string;
   agentType?: string;
@@ -622,6 +627,16 @@ export interface ToolProgressMessage extends EventBase {
   elapsed_time_seconds: number;
   /** The tool's own progress payload, when it sent one (Gantry extension). */
   data?: unknown;
+}
+
+/**
+ * Progress a tool yields to put an event into the session's stream unchanged, instead of a
+ * `tool_progress`: how the Agent tool forwards its sub-agent's events (with `parent_tool_use_id`
+ * set) and the `system/task_*` lifecycle. The loop yields `event` as it is, unthrottled.
+ */
+export interface ForwardedEventProgress {
+  kind: 'query-event';
+  event: QueryEvent;
 }
 
 /** A call that was denied, as listed in `result.permission_denials`. */

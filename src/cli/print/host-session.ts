@@ -15,7 +15,8 @@
  * The session starts at the first `user` message, so the `initialize` request that comes before it
  * (system prompt, hooks) shapes it. At stdin's end: requests to the host fail (their asks become
  * denies), queued prompts still run, then the process ends — 0, or 1 when the last result was an
- * error. With no prompt at all, nothing is printed and the exit code is 0.
+ * error. With no prompt at all, nothing is printed and the exit code is 0. A session that ends by
+ * itself (a hook's `continue: false`, a closed stdout) stops reading stdin and the process ends.
  */
 import type { Readable } from 'node:stream';
 import { createInputQueue } from '../../loop/input-queue.js';
@@ -75,6 +76,8 @@ export async function runHostSession(d: HostSessionDeps): Promise<number> {
   const requests = new HostRequests({ channel, setup, target, pending, state, note, args });
 
   let consuming: Promise<void> | undefined;
+  /** The session ended by itself (a hook stopped it, the output closed): stdin is no longer read. */
+  let sessionOver = false;
   const startSession = (): void => {
     if (consuming) return;
     const init = requests.initializeFacts();
@@ -108,7 +111,11 @@ export async function runHostSession(d: HostSessionDeps): Promise<number> {
           break;
         }
       }
-    })();
+    })().finally(() => {
+      // Nothing can use more input: stop reading so the process ends now, not at the host's EOF.
+      sessionOver = true;
+      (io.stdin as Readable).destroy();
+    });
   };
 
   const reader = (async () => {
@@ -163,7 +170,9 @@ export async function runHostSession(d: HostSessionDeps): Promise<number> {
     }
   })();
 
-  await reader.catch(async (e: unknown) => note(`reading stdin failed: ${(e as Error).message}`));
+  await reader.catch(async (e: unknown) => {
+    if (!sessionOver) await note(`reading stdin failed: ${(e as Error).message}`);
+  });
   channel.closeInput();
   queue.close();
   state.query?.endInput();

@@ -248,6 +248,21 @@ describe('hook_callback', () => {
     await p.exited;
   });
 
+  it('a callback answering continue: false ends the session, and the process exits without waiting for EOF', async () => {
+    const p = await start([reply.text('never asked')]);
+    const init = p.request('initialize', { hooks: { UserPromptSubmit: [{ hookCallbackIds: ['hook_0'] }] } });
+    await p.response(init);
+    p.user('run');
+    const cb = await p.next((l) => l.type === 'control_request' && l.request?.subtype === 'hook_callback');
+    expect(cb.request.input).toMatchObject({ hook_event_name: 'UserPromptSubmit', prompt: 'run' });
+    p.answer(cb.request_id, { continue: false, stopReason: 'the host stops here' });
+    const result = await p.next(isResult);
+    expect(result).toMatchObject({ is_error: true, terminal_reason: 'hook_stopped' });
+    // stdin stays open: the process ends because the session did.
+    expect((await p.exited).code).toBe(1);
+    expect(fake.messageRequests).toHaveLength(0);
+  });
+
   it('a failed callback with onFailure "block" blocks the call', async () => {
     const p = await start([reply.toolUse('Bash', { command: 'echo hi' }), reply.text('ok')]);
     const init = p.request('initialize', {

@@ -4,7 +4,7 @@
  * prompt, prompts that arrive mid-turn ride in the next tool-result message, prompts after the
  * turn get their own result.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -193,5 +193,62 @@ describe('input while a turn runs', () => {
       if (e.type === 'result') expect(() => q.pushInput('too late')).toThrow(/input has ended/);
     });
     expect(run.results).toHaveLength(1);
+  });
+});
+
+describe('a consumer that stops reading', () => {
+  it('leaving the loop mid-tool aborts the turn and still answers every tool_use in the transcript', async () => {
+    world = makeLoopWorld();
+    const finished = path.join(world.project, 'finished');
+    model = await startFakeModel('anthropic', [
+      reply.toolUse('Bash', { command: `sleep 20; touch ${finished}` }, { id: 'toolu_left' }),
+    ]);
+    const { query } = await import('../query.js');
+    const q = query(await loopOptions(world, model, { prompt: 'go', decide: allowAllDecider }));
+    for await (const e of q) if (e.type === 'assistant') break;
+    const r = await q.next();
+    expect(r.done).toBe(true);
+    const transcript = path.join(world.gantryHome, 'projects');
+    const { readdirSync } = await import('node:fs');
+    const dir = path.join(transcript, readdirSync(transcript)[0] as string);
+    const file = path.join(dir, readdirSync(dir).find((f) => f.endsWith('.jsonl')) as string);
+    // A real result line was written (not the reader's repair of a missing one).
+    const resultLines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((l) => l.type === 'user' && 'toolUseResult' in l);
+    expect(resultLines.map((l) => l.message.content[0].tool_use_id)).toEqual(['toolu_left']);
+    expect(everyToolUseAnswered(loadSessionMessages(file))).toBe(true);
+    expect(existsSync(finished)).toBe(false);
+  });
+});
+
+describe('a long session', () => {
+  it('thirty prompts in one session: one result each, no listener build-up warning', async () => {
+    world = makeLoopWorld();
+    model = await startFakeModel(
+      'anthropic',
+      Array.from({ length: 30 }, (_, i) => reply.text(`answer ${i}`)),
+    );
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const input = createInputQueue();
+      input.push('prompt 0');
+      let n = 1;
+      const run = await runQuery(await loopOptions(world, model, { prompt: input }), (e) => {
+        if (e.type !== 'result') return;
+        if (n < 30) input.push(`prompt ${n++}`);
+        else input.close();
+      });
+      expect(run.results.map((r) => r.result)).toEqual(Array.from({ length: 30 }, (_, i) => `answer ${i}`));
+      expect(run.results.map((r) => r.result_index)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+      await sleep(10);
+      expect(warnings.filter((w) => w === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 });

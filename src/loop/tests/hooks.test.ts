@@ -313,4 +313,30 @@ describe('callback hooks', () => {
     expect(model.requests()).toHaveLength(0);
     expect(run.results[0]?.terminal_reason).toBe('prompt_blocked');
   });
+
+  it('a callback that throws is a non-blocking problem, reported as a warning', async () => {
+    world = makeLoopWorld();
+    model = await startFakeModel('anthropic', [reply.text('done anyway')]);
+    const run = await runQuery(
+      await loopOptions(world, model, {
+        prompt: 'hello',
+        hooks: {
+          Stop: [
+            {
+              hooks: [
+                () => {
+                  throw new Error('callback exploded');
+                },
+              ],
+            },
+          ],
+        },
+      }),
+    );
+    expect(run.results[0]).toMatchObject({ subtype: 'success', result: 'done anyway' });
+    const warnings = run.of('system', 'informational').filter((e) => e.level === 'warning');
+    expect(warnings.map((w) => w.content).join('\n')).toMatch(
+      /Stop hook problem \(ignored\): .*callback exploded/,
+    );
+  });
 });

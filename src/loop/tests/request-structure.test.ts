@@ -183,3 +183,47 @@ describe('request structure', () => {
     expect(run.events.every((e) => e.session_id === '11111111-2222-3333-4444-555555555555')).toBe(true);
   });
 });
+
+describe('events a tool forwards', () => {
+  it('a tool that yields a forwarded event puts it into the stream unchanged; other progress becomes tool_progress', async () => {
+    const { z } = await import('zod');
+    const { buildTool } = await import('../../core/index.js');
+    world = makeLoopWorld();
+    const taskStarted = {
+      type: 'system' as const,
+      subtype: 'task_started' as const,
+      task_id: 'a0000000000000001',
+      tool_use_id: 'toolu_agent',
+      description: 'look around',
+      is_backgrounded: false,
+      task_type: 'local_agent',
+      session_id: 'S',
+      uuid: 'U',
+    };
+    const agentLike = buildTool({
+      name: 'FakeAgent',
+      description: 'Forwards an event.',
+      inputSchema: z.strictObject({}),
+      isReadOnly: () => true,
+      async *call() {
+        yield { kind: 'query-event', event: taskStarted };
+        yield { percent: 50 };
+        return { data: 'sub-agent done' };
+      },
+    });
+    model = await startFakeModel('anthropic', [
+      reply.toolUse('FakeAgent', {}, { id: 'toolu_agent' }),
+      reply.text('ok'),
+    ]);
+    const run = await runQuery(
+      await loopOptions(world, model, { prompt: 'go', tools: [agentLike], decide: allowAllDecider }),
+    );
+    expect(run.of('system', 'task_started')).toEqual([taskStarted]);
+    expect(run.of('tool_progress')).toHaveLength(1);
+    expect(run.of('tool_progress')[0]).toMatchObject({
+      tool_use_id: 'toolu_agent',
+      tool_name: 'FakeAgent',
+      data: { percent: 50 },
+    });
+  });
+});

@@ -83,6 +83,8 @@ describe('a per-tool cap in the loop', () => {
     );
     const sent = model.requests()[1]!.body.messages[2].content[0].content as string;
     expect(sent).toContain('<persisted-output>');
+    // The spilled file sits in the session's folder under the (test) home, not in the temp directory.
+    expect(sent).toContain(path.join(world.home, '.gantry', 'sessions'));
     const unlimited = await startFakeModel('anthropic', [
       reply.toolUse('Bash', { command: cmd }),
       reply.text('ok'),
