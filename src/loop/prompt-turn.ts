@@ -227,6 +227,14 @@ export async function* runPrompt(
       }
     }
 
+    // Tools that appeared since the last request (an MCP server's list_changed) become callable;
+    // new deferred names reach the model as a note (docs/mcp-client.md "Deferred tools").
+    const toolsNote = s.refreshTools();
+    if (toolsNote)
+      addUser(s, [{ type: 'text', text: `<system-reminder>\n${toolsNote}\n</system-reminder>` }], {
+        isMeta: true,
+      });
+
     yield* maybeCompact(s, ctl.signal, { trigger: 'auto', force: false });
     const hardLimit = s.contextWindowTokens - s.maxTokens;
     const estimate = s.estimator.estimate(s.messages);

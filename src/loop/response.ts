@@ -84,7 +84,7 @@ export async function* runResponse(
     tools: s.currentToolDefinitions(),
     maxTokens: s.maxTokens,
     ...(o.thinking ? { thinking: o.thinking } : {}),
-    ...(o.requestExtra ? { extra: o.requestExtra } : {}),
+    ...(s.requestExtra ? { extra: s.requestExtra } : {}),
   };
   const rawEstimate = s.estimator.rawTokens(s.messages);
   const blocks: AssistantContentBlock[] = [];

@@ -58,6 +58,13 @@ export interface LoopSession {
   readonly events: EventFactory;
   /** The per-session context text (date, git snapshot) for the first user message. */
   readonly sessionContext: string;
+  /**
+   * Before each request: makes tools the pool gained since (an MCP `list_changed`) callable and
+   * returns the note about deferred tools that appeared or went away (`''` when none).
+   */
+  refreshTools(): string;
+  /** `ModelRequest.extra` of every request: `options.requestExtra` plus the pool's betas. */
+  readonly requestExtra: Readonly<Record<string, unknown>> | undefined;
   /** SessionStart hooks' context, added to the first prompt's message. */
   sessionStartContext: string[];
   /** True until the first prompt has been added (it carries the session context). */
@@ -79,6 +86,16 @@ export interface LoopSession {
   stopRequested: string | undefined;
   headers: Record<string, string> | undefined;
   now: () => Date;
+}
+
+/** `extra` with the pool's betas appended to `extra.betas` (the caller's first, no duplicates). */
+export function withPoolBetas(
+  extra: Readonly<Record<string, unknown>> | undefined,
+  betas: readonly string[],
+): Readonly<Record<string, unknown>> | undefined {
+  if (!betas.length) return extra;
+  const own = Array.isArray(extra?.betas) ? (extra.betas as unknown[]) : [];
+  return { ...extra, betas: [...new Set([...own, ...betas])] };
 }
 
 function providerOf(provider: string): ProviderName {
@@ -216,6 +233,12 @@ export async function createLoopSession(
     toolDefinitions: defs,
     currentToolDefinitions: () =>
       pool?.definitionsFor ? pool.definitionsFor(session.runner.discoveredToolNames) : defs,
+    refreshTools: () => {
+      if (!pool?.definitionsFor) return '';
+      session.runner.addNewTools(pool.callable);
+      return pool.deferredToolsDelta?.(session.runner.discoveredToolNames) ?? '';
+    },
+    requestExtra: withPoolBetas(options.requestExtra, pool?.requestBetas?.() ?? []),
     messages: resume ? [...resume.messages] : [],
     runner,
     writer,

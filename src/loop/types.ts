@@ -443,6 +443,17 @@ export interface ToolPoolLike {
   definitionsFor?(discoveredToolNames: readonly string[]): readonly ModelToolDefinition[];
   /** The deferred tools' names for the session context block (`''` when none). */
   deferredToolsSection?(): string;
+  /**
+   * A note for deferred tools that appeared or went away since the last call (a server's
+   * `list_changed`), `''` when nothing changed. The loop asks before each request and adds a
+   * non-empty note as a meta user message.
+   */
+  deferredToolsDelta?(discoveredToolNames: readonly string[]): string;
+  /**
+   * `anthropic-beta` values the pool's definitions need (deferred loading on Anthropic:
+   * `defer_loading` and `tool_reference` blocks). Merged into `extra.betas` of every request.
+   */
+  requestBetas?(): readonly string[];
 }
 
 /** Something that reads the session's conversation while it runs. */

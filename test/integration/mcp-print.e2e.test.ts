@@ -1,12 +1,14 @@
 /**
  * MCP servers and deferred loading in `gantry -p`, end to end: the real `bin/gantry.js` with a
- * generated 20-tool stdio server from `--mcp-config`, against the scripted fake model servers.
+ * generated stdio server (200 tools, or 30) from `--mcp-config`, against the scripted fake model
+ * servers.
  *
  * Anthropic: the first request carries no MCP definitions (their names are in the session
  * context), a ToolSearch call loads one (tool_reference + "Tool loaded."), the next request carries
  * it with `defer_loading: true`, and the call runs. A deferred tool the model calls without loading
  * it gets the same permission step (denied in -p without a rule). OpenAI-compatible: the loaded
- * definition is appended to the end of the tools list and the earlier bytes are unchanged.
+ * definition is appended to the end of the tools list and the earlier bytes are unchanged. A tool
+ * the server adds during the session (list_changed) is announced by name and callable.
  * docs/mcp-client.md.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -36,8 +38,11 @@ afterEach(async () => {
   world.cleanup();
 });
 
-const mcpConfig = () =>
-  JSON.stringify({ mcpServers: { gen: mcpTestServerCommand({ toolCount: 30, special: false }) } });
+const mcpConfig = (toolCount = 30, special = false) =>
+  JSON.stringify({ mcpServers: { gen: mcpTestServerCommand({ toolCount, special }) } });
+const BETA = 'advanced-tool-use-2025-11-20';
+const betas = (r: { headers: Record<string, string> }): string[] =>
+  (r.headers['anthropic-beta'] ?? '').split(',').map((b) => b.trim());
 const names = (body: any): string[] => (body.tools ?? []).map((t: any) => t.name);
 const allText = (body: any): string => JSON.stringify(body.messages);
 
@@ -59,7 +64,7 @@ describe('gantry -p with an MCP server (Anthropic)', () => {
         'stream-json',
         '--verbose',
         '--mcp-config',
-        mcpConfig(),
+        mcpConfig(200),
         '--allowedTools',
         'mcp__gen__get_issue',
         'find the issue',
@@ -72,12 +77,18 @@ describe('gantry -p with an MCP server (Anthropic)', () => {
     expect(events[0].mcp_servers).toEqual([{ name: 'gen', status: 'connected', source: 'dynamic' }]);
     expect(events[0].tools).toContain('mcp__gen__get_issue');
 
-    const [first, second, third, fourth] = (fake.messageRequests ?? []).map((m) => m.body);
-    // First request: ToolSearch in full, no MCP definition; the names are in the session context.
+    expect(events[0].tools.filter((n: string) => n.startsWith('mcp__gen__'))).toHaveLength(200);
+
+    const requests = fake.messageRequests ?? [];
+    const [first, second, third, fourth] = requests.map((m) => m.body);
+    // First request: ToolSearch in full, no MCP definition; all 200 names are in the session context.
     expect(names(first)).toContain('ToolSearch');
     expect(names(first).some((n) => n.startsWith('mcp__'))).toBe(false);
-    expect(allText(first)).toContain('mcp__gen__get_issue');
     expect(allText(first)).toContain('# Deferred tools');
+    const context = JSON.stringify(first.messages[0]);
+    expect(context.match(/mcp__gen__[a-z_0-9]+/g)?.length).toBe(200);
+    // Every request of a session with deferred loading carries the tool-search beta.
+    for (const r of requests) expect(betas(r)).toContain(BETA);
 
     // ToolSearch answered with a tool reference and the sibling text.
     const last = second.messages[second.messages.length - 1];
@@ -110,9 +121,45 @@ describe('gantry -p with an MCP server (Anthropic)', () => {
     });
     expect(r.code, r.stderr).toBe(0);
     const first = fake.messageRequests[0]?.body;
+    expect(betas(fake.messageRequests[0] as any)).not.toContain(BETA);
     expect(names(first)).not.toContain('ToolSearch');
     expect(names(first).filter((n) => n.startsWith('mcp__gen__'))).toHaveLength(30);
     expect(allText(first)).not.toContain('# Deferred tools');
+  });
+});
+
+describe('gantry -p with a server that adds a tool (list_changed)', () => {
+  it('announces the new deferred tool by name, and the model can load and call it', async () => {
+    fake = await startFakeAnthropicServer({
+      apiKey: PRINT_TEST_KEY,
+      script: [
+        reply.toolUse('mcp__gen__add_tool', { name: 'zz_late_arrival' }),
+        reply.toolUse('ToolSearch', { query: 'select:mcp__gen__zz_late_arrival' }),
+        reply.toolUse('mcp__gen__zz_late_arrival', {}),
+        reply.text('Done.'),
+      ],
+    });
+    const r = await runGantry(
+      ['-p', '--mcp-config', mcpConfig(2, true), '--allowedTools', 'mcp__gen', 'add a tool'],
+      { cwd: world.project, env: gantryEnv(world, fake) },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const [first, second, third, fourth] = fake.messageRequests.map((m) => m.body);
+    expect(allText(first)).not.toContain('zz_late_arrival');
+    // The note rides in the user message with the add_tool result.
+    const note = second.messages
+      .at(-1)
+      .content.find((b: any) => b.type === 'text' && b.text.includes('mcp__gen__zz_late_arrival'));
+    expect(note?.text).toMatch(/^<system-reminder>\nNew deferred tools/);
+    expect(names(second)).not.toContain('mcp__gen__zz_late_arrival');
+    expect(third.messages.at(-1).content[0]).toMatchObject({
+      content: [{ type: 'tool_reference', tool_name: 'mcp__gen__zz_late_arrival' }],
+    });
+    expect(names(third)).toContain('mcp__gen__zz_late_arrival');
+    // The call reached the server (it answers every generated tool with its name).
+    const result = fourth.messages.at(-1).content[0];
+    expect(result.is_error ?? false).toBe(false);
+    expect(JSON.stringify(result.content)).toContain('zz_late_arrival');
   });
 });
 

@@ -57,7 +57,15 @@ export interface LoopToolPool {
   definitions(): readonly ModelToolDefinition[];
   definitionsFor(discoveredToolNames: readonly string[]): readonly ModelToolDefinition[];
   deferredToolsSection(): string;
+  deferredToolsDelta(discoveredToolNames: readonly string[]): string;
+  requestBetas(): readonly string[];
 }
+
+/**
+ * The `anthropic-beta` value deferred loading needs on Anthropic (`defer_loading` definitions and
+ * `tool_reference` blocks); see Anthropic's tool search documentation.
+ */
+export const TOOL_SEARCH_BETA = 'advanced-tool-use-2025-11-20';
 
 export function createSessionToolPool(options: SessionToolPoolOptions): SessionToolPool {
   const toolSearchTool = options.toolSearch
@@ -113,6 +121,8 @@ export function createSessionToolPool(options: SessionToolPoolOptions): SessionT
       definitions: () => pool().definitions(),
       definitionsFor: (discovered) => pool(discovered).definitions(),
       deferredToolsSection: () => session.deferredSection(),
+      deferredToolsDelta: (discovered) => session.deferredDelta(discovered),
+      requestBetas: () => (toolSearchTool && options.provider === 'anthropic' ? [TOOL_SEARCH_BETA] : []),
     }),
   };
   return session;

@@ -12,7 +12,8 @@
  *   (`MCP_TIMEOUT`, default 30 s). A server that fails or times out is closed (its process tree
  *   killed) and reported `failed` with the reason and the end of its stderr.
  * - Tools: `tools/list` (every page) after connecting and on `notifications/tools/list_changed`; a
- *   refresh that fails keeps the previous list. `onToolsChanged` is told after each change.
+ *   refresh that fails keeps the previous list. A call during which the server announced a change
+ *   returns after the refresh. `onToolsChanged` is told after each change.
  * - Calls: per-call timeout (`toolTimeoutMs`: the entry's `timeout`, else `MCP_TOOL_TIMEOUT`);
  *   an aborted signal makes the SDK send `notifications/cancelled`; progress notifications reach
  *   `onProgress`.
@@ -104,6 +105,8 @@ export class McpConnection {
   status: McpServerStatus = 'pending';
   error: string | undefined;
   tools: readonly SdkTool[] = [];
+  /** The tool-list refresh a `list_changed` started, while it runs. */
+  private pendingRefresh: Promise<void> | undefined;
   serverInfo: { name: string; version: string } | undefined;
   instructions: string | undefined;
   capabilities: ServerCapabilities | undefined;
@@ -192,7 +195,11 @@ export class McpConnection {
       }
     });
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-      await this.refreshTools();
+      const refresh = this.refreshTools().finally(() => {
+        if (this.pendingRefresh === refresh) this.pendingRefresh = undefined;
+      });
+      this.pendingRefresh = refresh;
+      await refresh;
     });
     return client;
   }
@@ -333,6 +340,9 @@ export class McpConnection {
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onProgress ? { onprogress: options.onProgress } : {}),
       });
+      // A call that made the server announce new tools (list_changed arrives before the result)
+      // returns once the new list is read, so the next request already offers them.
+      if (this.pendingRefresh) await this.pendingRefresh;
       return result as CallToolResult;
     });
   }
