@@ -217,6 +217,14 @@ export class McpClientManager {
     return names.map((n) => byName.get(n)).filter((t): t is AnyTool => t !== undefined);
   }
 
+  /** `tools()` of the named servers only, in the same order. */
+  toolsOf(servers: readonly string[]): AnyTool[] {
+    const keep = new Set<string>();
+    for (const server of servers)
+      for (const entry of this.adapted.get(server)?.values() ?? []) keep.add(entry.tool.name);
+    return this.tools().filter((t) => keep.has(t.name));
+  }
+
   /** Called after any server's tool list changed once `start()` settled. Returns the unsubscribe function. */
   onToolsChanged(listener: () => void): () => void {
     this.listeners.add(listener);
