@@ -102,7 +102,7 @@ export async function* runPrompt(
     cwd: s.runner.cwd,
     session_id: s.sessionId,
     tools: s.tools.map((t) => (t.name === 'Agent' ? 'Task' : t.name)),
-    mcp_servers: [],
+    mcp_servers: s.mcpServers(),
     model: s.model,
     permissionMode: s.runner.permissionMode,
     slash_commands: [],

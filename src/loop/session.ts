@@ -63,6 +63,10 @@ export interface LoopSession {
    * returns the note about deferred tools that appeared or went away (`''` when none).
    */
   refreshTools(): string;
+  /** The pool's MCP servers (`system/init.mcp_servers`); `[]` without any. */
+  mcpServers(): { name: string; status: string; source: string }[];
+  /** Disposes the pool `loadToolPool` gave this session (its MCP servers); a given `toolPool` is the host's. */
+  releaseToolPool(): Promise<void>;
   /** `ModelRequest.extra` of every request: `options.requestExtra` plus the pool's betas. */
   readonly requestExtra: Readonly<Record<string, unknown>> | undefined;
   /** SessionStart hooks' context, added to the first prompt's message. */
@@ -114,7 +118,10 @@ export async function createLoopSession(
   const projectRoot = options.projectRoot ?? cwd;
   const home = options.home ?? homedir();
   const now = options.now ?? (() => new Date());
-  const pool = options.toolPool ?? (options.tools ? undefined : await options.loadToolPool?.());
+  const sessionDir = options.sessionDir ?? sessionDirFor(sessionId, home);
+  const loaded =
+    options.toolPool || options.tools ? undefined : await options.loadToolPool?.({ sessionId, sessionDir });
+  const pool = options.toolPool ?? loaded;
   const tools = pool?.callable ?? options.tools ?? [];
   const defs = pool ? [...pool.definitions()] : toolDefinitions(tools);
   const model = controls.model ?? options.model;
@@ -186,7 +193,6 @@ export async function createLoopSession(
   const session = {} as LoopSession;
   const permissionMode =
     controls.permissionMode ?? options.permissionMode ?? resume?.permissionMode ?? 'default';
-  const sessionDir = options.sessionDir ?? sessionDirFor(sessionId, home);
   const runner = createToolRunner({
     tools,
     cwd,
@@ -237,6 +243,10 @@ export async function createLoopSession(
       if (!pool?.definitionsFor) return '';
       session.runner.addNewTools(pool.callable);
       return pool.deferredToolsDelta?.(session.runner.discoveredToolNames) ?? '';
+    },
+    mcpServers: () => pool?.mcpServers?.() ?? [],
+    releaseToolPool: async () => {
+      await loaded?.dispose?.();
     },
     requestExtra: withPoolBetas(options.requestExtra, pool?.requestBetas?.() ?? []),
     messages: resume ? [...resume.messages] : [],

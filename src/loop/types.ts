@@ -358,8 +358,12 @@ export interface QueryOptions {
   tools?: readonly AnyTool[];
   /** An assembled tool pool (the runtime's `assembleToolPool`): `callable` runs, `definitions()` is sent. */
   toolPool?: ToolPoolLike;
-  /** A pool built when the session starts (loading tools is asynchronous); used when `tools` and `toolPool` are absent. */
-  loadToolPool?: () => Promise<ToolPoolLike>;
+  /**
+   * A pool built when the session starts (loading tools is asynchronous); used when `tools` and
+   * `toolPool` are absent. It gets the session's id and directory (for what it opens per session,
+   * such as MCP servers and their logs); a pool with `dispose` is disposed when the session ends.
+   */
+  loadToolPool?: (session: { sessionId: string; sessionDir: string }) => Promise<ToolPoolLike>;
   /** Absolute working directory of the session. */
   cwd: string;
   /** Project root: the first working directory for permissions and hooks' CLAUDE_PROJECT_DIR (default `cwd`, as Claude Code takes the directory it was started in). */
@@ -454,6 +458,10 @@ export interface ToolPoolLike {
    * `defer_loading` and `tool_reference` blocks). Merged into `extra.betas` of every request.
    */
   requestBetas?(): readonly string[];
+  /** The pool's MCP servers for `system/init.mcp_servers` (a face's `initExtras` take precedence). */
+  mcpServers?(): { name: string; status: string; source: string }[];
+  /** Closes what the pool opened for one session (MCP servers); called when a session that loaded it ends. */
+  dispose?(): Promise<void>;
 }
 
 /** Something that reads the session's conversation while it runs. */
