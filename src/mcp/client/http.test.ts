@@ -1,7 +1,8 @@
 /**
  * Remote servers: the test server over Streamable HTTP on 127.0.0.1 (list, call, image,
  * list_changed, elicitation, headers with expanded variables), a server that goes away and comes
- * back (reconnect with backoff), one that never answers, and server-everything over SSE.
+ * back (reconnect with backoff), one that never answers, and server-everything over SSE and
+ * Streamable HTTP.
  * docs/mcp-client.md "Connections".
  */
 import { spawn } from 'node:child_process';
@@ -129,32 +130,62 @@ describe('remote failures', () => {
   });
 });
 
-describe('server-everything over SSE', () => {
-  it('connects with the legacy transport and calls a tool', async () => {
-    const cmd = referenceServerCommand('everything');
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
-    const child = spawn(cmd.command, [cmd.args[0] as string, 'sse'], {
-      env: { ...process.env, PORT: String(port) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    try {
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-      expect(await waitFor(() => /listening|running|port/i.test(out), 30_000)).toBe(true);
-      const s = await startMcpSession({
-        everything: { type: 'sse', url: `http://127.0.0.1:${port}/sse`, headers: {} },
+/** A port that was free a moment ago (the server binds it right after). */
+const freePort = async (): Promise<number> => {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+};
+
+describe('server-everything over HTTP', () => {
+  it.each([
+    ['sse', 'sse', '/sse', 'the legacy transport'],
+    ['streamableHttp', 'http', '/mcp', 'Streamable HTTP'],
+  ] as const)(
+    '%s: connects, calls tools, images and elicitation included (%s)',
+    async (mode, type, route) => {
+      const cmd = referenceServerCommand('everything');
+      const port = await freePort();
+      const child = spawn(cmd.command, [cmd.args[0] as string, mode], {
+        env: { ...process.env, PORT: String(port) },
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
       try {
-        expect(s.manager.reports()[0]).toMatchObject({ status: 'connected', transport: 'sse' });
-        expect(contentText((await call(s, 'mcp__everything__get-sum', { a: 2, b: 3 })).content)).toContain(
-          '5',
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+        expect(await waitFor(() => /listening|running/i.test(out), 30_000)).toBe(true);
+        const elicitations: string[] = [];
+        const s = await startMcpSession(
+          { everything: { type, url: `http://127.0.0.1:${port}${route}`, headers: {} } },
+          {
+            elicit: async (request) => {
+              elicitations.push(request.message);
+              return { action: 'decline' };
+            },
+          },
         );
+        try {
+          expect(s.manager.reports()[0]).toMatchObject({ status: 'connected', transport: type });
+          expect(s.manager.tools().map((t) => t.name)).toContain('mcp__everything__get-tiny-image');
+          expect(contentText((await call(s, 'mcp__everything__get-sum', { a: 2, b: 3 })).content)).toContain(
+            '5',
+          );
+          const image = await call(s, 'mcp__everything__get-tiny-image', {});
+          expect((image.content as { type: string }[]).some((b) => b.type === 'image')).toBe(true);
+          const bad = await call(s, 'mcp__everything__get-sum', { a: 'two', b: 1 });
+          expect(bad.ok).toBe(false);
+          const asked = await call(s, 'mcp__everything__trigger-elicitation-request', {});
+          expect(elicitations).toHaveLength(1);
+          expect(contentText(asked.content).toLowerCase()).toContain('decline');
+        } finally {
+          await s.cleanup();
+        }
       } finally {
-        await s.cleanup();
+        child.kill('SIGKILL');
       }
-    } finally {
-      child.kill('SIGKILL');
-    }
-  });
+    },
+  );
 });
