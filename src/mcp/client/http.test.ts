@@ -141,10 +141,10 @@ const freePort = async (): Promise<number> => {
 
 describe('server-everything over HTTP', () => {
   it.each([
-    ['sse', 'sse', '/sse', 'the legacy transport'],
-    ['streamableHttp', 'http', '/mcp', 'Streamable HTTP'],
+    ['sse', 'sse', '/sse'],
+    ['streamableHttp', 'http', '/mcp'],
   ] as const)(
-    '%s: connects, calls tools, images and elicitation included (%s)',
+    '%s (entry type %s): connects, calls tools, images and elicitation included',
     async (mode, type, route) => {
       const cmd = referenceServerCommand('everything');
       const port = await freePort();
