@@ -20,11 +20,14 @@ import { reply } from '../../src/testing/fake-model-script.js';
 import { startFakeOpenAIServer } from '../../src/testing/fake-openai-server.js';
 import { mcpTestServerCommand } from '../../src/testing/mcp-test-server.js';
 import {
+  type GantryPeer,
   gantryEnv,
   makePrintWorld,
   PRINT_TEST_KEY,
   type PrintWorld,
   runGantry,
+  STREAM_ARGS,
+  spawnGantry,
 } from '../../src/testing/print-fixtures.js';
 
 let world: PrintWorld;
@@ -160,6 +163,43 @@ describe('gantry -p with a server that adds a tool (list_changed)', () => {
     const result = fourth.messages.at(-1).content[0];
     expect(result.is_error ?? false).toBe(false);
     expect(JSON.stringify(result.content)).toContain('zz_late_arrival');
+  });
+});
+
+describe('stream-json control requests with MCP servers', () => {
+  let peer: GantryPeer | undefined;
+  afterEach(async () => {
+    if (peer && peer.child.exitCode === null) {
+      peer.child.kill('SIGKILL');
+      await peer.exited;
+    }
+    peer = undefined;
+  });
+
+  it('mcp_status reports each server as it is now: a server that crashed mid-call shows failed', async () => {
+    fake = await startFakeAnthropicServer({
+      apiKey: PRINT_TEST_KEY,
+      script: [reply.toolUse('mcp__gen__crash', {}), reply.text('It crashed.')],
+    });
+    const p = spawnGantry(
+      [...STREAM_ARGS, '--mcp-config', mcpConfig(1, true), '--allowedTools', 'mcp__gen'],
+      { cwd: world.project, env: gantryEnv(world, fake) },
+    );
+    peer = p;
+    const before = p.request('mcp_status');
+    expect((await p.response(before)).response.response).toEqual({
+      mcpServers: [{ name: 'gen', status: 'connected' }],
+    });
+    const unsupported = p.request('mcp_message', { server_name: 'x', message: {} });
+    expect((await p.response(unsupported)).response.error).toMatch(/type "sdk"/);
+    p.user('crash it');
+    await p.next((l) => l.type === 'result');
+    const after = p.request('mcp_status');
+    const [server] = (await p.response(after)).response.response.mcpServers;
+    expect(server).toMatchObject({ name: 'gen', status: 'failed' });
+    expect(server.error).toMatch(/exited/);
+    p.end();
+    expect((await p.exited).code).toBe(0);
   });
 });
 
