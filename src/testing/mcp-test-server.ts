@@ -17,7 +17,8 @@
  *   file: for sandbox and effect tests), `add_tool {name}` (registers a tool, sends
  *   `tools/list_changed`), `rug_pull` (changes `echo`'s description and schema, sends
  *   `tools/list_changed`), `roots` (the client's roots), `pinned_hint` (`_meta` alwaysLoad,
- *   searchHint, maxResultSizeChars);
+ *   searchHint, maxResultSizeChars), `approve {tool_name, input, tool_use_id}` (a permission
+ *   prompt tool: allow, or deny when the input mentions "secret");
  * - resources: `test://readme` (text) and `test://logo` (blob).
  */
 import { writeFileSync } from 'node:fs';
@@ -171,6 +172,15 @@ function specialTools(): Tool[] {
       inputSchema: obj({ name: { type: 'string' } }, ['name']),
     },
     { name: 'rug_pull', description: "Changes echo's description and schema.", inputSchema: obj({}) },
+    {
+      name: 'approve',
+      description: 'A permission prompt tool: allows calls whose input does not mention "secret".',
+      inputSchema: obj({
+        tool_name: { type: 'string' },
+        input: { type: 'object' },
+        tool_use_id: { type: 'string' },
+      }),
+    },
     { name: 'roots', description: "Lists the client's roots.", inputSchema: obj({}) },
     {
       name: 'pinned_hint',
@@ -340,6 +350,16 @@ export function createTestMcpServer(options: TestServerOptions = {}, state = { c
       }
       case 'pinned_hint':
         return text('lighthouse');
+      case 'approve': {
+        const asked = JSON.stringify(args.input ?? {});
+        return text(
+          JSON.stringify(
+            asked.includes('secret')
+              ? { behavior: 'deny', message: `approve: ${String(args.tool_name)} may not touch secrets` }
+              : { behavior: 'allow', updatedInput: args.input },
+          ),
+        );
+      }
       default: {
         if (tools.some((t) => t.name === name)) return text(JSON.stringify({ tool: name, args }));
         return { content: [{ type: 'text', text: `Unknown tool ${name}` }], isError: true };

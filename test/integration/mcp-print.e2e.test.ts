@@ -11,6 +11,8 @@
  * the server adds during the session (list_changed) is announced by name and callable.
  * docs/mcp-client.md.
  */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type FakeAnthropicServer,
@@ -163,6 +165,59 @@ describe('gantry -p with a server that adds a tool (list_changed)', () => {
     const result = fourth.messages.at(-1).content[0];
     expect(result.is_error ?? false).toBe(false);
     expect(JSON.stringify(result.content)).toContain('zz_late_arrival');
+  });
+});
+
+describe('--permission-prompt-tool mcp__server__tool', () => {
+  it('puts asks to the MCP tool: its allow runs the call, its deny refuses it with its reason', async () => {
+    writeFileSync(path.join(world.project, 'notes.txt'), 'hello\n');
+    fake = await startFakeAnthropicServer({
+      apiKey: PRINT_TEST_KEY,
+      script: [
+        reply.toolUse('Bash', { command: 'cat notes.txt > copy.txt' }),
+        reply.toolUse('Bash', { command: 'echo secret > leak.txt' }),
+        reply.text('Done.'),
+      ],
+    });
+    const r = await runGantry(
+      [
+        '-p',
+        '--output-format',
+        'json',
+        '--mcp-config',
+        mcpConfig(0, true),
+        '--permission-prompt-tool',
+        'mcp__gen__approve',
+        'copy the notes',
+      ],
+      { cwd: world.project, env: gantryEnv(world, fake) },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/permission-prompt-tool/);
+    expect(readFileSync(path.join(world.project, 'copy.txt'), 'utf8')).toBe('hello\n');
+    expect(existsSync(path.join(world.project, 'leak.txt'))).toBe(false);
+    const [, second, third] = fake.messageRequests.map((m) => m.body);
+    expect(second.messages.at(-1).content[0].is_error ?? false).toBe(false);
+    const refused = third.messages.at(-1).content[0];
+    expect(refused.is_error).toBe(true);
+    expect(JSON.stringify(refused.content)).toContain('approve: Bash may not touch secrets');
+    expect(JSON.parse(r.stdout).permission_denials.map((d: any) => d.tool_name)).toEqual(['Bash']);
+  });
+
+  it('a prompt tool no server has: a warning, and asks are denied', async () => {
+    fake = await startFakeAnthropicServer({
+      apiKey: PRINT_TEST_KEY,
+      script: [reply.toolUse('Bash', { command: 'touch made.txt' }), reply.text('Done.')],
+    });
+    const r = await runGantry(
+      ['-p', '--mcp-config', mcpConfig(0, true), '--permission-prompt-tool', 'mcp__gen__nope', 'make it'],
+      { cwd: world.project, env: gantryEnv(world, fake) },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      /--permission-prompt-tool mcp__gen__nope: no connected MCP server has this tool/,
+    );
+    expect(existsSync(path.join(world.project, 'made.txt'))).toBe(false);
   });
 });
 

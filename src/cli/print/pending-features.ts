@@ -9,8 +9,8 @@
  *   `mcp_status`.
  * - `--agents <json>` (validated the same way) and `--agent <name>`: sub-agents are not available
  *   yet; a warning goes to stderr.
- * - `--permission-prompt-tool <mcp tool>`: needs the MCP client; asks are denied (as with no
- *   prompt tool) and a warning says so.
+
+ * (`--permission-prompt-tool <mcp tool>` is served by permission-prompt-tool.ts.)
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -74,9 +74,5 @@ export function acceptPendingFeatures(
   }
   if (o.agent !== undefined)
     warnings.push(`--agent ${o.agent} ignored: sub-agents are not available in this version`);
-  if (o.permissionPromptTool !== undefined && o.permissionPromptTool !== 'stdio')
-    warnings.push(
-      `--permission-prompt-tool ${o.permissionPromptTool}: MCP prompt tools need the MCP client; calls that would ask are denied`,
-    );
   return { mcpServers, warnings };
 }

@@ -22,6 +22,7 @@ import { PRINT_HELP } from './help.js';
 import { runHostSession } from './host-session.js';
 import { LineWriter } from './line-writer.js';
 import { OutputSink } from './output.js';
+import { mcpPromptToolCanUseTool } from './permission-prompt-tool.js';
 import { GANTRY_VERSION } from '../../loop/version.js';
 import { acceptPendingFeatures, type PendingFeatures } from './pending-features.js';
 import { combinePrompt, readStdinText, StdinTooLargeError } from './stdin-prompt.js';
@@ -75,6 +76,9 @@ export function baseQueryOptions(
     includePartialMessages: args.includePartialMessages,
     transcript: { ...target.transcript, gantryHome: setup.gantryHome },
     ...(target.resume ? { resume: target.resume } : {}),
+    ...(args.permissionPromptTool !== undefined && args.permissionPromptTool !== 'stdio'
+      ? { canUseTool: mcpPromptToolCanUseTool(setup.mcp, args.permissionPromptTool) }
+      : {}),
     initExtras: {
       apiKeySource: setup.apiKeySource,
       mcp_servers: pending.mcpServers.map(({ name, status, source }) => ({ name, status, source })),
@@ -190,6 +194,11 @@ export async function runPrint(argv: readonly string[], io: PrintIo): Promise<nu
       sessionId: target.sessionId,
       clientInfo: { name: 'gantry', version: GANTRY_VERSION },
     });
+    const promptTool = args.permissionPromptTool;
+    if (promptTool !== undefined && promptTool !== 'stdio' && !setup.mcp.resolveTool(promptTool))
+      setup.warnings.push(
+        `--permission-prompt-tool ${promptTool}: no connected MCP server has this tool; calls that would ask are denied`,
+      );
     pending.mcpServers.push(
       ...setup.mcp.reports().map((r) => ({
         name: r.name,

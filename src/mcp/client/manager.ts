@@ -217,6 +217,20 @@ export class McpClientManager {
     return names.map((n) => byName.get(n)).filter((t): t is AnyTool => t !== undefined);
   }
 
+  /**
+   * The connected server and the server's own tool name behind a model-visible tool name
+   * (`mcp__<server>__<tool>`, normalised); undefined when no connected server has it.
+   */
+  resolveTool(modelName: string): { connection: McpConnection; toolName: string } | undefined {
+    for (const [server, tools] of this.adapted) {
+      const connection = this.connections.get(server);
+      if (connection?.status !== 'connected') continue;
+      for (const [toolName, entry] of tools)
+        if (entry.tool.name === modelName) return { connection, toolName };
+    }
+    return undefined;
+  }
+
   /** `tools()` of the named servers only, in the same order. */
   toolsOf(servers: readonly string[]): AnyTool[] {
     const keep = new Set<string>();
