@@ -255,6 +255,35 @@ describe('failing servers', () => {
   });
 });
 
+describe('per-call timeouts', () => {
+  it('MCP_TOOL_TIMEOUT ends a long call (cancelled on the server), an entry "timeout" overrides it', async () => {
+    const cmd = mcpTestServerCommand({ toolCount: 0 });
+    const m = await startMcpSession(
+      { quick: stdioEntry(cmd), patient: stdioEntry(cmd, { timeoutMs: 60_000 }) },
+      { env: { MCP_TIMEOUT: '60000', MCP_TOOL_TIMEOUT: '400' } },
+    );
+    try {
+      const find = (name: string) => m.manager.tools().find((t) => t.name === name) as never;
+      const context = () => makeToolContext({ cwd: m.root, sessionDir: m.sessionDir });
+      const slow = await runTool(find('mcp__quick__slow'), { steps: 10, stepMs: 100 }, context());
+      expect(slow.ok).toBe(false);
+      expect(slow.error).toMatch(/did not finish slow within 400 ms \(MCP_TOOL_TIMEOUT/);
+      // The server sees the cancellation at its next step.
+      let cancelled = '';
+      for (let i = 0; i < 50 && !/\b1\b/.test(cancelled); i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        cancelled = contentText((await runTool(find('mcp__quick__cancelled_calls'), {}, context())).content);
+      }
+      expect(cancelled).toMatch(/\b1\b/);
+      expect(m.manager.reports().map((r) => r.status)).toEqual(['connected', 'connected']);
+      const patient = await runTool(find('mcp__patient__slow'), { steps: 10, stepMs: 60 }, context());
+      expect(patient.ok, patient.error).toBe(true);
+    } finally {
+      await m.cleanup();
+    }
+  });
+});
+
 describe('no orphan processes', () => {
   it('closing the session ends every server process, launched through a shell too', async () => {
     const name = `orphan-${randomUUID()}`;
