@@ -59,6 +59,8 @@ export interface LoopToolPool {
   deferredToolsSection(): string;
   deferredToolsDelta(discoveredToolNames: readonly string[]): string;
   requestBetas(): readonly string[];
+  /** The session's MCP client (child sessions share its servers by name: `openMcpServerSet({parent})`). */
+  readonly mcp: McpClientManager | undefined;
 }
 
 /**
@@ -123,6 +125,7 @@ export function createSessionToolPool(options: SessionToolPoolOptions): SessionT
       deferredToolsSection: () => session.deferredSection(),
       deferredToolsDelta: (discovered) => session.deferredDelta(discovered),
       requestBetas: () => (toolSearchTool && options.provider === 'anthropic' ? [TOOL_SEARCH_BETA] : []),
+      mcp: options.mcp,
     }),
   };
   return session;
