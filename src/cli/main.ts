@@ -86,7 +86,7 @@ export function buildProgram(): Command {
       process.exitCode = await runReplay(files, o);
     });
 
-  program
+  const mcp = program
     .command('mcp')
     .description('Serve the built-in tools over MCP (stdio or Streamable HTTP), permission engine in front.')
     .option('--cwd <dir>', 'project root (default: current directory)')
@@ -103,6 +103,23 @@ export function buildProgram(): Command {
     .action(async (o) => {
       const { runMcp } = await import('./mcp-command.js');
       process.exitCode = await runMcp(o, pkg.version);
+    });
+  // `gantry mcp list --cwd x`: options after `list` are the sub-command's own.
+  program.enablePositionalOptions();
+  mcp.enablePositionalOptions();
+  mcp
+    .command('list')
+    .description('Check the MCP servers a session here would use: connect each once and report its status.')
+    .option('--cwd <dir>', 'project root (default: current directory)')
+    .option('--settings <file>', 'extra settings file (repeatable)', collect)
+    .option('--mcp-config <file-or-json>', 'MCP servers from a JSON file or string (repeatable)', collect)
+    .option('--strict-mcp-config', 'use only the --mcp-config servers')
+    .option('--trust', 'treat the project folder as trusted')
+    .option('--json', 'print the reports as JSON')
+    .addHelpText('after', '\nExit code: 0 all started servers connected, 1 one failed, 3 usage error.')
+    .action(async (o) => {
+      const { runMcpList } = await import('./mcp-list.js');
+      process.exitCode = await runMcpList(o, pkg.version);
     });
 
   program

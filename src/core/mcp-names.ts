@@ -36,3 +36,18 @@ export function parseMcpToolName(name: string): McpToolName | undefined {
 export function mcpToolName(serverName: string, toolName: string): string {
   return `${PREFIX}${serverName}__${toolName}`;
 }
+
+/**
+ * A server or tool name as it appears in a model-visible MCP tool name: every UTF-16 code unit
+ * outside `[A-Za-z0-9_-]` becomes `_`, one per unit, nothing is trimmed or shortened (Claude Code
+ * documentation, "MCP": tool names; observed: `odd.name with spaces/and-slash` →
+ * `odd_name_with_spaces_and-slash`, `ünïcödé_tööl` → `_n_c_d__t__l`, hyphens kept).
+ */
+export function normalizeMcpNamePart(name: string): string {
+  return name.replace(/[^A-Za-z0-9_-]/g, '_');
+}
+
+/** `mcp__<server>__<tool>` with both parts normalised (`normalizeMcpNamePart`). */
+export function modelMcpToolName(serverName: string, toolName: string): string {
+  return mcpToolName(normalizeMcpNamePart(serverName), normalizeMcpNamePart(toolName));
+}

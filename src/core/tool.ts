@@ -125,6 +125,11 @@ export interface Tool<Input extends AnyObject = AnyObject, Output = unknown, Pro
   /** Does this call change nothing? Same contract as `isConcurrencySafe`. */
   isReadOnly(input: Input, context?: ToolUseContext): boolean;
   isDestructive(input: Input): boolean;
+  /**
+   * Does this call reach beyond the local machine? Optional: MCP tools answer from their server's
+   * `openWorldHint`; built-in tools take it from the trait table. Informational, never authority.
+   */
+  isOpenWorld?(input: Input): boolean;
   userFacingName(input: Input | undefined): string;
   /** Compact text for the auto-mode classifier; '' means the classifier never auto-approves it. */
   toAutoClassifierInput(input: Input): string;

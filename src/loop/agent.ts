@@ -32,6 +32,7 @@ import { toolDescriberFor } from '../tools/describers.js';
 import { pruneSessionDirs, sessionsRoot } from '../tools/file-io/session-files.js';
 import { getAllBaseTools } from '../tools/index.js';
 import { createInputQueue } from './input-queue.js';
+import { loadMcpToolPool } from './mcp-tool-pool.js';
 import { query } from './query.js';
 import { readManagedToolLimits } from './thresholds.js';
 import { readWebSettings } from './web-settings-files.js';
@@ -80,6 +81,15 @@ export interface CreateAgentOptions
    * fallback.
    */
   autoModeClassifier?: 'builtin' | { model: string; modelClient?: ModelClient };
+  /**
+   * MCP servers each session connects when it starts and closes when it ends, in the `.mcp.json`
+   * entry format: `{name: {command, args?, env?} | {type: 'http' | 'sse', url, headers?}}`, with
+   * `${VAR}` expanded from `env`. Their tools join the built-in ones as `mcp__<server>__<tool>`,
+   * deferred behind ToolSearch unless `ENABLE_TOOL_SEARCH` (in `env`) says otherwise; a server
+   * that fails is reported in `system/init.mcp_servers` and the session goes on.
+   * docs/mcp-client.md.
+   */
+  mcpServers?: Readonly<Record<string, unknown>>;
 }
 
 export interface Agent {
@@ -172,21 +182,42 @@ export function createAgent(options: CreateAgentOptions): Agent {
     }).limits;
   const permissionMode: PermissionMode = options.permissionMode ?? settings?.defaultMode ?? 'default';
 
+  let builtInTools: Promise<readonly AnyTool[]> | undefined;
+  const loadBuiltIn = (): Promise<readonly AnyTool[]> => {
+    builtInTools ??= options.tools
+      ? Promise.resolve(options.tools)
+      : getAllBaseTools({
+          modelProvider: modelClient.provider,
+          ...(settings ? { web: readWebSettings(settings).web } : {}),
+          ...(options.env ? { env: options.env } : {}),
+        });
+    return builtInTools;
+  };
   let pool: Promise<ToolPool> | undefined;
-  const loadToolPool = (): Promise<ToolPool> => {
+  const plainToolPool = (): Promise<ToolPool> => {
     pool ??= (async () =>
       assembleToolPool({
-        builtIn:
-          options.tools ??
-          (await getAllBaseTools({
-            modelProvider: modelClient.provider,
-            ...(settings ? { web: readWebSettings(settings).web } : {}),
-            ...(options.env ? { env: options.env } : {}),
-          })),
+        builtIn: await loadBuiltIn(),
         isDenied: (name) => permissionEngine.isToolDenied(name),
       }))();
     return pool;
   };
+  const mcpServers = options.mcpServers;
+  const loadToolPool: QueryOptions['loadToolPool'] =
+    mcpServers && Object.keys(mcpServers).length
+      ? (session) =>
+          loadMcpToolPool({
+            servers: mcpServers,
+            builtIn: loadBuiltIn,
+            cwd,
+            additionalDirectories: s.addDirs ?? [],
+            env: options.env ?? process.env,
+            sessionDir: session.sessionDir,
+            model,
+            provider: modelClient.provider,
+            isDenied: (name) => permissionEngine.isToolDenied(name),
+          })
+      : plainToolPool;
 
   const {
     cwd: _cwd,
@@ -198,6 +229,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     settings: _settings,
     permissionEngine: _engine,
     autoModeClassifier: _classifier,
+    mcpServers: _mcpServers,
     ...queryDefaults
   } = options;
 

@@ -51,7 +51,7 @@ export async function* maybeCompact(
       client: s.options.modelClient,
       model: s.model,
       system: s.system,
-      tools: s.toolDefinitions,
+      tools: s.currentToolDefinitions(),
       messages: s.messages,
       tokensOf: (m) => s.estimator.estimateMessage(m),
       contextWindowTokens: window,
@@ -59,7 +59,7 @@ export async function* maybeCompact(
       maxTokens: s.maxTokens,
       signal,
       ...(s.headers ? { headers: s.headers } : {}),
-      ...(s.options.requestExtra ? { extra: s.options.requestExtra } : {}),
+      ...(s.requestExtra ? { extra: s.requestExtra } : {}),
     });
   } catch (error) {
     const text = `Compaction failed, continuing without it: ${errorMessage(error)}`;

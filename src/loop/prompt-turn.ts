@@ -102,7 +102,7 @@ export async function* runPrompt(
     cwd: s.runner.cwd,
     session_id: s.sessionId,
     tools: s.tools.map((t) => (t.name === 'Agent' ? 'Task' : t.name)),
-    mcp_servers: [],
+    mcp_servers: s.mcpServers(),
     model: s.model,
     permissionMode: s.runner.permissionMode,
     slash_commands: [],
@@ -232,6 +232,14 @@ export async function* runPrompt(
         yield s.events.userText([{ type: 'text', text: folded }], false);
       }
     }
+
+    // Tools that appeared since the last request (an MCP server's list_changed) become callable;
+    // new deferred names reach the model as a note (docs/mcp-client.md "Deferred tools").
+    const toolsNote = s.refreshTools();
+    if (toolsNote)
+      addUser(s, [{ type: 'text', text: `<system-reminder>\n${toolsNote}\n</system-reminder>` }], {
+        isMeta: true,
+      });
 
     yield* maybeCompact(s, ctl.signal, { trigger: 'auto', force: false });
     const hardLimit = s.contextWindowTokens - s.maxTokens;

@@ -348,6 +348,7 @@ export function query(options: QueryOptions): Query {
         : undefined;
       await end?.catch(() => undefined);
       await s.runner.dispose();
+      await s.releaseToolPool().catch(() => undefined);
       s.writer?.close();
     }
     return {

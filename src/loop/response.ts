@@ -81,10 +81,10 @@ export async function* runResponse(
     model: s.model,
     system: s.system,
     messages: s.messages,
-    tools: s.toolDefinitions,
+    tools: s.currentToolDefinitions(),
     maxTokens: s.maxTokens,
     ...(o.thinking ? { thinking: o.thinking } : {}),
-    ...(o.requestExtra ? { extra: o.requestExtra } : {}),
+    ...(s.requestExtra ? { extra: s.requestExtra } : {}),
   };
   const rawEstimate = s.estimator.rawTokens(s.messages);
   const blocks: AssistantContentBlock[] = [];

@@ -45,6 +45,8 @@ export interface LoopSession {
   readonly system: SystemBlock[];
   readonly tools: readonly AnyTool[];
   readonly toolDefinitions: readonly ModelToolDefinition[];
+  /** The definitions of the next request (with the tools ToolSearch loaded so far). */
+  currentToolDefinitions(): readonly ModelToolDefinition[];
   messages: Message[];
   readonly runner: ToolRunner;
   readonly writer: TranscriptWriter | undefined;
@@ -56,6 +58,17 @@ export interface LoopSession {
   readonly events: EventFactory;
   /** The per-session context text (date, git snapshot) for the first user message. */
   readonly sessionContext: string;
+  /**
+   * Before each request: makes tools the pool gained since (an MCP `list_changed`) callable and
+   * returns the note about deferred tools that appeared or went away (`''` when none).
+   */
+  refreshTools(): string;
+  /** The pool's MCP servers (`system/init.mcp_servers`); `[]` without any. */
+  mcpServers(): { name: string; status: string; source: string }[];
+  /** Disposes the pool `loadToolPool` gave this session (its MCP servers); a given `toolPool` is the host's. */
+  releaseToolPool(): Promise<void>;
+  /** `ModelRequest.extra` of every request: `options.requestExtra` plus the pool's betas. */
+  readonly requestExtra: Readonly<Record<string, unknown>> | undefined;
   /** SessionStart hooks' context, added to the first prompt's message. */
   sessionStartContext: string[];
   /** True until the first prompt has been added (it carries the session context). */
@@ -81,6 +94,16 @@ export interface LoopSession {
   now: () => Date;
 }
 
+/** `extra` with the pool's betas appended to `extra.betas` (the caller's first, no duplicates). */
+export function withPoolBetas(
+  extra: Readonly<Record<string, unknown>> | undefined,
+  betas: readonly string[],
+): Readonly<Record<string, unknown>> | undefined {
+  if (!betas.length) return extra;
+  const own = Array.isArray(extra?.betas) ? (extra.betas as unknown[]) : [];
+  return { ...extra, betas: [...new Set([...own, ...betas])] };
+}
+
 function providerOf(provider: string): ProviderName {
   return provider === 'openai' ? 'openai' : 'anthropic';
 }
@@ -97,7 +120,10 @@ export async function createLoopSession(
   const projectRoot = options.projectRoot ?? cwd;
   const home = options.home ?? homedir();
   const now = options.now ?? (() => new Date());
-  const pool = options.toolPool ?? (options.tools ? undefined : await options.loadToolPool?.());
+  const sessionDir = options.sessionDir ?? sessionDirFor(sessionId, home);
+  const loaded =
+    options.toolPool || options.tools ? undefined : await options.loadToolPool?.({ sessionId, sessionDir });
+  const pool = options.toolPool ?? loaded;
   const tools = pool?.callable ?? options.tools ?? [];
   const defs = pool ? [...pool.definitions()] : toolDefinitions(tools);
   const model = controls.model ?? options.model;
@@ -169,7 +195,6 @@ export async function createLoopSession(
   const session = {} as LoopSession;
   const permissionMode =
     controls.permissionMode ?? options.permissionMode ?? resume?.permissionMode ?? 'default';
-  const sessionDir = options.sessionDir ?? sessionDirFor(sessionId, home);
   const runner = createToolRunner({
     tools,
     cwd,
@@ -216,6 +241,18 @@ export async function createLoopSession(
     system,
     tools,
     toolDefinitions: defs,
+    currentToolDefinitions: () =>
+      pool?.definitionsFor ? pool.definitionsFor(session.runner.discoveredToolNames) : defs,
+    refreshTools: () => {
+      if (!pool?.definitionsFor) return '';
+      session.runner.addNewTools(pool.callable);
+      return pool.deferredToolsDelta?.(session.runner.discoveredToolNames) ?? '';
+    },
+    mcpServers: () => pool?.mcpServers?.() ?? [],
+    releaseToolPool: async () => {
+      await loaded?.dispose?.();
+    },
+    requestExtra: withPoolBetas(options.requestExtra, pool?.requestBetas?.() ?? []),
     messages: resume ? [...resume.messages] : [],
     runner,
     writer,
@@ -236,7 +273,12 @@ export async function createLoopSession(
       },
       now,
     ),
-    sessionContext: sessionContextText({ now: now(), ...(git ? { git } : {}) }),
+    sessionContext: [
+      sessionContextText({ now: now(), ...(git ? { git } : {}) }),
+      pool?.deferredToolsSection?.() ?? '',
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
     sessionStartContext: [],
     needsSessionContext: !resume || resume.messages.length === 0,
     resumed: resume !== undefined,

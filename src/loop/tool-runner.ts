@@ -127,6 +127,15 @@ export interface ToolRunner {
   readonly cwd: string;
   /** The runtime's session services (tools see them as `context.services`). */
   readonly services: SessionServicesHandle;
+  /** Deferred tools loaded by ToolSearch so far, in load order. */
+  readonly discoveredToolNames: readonly string[];
+  /**
+   * Makes tools that appeared during the session callable (an MCP server's `list_changed`): every
+   * tool of `callable` whose name the runner does not know yet is added, for the next calls.
+   * Returns how many were added. Tools are never removed (a call to a server that went away gets
+   * that server's error).
+   */
+  addNewTools(callable: readonly AnyTool[]): number;
   dispose(): Promise<void>;
 }
 
@@ -177,12 +186,15 @@ function postCallRecord(event: RuntimePostCallEvent): ToolCallRecord {
 
 export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
   const perTool = options.limits?.perTool ?? {};
-  const tools = options.tools.map((tool): AnyTool => {
+  const withCap = (tool: AnyTool): AnyTool => {
     const cap = perTool[tool.name];
     return typeof cap === 'number' && cap > 0 && Number.isFinite(cap)
       ? { ...tool, maxResultSizeChars: cap }
       : tool;
-  });
+  };
+  // The runtime's context holds this very array, so tools added to it are found by later calls.
+  const tools = options.tools.map(withCap);
+  const known = new Set(tools.map((t) => t.name));
   const postCall = options.postCall;
   const runtime: ToolRuntime = createToolRuntime({
     tools,
@@ -362,6 +374,19 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       return runtime.getAppState().cwd;
     },
     services: runtime.services,
+    get discoveredToolNames() {
+      return runtime.getAppState().discoveredToolNames ?? [];
+    },
+    addNewTools(callable) {
+      let added = 0;
+      for (const tool of callable) {
+        if (known.has(tool.name)) continue;
+        known.add(tool.name);
+        tools.push(withCap(tool));
+        added++;
+      }
+      return added;
+    },
     async dispose() {
       await runtime.services.dispose();
     },

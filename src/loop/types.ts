@@ -360,8 +360,12 @@ export interface QueryOptions {
   tools?: readonly AnyTool[];
   /** An assembled tool pool (the runtime's `assembleToolPool`): `callable` runs, `definitions()` is sent. */
   toolPool?: ToolPoolLike;
-  /** A pool built when the session starts (loading tools is asynchronous); used when `tools` and `toolPool` are absent. */
-  loadToolPool?: () => Promise<ToolPoolLike>;
+  /**
+   * A pool built when the session starts (loading tools is asynchronous); used when `tools` and
+   * `toolPool` are absent. It gets the session's id and directory (for what it opens per session,
+   * such as MCP servers and their logs); a pool with `dispose` is disposed when the session ends.
+   */
+  loadToolPool?: (session: { sessionId: string; sessionDir: string }) => Promise<ToolPoolLike>;
   /** Absolute working directory of the session. */
   cwd: string;
   /** Project root: the first working directory for permissions and hooks' CLAUDE_PROJECT_DIR (default `cwd`, as Claude Code takes the directory it was started in). */
@@ -446,6 +450,28 @@ export interface ToolPoolLike {
   readonly callable: readonly AnyTool[];
   /** The definitions the request carries, byte-stable for the same pool. */
   definitions(): readonly ModelToolDefinition[];
+  /**
+   * Deferred loading (docs/mcp-client.md): the definitions of the next request, given the tools
+   * ToolSearch has loaded so far (`AppState.discoveredToolNames`). Absent: `definitions()` every time.
+   */
+  definitionsFor?(discoveredToolNames: readonly string[]): readonly ModelToolDefinition[];
+  /** The deferred tools' names for the session context block (`''` when none). */
+  deferredToolsSection?(): string;
+  /**
+   * A note for deferred tools that appeared or went away since the last call (a server's
+   * `list_changed`), `''` when nothing changed. The loop asks before each request and adds a
+   * non-empty note as a meta user message.
+   */
+  deferredToolsDelta?(discoveredToolNames: readonly string[]): string;
+  /**
+   * `anthropic-beta` values the pool's definitions need (deferred loading on Anthropic:
+   * `defer_loading` and `tool_reference` blocks). Merged into `extra.betas` of every request.
+   */
+  requestBetas?(): readonly string[];
+  /** The pool's MCP servers for `system/init.mcp_servers` (a face's `initExtras` take precedence). */
+  mcpServers?(): { name: string; status: string; source: string }[];
+  /** Closes what the pool opened for one session (MCP servers); called when a session that loaded it ends. */
+  dispose?(): Promise<void>;
 }
 
 /** Something that reads the session's conversation while it runs. */

@@ -14,3 +14,9 @@ export {
   toMcpContent,
 } from './server/gantry-mcp-server.js';
 export { type HttpMcpServer, serveHttp, serveStdio } from './server/transports.js';
+export {
+  type McpServerSet,
+  type McpServerSetOptions,
+  type McpServerSpec,
+  openMcpServerSet,
+} from './client/server-set.js';

@@ -76,7 +76,10 @@ export function allowStep(view: CallView, input: PipelineInput): PipelineResult 
   }
   const toolHit = matchToolAllow(input.rules, view, skipBroad);
   if (toolHit) return done('allow-rule', ruleReason(toolHit.rule.rule, toolHit.detail));
-  if (view.files.length && !view.network.length && !view.unknown.length) {
+  // Path allow rules cover Gantry's own file tools only: an MCP tool's file effects come from its
+  // schema's argument names (what it may touch), never from what it does, so they can restrict an
+  // MCP call (deny, ask, protected paths) but never allow it (docs/mcp-client.md).
+  if (view.files.length && !view.network.length && !view.unknown.length && !view.isMcp) {
     const covering = view.files.map((f) => allowPathCovers(input.rules, f));
     const first = covering[0];
     if (first && covering.every(Boolean))

@@ -104,6 +104,10 @@ export function checksStep(view: CallView, input: PipelineInput): DecisionReason
     };
   for (const f of view.files) {
     if (f.fromExec) continue;
+    // An MCP server keeps to its own roots (Gantry answers roots/list with the working
+    // directories); its schema-derived paths feed deny, ask and protected-path rules only, and the
+    // call asks anyway unless a rule names the tool (docs/mcp-client.md).
+    if (view.isMcp) continue;
     if (isExemptDevicePath(f.resolved, f.access)) continue;
     if (input.workingDirs.contains(f.resolved)) continue;
     if (f.access === 'read' && input.readableDirs?.contains(f.resolved)) continue;

@@ -10,11 +10,17 @@
  *    engine's bare-deny test: `Bash`, `mcp__server`, `mcp__server__*`, globs) holds for its name
  *    or for any of its aliases (a rule on `KillBash` removes `TaskStop`);
  * 4. order: built-ins sorted by name, then MCP tools sorted by name (code-unit order, as Claude
- *    Code sends them), so the request prefix is the same whatever order the inputs came in;
+ *    Code sends them), so the request prefix is the same whatever order the inputs came in. With
+ *    `mcpOrder: 'given'` MCP tools keep the order they came in (the MCP client's stable order:
+ *    tools that appear during a session are appended, so earlier definitions never move);
  * 5. callable vs rendered: every pooled tool may be called; when a tool-search tool is in the pool,
- *    deferred tools (`shouldDefer`, and every MCP tool, unless `alwaysLoad`) are sent by name only
+ *    deferred tools (`isDeferredTool`: MCP tools and `shouldDefer` built-ins, unless `alwaysLoad`;
+ *    never the tool-search tool; not the Agent tool when forks are on) are sent by name only
  *    until they are discovered (`AppState.discoveredToolNames`), then in full with
- *    `defer_loading: true`. Without a tool-search tool nothing is deferred.
+ *    `defer_loading: true`, in their place in the order (`loadedPlacement: 'in-place'`, what
+ *    Claude Code does), or after every other tool in the order they were loaded
+ *    (`'appended'`, for providers without tool references: the earlier bytes stay the same).
+ *    Without a tool-search tool nothing is deferred.
  *
  * Definitions come from the definition cache (tool-definitions.ts): the same tool objects give the
  * same frozen definitions, so the bytes of the `tools` array are stable across turns.
@@ -22,6 +28,7 @@
  * Throws TypeError when two pooled tools share a name (the Messages API rejects such a request).
  */
 import type { AnyTool, ModelToolDefinition } from '../core/index.js';
+import { isDeferredTool } from '../tools/tool-search/is-deferred.js';
 import { deferredToolDefinition, toolDefinition } from './tool-definitions.js';
 
 export interface ToolPoolInputs {
@@ -40,6 +47,12 @@ export interface ToolPoolInputs {
   isDenied?: (toolName: string) => unknown;
   /** Names of deferred tools already discovered in this context (`AppState.discoveredToolNames`). */
   discoveredToolNames?: readonly string[];
+  /** Forked sub-agents are on: the Agent tool is never deferred. */
+  forkSubagentEnabled?: boolean;
+  /** `sorted` (default): MCP tools by name; `given`: in the order of `mcp`. */
+  mcpOrder?: 'sorted' | 'given';
+  /** Where loaded deferred tools go: `in-place` (default) or `appended` (see step 5). */
+  loadedPlacement?: 'in-place' | 'appended';
 }
 
 export interface ToolPool {
@@ -96,7 +109,8 @@ export function assembleToolPool(inputs: ToolPoolInputs): ToolPool {
     ...(inputs.agent ? [inputs.agent] : []),
     ...(inputs.toolSearch ? [inputs.toolSearch] : []),
   ]).sort(byName);
-  const mcp = keep(inputs.mcp ?? []).sort(byName);
+  const mcp = keep(inputs.mcp ?? []);
+  if (inputs.mcpOrder !== 'given') mcp.sort(byName);
   const callable = [...builtIn, ...mcp];
 
   const names = new Map<string, AnyTool>();
@@ -107,18 +121,24 @@ export function assembleToolPool(inputs: ToolPoolInputs): ToolPool {
 
   const searchable = inputs.toolSearch !== undefined && callable.includes(inputs.toolSearch);
   const discovered = new Set(inputs.discoveredToolNames ?? []);
+  const deferral = { forkSubagentEnabled: inputs.forkSubagentEnabled === true };
   const isDeferred = (tool: AnyTool): boolean =>
-    searchable && tool !== inputs.toolSearch && !tool.alwaysLoad && (tool.shouldDefer || tool.isMcp);
+    searchable && tool !== inputs.toolSearch && isDeferredTool(tool, deferral);
   const rendered: AnyTool[] = [];
   const deferred: AnyTool[] = [];
   const loaded = new Set<AnyTool>();
   for (const tool of callable) {
     if (!isDeferred(tool)) rendered.push(tool);
     else if (discovered.has(tool.name)) {
-      rendered.push(tool);
       loaded.add(tool);
+      if (inputs.loadedPlacement !== 'appended') rendered.push(tool);
     } else deferred.push(tool);
   }
+  if (inputs.loadedPlacement === 'appended')
+    for (const name of new Set(inputs.discoveredToolNames ?? [])) {
+      const tool = names.get(name);
+      if (tool && loaded.has(tool)) rendered.push(tool);
+    }
 
   return {
     callable,

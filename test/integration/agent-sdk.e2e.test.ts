@@ -4,7 +4,8 @@
  * `pathToClaudeCodeExecutable` is bin/gantry.js, which the SDK spawns with node. The model is the
  * scripted fake Anthropic server. Covered: init, assistant and user messages, canUseTool with an
  * updated input, a PreToolUse callback hook, the initialize result, multi-turn streaming input,
- * setPermissionMode / setModel / mcpServerStatus, interrupt(), and the result.
+ * setPermissionMode / setModel / mcpServerStatus, interrupt(), the result, and `mcpServers` (a
+ * real stdio server from npm, deferred behind ToolSearch).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -20,6 +21,7 @@ import {
   startFakeAnthropicServer,
 } from '../../src/testing/fake-anthropic-server.js';
 import { reply, type ScriptEntry } from '../../src/testing/fake-model-script.js';
+import { referenceServerCommand } from '../../src/testing/mcp-test-server.js';
 import {
   GANTRY_BIN,
   gantryEnv,
@@ -204,5 +206,53 @@ describe('the Claude Agent SDK drives gantry', () => {
     expect(result).toMatchObject({ subtype: 'error_during_execution', is_error: true });
     // Claude Code exits 1 after an error result at EOF; the SDK turns that into an error naming it.
     expect(thrown?.message).toMatch(/error result/);
+  });
+});
+
+describe('the Claude Agent SDK with mcpServers', () => {
+  it('a stdio server from options.mcpServers: connected in init and mcpServerStatus, loaded via ToolSearch, called', async () => {
+    await withFake([
+      reply.toolUse('ToolSearch', { query: 'select:mcp__memory__create_entities' }),
+      reply.toolUse('mcp__memory__create_entities', {
+        entities: [{ name: 'Gantry', entityType: 'project', observations: ['speaks MCP'] }],
+      }),
+      reply.text('Stored.'),
+    ]);
+    const memory = referenceServerCommand('memory');
+    const input = feed();
+    const stderr: string[] = [];
+    const q = query({
+      prompt: input,
+      options: {
+        ...baseOptions(stderr),
+        mcpServers: {
+          memory: {
+            type: 'stdio',
+            command: memory.command,
+            args: memory.args,
+            env: { MEMORY_FILE_PATH: path.join(world.project, 'memory.jsonl') },
+          },
+        },
+        allowedTools: ['mcp__memory__create_entities'],
+      },
+    });
+    const status = await q.mcpServerStatus();
+    expect(status.map((s) => [s.name, s.status])).toEqual([['memory', 'connected']]);
+    input.push('remember the project');
+    const messages: SDKMessage[] = [];
+    for await (const m of q) {
+      messages.push(m);
+      if (m.type === 'result') input.end();
+    }
+    const init = messages.find((m) => m.type === 'system' && m.subtype === 'init') as SDKMessage & {
+      mcp_servers: { name: string; status: string }[];
+      tools: string[];
+    };
+    expect(init.mcp_servers).toEqual([expect.objectContaining({ name: 'memory', status: 'connected' })]);
+    expect(init.tools).toContain('mcp__memory__create_entities');
+    expect(messages.at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'Stored.' });
+    const requests = fake.messageRequests.map((r) => r.body);
+    expect(requests[0].tools.some((t: { name: string }) => t.name.startsWith('mcp__'))).toBe(false);
+    expect(readFileSync(path.join(world.project, 'memory.jsonl'), 'utf8')).toContain('speaks MCP');
   });
 });

@@ -38,8 +38,11 @@ Limits and prompt
 Sessions (~/.gantry/projects/<cwd-slug>/<session>.jsonl)
   --session-id <uuid>, -c/--continue, -r/--resume <id>, --fork-session, --no-session-persistence
 
+MCP servers (also from .mcp.json and settings; ENABLE_TOOL_SEARCH=false sends every tool in full)
+  --mcp-config <files|json...>, --strict-mcp-config
+
 Accepted for later parts (a warning says what is not connected yet)
-  --mcp-config <files|json...>, --strict-mcp-config, --agents <json>, --agent <name>
+  --agents <json>, --agent <name>
 
 Exit code: 0 success, 1 error result or bad usage, 143 terminated (SIGTERM), 130 interrupted.
 `;

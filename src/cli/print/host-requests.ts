@@ -8,7 +8,7 @@
  * | `interrupt` | success `{still_queued: []}`; the running turn ends with an error result |
  * | `set_permission_mode` | success `{mode}`; error for an unknown mode, or bypassPermissions not enabled at launch |
  * | `set_model` | success `{}` (`default` or no model: back to the session's model) |
- * | `mcp_status` | success `{mcpServers: […]}` (configured servers are listed as not connected) |
+ * | `mcp_status` | success `{mcpServers: [{name, status, error}]}`: each configured server as it is now |
  * | `get_context_usage`, `mcp_message`, `rewind_files`, … | error naming what Gantry does not support |
  *
  * Before the session starts (no user message yet) mode and model changes are kept and applied
@@ -43,10 +43,12 @@ const isObj = (v: unknown): v is Record<string, unknown> =>
 const UNSUPPORTED: Readonly<Record<string, string>> = {
   set_max_thinking_tokens: 'changing the thinking budget during a session is not supported',
   get_context_usage: 'context usage reports are not supported',
-  mcp_message: 'SDK MCP servers are not supported (no MCP client in this version)',
-  mcp_set_servers: 'MCP servers are not supported in this version',
-  mcp_reconnect: 'MCP servers are not supported in this version',
-  mcp_toggle: 'MCP servers are not supported in this version',
+  mcp_message:
+    'in-process SDK MCP servers (type "sdk") are not supported; configure the server as stdio, http or sse',
+  mcp_set_servers: 'changing the MCP servers during a session is not supported',
+  mcp_reconnect:
+    'reconnecting an MCP server on request is not supported (remote servers reconnect by themselves)',
+  mcp_toggle: 'turning MCP servers on or off during a session is not supported',
   rewind_files: 'file checkpoints are not supported',
   stop_task: 'background tasks cannot be stopped through the control protocol yet',
   background_tasks: 'background task listings are not supported',
@@ -153,14 +155,18 @@ export class HostRequests {
         else state.modelOverride = model;
         return {};
       }
-      case 'mcp_status':
+      case 'mcp_status': {
+        // Live: a stdio server that exited since the start shows as failed, with the reason.
+        const live = this.d.setup.mcp.reports();
+        const listed = live.length ? live : this.d.pending.mcpServers;
         return {
-          mcpServers: [...this.d.pending.mcpServers, ...this.sdkServers].map((s) => ({
+          mcpServers: [...listed, ...this.sdkServers].map((s) => ({
             name: s.name,
             status: s.status,
             error: s.error,
           })),
         };
+      }
       default:
         if (Object.hasOwn(UNSUPPORTED, subtype)) return `${subtype}: ${UNSUPPORTED[subtype]}`;
         return `Unsupported control request subtype: ${subtype}`;
@@ -192,12 +198,12 @@ export class HostRequests {
             this.sdkServers.push({
               name,
               status: 'failed',
-              error: 'SDK MCP servers are not supported in this version',
+              error: 'in-process SDK MCP servers are not supported in this version',
               source: 'sdk',
             });
         if (this.sdkServers.length)
           await note(
-            `warning: SDK MCP servers not connected (no MCP client in this version): ${this.sdkServers.map((s) => s.name).join(', ')}`,
+            `warning: in-process SDK MCP servers are not supported; not connected: ${this.sdkServers.map((s) => s.name).join(', ')}`,
           );
       }
       if (isObj(request.agents) && Object.keys(request.agents).length)

@@ -2,16 +2,15 @@
  * Flags for parts of the agent that are not built yet, accepted so hosts that pass them keep
  * working (see docs/cli-print.md "Not yet connected"):
  *
- * - `--mcp-config <file|json>…` / `--strict-mcp-config`: each value is read and validated (a file
- *   or JSON that does not parse, or has no `mcpServers` object, is a usage error — a typo should
- *   not pass silently). The servers are not started: Gantry's MCP client is not part of this
- *   version. They are listed in `system/init.mcp_servers` and `mcp_status` with status `failed`
- *   and that reason, and a warning goes to stderr.
+ * - `--mcp-config <file|json>…`: each value is read and validated here (a file or JSON that does
+ *   not parse, or has no `mcpServers` object, is a usage error — a typo should not pass
+ *   silently). The servers themselves are started by the agent setup (the MCP client,
+ *   docs/mcp-client.md), which fills `mcpServers` with their statuses for `system/init` and
+ *   `mcp_status`.
  * - `--agents <json|file>` is read and checked to be an object here; its agents are loaded with
  *   the agent files (`agentsJson`). `--agent <name>` (a main-thread agent) is not available yet; a
  *   warning goes to stderr.
- * - `--permission-prompt-tool <mcp tool>`: needs the MCP client; asks are denied (as with no
- *   prompt tool) and a warning says so.
+ * - `--permission-prompt-tool <mcp tool>` is served by permission-prompt-tool.ts.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,9 +18,11 @@ import { UsageError } from './args.js';
 
 export interface McpServerStatus {
   name: string;
-  status: 'failed';
-  error: string;
-  source: 'dynamic' | 'sdk';
+  /** `connected`, `failed`, `pending`, `needs-approval`, `disabled`. */
+  status: string;
+  error?: string;
+  /** Where it was configured (`dynamic` for `--mcp-config`, `project`, `user`, `local`, `sdk` …). */
+  source: string;
 }
 
 export interface PendingFeatures {
@@ -30,8 +31,6 @@ export interface PendingFeatures {
   /** The `--agents` object as JSON text (sub-agent definitions for this session). */
   agentsJson?: string;
 }
-
-const NOT_CONNECTED = 'this Gantry version has no MCP client; the server was not started';
 
 const isObj = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -67,14 +66,7 @@ export function acceptPendingFeatures(
     const parsed = jsonOrFile('--mcp-config', value, cwd);
     if (!isObj(parsed) || !isObj(parsed.mcpServers))
       throw new UsageError('--mcp-config: expected {"mcpServers": {"<name>": {…}}}');
-    for (const name of Object.keys(parsed.mcpServers))
-      if (!mcpServers.some((s) => s.name === name))
-        mcpServers.push({ name, status: 'failed', error: NOT_CONNECTED, source: 'dynamic' });
   }
-  if (mcpServers.length)
-    warnings.push(
-      `MCP servers not started (no MCP client in this version): ${mcpServers.map((s) => s.name).join(', ')}`,
-    );
   if (o.agents !== undefined) {
     const parsed = jsonOrFile('--agents', o.agents, cwd);
     if (!isObj(parsed))
@@ -83,9 +75,5 @@ export function acceptPendingFeatures(
   }
   if (o.agent !== undefined)
     warnings.push(`--agent ${o.agent} ignored: a main-thread agent is not available in this version`);
-  if (o.permissionPromptTool !== undefined && o.permissionPromptTool !== 'stdio')
-    warnings.push(
-      `--permission-prompt-tool ${o.permissionPromptTool}: MCP prompt tools need the MCP client; calls that would ask are denied`,
-    );
   return { mcpServers, warnings, ...(agentsJson !== undefined ? { agentsJson } : {}) };
 }

@@ -129,6 +129,14 @@ export async function runPrint(argv: readonly string[], io: PrintIo): Promise<nu
       },
       pending.agentsJson !== undefined ? { agentsJson: pending.agentsJson } : {},
     ));
+    pending.mcpServers.push(
+      ...setup.mcp.reports().map((r) => ({
+        name: r.name,
+        status: r.status,
+        source: r.source,
+        ...(r.error ? { error: r.error } : {}),
+      })),
+    );
   } catch (e) {
     if (!(e instanceof SessionTargetError) && !(e instanceof AgentSetupError)) throw e;
     await sink.failStart(e.message, args.sessionId ?? randomUUID());

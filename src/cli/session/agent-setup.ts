@@ -21,7 +21,19 @@ import type { AnyTool } from '../../core/tool.js';
 import { defaultGantryHome } from '../../loop/transcript/paths.js';
 import { readManagedToolLimits } from '../../loop/thresholds.js';
 import type { HookCommandConfig, ToolResultLimits } from '../../loop/types.js';
-import { type ConfiguredModelClient, createModelClient, ModelConfigError } from '../../model/index.js';
+import type { ElicitationHandler } from '../../mcp/client/connection/connection.js';
+import type { McpClientManager } from '../../mcp/client/manager.js';
+import { withApprovalPinning } from '../../mcp/client/security/pinning-engine.js';
+import { setupMcpSession } from '../../mcp/client/session-setup.js';
+import { decideToolSearch, parseToolSearchSetting } from '../../mcp/tool-search/activation.js';
+import { createSessionToolPool, type LoopToolPool } from '../../mcp/tool-search/session-pool.js';
+import {
+  type ConfiguredModelClient,
+  createModelClient,
+  ModelConfigError,
+  modelInfo,
+} from '../../model/index.js';
+import { sessionDirFor } from '../../tools/file-io/session-files.js';
 import {
   createPermissionEngine,
   type LoadedSettings,
@@ -77,6 +89,17 @@ export interface AgentFlags {
   trust?: boolean;
   /** `--agents` as JSON text: sub-agent definitions for this session. */
   agentsJson?: string;
+  /** `--mcp-config` values (files or JSON strings). */
+  mcpConfig?: readonly string[];
+  strictMcpConfig?: boolean;
+  /** Interactive sessions ask before using project MCP servers (print mode: false). */
+  interactive?: boolean;
+  /** The session id (the MCP servers' logs go to its session directory). */
+  sessionId?: string;
+  /** Answers MCP elicitations (absent: declined). */
+  elicit?: ElicitationHandler;
+  /** Client name and version the MCP servers see. */
+  clientInfo?: { name: string; version: string };
 }
 
 export interface AgentSetup {
@@ -89,8 +112,13 @@ export interface AgentSetup {
   /** Wire model id. */
   model: string;
   provider: 'anthropic' | 'openai';
-  /** The session's tool pool (`callable` runs, `definitions()` is sent). */
-  toolPool: ToolPool;
+  /**
+   * The session's tool pool (`callable` runs, `definitions()` is sent; with MCP servers and tool
+   * search, `definitionsFor(loaded)` for later requests and the deferred-names section).
+   */
+  toolPool: ToolPool | LoopToolPool;
+  /** The MCP servers of the session (started; closed by `dispose`). */
+  mcp: McpClientManager;
   tools: readonly AnyTool[];
   permissionMode: PermissionMode;
   /** bypassPermissions may be switched to later (started in it, or allowed at launch). */
@@ -154,10 +182,12 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
     throw e;
   }
   let sandbox: SandboxManager | undefined;
+  let mcpManager: McpClientManager | undefined;
   let disposed: Promise<void> | undefined;
   const dispose = (): Promise<void> => {
     disposed ??= (async () => {
       settingsInput.dispose();
+      await mcpManager?.dispose();
       await sandbox?.dispose();
     })();
     return disposed;
@@ -216,7 +246,7 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
       throw e;
     }
 
-    const engine = createPermissionEngine({
+    const baseEngine = createPermissionEngine({
       settings,
       describe: async (toolName, input, request) =>
         describerFor(toolName).describe(input, { cwd: request.cwd, home, resolver: fsPathResolver }),
@@ -246,9 +276,54 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
         env: { ...env, ...extras.env },
       })),
     ];
-    const selection = selectTools(all, flags.tools, (name) => engine.isToolDenied(name));
+    const selection = selectTools(all, flags.tools, (name) => baseEngine.isToolDenied(name));
     if (selection.unknown.length)
       warnings.push(`--tools: no built-in tool named ${selection.unknown.join(', ')}`);
+
+    // MCP servers (docs/mcp-client.md): connected in parallel before the first request; a server
+    // that fails is reported in system/init and never stops the session.
+    const mcp = setupMcpSession({
+      projectRoot: cwd,
+      cwd,
+      home,
+      env,
+      ...(flags.mcpConfig?.length ? { mcpConfig: flags.mcpConfig } : {}),
+      ...(flags.strictMcpConfig ? { strictMcpConfig: true } : {}),
+      settingsFiles: settings.files,
+      trusted: settings.trust.trusted,
+      interactive: flags.interactive === true,
+      sessionDir: sessionDirFor(flags.sessionId ?? `mcp-${process.pid}`, home),
+      ...(sandbox ? { sandbox } : {}),
+      ...(flags.elicit ? { elicit: flags.elicit } : {}),
+      roots: () => [cwd, ...settings.additionalDirectories],
+      ...(flags.clientInfo ? { clientInfo: flags.clientInfo } : {}),
+    });
+    mcpManager = mcp.manager;
+    for (const p of mcp.problems)
+      warnings.push(`mcp config ${p.severity}: ${p.file ? `${p.file}: ` : ''}${p.message}`);
+    await mcp.manager.start();
+    for (const r of mcp.manager.reports())
+      if (r.status === 'failed')
+        warnings.push(`MCP server "${r.name}" failed: ${r.error ?? 'no reason given'}`);
+    const toolSearchSetting = parseToolSearchSetting(env.ENABLE_TOOL_SEARCH);
+    if (toolSearchSetting.warning) warnings.push(toolSearchSetting.warning);
+    const builtIn = selection.pool.callable;
+    const toolSearch = decideToolSearch(
+      toolSearchSetting.setting,
+      [...builtIn, ...mcp.manager.tools()],
+      modelInfo(modelClient.model, modelClient.config.provider).contextWindow,
+    );
+    const sessionPool = createSessionToolPool({
+      builtIn,
+      mcp: mcp.manager,
+      toolSearch: toolSearch.enabled,
+      provider: modelClient.config.provider,
+      isDenied: (name) => baseEngine.isToolDenied(name),
+    });
+    const toolPool = sessionPool.loopPool();
+    const engine = mcp.pins
+      ? withApprovalPinning(baseEngine, { pins: mcp.pins, tools: () => mcp.manager.tools() })
+      : baseEngine;
 
     const systemPrompt =
       flags.systemPromptFile !== undefined
@@ -276,8 +351,9 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
       modelClient,
       model: modelClient.model,
       provider: modelClient.config.provider,
-      toolPool: selection.pool,
-      tools: selection.pool.callable,
+      toolPool,
+      mcp: mcp.manager,
+      tools: toolPool.callable,
       permissionMode,
       bypassAvailable:
         !settings.disableBypassPermissionsMode &&

@@ -10,6 +10,8 @@
 import { homedir } from 'node:os';
 import { defaultGantryHome } from '../../loop/transcript/paths.js';
 import type { QueryOptions, QueryPrompt } from '../../loop/types.js';
+import { GANTRY_VERSION } from '../../loop/index.js';
+import { mcpPromptToolCanUseTool } from '../print/permission-prompt-tool.js';
 import { type AgentSetup, createAgentSetup } from './agent-setup.js';
 import { resolveSessionTarget, type SessionTarget } from './session-target.js';
 
@@ -41,6 +43,11 @@ export interface SessionArgs {
   maxThinkingTokens?: number;
   thinking?: 'enabled' | 'adaptive' | 'disabled';
   includePartialMessages: boolean;
+  /** `--mcp-config` values and `--strict-mcp-config` (the MCP client connects them at set-up). */
+  mcpConfig?: readonly string[];
+  strictMcpConfig?: boolean;
+  /** `--permission-prompt-tool`: `stdio` (the host) or an MCP tool that answers asks. */
+  permissionPromptTool?: string;
 }
 
 export interface SessionWorldIo {
@@ -63,7 +70,7 @@ export async function openSession(
   args: SessionArgs,
   io: SessionWorldIo,
   onTarget?: (target: SessionTarget) => Promise<void>,
-  extra: { agentsJson?: string } = {},
+  extra: { agentsJson?: string; interactive?: boolean } = {},
 ): Promise<OpenedSession> {
   const home = io.home;
   const gantryHome = defaultGantryHome(home ?? homedir());
@@ -103,7 +110,17 @@ export async function openSession(
     ...(args.thinking !== undefined ? { thinking: args.thinking } : {}),
     ...(target.transcriptPath ? { transcriptPath: target.transcriptPath } : {}),
     ...(extra.agentsJson !== undefined ? { agentsJson: extra.agentsJson } : {}),
+    ...(args.mcpConfig?.length ? { mcpConfig: args.mcpConfig } : {}),
+    ...(args.strictMcpConfig ? { strictMcpConfig: true } : {}),
+    ...(extra.interactive ? { interactive: true } : {}),
+    sessionId: target.sessionId,
+    clientInfo: { name: 'gantry', version: GANTRY_VERSION },
   });
+  const promptTool = args.permissionPromptTool;
+  if (promptTool !== undefined && promptTool !== 'stdio' && !setup.mcp.resolveTool(promptTool))
+    setup.warnings.push(
+      `--permission-prompt-tool ${promptTool}: no connected MCP server has this tool; calls that would ask are denied`,
+    );
   return { target, setup };
 }
 
@@ -137,6 +154,9 @@ export function sessionQueryOptions(
     includePartialMessages: args.includePartialMessages,
     transcript: { ...target.transcript, gantryHome: setup.gantryHome },
     ...(target.resume ? { resume: target.resume } : {}),
+    ...(args.permissionPromptTool !== undefined && args.permissionPromptTool !== 'stdio'
+      ? { canUseTool: mcpPromptToolCanUseTool(setup.mcp, args.permissionPromptTool) }
+      : {}),
     initExtras: {
       apiKeySource: setup.apiKeySource,
       mcp_servers: mcpServers.map(({ name, status, source }) => ({ name, status, source })),

@@ -253,6 +253,8 @@ function notebookEditContent(output: NotebookEditOutput, input: NotebookEditInpu
 
 export const NotebookEditTool = buildTool({
   name: 'NotebookEdit',
+  // Used in few sessions: listed by name only behind tool search (docs/mcp-client.md).
+  shouldDefer: true,
   description: loadPrompt(import.meta.url, './notebook-edit.prompt.md'),
   inputSchema: NotebookEditInput,
   maxResultSizeChars: 100_000,

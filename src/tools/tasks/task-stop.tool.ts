@@ -47,6 +47,8 @@ export function createTaskStopTool() {
   return buildTool({
     name: 'TaskStop',
     aliases: gantryTraits('TaskStop').aliases,
+    // Used in few sessions: listed by name only behind tool search (docs/mcp-client.md).
+    shouldDefer: true,
     description,
     inputSchema: TaskStopInput,
     maxResultSizeChars: 10_000,

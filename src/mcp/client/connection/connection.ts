@@ -1,0 +1,458 @@
+/**
+ * One MCP server of a session: connects with the official SDK client, keeps the server's tool list
+ * current, answers the server's requests (roots, elicitation), runs calls with a timeout, progress
+ * and cancellation, reconnects remote servers, and shuts down without leaving processes behind.
+ * docs/mcp-client.md "Connections".
+ *
+ * Status (what `system/init.mcp_servers` and `gantry mcp list` show): `pending` while connecting or
+ * reconnecting, `connected`, `failed` (with `error`), plus `needs-approval` and `disabled` for
+ * servers the manager does not connect.
+ *
+ * - Start-up: `connect()` never rejects; it races the SDK handshake against `startupTimeoutMs`
+ *   (`MCP_TIMEOUT`, default 30 s). A server that fails or times out is closed (its process tree
+ *   killed) and reported `failed` with the reason and the end of its stderr.
+ * - Tools: `tools/list` (every page) after connecting and on `notifications/tools/list_changed`; a
+ *   refresh that fails keeps the previous list. A call during which the server announced a change
+ *   returns after the refresh. `onToolsChanged` is told after each change.
+ * - Calls: per-call timeout (`toolTimeoutMs`: the entry's `timeout`, else `MCP_TOOL_TIMEOUT`);
+ *   an aborted signal makes the SDK send `notifications/cancelled`; progress notifications reach
+ *   `onProgress`.
+ * - Loss: a remote server (http, sse) whose connection drops is reconnected with exponential
+ *   backoff (1 s, 2 s, 4 s … up to `reconnectAttempts`, default 5); a stdio server that exits is
+ *   `failed` and not restarted (Claude Code does the same). Calls in flight fail with the reason.
+ * - Close: collects the stdio process's descendants, closes the client (stdin end → SIGTERM →
+ *   SIGKILL, in the SDK), then kills any descendant still alive, and closes the stderr log.
+ */
+import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  ElicitRequestSchema,
+  type ElicitResult,
+  ListRootsRequestSchema,
+  type Progress,
+  type ReadResourceResult,
+  type Resource,
+  type ServerCapabilities,
+  type Tool as SdkTool,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerConfig } from '../config/types.js';
+import { descendantPids, killAll } from './process-tree.js';
+import { StderrLog } from './stderr-log.js';
+import { type BuiltTransport, buildTransport, type StdioSandbox } from './transports.js';
+
+export type McpServerStatus = 'pending' | 'connected' | 'failed' | 'needs-approval' | 'disabled';
+
+/** What the host is asked when a server requests input from the user (MCP `elicitation/create`). */
+export interface ElicitationRequest {
+  serverName: string;
+  message: string;
+  /** `form`: fill `requestedSchema`; `url`: open `url` (out-of-band). */
+  mode: 'form' | 'url';
+  requestedSchema?: Record<string, unknown>;
+  url?: string;
+}
+
+/** The host's answer (the MCP `ElicitResult`). */
+export interface ElicitationAnswer {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, string | number | boolean | string[]>;
+}
+
+/** Routes an elicitation to the person, like a permission ask. Throwing counts as `decline`. */
+export type ElicitationHandler = (
+  request: ElicitationRequest,
+  signal: AbortSignal,
+) => Promise<ElicitationAnswer>;
+
+/** Largest delay `setTimeout` accepts (2^31 − 1 ms); larger values would fire at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+export interface McpConnectionOptions {
+  config: McpServerConfig;
+  /** The session directory (`mcp-logs/<server>.log` goes here). */
+  sessionDir: string;
+  projectRoot: string;
+  /** The working directories, answered to `roots/list` (absolute paths). */
+  roots: () => readonly string[];
+  /** Asked for elicitations; absent → every elicitation is declined. */
+  elicit?: ElicitationHandler;
+  /** Run a stdio server under this sandbox. */
+  sandbox?: StdioSandbox;
+  startupTimeoutMs: number;
+  toolTimeoutMs: number;
+  clientInfo: { name: string; version: string };
+  /** Remote servers: reconnection attempts (default 5) and the first delay (default 1,000 ms). */
+  reconnectAttempts?: number;
+  reconnectInitialDelayMs?: number;
+  onToolsChanged?: (connection: McpConnection) => void;
+  onStatusChanged?: (connection: McpConnection) => void;
+  /** Base environment for stdio servers (tests; default: the SDK's safe default set). */
+  baseEnv?: Record<string, string>;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: Progress) => void;
+}
+
+export class McpConnection {
+  readonly name: string;
+  readonly config: McpServerConfig;
+  status: McpServerStatus = 'pending';
+  error: string | undefined;
+  tools: readonly SdkTool[] = [];
+  /** The tool-list refresh a `list_changed` started, while it runs. */
+  private pendingRefresh: Promise<void> | undefined;
+  serverInfo: { name: string; version: string } | undefined;
+  instructions: string | undefined;
+  capabilities: ServerCapabilities | undefined;
+  /** Path of the stderr log (stdio servers). */
+  readonly logFile: string | undefined;
+  /** Reconnections done so far (remote servers). */
+  reconnects = 0;
+
+  private client: Client | undefined;
+  private built: BuiltTransport | undefined;
+  private readonly log: StderrLog | undefined;
+  private closing = false;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private connecting: Promise<void> | undefined;
+  private readonly trackedPids = new Set<number>();
+
+  constructor(private readonly options: McpConnectionOptions) {
+    this.config = options.config;
+    this.name = options.config.name;
+    if (options.config.entry.type === 'stdio') {
+      this.log = new StderrLog(options.sessionDir, this.name);
+      this.logFile = this.log.file;
+    }
+  }
+
+  /** True when this stdio server runs in the OS sandbox. */
+  get sandboxed(): boolean {
+    return this.options.sandbox !== undefined && this.config.entry.type === 'stdio';
+  }
+
+  get transportType(): 'stdio' | 'http' | 'sse' {
+    return this.config.entry.type;
+  }
+
+  /** Per-call timeout in ms (clamped to what timers accept). */
+  get toolTimeoutMs(): number {
+    return Math.min(this.config.entry.timeoutMs ?? this.options.toolTimeoutMs, MAX_TIMER_MS);
+  }
+
+  /** Connects (see the module comment). Resolves when connected or failed; never rejects. */
+  connect(): Promise<void> {
+    this.connecting ??= this.doConnect().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private setStatus(status: McpServerStatus, error?: string): void {
+    this.status = status;
+    this.error = error;
+    this.options.onStatusChanged?.(this);
+  }
+
+  private newClient(): Client {
+    const client = new Client(this.options.clientInfo, {
+      capabilities: { roots: { listChanged: true }, elicitation: { form: {}, url: {} } },
+    });
+    client.setRequestHandler(ListRootsRequestSchema, () => ({
+      roots: this.options
+        .roots()
+        .map((dir) => ({ uri: pathToFileURL(dir).href, name: basename(dir) || dir })),
+    }));
+    client.setRequestHandler(ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
+      const handler = this.options.elicit;
+      if (!handler) return { action: 'decline' };
+      const p = request.params as Record<string, unknown>;
+      const mode = p.mode === 'url' ? 'url' : 'form';
+      try {
+        const answer = await handler(
+          {
+            serverName: this.name,
+            message: typeof p.message === 'string' ? p.message : '',
+            mode,
+            ...(mode === 'form' && p.requestedSchema && typeof p.requestedSchema === 'object'
+              ? { requestedSchema: p.requestedSchema as Record<string, unknown> }
+              : {}),
+            ...(mode === 'url' && typeof p.url === 'string' ? { url: p.url } : {}),
+          },
+          extra.signal,
+        );
+        if (answer?.action === 'accept')
+          return answer.content ? { action: 'accept', content: answer.content } : { action: 'accept' };
+        return { action: answer?.action === 'cancel' ? 'cancel' : 'decline' };
+      } catch {
+        return { action: 'decline' };
+      }
+    });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      const refresh = this.refreshTools().finally(() => {
+        if (this.pendingRefresh === refresh) this.pendingRefresh = undefined;
+      });
+      this.pendingRefresh = refresh;
+      await refresh;
+    });
+    return client;
+  }
+
+  private async doConnect(): Promise<void> {
+    if (this.closing) return;
+    this.setStatus('pending');
+    let built: BuiltTransport;
+    try {
+      built = await buildTransport(this.config.entry, {
+        projectRoot: this.options.projectRoot,
+        ...(this.log ? { log: this.log } : {}),
+        ...(this.options.sandbox && this.config.entry.type === 'stdio'
+          ? { sandbox: this.options.sandbox }
+          : {}),
+        ...(this.options.baseEnv ? { baseEnv: this.options.baseEnv } : {}),
+      });
+    } catch (error) {
+      this.setStatus('failed', `could not start: ${messageOf(error)}`);
+      return;
+    }
+    const client = this.newClient();
+    this.built = built;
+    this.client = client;
+    let timer: NodeJS.Timeout | undefined;
+    const timeoutMs = Math.min(this.options.startupTimeoutMs, MAX_TIMER_MS);
+    try {
+      await Promise.race([
+        client.connect(built.transport, { timeout: timeoutMs }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`no answer within ${timeoutMs} ms (MCP_TIMEOUT)`)),
+            timeoutMs,
+          );
+        }),
+      ]);
+      const pid = built.pid();
+      if (pid !== undefined) this.trackedPids.add(pid);
+      this.serverInfo = client.getServerVersion();
+      this.instructions = client.getInstructions();
+      this.capabilities = client.getServerCapabilities();
+      this.tools = await this.listAllTools(client);
+    } catch (error) {
+      clearTimeout(timer);
+      const tail = this.log?.recent().trim();
+      await this.teardown();
+      if (!this.closing)
+        this.setStatus('failed', `${messageOf(error)}${tail ? `; stderr: ${tail.slice(-500)}` : ''}`);
+      return;
+    }
+    clearTimeout(timer);
+    if (this.closing) {
+      await this.teardown();
+      return;
+    }
+    client.onclose = () => this.onLost(client);
+    if (this.transportType !== 'stdio')
+      client.onerror = (error) => {
+        if (isConnectionLoss(error)) this.onLost(client);
+      };
+    this.setStatus('connected');
+    this.options.onToolsChanged?.(this);
+  }
+
+  private async listAllTools(client: Client): Promise<SdkTool[]> {
+    if (!client.getServerCapabilities()?.tools) return [];
+    const tools: SdkTool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 100; page++) {
+      const r = await client.listTools(cursor ? { cursor } : {}, { timeout: this.options.startupTimeoutMs });
+      tools.push(...r.tools);
+      if (!r.nextCursor) break;
+      cursor = r.nextCursor;
+    }
+    return tools;
+  }
+
+  /** Re-reads the tool list (list_changed); keeps the previous list when it fails. */
+  async refreshTools(): Promise<void> {
+    const client = this.client;
+    if (!client || this.status !== 'connected') return;
+    try {
+      this.tools = await this.listAllTools(client);
+    } catch {
+      return;
+    }
+    this.options.onToolsChanged?.(this);
+  }
+
+  private onLost(client: Client): void {
+    if (this.closing || client !== this.client) return;
+    const tail = this.log?.recent().trim();
+    void this.teardown();
+    if (this.transportType === 'stdio') {
+      this.setStatus('failed', `the server process exited${tail ? `; stderr: ${tail.slice(-500)}` : ''}`);
+      return;
+    }
+    this.scheduleReconnect(1);
+  }
+
+  private scheduleReconnect(attempt: number): void {
+    const max = this.options.reconnectAttempts ?? 5;
+    if (attempt > max) {
+      this.setStatus('failed', `connection lost; ${max} reconnection attempts failed`);
+      return;
+    }
+    this.setStatus('pending', `connection lost; reconnecting (attempt ${attempt} of ${max})`);
+    const delay = (this.options.reconnectInitialDelayMs ?? 1000) * 2 ** (attempt - 1);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      if (this.closing) return;
+      this.reconnects++;
+      void this.doConnect().then(() => {
+        if (this.status === 'failed' && !this.closing) this.scheduleReconnect(attempt + 1);
+      });
+    }, delay);
+    this.reconnectTimer.unref?.();
+  }
+
+  private requireClient(): Client {
+    if (this.status !== 'connected' || !this.client)
+      throw new Error(
+        `MCP server "${this.name}" is not connected (${this.status}${this.error ? `: ${this.error}` : ''})`,
+      );
+    return this.client;
+  }
+
+  /** Calls a tool on the server. Rejects when the server is not connected, on timeout, abort or protocol error. */
+  async callTool(
+    toolName: string,
+    args: Record<string, unknown>,
+    options: CallOptions = {},
+  ): Promise<CallToolResult> {
+    const client = this.requireClient();
+    return this.watch(client, async () => {
+      const result = await client.callTool({ name: toolName, arguments: args }, CallToolResultSchema, {
+        timeout: this.toolTimeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+      });
+      // A call that made the server announce new tools (list_changed arrives before the result)
+      // returns once the new list is read, so the next request already offers them.
+      if (this.pendingRefresh) await this.pendingRefresh;
+      return result as CallToolResult;
+    });
+  }
+
+  /** Runs a request; a remote server found gone (refused, session unknown) starts the reconnection. */
+  private async watch<T>(client: Client, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (this.transportType !== 'stdio' && isConnectionLoss(error)) this.onLost(client);
+      throw error;
+    }
+  }
+
+  /** Every resource the server lists (all pages); empty when it has no resources capability. */
+  async listResources(signal?: AbortSignal): Promise<Resource[]> {
+    const client = this.requireClient();
+    if (!client.getServerCapabilities()?.resources) return [];
+    const out: Resource[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 100; page++) {
+      const r = await this.watch(client, () =>
+        client.listResources(cursor ? { cursor } : {}, {
+          timeout: this.toolTimeoutMs,
+          ...(signal ? { signal } : {}),
+        }),
+      );
+      out.push(...r.resources);
+      if (!r.nextCursor) break;
+      cursor = r.nextCursor;
+    }
+    return out;
+  }
+
+  async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    const client = this.requireClient();
+    return this.watch(client, () =>
+      client.readResource({ uri }, { timeout: this.toolTimeoutMs, ...(signal ? { signal } : {}) }),
+    );
+  }
+
+  /** Tells the server the working directories changed (`notifications/roots/list_changed`). */
+  async notifyRootsChanged(): Promise<void> {
+    if (this.status !== 'connected' || !this.client) return;
+    await this.client.sendRootsListChanged().catch(() => undefined);
+  }
+
+  /** The stdio process's pid (tests, diagnostics). */
+  get pid(): number | undefined {
+    return this.built?.pid();
+  }
+
+  private async teardown(): Promise<void> {
+    const client = this.client;
+    const built = this.built;
+    this.client = undefined;
+    this.built = undefined;
+    const pids = new Set(this.trackedPids);
+    const pid = built?.pid();
+    if (pid !== undefined) pids.add(pid);
+    const tree = [...pids].flatMap((p) => [p, ...descendantPids(p)]);
+    if (client) {
+      client.onclose = undefined;
+      const transport = built?.transport as { terminateSession?: () => Promise<void> } | undefined;
+      if (transport?.terminateSession && this.closing)
+        await withTimeout(transport.terminateSession(), 1000).catch(() => undefined);
+      await client.close().catch(() => undefined);
+    } else if (built) {
+      await built.transport.close().catch(() => undefined);
+    }
+    killAll(tree);
+    built?.cleanup();
+    this.trackedPids.clear();
+  }
+
+  /** Closes the connection for good (idempotent). */
+  async close(): Promise<void> {
+    if (this.closing && !this.client && !this.connecting) return;
+    this.closing = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+    // Closing the transport first makes a handshake in progress fail at once (no wait for MCP_TIMEOUT).
+    await this.teardown();
+    await this.connecting?.catch(() => undefined);
+    await this.teardown();
+    await this.log?.close();
+  }
+}
+
+/**
+ * A remote connection that is gone, as the SDK's HTTP transports report it: the fetch failed
+ * (refused, reset), the server no longer knows the session (404), or the event stream broke and
+ * could not be reopened.
+ */
+export function isConnectionLoss(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (code === 404) return true;
+  const text = `${messageOf(error)} ${messageOf((error as { cause?: unknown }).cause ?? '')}`;
+  return /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|Session not found|terminated|Failed to reconnect|Maximum reconnection attempts|SSE stream disconnected/i.test(
+    text,
+  );
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref()),
+  ]);
+}
