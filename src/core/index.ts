@@ -23,6 +23,7 @@ export {
 export type {
   AppState,
   BackgroundTaskInfo,
+  NestedToolCallResult,
   RunningCallRef,
   TodoItem,
   ToolProgressEvent,
@@ -128,5 +129,15 @@ export {
 export type {
   BackgroundTaskRegistry,
   SessionServices,
+  SubagentRunner,
+  SubagentRunRequest,
+  SubagentRunResult,
   TaskHandle,
+  TemporaryRulesRequest,
+  TemporaryRulesResult,
+  ToolHookEvent,
+  ToolHookOutcome,
+  ToolHookRunner,
+  UntilNextPromptControls,
 } from './services.js';
+export { type ReminderView, systemReminderText, type ToolReminders } from './reminders.js';

@@ -3,7 +3,7 @@
  * the model client. The runtime implements it (`createSessionServices` in `runtime/`); tools see
  * only these interfaces, through `context.services`. See docs/runtime.md "Session services".
  */
-import type { BackgroundTaskInfo } from './context.js';
+import type { BackgroundTaskInfo, ToolUseContext } from './context.js';
 import type { ModelClient } from './model-client.js';
 
 /** What the task registry needs from a running task. */
@@ -46,10 +46,103 @@ export interface BackgroundTaskRegistry {
   stopAll(): Promise<void>;
 }
 
+/** Hook events a tool fires itself (Claude Code's task-list events). */
+export type ToolHookEvent = 'TaskCreated' | 'TaskCompleted';
+
+/** What the hooks of one tool event said. */
+export interface ToolHookOutcome {
+  /** A hook blocked (exit 2, or JSON `decision: "block"`): the tool undoes the action and tells the model why. */
+  blocked?: { reason: string };
+  /** Non-blocking problems (a hook that timed out or failed to start), for the person. */
+  errors: string[];
+}
+
+/**
+ * Runs the session's hooks for an event a tool fires (command hooks from settings as real
+ * processes, the host's callbacks), with Claude Code's input and output rules. The host (the loop)
+ * adds the common input fields (`session_id`, `transcript_path`, `cwd`, `permission_mode`,
+ * `hook_event_name`, agent labels); the tool gives the event's own fields.
+ */
+export interface ToolHookRunner {
+  run(
+    event: ToolHookEvent,
+    input: Record<string, unknown>,
+    options: { signal: AbortSignal; toolUseId?: string; agentId?: string },
+  ): Promise<ToolHookOutcome>;
+}
+
+/** Rules a tool asks to hold until the person's next message (a skill's `allowed-tools`). */
+export interface TemporaryRulesRequest {
+  /** Allow rules, in rule syntax (`Bash(npm test:*)`, `Read(./docs/**)`). */
+  allow: readonly string[];
+  /** Deny rules (a skill's `disallowed-tools`); always accepted, they only narrow. */
+  deny: readonly string[];
+  /** Who asks, for decision reasons (`skill deploy`). */
+  label: string;
+  /** Where the asking file came from: a project's files widen permissions only in a trusted folder. */
+  origin: 'project' | 'user';
+}
+
+/** What became of a {@link TemporaryRulesRequest}: each rule granted, or refused with the reason. */
+export interface TemporaryRulesResult {
+  granted: string[];
+  refused: { rule: string; reason: string }[];
+}
+
+/**
+ * Controls whose effect lasts until the person's next message: temporary permission rules and a
+ * model override. The loop implements them (with the permission engine) and clears them when the
+ * next user prompt arrives.
+ */
+export interface UntilNextPromptControls {
+  /** Adds the rules the policy accepts (deny rules always; allow rules within what may be granted). */
+  addRules(request: TemporaryRulesRequest): TemporaryRulesResult;
+  /** Uses `model` for the model requests until the next prompt. */
+  overrideModel?(model: string): void;
+}
+
+/** A sub-agent run a tool asks for (a skill with `context: fork`). */
+export interface SubagentRunRequest {
+  /** The sub-agent's task (the rendered skill body). */
+  prompt: string;
+  /** A short label (`skill deploy`). */
+  description: string;
+  /** Tools the sub-agent may use (rule-syntax tool names); absent: the agent type's default. */
+  tools?: readonly string[];
+  /** Tools taken away from it. */
+  disallowedTools?: readonly string[];
+  /** Model alias or id; absent: the parent's. */
+  model?: string;
+  /** Agent type label (`general-purpose` when absent). */
+  agentType?: string;
+  /** The calling tool's context (the sub-agent's context derives from it). */
+  context: ToolUseContext;
+  signal: AbortSignal;
+}
+
+/** What a sub-agent run produced. */
+export interface SubagentRunResult {
+  /** Its final text. */
+  text: string;
+  agentId: string;
+  /** Tool calls it made and its total tokens, when known. */
+  toolUses?: number;
+  totalTokens?: number;
+}
+
+/** Runs a sub-agent to its end (the agents room implements it). Throws on failure. */
+export type SubagentRunner = (request: SubagentRunRequest) => Promise<SubagentRunResult>;
+
 /** The per-session services a tool may use (shared by the main session and its sub-agents). */
 export interface SessionServices {
   /** The session's background tasks. */
   readonly tasks: BackgroundTaskRegistry;
   /** The model the session talks to, when the host configured one (the Agent tool, WebFetch's summariser). */
   readonly modelClient?: ModelClient;
+  /** The session's hooks for events tools fire (TaskCreated, TaskCompleted); absent: no hooks run. */
+  readonly hooks?: ToolHookRunner;
+  /** Temporary rules and model override until the next prompt; absent: nothing can be granted. */
+  readonly untilNextPrompt?: UntilNextPromptControls;
+  /** Runs a sub-agent; absent until the host has sub-agents. */
+  readonly runSubagent?: SubagentRunner;
 }
