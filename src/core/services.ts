@@ -145,4 +145,10 @@ export interface SessionServices {
   readonly untilNextPrompt?: UntilNextPromptControls;
   /** Runs a sub-agent; absent until the host has sub-agents. */
   readonly runSubagent?: SubagentRunner;
+  /**
+   * Directory for the session's own persistent state beside its transcript
+   * (`<gantryHome>/projects/<slug>/<sessionId>`: the task list); absent: tools fall back to
+   * `AppState.sessionDir`.
+   */
+  readonly sessionStateDir?: string;
 }

@@ -244,12 +244,14 @@ const ROWS: ReadonlyArray<readonly [string, Row]> = [
   ['TaskList', { ...NO_EFFECT, shippedBy: 'gantry' }],
   [
     'AskUserQuestion',
-    { ...NO_EFFECT, requiresUserInteraction: true, subagents: 'never', shippedBy: 'gantry' },
+    // Not `noEffect`: a call without answers must reach the host (or a hook) that answers it.
+    { planModePass: true, requiresUserInteraction: true, subagents: 'never', shippedBy: 'gantry' },
   ],
   ['EnterPlanMode', { ...NO_EFFECT, subagents: 'never', shippedBy: 'gantry' }],
   [
     'ExitPlanMode',
-    { ...NO_EFFECT, requiresUserInteraction: true, subagents: 'plan-mode', shippedBy: 'gantry' },
+    // Not `noEffect`: leaving plan mode needs the person's approval (an ask, or a hook's decision).
+    { planModePass: true, requiresUserInteraction: true, subagents: 'plan-mode', shippedBy: 'gantry' },
   ],
 
   // Agents, skills, tool loading.

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
-import type { AnyTool } from '../core/index.js';
+import type { AnyTool, ToolHookRunner } from '../core/index.js';
 import type { Message, SystemBlock } from '../core/messages.js';
 import type { ModelToolDefinition } from '../core/model-client.js';
 import type { PermissionMode } from '../core/permission-types.js';
@@ -25,7 +25,7 @@ import { loadMemoryFiles } from './prompt/memory.js';
 import { createToolRunner, type PostCallSeam, type ToolRunner } from './tool-runner.js';
 import { defaultGantryHome, transcriptPathFor } from './transcript/paths.js';
 import { TranscriptWriter } from './transcript/writer.js';
-import type { BaseHookInput, QueryOptions } from './types.js';
+import type { BaseHookInput, HookInput, QueryOptions } from './types.js';
 
 /** What `query`'s controls change while the session runs. */
 export interface SessionControls {
@@ -200,6 +200,10 @@ export async function createLoopSession(
     ...(options.toolResultLimits ? { limits: options.toolResultLimits } : {}),
     postCall: (event) => postCall(session)(event),
     modelClient: options.modelClient,
+    services: {
+      hooks: toolHookRunner(() => session),
+      ...(writer ? { sessionStateDir: transcriptPath.replace(/\.jsonl$/, '') } : {}),
+    },
   });
   Object.assign(session, {
     options,
@@ -257,6 +261,27 @@ export async function createLoopSession(
   for (const consumer of options.transcriptConsumers ?? [])
     consumer.setTranscriptSource(() => session.messages);
   return session;
+}
+
+/**
+ * The hooks of events tools fire (TaskCreated, TaskCompleted), as the tools see them: the session's
+ * common input fields plus the tool's own, read with the loop's hook rules.
+ */
+function toolHookRunner(getSession: () => LoopSession): ToolHookRunner {
+  return {
+    async run(event, input, options) {
+      const s = getSession();
+      const outcome = await s.hooks.run(
+        event,
+        { ...hookBase(s, event), ...input } as unknown as HookInput,
+        { signal: options.signal, ...(options.toolUseId ? { toolUseId: options.toolUseId } : {}) },
+      );
+      return {
+        ...(outcome.block ? { blocked: { reason: outcome.block.reason } } : {}),
+        errors: outcome.errors,
+      };
+    },
+  };
 }
 
 /** A fresh prompt id (Claude Code's `promptId`). */

@@ -32,8 +32,10 @@ import {
 import {
   type AskDecision,
   type CallRecord,
+  createSessionServices,
   createToolRuntime,
   type PostCallEvent as RuntimePostCallEvent,
+  type SessionServicesOptions,
   type StreamingToolExecutor,
   type ToolRuntime,
 } from '../runtime/index.js';
@@ -109,6 +111,8 @@ export interface ToolRunnerOptions {
   postCall?: PostCallSeam;
   /** Shared with the tools through the session services (the Agent tool, WebFetch's prompt step). */
   modelClient?: ModelClient;
+  /** The rest of the session services tools may use (hooks they fire, the state directory, …). */
+  services?: Omit<SessionServicesOptions, 'modelClient'>;
 }
 
 export interface ToolRunner {
@@ -184,7 +188,10 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     permissionMode: options.permissionMode,
     decide: options.decide,
     ...(options.canUseTool ? { canUseTool: options.canUseTool } : {}),
-    ...(options.modelClient ? { modelClient: options.modelClient } : {}),
+    services: createSessionServices({
+      ...options.services,
+      ...(options.modelClient ? { modelClient: options.modelClient } : {}),
+    }),
     ...(options.limits?.maxResultSizeChars ? { maxResultSizeChars: options.limits.maxResultSizeChars } : {}),
     ...(options.limits?.maxTurnResultsChars
       ? { maxTurnResultsChars: options.limits.maxTurnResultsChars }

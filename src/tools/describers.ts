@@ -23,6 +23,15 @@ import { readDescriber } from './read/describe.js';
 import { sleepDescriber } from './sleep/describe.js';
 import { taskOutputDescriber, taskStopDescriber } from './tasks/describe.js';
 import { writeDescriber } from './write/describe.js';
+import { askUserQuestionDescriber } from './ask-user-question/describe.js';
+import { enterPlanModeDescriber, exitPlanModeDescriber } from './plan-mode/describe.js';
+import {
+  taskCreateDescriber,
+  taskGetDescriber,
+  taskListDescriber,
+  taskUpdateDescriber,
+} from './task-list/describe.js';
+import { todoWriteDescriber } from './todo-write/describe.js';
 
 /** The shell analysis, loaded on the first shell call (a Read-only hook never loads the parser). */
 let shellModule: Promise<typeof import('../shell/index.js')> | undefined;
@@ -62,6 +71,14 @@ export function createToolDescribers(
     taskOutputDescriber,
     taskStopDescriber,
     sleepDescriber,
+    todoWriteDescriber,
+    taskCreateDescriber,
+    taskGetDescriber,
+    taskUpdateDescriber,
+    taskListDescriber,
+    askUserQuestionDescriber,
+    enterPlanModeDescriber,
+    exitPlanModeDescriber,
     monitor,
   ];
   return new Map(entries.map((e) => [e.name, e]));

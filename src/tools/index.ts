@@ -21,6 +21,15 @@ import { ReadTool } from './read/read.tool.js';
 import { TaskOutputTool } from './tasks/task-output.tool.js';
 import { TaskStopTool } from './tasks/task-stop.tool.js';
 import { WriteTool } from './write/write.tool.js';
+import { AskUserQuestionTool } from './ask-user-question/ask-user-question.tool.js';
+import { EnterPlanModeTool } from './plan-mode/enter-plan-mode.tool.js';
+import { ExitPlanModeTool } from './plan-mode/exit-plan-mode.tool.js';
+import { TaskCreateTool } from './task-list/task-create.tool.js';
+import { TaskGetTool } from './task-list/task-get.tool.js';
+import { TaskListTool } from './task-list/task-list.tool.js';
+import { TaskUpdateTool } from './task-list/task-update.tool.js';
+import { TodoWriteTool } from './todo-write/todo-write.tool.js';
+import { taskToolsEnabled } from './task-list/availability.js';
 
 // `gantry/tools`: the tools one by one (for hosts that assemble their own list), the structured
 // output (`data`) of each, and the helpers a tool author describes calls with.
@@ -64,6 +73,21 @@ export { formatTaskNotification, taskEndSummary } from './tasks/task-manager.js'
 export { type TaskOutputData, TaskOutputTool } from './tasks/task-output.tool.js';
 export { type TaskStopData, TaskStopTool } from './tasks/task-stop.tool.js';
 export { type WriteInput, type WriteOutput, WriteTool } from './write/write.tool.js';
+export {
+  type AskUserQuestionInput,
+  type AskUserQuestionOutput,
+  AskUserQuestionTool,
+} from './ask-user-question/ask-user-question.tool.js';
+export { type EnterPlanModeOutput, EnterPlanModeTool } from './plan-mode/enter-plan-mode.tool.js';
+export { type ExitPlanModeOutput, ExitPlanModeTool } from './plan-mode/exit-plan-mode.tool.js';
+export { planFileFor, plansDirectory } from './plan-mode/plan-file.js';
+export { type TaskCreateOutput, TaskCreateTool } from './task-list/task-create.tool.js';
+export { type TaskGetOutput, TaskGetTool } from './task-list/task-get.tool.js';
+export { type TaskListOutput, TaskListTool } from './task-list/task-list.tool.js';
+export { type TaskUpdateOutput, TaskUpdateTool } from './task-list/task-update.tool.js';
+export { taskToolsEnabled } from './task-list/availability.js';
+export { type TodoWriteOutput, TodoWriteTool } from './todo-write/todo-write.tool.js';
+export { SUBAGENT_EXCLUDED_TOOLS, subagentMayUse } from './subagent-tools.js';
 export {
   type Effect,
   type EffectKind,
@@ -125,6 +149,11 @@ export async function getAllBaseTools(config: ToolRegistryConfig = {}): Promise<
     config.bashSandbox ? createBashTool({ sandbox: config.bashSandbox }) : BashTool,
     TaskOutputTool,
     TaskStopTool,
+    // The to-do list: the Task tools by default, TodoWrite instead when they are switched off.
+    ...(taskToolsEnabled(config.env) ? [TaskCreateTool, TaskGetTool, TaskUpdateTool, TaskListTool] : [TodoWriteTool]),
+    AskUserQuestionTool,
+    EnterPlanModeTool,
+    ExitPlanModeTool,
 
     // Behind feature flags: the module is imported only when the flag is on.
     ...(feature('SLEEP', config) ? [(await import('./sleep/sleep.tool.js')).SleepTool] : []),
