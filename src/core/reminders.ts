@@ -11,7 +11,7 @@
  *
  * The loop asks every tool of the session's pool; a tool without `reminders` adds nothing.
  */
-import type { AppState, ToolUseContext } from './context.js';
+import type { AppState } from './context.js';
 import type { Message } from './messages.js';
 
 /** What a `beforeRequest` provider sees. */
@@ -27,7 +27,7 @@ export interface ReminderView {
 /** A tool's contributions outside its calls. */
 export interface ToolReminders {
   /** Text for the session context block, once per session; undefined adds nothing. Should not throw. */
-  sessionContext?(context: ToolUseContext): Promise<string | undefined>;
+  sessionContext?(): string | undefined | Promise<string | undefined>;
   /** Text to remind the model of before a request; undefined adds nothing. Pure, cheap, never throws. */
   beforeRequest?(view: ReminderView): string | undefined;
 }

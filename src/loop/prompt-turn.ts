@@ -147,6 +147,7 @@ export async function* runPrompt(
   const parts: { part: UserPart; isMeta: boolean }[] = [];
   if (s.needsSessionContext) {
     parts.push({ part: s.sessionContext, isMeta: true });
+    for (const t of s.toolSessionContext) parts.push({ part: t, isMeta: true });
     for (const t of s.sessionStartContext)
       parts.push({ part: hookContextText('SessionStart', [t]), isMeta: true });
   }

@@ -22,6 +22,7 @@ import { bridgeCanUseTool, loopDecider } from './permissions.js';
 import { assembleSystemPrompt } from './prompt/assemble.js';
 import { environmentFacts, findGitRoot, gitSnapshot, sessionContextText } from './prompt/environment.js';
 import { loadMemoryFiles } from './prompt/memory.js';
+import { toolSessionContexts } from './reminders.js';
 import { createToolRunner, type PostCallSeam, type ToolRunner } from './tool-runner.js';
 import { defaultGantryHome, transcriptPathFor } from './transcript/paths.js';
 import { TranscriptWriter } from './transcript/writer.js';
@@ -56,6 +57,8 @@ export interface LoopSession {
   readonly events: EventFactory;
   /** The per-session context text (date, git snapshot) for the first user message. */
   readonly sessionContext: string;
+  /** The tools' session-context texts (loop/reminders.ts), sent with the first prompt. */
+  readonly toolSessionContext: readonly string[];
   /** SessionStart hooks' context, added to the first prompt's message. */
   sessionStartContext: string[];
   /** True until the first prompt has been added (it carries the session context). */
@@ -237,6 +240,7 @@ export async function createLoopSession(
       now,
     ),
     sessionContext: sessionContextText({ now: now(), ...(git ? { git } : {}) }),
+    toolSessionContext: await toolSessionContexts(tools),
     sessionStartContext: [],
     needsSessionContext: !resume || resume.messages.length === 0,
     resumed: resume !== undefined,
@@ -271,11 +275,10 @@ function toolHookRunner(getSession: () => LoopSession): ToolHookRunner {
   return {
     async run(event, input, options) {
       const s = getSession();
-      const outcome = await s.hooks.run(
-        event,
-        { ...hookBase(s, event), ...input } as unknown as HookInput,
-        { signal: options.signal, ...(options.toolUseId ? { toolUseId: options.toolUseId } : {}) },
-      );
+      const outcome = await s.hooks.run(event, { ...hookBase(s, event), ...input } as unknown as HookInput, {
+        signal: options.signal,
+        ...(options.toolUseId ? { toolUseId: options.toolUseId } : {}),
+      });
       return {
         ...(outcome.block ? { blocked: { reason: outcome.block.reason } } : {}),
         errors: outcome.errors,

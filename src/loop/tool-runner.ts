@@ -19,6 +19,7 @@
  */
 import {
   type AnyTool,
+  type AppState,
   contentText,
   type HostPermissionAnswer,
   type Message,
@@ -119,6 +120,8 @@ export interface ToolRunner {
   startTurn(options: { signal: AbortSignal; messages: readonly Message[] }): ToolTurn;
   setPermissionMode(mode: PermissionMode): void;
   readonly permissionMode: PermissionMode;
+  /** The session's app state as the tools left it (to-do lists, plan file, mode). */
+  readonly appState: AppState;
   /** The session's working directory as the tools left it (Bash `cd`). */
   readonly cwd: string;
   dispose(): Promise<void>;
@@ -342,6 +345,9 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     },
     get permissionMode() {
       return runtime.getAppState().permissionMode;
+    },
+    get appState() {
+      return runtime.getAppState();
     },
     get cwd() {
       return runtime.getAppState().cwd;

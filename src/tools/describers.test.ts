@@ -114,10 +114,12 @@ describe('tool objects, the trait table and the describers agree', () => {
   it('every registered tool has a gantry row with the same aliases, and a describer', async () => {
     // Both to-do sets: the Task tools by default, TodoWrite with CLAUDE_CODE_ENABLE_TASKS=0.
     const tools = [
-      ...new Set([
-        ...(await getAllBaseTools({ features: { SLEEP: true }, env: {} })),
-        ...(await getAllBaseTools({ features: { SLEEP: true }, env: { CLAUDE_CODE_ENABLE_TASKS: '0' } })),
-      ]),
+      ...new Map(
+        [
+          ...(await getAllBaseTools({ features: { SLEEP: true }, env: {} })),
+          ...(await getAllBaseTools({ features: { SLEEP: true }, env: { CLAUDE_CODE_ENABLE_TASKS: '0' } })),
+        ].map((t) => [t.name, t]),
+      ).values(),
     ];
     for (const tool of tools) {
       const traits = traitsOf(tool.name);

@@ -32,6 +32,7 @@ import {
   taskUpdateDescriber,
 } from './task-list/describe.js';
 import { todoWriteDescriber } from './todo-write/describe.js';
+import { skillDescriber } from './skill/describe.js';
 
 /** The shell analysis, loaded on the first shell call (a Read-only hook never loads the parser). */
 let shellModule: Promise<typeof import('../shell/index.js')> | undefined;
@@ -79,6 +80,7 @@ export function createToolDescribers(
     askUserQuestionDescriber,
     enterPlanModeDescriber,
     exitPlanModeDescriber,
+    skillDescriber,
     monitor,
   ];
   return new Map(entries.map((e) => [e.name, e]));

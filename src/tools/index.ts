@@ -29,6 +29,7 @@ import { TaskGetTool } from './task-list/task-get.tool.js';
 import { TaskListTool } from './task-list/task-list.tool.js';
 import { TaskUpdateTool } from './task-list/task-update.tool.js';
 import { TodoWriteTool } from './todo-write/todo-write.tool.js';
+import { createSkillTool, type SkillToolOptions } from './skill/skill.tool.js';
 import { taskToolsEnabled } from './task-list/availability.js';
 
 // `gantry/tools`: the tools one by one (for hosts that assemble their own list), the structured
@@ -87,6 +88,13 @@ export { type TaskListOutput, TaskListTool } from './task-list/task-list.tool.js
 export { type TaskUpdateOutput, TaskUpdateTool } from './task-list/task-update.tool.js';
 export { taskToolsEnabled } from './task-list/availability.js';
 export { type TodoWriteOutput, TodoWriteTool } from './todo-write/todo-write.tool.js';
+export {
+  createSkillTool,
+  type SkillInput,
+  type SkillOutput,
+  type SkillToolOptions,
+} from './skill/skill.tool.js';
+export { discoverSkills, type Skill, type SkillCatalog, type SkillProblem } from './skill/discovery.js';
 export { SUBAGENT_EXCLUDED_TOOLS, subagentMayUse } from './subagent-tools.js';
 export {
   type Effect,
@@ -122,6 +130,11 @@ export interface ToolRegistryConfig {
    * it). Given → the list holds a Bash tool built with it; absent → the unsandboxed `BashTool`.
    */
   bashSandbox?: BashSandbox;
+  /**
+   * Where the Skill tool finds project skills (`<projectRoot>/.gantry/skills`, `.claude/skills`;
+   * default `process.cwd()`) and the home for user skills (default the OS home).
+   */
+  skills?: SkillToolOptions;
 }
 
 /** True when feature `name` is on: config first, then env `GANTRY_FEATURE_<NAME>` ∈ {`1`, `true`}. */
@@ -150,10 +163,13 @@ export async function getAllBaseTools(config: ToolRegistryConfig = {}): Promise<
     TaskOutputTool,
     TaskStopTool,
     // The to-do list: the Task tools by default, TodoWrite instead when they are switched off.
-    ...(taskToolsEnabled(config.env) ? [TaskCreateTool, TaskGetTool, TaskUpdateTool, TaskListTool] : [TodoWriteTool]),
+    ...(taskToolsEnabled(config.env)
+      ? [TaskCreateTool, TaskGetTool, TaskUpdateTool, TaskListTool]
+      : [TodoWriteTool]),
     AskUserQuestionTool,
     EnterPlanModeTool,
     ExitPlanModeTool,
+    createSkillTool(config.skills),
 
     // Behind feature flags: the module is imported only when the flag is on.
     ...(feature('SLEEP', config) ? [(await import('./sleep/sleep.tool.js')).SleepTool] : []),

@@ -221,7 +221,10 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
         settings: settings.sandbox,
         workingDirectories: () => [cwd, ...settings.additionalDirectories],
       });
-    const all = await getAllBaseTools(sandbox ? { bashSandbox: sandbox } : {});
+    const all = await getAllBaseTools({
+      ...(sandbox ? { bashSandbox: sandbox } : {}),
+      skills: { projectRoot: cwd, home },
+    });
     const selection = selectTools(all, flags.tools, (name) => engine.isToolDenied(name));
     if (selection.unknown.length)
       warnings.push(`--tools: no built-in tool named ${selection.unknown.join(', ')}`);

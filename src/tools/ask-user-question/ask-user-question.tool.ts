@@ -34,7 +34,11 @@ const OptionSchema = z.strictObject({
 
 const QuestionSchema = z.strictObject({
   question: z.string().min(1).describe('The complete question, ending with a question mark'),
-  header: z.string().min(1).max(MAX_HEADER_CHARS).describe(`A short label (at most ${MAX_HEADER_CHARS} characters)`),
+  header: z
+    .string()
+    .min(1)
+    .max(MAX_HEADER_CHARS)
+    .describe(`A short label (at most ${MAX_HEADER_CHARS} characters)`),
   options: z.array(OptionSchema).min(2).max(4).describe('Two to four choices; "Other" is always added'),
   multiSelect: z.boolean().describe('Whether several options may be chosen'),
 });
@@ -56,7 +60,11 @@ export const AskUserQuestionInput = z
     const texts = new Set<string>();
     input.questions.forEach((q, i) => {
       if (texts.has(q.question))
-        ctx.addIssue({ code: 'custom', path: ['questions', i, 'question'], message: 'question texts must be unique' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['questions', i, 'question'],
+          message: 'question texts must be unique',
+        });
       texts.add(q.question);
       const labels = new Set<string>();
       q.options.forEach((o, j) => {

@@ -36,7 +36,8 @@ export const EnterPlanModeTool = buildTool({
     return enterPlanModeDescriber.describe(input, describeWorldOf(context));
   },
   async validateInput(_input: EnterPlanModeInput, context: ToolUseContext) {
-    if (context.agentId) return { ok: false as const, message: 'EnterPlanMode is not available to sub-agents.' };
+    if (context.agentId)
+      return { ok: false as const, message: 'EnterPlanMode is not available to sub-agents.' };
     if (context.getAppState().permissionMode === 'plan')
       return { ok: false as const, message: 'The session is already in plan mode.' };
     return { ok: true as const };

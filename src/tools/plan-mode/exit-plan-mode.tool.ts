@@ -83,7 +83,10 @@ export const ExitPlanModeTool = buildTool({
     if (plan === undefined)
       throw new ToolExecutionError(`The plan file ${file} is missing or empty; write the plan there first.`);
     context.setAppState((prev) => {
-      const back = prev.prePlanPermissionMode && prev.prePlanPermissionMode !== 'plan' ? prev.prePlanPermissionMode : 'default';
+      const back =
+        prev.prePlanPermissionMode && prev.prePlanPermissionMode !== 'plan'
+          ? prev.prePlanPermissionMode
+          : 'default';
       const { prePlanPermissionMode: _dropped, ...rest } = prev;
       return prev.permissionMode === 'plan' ? { ...rest, permissionMode: back } : rest;
     });

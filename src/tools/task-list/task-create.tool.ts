@@ -10,7 +10,14 @@ import { describeWorldOf } from '../../core/call-describer.js';
 import { buildTool, ToolExecutionError, type ToolUseContext } from '../../core/index.js';
 import { taskCreateDescriber } from './describe.js';
 import { fireTaskHook, taskListDir } from './task-context.js';
-import { findTask, loadTaskList, removeTask, saveTaskList, type TaskRecord, withTaskList } from './task-store.js';
+import {
+  findTask,
+  loadTaskList,
+  removeTask,
+  saveTaskList,
+  type TaskRecord,
+  withTaskList,
+} from './task-store.js';
 
 export const TaskCreateInput = z.strictObject({
   subject: z.string().min(1).describe('A short title for the task, in the imperative ("Add the login form")'),

@@ -33,7 +33,7 @@ function render(output: TaskGetOutput, id: string): string {
 export const TaskGetTool = buildTool({
   name: 'TaskGet',
   description:
-    'Get one task of this session\'s task list by id: its subject, description, status, owner and ' +
+    "Get one task of this session's task list by id: its subject, description, status, owner and " +
     'dependencies (the tasks it blocks and the tasks it waits for).',
   inputSchema: TaskGetInput,
   maxResultSizeChars: 20_000,

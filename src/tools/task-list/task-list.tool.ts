@@ -27,7 +27,7 @@ export interface TaskListOutput {
 export const TaskListTool = buildTool({
   name: 'TaskList',
   description:
-    'List the tasks of this session\'s task list: id, subject, status, owner, and the unfinished tasks ' +
+    "List the tasks of this session's task list: id, subject, status, owner, and the unfinished tasks " +
     'each one waits for. Use it to pick the next task to work on (a pending task nothing blocks).',
   inputSchema: TaskListInput,
   maxResultSizeChars: 50_000,

@@ -36,13 +36,16 @@ export const TaskUpdateInput = z.strictObject({
     .enum(['pending', 'in_progress', 'completed', 'deleted'])
     .optional()
     .describe('New status; `deleted` removes the task'),
-  addBlocks: z.array(z.string()).optional().describe('Ids of tasks that cannot start until this one is completed'),
+  addBlocks: z
+    .array(z.string())
+    .optional()
+    .describe('Ids of tasks that cannot start until this one is completed'),
   addBlockedBy: z.array(z.string()).optional().describe('Ids of tasks this one must wait for'),
   owner: z.string().optional().describe('Who works on the task (an agent name)'),
   metadata: z
     .record(z.string(), z.unknown())
     .optional()
-    .describe('Keys to merge into the task\'s metadata; a null value deletes that key'),
+    .describe("Keys to merge into the task's metadata; a null value deletes that key"),
 });
 export type TaskUpdateInput = z.infer<typeof TaskUpdateInput>;
 
@@ -109,7 +112,7 @@ function apply(list: TaskListFile, task: TaskRecord, input: TaskUpdateInput): Ap
 export const TaskUpdateTool = buildTool({
   name: 'TaskUpdate',
   description:
-    'Change a task of this session\'s task list: set its status (pending, in_progress, completed, or ' +
+    "Change a task of this session's task list: set its status (pending, in_progress, completed, or " +
     'deleted to remove it), subject, description, owner or metadata (keys are merged; null deletes a ' +
     'key), and add dependencies (addBlocks: tasks that wait for this one; addBlockedBy: tasks this one ' +
     'waits for). Mark a task in_progress when you start it and completed only when it is fully done.',
@@ -150,7 +153,9 @@ export const TaskUpdateTool = buildTool({
           });
           await saveTaskList(dir, current);
         });
-        return fail(`A TaskCompleted hook kept task #${input.taskId} from being completed, and the update was undone: ${blocked}`);
+        return fail(
+          `A TaskCompleted hook kept task #${input.taskId} from being completed, and the update was undone: ${blocked}`,
+        );
       }
     }
     const data: TaskUpdateOutput = {
