@@ -62,7 +62,11 @@ describe('TaskCreate / TaskGet / TaskList', () => {
     const a = await s.call('TaskCreate', { subject: 'Write the parser', description: 'Parse rules' });
     expect(a.data).toEqual({ task: { id: '1', subject: 'Write the parser' } });
     expect(a.result.content).toBe('Task #1 created successfully: Write the parser');
-    await s.call('TaskCreate', { subject: 'Test it', description: 'Table tests', metadata: { area: 'rules' } });
+    await s.call('TaskCreate', {
+      subject: 'Test it',
+      description: 'Table tests',
+      metadata: { area: 'rules' },
+    });
     const stored = JSON.parse(readFileSync(s.file, 'utf8'));
     expect(stored.nextId).toBe(3);
     expect(stored.tasks.map((t: any) => t.id)).toEqual(['1', '2']);
@@ -85,7 +89,10 @@ describe('TaskUpdate', () => {
     const u = await s.call('TaskUpdate', { taskId: '1', addBlocks: ['2'] });
     expect(u.data).toEqual({ success: true, taskId: '1', updatedFields: ['blocks'] });
     await s.call('TaskUpdate', { taskId: '3', addBlockedBy: ['2'] });
-    expect((await s.call('TaskGet', { taskId: '2' })).data.task).toMatchObject({ blocks: ['3'], blockedBy: ['1'] });
+    expect((await s.call('TaskGet', { taskId: '2' })).data.task).toMatchObject({
+      blocks: ['3'],
+      blockedBy: ['1'],
+    });
     const done = await s.call('TaskUpdate', { taskId: '1', status: 'completed' });
     expect(done.data.statusChange).toEqual({ from: 'pending', to: 'completed' });
     const list = (await s.call('TaskList', {})).data.tasks;
@@ -160,7 +167,12 @@ describe('task hooks', () => {
     const { hooks, seen } = recordingHooks({ TaskCompleted: 'tests are still failing' });
     const s = session(hooks);
     for (const subject of ['A', 'B']) await s.call('TaskCreate', { subject, description: subject });
-    const r = await s.call('TaskUpdate', { taskId: '1', status: 'completed', subject: 'A!', addBlocks: ['2'] });
+    const r = await s.call('TaskUpdate', {
+      taskId: '1',
+      status: 'completed',
+      subject: 'A!',
+      addBlocks: ['2'],
+    });
     expect(r.data).toMatchObject({ success: false, taskId: '1' });
     expect(r.data.error).toContain('tests are still failing');
     const a = (await s.call('TaskGet', { taskId: '1' })).data.task;
