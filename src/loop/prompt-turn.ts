@@ -82,6 +82,8 @@ export async function* runPrompt(
   let stopReason: StopReason | null = null;
   let lastMessage: Message | undefined;
   const promptId = newPromptId();
+  // A new prompt: what a skill granted until the next message ends here.
+  s.untilNextPrompt.clear();
   const finish = (
     f: Omit<ResultFacts, 'numTurns' | 'durationMs' | 'apiMs' | 'denials' | 'stopReason'> & {
       stopReason?: StopReason | null;

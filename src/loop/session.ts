@@ -11,7 +11,7 @@ import type { Message, SystemBlock } from '../core/messages.js';
 import type { ModelToolDefinition } from '../core/model-client.js';
 import type { PermissionMode } from '../core/permission-types.js';
 import { UsageAccumulator } from '../model/cost.js';
-import { modelInfo, type ProviderName } from '../model/models.js';
+import { modelInfo, type ProviderName, resolveModelAlias } from '../model/models.js';
 import { toolDefinitions } from '../runtime/index.js';
 import { sessionDirFor } from '../tools/file-io/session-files.js';
 import { DEFAULT_MAX_TOOL_CALLS, DEFAULT_REPEATED_CALL_LIMIT, LoopBreakers } from './breakers.js';
@@ -23,6 +23,7 @@ import { assembleSystemPrompt } from './prompt/assemble.js';
 import { environmentFacts, findGitRoot, gitSnapshot, sessionContextText } from './prompt/environment.js';
 import { loadMemoryFiles } from './prompt/memory.js';
 import { toolSessionContexts } from './reminders.js';
+import { UntilNextPrompt } from './until-next-prompt.js';
 import { createToolRunner, type PostCallSeam, type ToolRunner } from './tool-runner.js';
 import { defaultGantryHome, transcriptPathFor } from './transcript/paths.js';
 import { TranscriptWriter } from './transcript/writer.js';
@@ -59,6 +60,8 @@ export interface LoopSession {
   readonly sessionContext: string;
   /** The tools' session-context texts (loop/reminders.ts), sent with the first prompt. */
   readonly toolSessionContext: readonly string[];
+  /** Temporary rules and model override until the next user prompt (loop/until-next-prompt.ts). */
+  readonly untilNextPrompt: UntilNextPrompt;
   /** SessionStart hooks' context, added to the first prompt's message. */
   sessionStartContext: string[];
   /** True until the first prompt has been added (it carries the session context). */
@@ -171,6 +174,12 @@ export async function createLoopSession(
   const permissionMode =
     controls.permissionMode ?? options.permissionMode ?? resume?.permissionMode ?? 'default';
   const sessionDir = options.sessionDir ?? sessionDirFor(sessionId, home);
+  const untilNextPrompt = new UntilNextPrompt(options.permissionEngine, {
+    get: () => session.model,
+    set: (m) => {
+      session.model = resolveModelAlias(provider, m);
+    },
+  });
   const runner = createToolRunner({
     tools,
     cwd,
@@ -205,6 +214,7 @@ export async function createLoopSession(
     modelClient: options.modelClient,
     services: {
       hooks: toolHookRunner(() => session),
+      untilNextPrompt,
       ...(writer ? { sessionStateDir: transcriptPath.replace(/\.jsonl$/, '') } : {}),
     },
   });
@@ -241,6 +251,7 @@ export async function createLoopSession(
     ),
     sessionContext: sessionContextText({ now: now(), ...(git ? { git } : {}) }),
     toolSessionContext: await toolSessionContexts(tools),
+    untilNextPrompt,
     sessionStartContext: [],
     needsSessionContext: !resume || resume.messages.length === 0,
     resumed: resume !== undefined,

@@ -8,11 +8,7 @@
  * waits for it, so it is not admitted again). It never changes the caller's context (a context
  * modifier of the nested call is dropped). Nesting depth is capped.
  */
-import {
-  contentText,
-  type NestedToolCallResult,
-  type ToolUseContext,
-} from '../core/index.js';
+import { contentText, type NestedToolCallResult, type ToolUseContext } from '../core/index.js';
 import { prepareCall } from './prepare-call.js';
 import { type CallEnvironment, runToolCall } from './run-tool-call.js';
 
@@ -33,7 +29,12 @@ export function withNestedCalls(context: ToolUseContext, env: CallEnvironment, d
       };
     const nested: ToolUseContext = { ...context, toolUseId };
     withNestedCalls(nested, env, depth + 1);
-    const call = prepareCall({ type: 'tool_use', id: toolUseId, name, input }, 0, context.options.tools, nested);
+    const call = prepareCall(
+      { type: 'tool_use', id: toolUseId, name, input },
+      0,
+      context.options.tools,
+      nested,
+    );
     const outcome = await runToolCall(call, nested, env);
     return {
       ok: outcome.status === 'ok' && !outcome.isError,

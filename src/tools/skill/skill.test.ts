@@ -127,7 +127,7 @@ describe('the Skill tool', () => {
 
   it('offers only model-invocable skills, by name and description, in the session context', async () => {
     const { tool, dispose } = setup();
-    const listing = await tool.reminders?.sessionContext?.();
+    const listing = tool.reminders?.sessionContext?.();
     expect(listing).toContain('- deploy: Deploy the service to an environment');
     expect(listing).toContain('- review: Review the current diff in a separate agent');
     expect(listing).not.toContain('hidden');
