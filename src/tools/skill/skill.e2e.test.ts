@@ -9,7 +9,13 @@ import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { type FakeAnthropicServer, startFakeAnthropicServer } from '../../testing/fake-anthropic-server.js';
 import { reply } from '../../testing/fake-model-script.js';
-import { gantryEnv, makePrintWorld, PRINT_TEST_KEY, type PrintWorld, runGantry } from '../../testing/print-fixtures.js';
+import {
+  gantryEnv,
+  makePrintWorld,
+  PRINT_TEST_KEY,
+  type PrintWorld,
+  runGantry,
+} from '../../testing/print-fixtures.js';
 
 let world: PrintWorld;
 let fake: FakeAnthropicServer | undefined;
@@ -29,16 +35,22 @@ function skill(root: string, name: string, frontmatter: string, body: string): v
   writeFileSync(path.join(dir, 'SKILL.md'), `---\nname: ${name}\n${frontmatter}\n---\n${body}\n`);
 }
 
-const text = (b: any): string => (typeof b.content === 'string' ? b.content : b.content.map((x: any) => x.text ?? '').join(''));
+const text = (b: any): string =>
+  typeof b.content === 'string' ? b.content : b.content.map((x: any) => x.text ?? '').join('');
 
-it('lists skills, renders the body with its inline command, and grants a user skill's allowed-tools (a project skill's only in a trusted folder)', async () => {
+it('lists skills, renders the body with its inline command, grants a user skill its allowed-tools, a project skill none in an untrusted folder', async () => {
   skill(
     world.home,
     'ci',
     'description: Run the CI checks\nallowed-tools: Bash(touch granted.txt)',
     'Check the build. Inline: !`touch inline.txt && echo inline-ran`',
   );
-  skill(world.project, 'proj', 'description: A project skill\nallowed-tools: Bash(touch project.txt)', 'Project steps.');
+  skill(
+    world.project,
+    'proj',
+    'description: A project skill\nallowed-tools: Bash(touch project.txt)',
+    'Project steps.',
+  );
   fake = await startFakeAnthropicServer({
     apiKey: PRINT_TEST_KEY,
     script: [
