@@ -31,20 +31,20 @@ describe('describeToolInput (host tools Gantry has no tool for)', () => {
     ],
     ['WebFetch', { url: '' }, ['network  unknown'], 'no url: unknown'],
     ['Agent', { subagent_type: 'Explore' }, [], 'no effects'],
-    ['TodoWrite', { todos: [] }, [], 'no effects'],
+    ['TodoRead', {}, [], 'no effects'],
     ['mcp__x__y', { path: '/etc/passwd' }, [], 'unknown tools: nothing known'],
     ['constructor', { file_path: '/etc/passwd' }, [], 'a prototype name is an unknown tool'],
   ])('%s %j → %j (%s)', (tool, input, effects, _why) => {
     expect(effectsOf(tool, input)).toEqual(effects);
   });
 
-  it('rule contents: domain for WebFetch, agent type for Agent/Task, skill name for Skill', () => {
+  it('rule contents: domain for WebFetch, agent type for Agent/Task, command name for SlashCommand', () => {
     expect(describeToolInput('WebFetch', { url: 'https://Docs.Example.com/' }, world).ruleContents).toEqual([
       'domain:docs.example.com',
     ]);
     expect(describeToolInput('Agent', { subagent_type: 'Explore' }, world).ruleContents).toEqual(['Explore']);
     expect(describeToolInput('Task', { subagent_type: 'Explore' }, world).ruleContents).toEqual(['Explore']);
-    expect(describeToolInput('Skill', { skill: 'pdf' }, world).ruleContents).toEqual(['pdf']);
+    expect(describeToolInput('SlashCommand', { command: 'pdf' }, world).ruleContents).toEqual(['pdf']);
     expect(describeToolInput('Agent', { subagent_type: { toString: 'x' } }, world).ruleContents).toEqual([]);
   });
 
