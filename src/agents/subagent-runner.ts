@@ -18,7 +18,17 @@ export function createSubagentRunner(options: { agents?: readonly AgentDefinitio
     const parent = loopHandleOf(context);
     if (!parent) throw new ToolExecutionError('sub-agents run only inside a Gantry session (query())');
     const type = request.agentType ?? DEFAULT_AGENT_TYPE;
-    const definition = agents.find((a) => a.agentType === type);
+    const found = agents.find((a) => a.agentType === type);
+    // A caller may narrow the type's tools (a skill's allowed-tools / disallowed-tools); never widen.
+    const definition: AgentDefinition | undefined = found && {
+      ...found,
+      ...(request.tools?.length
+        ? { tools: found.tools ? request.tools.filter((t) => found.tools?.includes(t)) : request.tools }
+        : {}),
+      ...(request.disallowedTools?.length
+        ? { disallowedTools: [...(found.disallowedTools ?? []), ...request.disallowedTools] }
+        : {}),
+    };
     if (!definition)
       throw new ToolExecutionError(
         `Unknown agent type "${type}". Available: ${agents.map((a) => a.agentType).join(', ')}.`,

@@ -74,8 +74,18 @@ export interface AppState {
    * Root-owned, like `tasks`.
    */
   todos?: Readonly<Record<string, readonly TodoItem[]>>;
-  /** Path of the plan file of plan mode. Owner: the EnterPlanMode / ExitPlanMode tools. */
+  /**
+   * Path of the session's plan file (absolute, under the plans directory). Owner: the
+   * EnterPlanMode / ExitPlanMode tools. In plan mode, writing exactly this file is the one change
+   * the permission engine lets through (docs/session-tools.md "Plan mode").
+   */
   planFilePath?: string;
+  /**
+   * The permission mode the session had when EnterPlanMode switched it to `plan`; ExitPlanMode
+   * goes back to it once the plan is approved (unless the host chose another mode). Owner: the
+   * plan-mode tools.
+   */
+  prePlanPermissionMode?: PermissionMode;
   /** The worktree this context works in. Owner: the EnterWorktree / ExitWorktree tools. */
   worktree?: WorktreeInfo;
   /**
@@ -133,10 +143,32 @@ export interface ToolUseContext {
   /** The running call this context was handed to, or that a child context descends from (set by the runtime). */
   runningCall?: RunningCallRef;
   /**
+   * Runs one call of another tool of this context's tool list on behalf of the running call,
+   * through the whole pipeline (schema, validation, PreToolUse hooks, the permission decision, the
+   * host's answer to an ask, the result caps), as if the model had made it. Set by the runtime on
+   * every call's context; absent when a tool is driven without the runtime. A skill's inline
+   * `!` commands run through it (docs/runtime.md "Nested calls").
+   */
+  callTool?: (name: string, input: Record<string, unknown>) => Promise<NestedToolCallResult>;
+  /**
    * The description the permission decision for this call was made on (set by the runtime just
    * before `call`). A tool that acts on paths acts on the paths it names and refuses when they now
    * resolve elsewhere (a symlink swapped since the check; docs/reliability.md "File operations").
    * Absent when `call` runs without the runtime's permission phase (a test driving a tool directly).
    */
   permittedCall?: CallDescription;
+}
+
+/** What a nested call (`ToolUseContext.callTool`) ended with. */
+export interface NestedToolCallResult {
+  /** True when the call ran and succeeded. */
+  ok: boolean;
+  /** The call was refused by the permission step (a rule, a hook, the mode, the host, or nobody to ask). */
+  denied: boolean;
+  /** What the model would have seen, as text (an error text when `ok` is false). */
+  text: string;
+  /** The tool's structured output, when it ran (also for a failure that carried data). */
+  data?: unknown;
+  /** The tool_use id the runtime gave the nested call (`<calling id>.<n>`). */
+  toolUseId: string;
 }

@@ -23,6 +23,7 @@ export {
 export type {
   AppState,
   BackgroundTaskInfo,
+  NestedToolCallResult,
   RunningCallRef,
   TodoItem,
   ToolProgressEvent,
@@ -132,4 +133,11 @@ export type {
   SubagentRequest,
   SubagentRunner,
   TaskHandle,
+  TemporaryRulesRequest,
+  TemporaryRulesResult,
+  ToolHookEvent,
+  ToolHookOutcome,
+  ToolHookRunner,
+  UntilNextPromptControls,
 } from './services.js';
+export { type ReminderView, systemReminderText, type ToolReminders } from './reminders.js';

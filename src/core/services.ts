@@ -56,6 +56,10 @@ export interface SubagentRequest {
   agentType?: string;
   /** A model alias or id (default: the agent type's, else the caller's). */
   model?: string;
+  /** Tools the sub-agent may use (rule-syntax tool names); absent: the agent type's list. */
+  tools?: readonly string[];
+  /** Tools taken away from it (after `tools`). */
+  disallowedTools?: readonly string[];
 }
 
 /** How a sub-agent run ended. */
@@ -76,6 +80,61 @@ export interface SubagentReport {
  */
 export type SubagentRunner = (request: SubagentRequest, context: ToolUseContext) => Promise<SubagentReport>;
 
+/** Hook events a tool fires itself (Claude Code's task-list events). */
+export type ToolHookEvent = 'TaskCreated' | 'TaskCompleted';
+
+/** What the hooks of one tool event said. */
+export interface ToolHookOutcome {
+  /** A hook blocked (exit 2, or JSON `decision: "block"`): the tool undoes the action and tells the model why. */
+  blocked?: { reason: string };
+  /** Non-blocking problems (a hook that timed out or failed to start), for the person. */
+  errors: string[];
+}
+
+/**
+ * Runs the session's hooks for an event a tool fires (command hooks from settings as real
+ * processes, the host's callbacks), with Claude Code's input and output rules. The host (the loop)
+ * adds the common input fields (`session_id`, `transcript_path`, `cwd`, `permission_mode`,
+ * `hook_event_name`, agent labels); the tool gives the event's own fields.
+ */
+export interface ToolHookRunner {
+  run(
+    event: ToolHookEvent,
+    input: Record<string, unknown>,
+    options: { signal: AbortSignal; toolUseId?: string; agentId?: string },
+  ): Promise<ToolHookOutcome>;
+}
+
+/** Rules a tool asks to hold until the person's next message (a skill's `allowed-tools`). */
+export interface TemporaryRulesRequest {
+  /** Allow rules, in rule syntax (`Bash(npm test:*)`, `Read(./docs/**)`). */
+  allow: readonly string[];
+  /** Deny rules (a skill's `disallowed-tools`); always accepted, they only narrow. */
+  deny: readonly string[];
+  /** Who asks, for decision reasons (`skill deploy`). */
+  label: string;
+  /** Where the asking file came from: a project's files widen permissions only in a trusted folder. */
+  origin: 'project' | 'user';
+}
+
+/** What became of a {@link TemporaryRulesRequest}: each rule granted, or refused with the reason. */
+export interface TemporaryRulesResult {
+  granted: string[];
+  refused: { rule: string; reason: string }[];
+}
+
+/**
+ * Controls whose effect lasts until the person's next message: temporary permission rules and a
+ * model override. The loop implements them (with the permission engine) and clears them when the
+ * next user prompt arrives.
+ */
+export interface UntilNextPromptControls {
+  /** Adds the rules the policy accepts (deny rules always; allow rules within what may be granted). */
+  addRules(request: TemporaryRulesRequest): TemporaryRulesResult;
+  /** Uses `model` for the model requests until the next prompt. */
+  overrideModel?(model: string): void;
+}
+
 /** The per-session services a tool may use (shared by the main session and its sub-agents). */
 export interface SessionServices {
   /** The session's background tasks. */
@@ -84,4 +143,14 @@ export interface SessionServices {
   readonly modelClient?: ModelClient;
   /** Starts a sub-agent for a tool, when the host enabled sub-agents (the agents room provides it). */
   readonly runSubagent?: SubagentRunner;
+  /** The session's hooks for events tools fire (TaskCreated, TaskCompleted); absent: no hooks run. */
+  readonly hooks?: ToolHookRunner;
+  /** Temporary rules and model override until the next prompt; absent: nothing can be granted. */
+  readonly untilNextPrompt?: UntilNextPromptControls;
+  /**
+   * Directory for the session's own persistent state beside its transcript
+   * (`<gantryHome>/projects/<slug>/<sessionId>`: the task list); absent: tools fall back to
+   * `AppState.sessionDir`.
+   */
+  readonly sessionStateDir?: string;
 }

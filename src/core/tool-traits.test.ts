@@ -102,7 +102,7 @@ describe('tool-trait lookups', () => {
 
   it('gantryTraits refuses a name Gantry does not ship', () => {
     expect(gantryTraits('Read').name).toBe('Read');
-    expect(() => gantryTraits('TodoWrite')).toThrow(/shippedBy 'gantry'/);
+    expect(() => gantryTraits('TodoRead')).toThrow(/shippedBy 'gantry'/);
     expect(() => gantryTraits('constructor')).toThrow();
   });
 });

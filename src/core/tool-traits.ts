@@ -73,6 +73,13 @@ export interface ToolTraits {
   readonly openWorld: boolean;
   /** It needs a person to answer; in dontAsk mode (which never asks anyone) it is denied. */
   readonly requiresUserInteraction: boolean;
+  /**
+   * Whether a sub-agent may be given the tool: `yes`; `never` (it needs the main conversation: a
+   * question to the person, entering plan mode, the session's own scheduling); `plan-mode` (only a
+   * sub-agent running in plan mode, which must present its plan: ExitPlanMode). The agents room
+   * filters a sub-agent's tools by it.
+   */
+  readonly subagents: 'yes' | 'never' | 'plan-mode';
   /** `gantry` when Gantry ships a tool object of this name; `host` when only hosts have it. */
   readonly shippedBy: 'gantry' | 'host';
   /** Names other agents use for it in hook payloads (normalised to this tool by `gantry hook`). */
@@ -92,6 +99,7 @@ const DEFAULTS: Omit<ToolTraits, 'name'> = {
   broadAllow: false,
   openWorld: false,
   requiresUserInteraction: false,
+  subagents: 'yes',
   shippedBy: 'host',
   foreignNames: [],
 };
@@ -207,7 +215,7 @@ const ROWS: ReadonlyArray<readonly [string, Row]> = [
   ['PowerShell', { ruleKind: 'shell', primaryFields: ['command'], broadAllow: true, openWorld: true }],
 
   // Background tasks of this session.
-  ['TaskOutput', { shippedBy: 'gantry', aliases: ['BashOutput'], ...NO_EFFECT }],
+  ['TaskOutput', { shippedBy: 'gantry', aliases: ['BashOutput'], subagents: 'never', ...NO_EFFECT }],
   ['TaskStop', { shippedBy: 'gantry', aliases: ['KillShell', 'KillBash'], ...NO_EFFECT }],
   ['Sleep', { shippedBy: 'gantry', ...NO_EFFECT }],
 
@@ -235,15 +243,23 @@ const ROWS: ReadonlyArray<readonly [string, Row]> = [
   ],
 
   // Planning, to-dos, questions.
-  ['TodoWrite', NO_EFFECT],
+  ['TodoWrite', { ...NO_EFFECT, shippedBy: 'gantry' }],
   ['TodoRead', NO_EFFECT],
-  ['TaskCreate', NO_EFFECT],
-  ['TaskGet', NO_EFFECT],
-  ['TaskUpdate', NO_EFFECT],
-  ['TaskList', NO_EFFECT],
-  ['AskUserQuestion', { ...NO_EFFECT, requiresUserInteraction: true }],
-  ['EnterPlanMode', NO_EFFECT],
-  ['ExitPlanMode', { ...NO_EFFECT, requiresUserInteraction: true }],
+  ['TaskCreate', { ...NO_EFFECT, shippedBy: 'gantry' }],
+  ['TaskGet', { ...NO_EFFECT, shippedBy: 'gantry' }],
+  ['TaskUpdate', { ...NO_EFFECT, shippedBy: 'gantry' }],
+  ['TaskList', { ...NO_EFFECT, shippedBy: 'gantry' }],
+  [
+    'AskUserQuestion',
+    // Not `noEffect`: a call without answers must reach the host (or a hook) that answers it.
+    { planModePass: true, requiresUserInteraction: true, subagents: 'never', shippedBy: 'gantry' },
+  ],
+  ['EnterPlanMode', { ...NO_EFFECT, subagents: 'never', shippedBy: 'gantry' }],
+  [
+    'ExitPlanMode',
+    // Not `noEffect`: leaving plan mode needs the person's approval (an ask, or a hook's decision).
+    { planModePass: true, requiresUserInteraction: true, subagents: 'plan-mode', shippedBy: 'gantry' },
+  ],
 
   // Agents, skills, tool loading.
   [
@@ -259,7 +275,9 @@ const ROWS: ReadonlyArray<readonly [string, Row]> = [
     },
   ],
   ['SendMessage', NO_EFFECT],
-  ['Skill', { ruleKind: 'content:skill' }],
+  // A skill call loads instructions; what they lead to is decided call by call, so plan mode lets
+  // it through to the normal flow (where it asks unless a `Skill` rule decides).
+  ['Skill', { ruleKind: 'content:skill', planModePass: true, shippedBy: 'gantry' }],
   ['SlashCommand', { ruleKind: 'content:command' }],
   ['ToolSearch', NO_EFFECT],
 
@@ -268,16 +286,16 @@ const ROWS: ReadonlyArray<readonly [string, Row]> = [
   ['ReadMcpResourceTool', { ...NO_EFFECT, openWorld: true }],
   ['ReadMcpResourceDirTool', { ...NO_EFFECT, openWorld: true }],
   ['RefreshMcpTools', { ...NO_EFFECT, openWorld: true }],
-  ['WaitForMcpServers', NO_EFFECT],
+  ['WaitForMcpServers', { ...NO_EFFECT, subagents: 'never' }],
 
   // Scheduled prompts (what they later run is decided call by call), worktrees, session end.
   ['CronCreate', NO_EFFECT],
   ['CronDelete', NO_EFFECT],
   ['CronList', NO_EFFECT],
-  ['ScheduleWakeup', NO_EFFECT],
+  ['ScheduleWakeup', { ...NO_EFFECT, subagents: 'never' }],
   ['EnterWorktree', {}],
   ['ExitWorktree', {}],
-  ['EndConversation', NO_EFFECT],
+  ['EndConversation', { ...NO_EFFECT, subagents: 'never' }],
 ];
 
 function freezeTraits(name: string, row: Row): ToolTraits {

@@ -9,6 +9,7 @@ import type { ToolResultContent } from './content.js';
 import type { ToolUseContext } from './context.js';
 import type { Message } from './messages.js';
 import type { CallDescription, ToolPermissionResult } from './permission-types.js';
+import type { ToolReminders } from './reminders.js';
 
 export type AnyObject = Record<string, unknown>;
 
@@ -102,6 +103,8 @@ export interface Tool<Input extends AnyObject = AnyObject, Output = unknown, Pro
   /** True for tools adapted from MCP servers. */
   readonly isMcp: boolean;
   readonly mcpInfo?: { serverName: string; toolName: string };
+  /** What the tool adds to the conversation outside its calls (session context, reminders); see core/reminders.ts. */
+  readonly reminders?: ToolReminders;
 
   /** Does the work. Yields progress events; returns the output. Honour `context.abortController.signal`. */
   call(input: Input, context: ToolUseContext): AsyncGenerator<Progress, ToolResult<Output>, void>;

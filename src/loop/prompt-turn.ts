@@ -82,6 +82,8 @@ export async function* runPrompt(
   let stopReason: StopReason | null = null;
   let lastMessage: Message | undefined;
   const promptId = newPromptId();
+  // A new prompt: what a skill granted until the next message ends here.
+  s.untilNextPrompt.clear();
   const finish = (
     f: Omit<ResultFacts, 'numTurns' | 'durationMs' | 'apiMs' | 'denials' | 'stopReason'> & {
       stopReason?: StopReason | null;
@@ -147,6 +149,7 @@ export async function* runPrompt(
   const parts: { part: UserPart; isMeta: boolean }[] = [];
   if (s.needsSessionContext) {
     parts.push({ part: s.sessionContext, isMeta: true });
+    for (const t of s.toolSessionContext) parts.push({ part: t, isMeta: true });
     for (const t of s.sessionStartContext)
       parts.push({ part: hookContextText('SessionStart', [t]), isMeta: true });
   }

@@ -10,6 +10,7 @@
  *    a transcript line and a `user` event; denials are reported; everything goes into one user
  *    message after the assistant message.
  */
+import { attachToolReminders } from './reminders.js';
 import { performance } from 'node:perf_hooks';
 import type { ToolResultBlock, ToolUseBlock } from '../core/content.js';
 import type { AssistantContentBlock, AssistantMessage, StopReason, Usage } from '../core/messages.js';
@@ -76,6 +77,7 @@ export async function* runResponse(
   denials: PermissionDenial[],
 ): AsyncGenerator<QueryEvent, ResponseOutcome, void> {
   const o = s.options;
+  attachToolReminders(s);
   const toolTurn = s.runner.startTurn({ signal, messages: s.messages });
   const request: ModelRequest = {
     model: s.model,

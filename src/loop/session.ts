@@ -6,12 +6,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
-import type { AnyTool } from '../core/index.js';
+import type { AnyTool, ToolHookRunner } from '../core/index.js';
 import type { Message, SystemBlock } from '../core/messages.js';
 import type { ModelToolDefinition } from '../core/model-client.js';
 import type { PermissionMode } from '../core/permission-types.js';
 import { UsageAccumulator } from '../model/cost.js';
-import { modelInfo, type ProviderName } from '../model/models.js';
+import { modelInfo, type ProviderName, resolveModelAlias } from '../model/models.js';
 import { toolDefinitions } from '../runtime/index.js';
 import { sessionDirFor } from '../tools/file-io/session-files.js';
 import { DEFAULT_MAX_TOOL_CALLS, DEFAULT_REPEATED_CALL_LIMIT, LoopBreakers } from './breakers.js';
@@ -22,10 +22,12 @@ import { bridgeCanUseTool, loopDecider } from './permissions.js';
 import { assembleSystemPrompt } from './prompt/assemble.js';
 import { environmentFacts, findGitRoot, gitSnapshot, sessionContextText } from './prompt/environment.js';
 import { loadMemoryFiles } from './prompt/memory.js';
+import { toolSessionContexts } from './reminders.js';
+import { UntilNextPrompt } from './until-next-prompt.js';
 import { createToolRunner, type PostCallSeam, type ToolRunner } from './tool-runner.js';
 import { defaultGantryHome, transcriptPathFor } from './transcript/paths.js';
 import { TranscriptWriter } from './transcript/writer.js';
-import type { BaseHookInput, QueryOptions } from './types.js';
+import type { BaseHookInput, HookInput, QueryOptions } from './types.js';
 
 /** What `query`'s controls change while the session runs. */
 export interface SessionControls {
@@ -69,6 +71,10 @@ export interface LoopSession {
   releaseToolPool(): Promise<void>;
   /** `ModelRequest.extra` of every request: `options.requestExtra` plus the pool's betas. */
   readonly requestExtra: Readonly<Record<string, unknown>> | undefined;
+  /** The tools' session-context texts (loop/reminders.ts), sent with the first prompt. */
+  readonly toolSessionContext: readonly string[];
+  /** Temporary rules and model override until the next user prompt (loop/until-next-prompt.ts). */
+  readonly untilNextPrompt: UntilNextPrompt;
   /** SessionStart hooks' context, added to the first prompt's message. */
   sessionStartContext: string[];
   /** True until the first prompt has been added (it carries the session context). */
@@ -195,6 +201,12 @@ export async function createLoopSession(
   const session = {} as LoopSession;
   const permissionMode =
     controls.permissionMode ?? options.permissionMode ?? resume?.permissionMode ?? 'default';
+  const untilNextPrompt = new UntilNextPrompt(options.permissionEngine, {
+    get: () => session.model,
+    set: (m) => {
+      session.model = resolveModelAlias(provider, m);
+    },
+  });
   const runner = createToolRunner({
     tools,
     cwd,
@@ -229,6 +241,11 @@ export async function createLoopSession(
     modelClient: options.modelClient,
     ...(options.taskRegistry ? { tasks: options.taskRegistry } : {}),
     ...(options.runSubagent ? { runSubagent: options.runSubagent } : {}),
+    services: {
+      hooks: toolHookRunner(() => session),
+      untilNextPrompt,
+      ...(writer ? { sessionStateDir: transcriptPath.replace(/\.jsonl$/, '') } : {}),
+    },
   });
   Object.assign(session, {
     options,
@@ -279,6 +296,8 @@ export async function createLoopSession(
     ]
       .filter(Boolean)
       .join('\n\n'),
+    toolSessionContext: await toolSessionContexts(tools),
+    untilNextPrompt,
     sessionStartContext: [],
     needsSessionContext: !resume || resume.messages.length === 0,
     resumed: resume !== undefined,
@@ -304,6 +323,26 @@ export async function createLoopSession(
   for (const consumer of options.transcriptConsumers ?? [])
     consumer.setTranscriptSource(() => session.messages);
   return session;
+}
+
+/**
+ * The hooks of events tools fire (TaskCreated, TaskCompleted), as the tools see them: the session's
+ * common input fields plus the tool's own, read with the loop's hook rules.
+ */
+function toolHookRunner(getSession: () => LoopSession): ToolHookRunner {
+  return {
+    async run(event, input, options) {
+      const s = getSession();
+      const outcome = await s.hooks.run(event, { ...hookBase(s, event), ...input } as unknown as HookInput, {
+        signal: options.signal,
+        ...(options.toolUseId ? { toolUseId: options.toolUseId } : {}),
+      });
+      return {
+        ...(outcome.block ? { blocked: { reason: outcome.block.reason } } : {}),
+        errors: outcome.errors,
+      };
+    },
+  };
 }
 
 /** A fresh prompt id (Claude Code's `promptId`). */

@@ -19,6 +19,7 @@
  */
 import {
   type AnyTool,
+  type AppState,
   contentText,
   type HostPermissionAnswer,
   type Message,
@@ -38,6 +39,7 @@ import {
   type SessionServicesHandle,
   createToolRuntime,
   type PostCallEvent as RuntimePostCallEvent,
+  type SessionServicesOptions,
   type StreamingToolExecutor,
   type ToolRuntime,
 } from '../runtime/index.js';
@@ -117,12 +119,16 @@ export interface ToolRunnerOptions {
   tasks?: BackgroundTaskManager;
   /** How tools start sub-agents (`SessionServices.runSubagent`). */
   runSubagent?: SubagentRunner;
+  /** The rest of the session services tools may use (hooks they fire, the state directory, …). */
+  services?: Omit<SessionServicesOptions, 'modelClient'>;
 }
 
 export interface ToolRunner {
   startTurn(options: { signal: AbortSignal; messages: readonly Message[] }): ToolTurn;
   setPermissionMode(mode: PermissionMode): void;
   readonly permissionMode: PermissionMode;
+  /** The session's app state as the tools left it (to-do lists, plan file, mode). */
+  readonly appState: AppState;
   /** The session's working directory as the tools left it (Bash `cd`). */
   readonly cwd: string;
   /** The runtime's session services (tools see them as `context.services`). */
@@ -206,19 +212,12 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     permissionMode: options.permissionMode,
     decide: options.decide,
     ...(options.canUseTool ? { canUseTool: options.canUseTool } : {}),
-    ...(options.tasks
-      ? {
-          services: createSessionServices({
-            tasks: options.tasks,
-            ownsTasks: false,
-            ...(options.modelClient ? { modelClient: options.modelClient } : {}),
-            ...(options.runSubagent ? { runSubagent: options.runSubagent } : {}),
-          }),
-        }
-      : {
-          ...(options.modelClient ? { modelClient: options.modelClient } : {}),
-          ...(options.runSubagent ? { runSubagent: options.runSubagent } : {}),
-        }),
+    services: createSessionServices({
+      ...options.services,
+      ...(options.tasks ? { tasks: options.tasks, ownsTasks: false } : {}),
+      ...(options.modelClient ? { modelClient: options.modelClient } : {}),
+      ...(options.runSubagent ? { runSubagent: options.runSubagent } : {}),
+    }),
     ...(options.limits?.maxResultSizeChars ? { maxResultSizeChars: options.limits.maxResultSizeChars } : {}),
     ...(options.limits?.maxTurnResultsChars
       ? { maxTurnResultsChars: options.limits.maxTurnResultsChars }
@@ -369,6 +368,9 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     },
     get permissionMode() {
       return runtime.getAppState().permissionMode;
+    },
+    get appState() {
+      return runtime.getAppState();
     },
     get cwd() {
       return runtime.getAppState().cwd;

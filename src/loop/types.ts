@@ -144,7 +144,9 @@ export type HookEventName =
   | 'SubagentStop'
   | 'PreCompact'
   | 'PostCompact'
-  | 'SessionEnd';
+  | 'SessionEnd'
+  | 'TaskCreated'
+  | 'TaskCompleted';
 
 /** Fields every hook input carries (snake_case, as Claude Code sends them). */
 export interface BaseHookInput {

@@ -26,26 +26,28 @@ describe('describeToolInput (host tools Gantry has no tool for)', () => {
     [
       'WebFetch',
       { url: 'https://docs.example.com/a' },
-      ['network https://docs.example.com/a known'],
-      'network',
+      ['exec WebFetch unknown'],
+      'Gantry ships WebFetch: its own describer decides; from traits alone the call cannot be proven safe',
     ],
-    ['WebFetch', { url: '' }, ['network  unknown'], 'no url: unknown'],
-    ['Agent', { subagent_type: 'Explore' }, [], 'no effects'],
-    ['TodoWrite', { todos: [] }, [], 'no effects'],
+    [
+      'Agent',
+      { subagent_type: 'Explore' },
+      ['exec Agent unknown'],
+      'Gantry ships Agent: same, its own describer',
+    ],
+    ['TodoRead', {}, [], 'no effects'],
     ['mcp__x__y', { path: '/etc/passwd' }, [], 'unknown tools: nothing known'],
     ['constructor', { file_path: '/etc/passwd' }, [], 'a prototype name is an unknown tool'],
   ])('%s %j → %j (%s)', (tool, input, effects, _why) => {
     expect(effectsOf(tool, input)).toEqual(effects);
   });
 
-  it('rule contents: domain for WebFetch, agent type for Agent/Task, skill name for Skill', () => {
-    expect(describeToolInput('WebFetch', { url: 'https://Docs.Example.com/' }, world).ruleContents).toEqual([
-      'domain:docs.example.com',
-    ]);
-    expect(describeToolInput('Agent', { subagent_type: 'Explore' }, world).ruleContents).toEqual(['Explore']);
-    expect(describeToolInput('Task', { subagent_type: 'Explore' }, world).ruleContents).toEqual(['Explore']);
-    expect(describeToolInput('Skill', { skill: 'pdf' }, world).ruleContents).toEqual(['pdf']);
-    expect(describeToolInput('Agent', { subagent_type: { toString: 'x' } }, world).ruleContents).toEqual([]);
+  it('rule contents: command name for SlashCommand; tools Gantry ships leave them to their own describer', () => {
+    expect(describeToolInput('SlashCommand', { command: 'pdf' }, world).ruleContents).toEqual(['pdf']);
+    expect(describeToolInput('WebFetch', { url: 'https://Docs.Example.com/' }, world).ruleContents).toEqual(
+      [],
+    );
+    expect(describeToolInput('Task', { subagent_type: 'Explore' }, world).ruleContents).toEqual([]);
   });
 
   it('no host description claims read-only without a read of a known path', () => {

@@ -119,6 +119,11 @@ export interface PermissionEngine {
   isToolDenied(toolName: string): PermissionRule | undefined;
   /** Adds a rule for the rest of the session; returns its problems (empty when accepted). */
   addSessionRule(text: string, behavior: PermissionBehavior): RuleProblem[];
+  /**
+   * Adds a session rule that the caller takes back with `remove()` (a skill's `allowed-tools`
+   * until the next user message). `remove` is a no-op when the rule was not accepted.
+   */
+  addTemporaryRule(text: string, behavior: PermissionBehavior): { problems: RuleProblem[]; remove(): void };
   /** Accepts an "always allow" suggestion: session rule, plus the settings file unless destination is `session`. */
   acceptSuggestion(s: PermissionSuggestion): { file?: string; problems: RuleProblem[] };
   readonly session: PermissionSession;
@@ -355,7 +360,17 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
     return problems;
   };
 
+  const addTemporaryRule = (text: string, behavior: PermissionBehavior) => {
+    const { rule, problems } = compileRule(
+      { text, behavior, source: 'session', pathRoot: settings.projectRoot },
+      { home: settings.home, cwd: settings.projectRoot },
+    );
+    if (rule) settings.rules.add(rule);
+    return { problems, remove: () => (rule ? settings.rules.remove(rule) : undefined) };
+  };
+
   return {
+    addTemporaryRule,
     decider: (request) => decideDetailed(request).then((d) => d.decision),
     decide: (request, o) => decideDetailed(request, o).then((d) => d.decision),
     decideDetailed,

@@ -714,11 +714,11 @@ const rows: Row[] = [
     reason: 'read-only',
   },
   {
-    why: 'AskUserQuestion is left to the host, which shows the question',
+    why: 'AskUserQuestion without answers asks: the host shows the questions and answers them',
     tool: 'AskUserQuestion',
     call: { ruleContents: [], effects: [], findings: [], readOnly: false, summary: 'x' },
-    expected: 'allow',
-    reason: 'read-only',
+    expected: 'ask',
+    reason: 'default',
   },
   {
     why: 'AskUserQuestion needs a person: dontAsk denies it',

@@ -11,7 +11,13 @@
  * failure is collected and returned. `dispose()` is idempotent (a second call returns the first
  * call's promise).
  */
-import type { ModelClient, SessionServices, SubagentRunner } from '../core/index.js';
+import type {
+  ModelClient,
+  SessionServices,
+  SubagentRunner,
+  ToolHookRunner,
+  UntilNextPromptControls,
+} from '../core/index.js';
 import type { SandboxManager } from '../sandbox/index.js';
 import { BackgroundTaskManager } from './background-tasks.js';
 
@@ -38,8 +44,14 @@ export interface SessionServicesOptions {
    * registry): it is then not disposed with these services. Default true.
    */
   ownsTasks?: boolean;
-  /** How tools start sub-agents (`SessionServices.runSubagent`). */
+  /** The hooks of events tools fire (TaskCreated, TaskCompleted); the loop gives them. */
+  hooks?: ToolHookRunner;
+  /** Temporary rules and model override until the next prompt (the loop gives them). */
+  untilNextPrompt?: UntilNextPromptControls;
+  /** Runs a sub-agent (the agents room gives it). */
   runSubagent?: SubagentRunner;
+  /** The session's state directory beside its transcript. */
+  sessionStateDir?: string;
 }
 
 /** The host's handle on a session's services. */
@@ -100,7 +112,10 @@ export function createSessionServices(options: SessionServicesOptions = {}): Ses
     tasks,
     sandbox: options.sandbox,
     modelClient: options.modelClient,
+    ...(options.hooks ? { hooks: options.hooks } : {}),
+    ...(options.untilNextPrompt ? { untilNextPrompt: options.untilNextPrompt } : {}),
     ...(options.runSubagent ? { runSubagent: options.runSubagent } : {}),
+    ...(options.sessionStateDir ? { sessionStateDir: options.sessionStateDir } : {}),
     register,
     get: (name) => resources.get(name),
     names: () => [...resources.keys()],

@@ -12,9 +12,30 @@ import { assembleToolPool } from './tool-pool.js';
 
 const allFeatures = Object.fromEntries(FEATURE_FLAGS.map((flag) => [flag, true]));
 
-async function pool() {
+/**
+ * One fixed skill, so the Skill tool is enabled whatever skills this machine has (its definition
+ * does not list skills), and the Task tools (the default to-do set) whatever the environment says.
+ */
+const skills = {
+  catalog: {
+    skills: [
+      {
+        name: 'fixture',
+        description: 'A fixture skill.',
+        meta: { allowedTools: [], disallowedTools: [], disableModelInvocation: false },
+        body: 'Do the fixture thing.',
+        dir: '/nonexistent/fixture',
+        file: '/nonexistent/fixture/SKILL.md',
+        origin: 'project' as const,
+      },
+    ],
+    problems: [],
+  },
+};
+
+async function pool(env: Record<string, string> = {}) {
   return assembleToolPool({
-    builtIn: await getAllBaseTools({ features: allFeatures, env: {}, modelProvider: 'anthropic' }),
+    builtIn: await getAllBaseTools({ features: allFeatures, skills, env, modelProvider: 'anthropic' }),
   });
 }
 
@@ -22,6 +43,15 @@ describe('built-in tool definitions', () => {
   it('match the pinned snapshot', async () => {
     await expect(`${JSON.stringify((await pool()).definitions(), null, 2)}\n`).toMatchFileSnapshot(
       './__snapshots__/tool-definitions.json.snap',
+    );
+  });
+
+  it('TodoWrite (the to-do tool with CLAUDE_CODE_ENABLE_TASKS=0) matches its pinned definition', async () => {
+    const todo = (await pool({ CLAUDE_CODE_ENABLE_TASKS: '0' }))
+      .definitions()
+      .find((d) => d.name === 'TodoWrite');
+    await expect(`${JSON.stringify(todo, null, 2)}\n`).toMatchFileSnapshot(
+      './__snapshots__/todo-write-definition.json.snap',
     );
   });
 

@@ -21,6 +21,7 @@ import {
 import type { AdmissionGate, Permit, QueuedAdmission } from './admission-gate.js';
 import { AsyncQueue } from './async-queue.js';
 import { applyTurnBudget } from './result-budget.js';
+import { withNestedCalls } from './nested-call.js';
 import { type CallEnvironment, runToolCall } from './run-tool-call.js';
 import { errorToOutcome, notStartedOutcome } from './to-tool-result.js';
 import type {
@@ -191,6 +192,7 @@ export class Turn {
       toolUseId: call.toolUse.id,
       runningCall: permit,
     };
+    withNestedCalls(context, this.env);
     const outcome = await runToolCall(call, context, this.env);
     if (this.streamUpdates && outcome.status !== 'not-started') {
       const agentId = this.context.agentId;

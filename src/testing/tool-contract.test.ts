@@ -29,10 +29,35 @@ afterAll(() => temp.cleanup());
 const allFeatures = Object.fromEntries(FEATURE_FLAGS.map((f) => [f, true]));
 const tools = await getAllBaseTools({ features: allFeatures });
 
+/** Inputs the schema sampler cannot build (AskUserQuestion needs 2–4 options with distinct labels). */
+const SAMPLES: Record<string, Record<string, unknown>[]> = {
+  AskUserQuestion: [
+    {
+      questions: [
+        {
+          question: 'Which database should the service use?',
+          header: 'Database',
+          multiSelect: false,
+          options: [
+            { label: 'Postgres', description: 'The team runs it already.' },
+            { label: 'SQLite', description: 'One file, no server.' },
+          ],
+        },
+      ],
+    },
+  ],
+};
+
 describe('every registered tool keeps the tool contract', () => {
   it.each(tools.map((t) => [t.name, t] as const))('%s', async (_name, tool) => {
     const caps = tool.name === 'Bash' ? [FULL_ANALYSIS_LIMIT, MAX_PARSE_INPUT_CHARS] : [10_000, 100_000];
-    expect(await checkToolContract(tool, { cwd, stringCaps: caps })).toEqual([]);
+    expect(
+      await checkToolContract(tool, {
+        cwd,
+        stringCaps: caps,
+        ...(SAMPLES[tool.name] ? { samples: SAMPLES[tool.name] } : {}),
+      }),
+    ).toEqual([]);
   });
 
   it('a tool that declares nothing gets fail-closed defaults (and keeps the contract)', async () => {

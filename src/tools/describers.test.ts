@@ -93,7 +93,7 @@ describe('tool describers', () => {
     expect(bad?.findings.map((f) => [f.id, f.behavior])).toEqual([['INVALID_INPUT', 'ask']]);
   });
 
-  it.each(['constructor', '__proto__', 'toString', 'TodoWrite', 'mcp__x__y'])(
+  it.each(['constructor', '__proto__', 'toString', 'TodoRead', 'mcp__x__y'])(
     'has no describer for %s (the host describer takes it)',
     (name) => {
       expect(toolDescriberFor(name, describers)).toBeUndefined();
@@ -112,7 +112,15 @@ describe('tool describers', () => {
 
 describe('tool objects, the trait table and the describers agree', () => {
   it('every registered tool has a gantry row with the same aliases, and a describer', async () => {
-    const tools = await getAllBaseTools({ features: { SLEEP: true } });
+    // Both to-do sets: the Task tools by default, TodoWrite with CLAUDE_CODE_ENABLE_TASKS=0.
+    const tools = [
+      ...new Map(
+        [
+          ...(await getAllBaseTools({ features: { SLEEP: true }, env: {} })),
+          ...(await getAllBaseTools({ features: { SLEEP: true }, env: { CLAUDE_CODE_ENABLE_TASKS: '0' } })),
+        ].map((t) => [t.name, t]),
+      ).values(),
+    ];
     for (const tool of tools) {
       const traits = traitsOf(tool.name);
       expect(traits?.name, tool.name).toBe(tool.name);

@@ -26,6 +26,16 @@ import { taskOutputDescriber, taskStopDescriber } from './tasks/describe.js';
 import { webFetchDescriber } from './web-fetch/describe.js';
 import { webSearchDescriber } from './web-search/describe.js';
 import { writeDescriber } from './write/describe.js';
+import { askUserQuestionDescriber } from './ask-user-question/describe.js';
+import { enterPlanModeDescriber, exitPlanModeDescriber } from './plan-mode/describe.js';
+import {
+  taskCreateDescriber,
+  taskGetDescriber,
+  taskListDescriber,
+  taskUpdateDescriber,
+} from './task-list/describe.js';
+import { todoWriteDescriber } from './todo-write/describe.js';
+import { skillDescriber } from './skill/describe.js';
 
 /** The shell analysis, loaded on the first shell call (a Read-only hook never loads the parser). */
 let shellModule: Promise<typeof import('../shell/index.js')> | undefined;
@@ -68,6 +78,15 @@ export function createToolDescribers(
     webFetchDescriber,
     webSearchDescriber,
     agentDescriber,
+    todoWriteDescriber,
+    taskCreateDescriber,
+    taskGetDescriber,
+    taskUpdateDescriber,
+    taskListDescriber,
+    askUserQuestionDescriber,
+    enterPlanModeDescriber,
+    exitPlanModeDescriber,
+    skillDescriber,
     monitor,
   ];
   return new Map(entries.map((e) => [e.name, e]));

@@ -24,6 +24,16 @@ import { TaskStopTool } from './tasks/task-stop.tool.js';
 import { createWebFetchTool, WebFetchTool } from './web-fetch/web-fetch.tool.js';
 import { createWebSearchTool, WebSearchTool } from './web-search/web-search.tool.js';
 import { WriteTool } from './write/write.tool.js';
+import { AskUserQuestionTool } from './ask-user-question/ask-user-question.tool.js';
+import { EnterPlanModeTool } from './plan-mode/enter-plan-mode.tool.js';
+import { ExitPlanModeTool } from './plan-mode/exit-plan-mode.tool.js';
+import { TaskCreateTool } from './task-list/task-create.tool.js';
+import { TaskGetTool } from './task-list/task-get.tool.js';
+import { TaskListTool } from './task-list/task-list.tool.js';
+import { TaskUpdateTool } from './task-list/task-update.tool.js';
+import { TodoWriteTool } from './todo-write/todo-write.tool.js';
+import { createSkillTool, type SkillToolOptions } from './skill/skill.tool.js';
+import { taskToolsEnabled } from './task-list/availability.js';
 
 // `gantry/tools`: the tools one by one (for hosts that assemble their own list), the structured
 // output (`data`) of each, and the helpers a tool author describes calls with.
@@ -90,6 +100,28 @@ export {
 } from './web-search/web-search.tool.js';
 export type { WebFetchSettings, WebSearchSettings, WebSettings } from '../core/web-settings.js';
 export {
+  type AskUserQuestionInput,
+  type AskUserQuestionOutput,
+  AskUserQuestionTool,
+} from './ask-user-question/ask-user-question.tool.js';
+export { type EnterPlanModeOutput, EnterPlanModeTool } from './plan-mode/enter-plan-mode.tool.js';
+export { type ExitPlanModeOutput, ExitPlanModeTool } from './plan-mode/exit-plan-mode.tool.js';
+export { planFileFor, plansDirectory } from './plan-mode/plan-file.js';
+export { type TaskCreateOutput, TaskCreateTool } from './task-list/task-create.tool.js';
+export { type TaskGetOutput, TaskGetTool } from './task-list/task-get.tool.js';
+export { type TaskListOutput, TaskListTool } from './task-list/task-list.tool.js';
+export { type TaskUpdateOutput, TaskUpdateTool } from './task-list/task-update.tool.js';
+export { taskToolsEnabled } from './task-list/availability.js';
+export { type TodoWriteOutput, TodoWriteTool } from './todo-write/todo-write.tool.js';
+export {
+  createSkillTool,
+  type SkillInput,
+  type SkillOutput,
+  type SkillToolOptions,
+} from './skill/skill.tool.js';
+export { discoverSkills, type Skill, type SkillCatalog, type SkillProblem } from './skill/discovery.js';
+export { SUBAGENT_EXCLUDED_TOOLS, subagentMayUse } from './subagent-tools.js';
+export {
   type Effect,
   type EffectKind,
   isMutatingEffect,
@@ -134,6 +166,11 @@ export interface ToolRegistryConfig {
    * search only on `anthropic`. Absent → judged from the environment.
    */
   modelProvider?: string;
+  /**
+   * Where the Skill tool finds project skills (`<projectRoot>/.gantry/skills`, `.claude/skills`;
+   * default `process.cwd()`) and the home for user skills (default the OS home).
+   */
+  skills?: SkillToolOptions;
 }
 
 /** True when feature `name` is on: config first, then env `GANTRY_FEATURE_<NAME>` ∈ {`1`, `true`}. */
@@ -169,6 +206,14 @@ export async function getAllBaseTools(config: ToolRegistryConfig = {}): Promise<
           ...(config.modelProvider ? { modelProvider: config.modelProvider } : {}),
         })
       : WebSearchTool,
+    // The to-do list: the Task tools by default, TodoWrite instead when they are switched off.
+    ...(taskToolsEnabled(config.env)
+      ? [TaskCreateTool, TaskGetTool, TaskUpdateTool, TaskListTool]
+      : [TodoWriteTool]),
+    AskUserQuestionTool,
+    EnterPlanModeTool,
+    ExitPlanModeTool,
+    createSkillTool(config.skills),
 
     // Behind feature flags: the module is imported only when the flag is on.
     ...(feature('SLEEP', config) ? [(await import('./sleep/sleep.tool.js')).SleepTool] : []),

@@ -146,6 +146,8 @@ const LOOP_EVENTS: ReadonlySet<string> = new Set<HookEventName>([
   'PreCompact',
   'PostCompact',
   'SessionEnd',
+  'TaskCreated',
+  'TaskCompleted',
 ]);
 
 /** Events where `onFailure: "block"` has nothing to block. */

@@ -19,6 +19,9 @@ import {
   runGantry,
 } from '../../testing/print-fixtures.js';
 
+/** The web tools are deferred behind ToolSearch by default; these tests want them in the first request. */
+const NO_TOOL_SEARCH = { ENABLE_TOOL_SEARCH: 'false' };
+
 const GUIDE = `<!DOCTYPE html><html><head><title>Setup guide</title><script>var tracking = 1;</script></head>
 <body><nav><a href="/">Home</a></nav><main><h1>Setup guide</h1>
 <p>The server listens on port <strong>8080</strong> by default.</p>
@@ -73,7 +76,7 @@ describe('gantry -p: WebFetch', () => {
         LOCAL_WEB_SETTINGS,
         'port?',
       ],
-      { cwd: world.project, env: gantryEnv(world, anthropic) },
+      { cwd: world.project, env: gantryEnv(world, anthropic, NO_TOOL_SEARCH) },
     );
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({
@@ -104,7 +107,7 @@ describe('gantry -p: WebFetch', () => {
     });
     const r = await runGantry(['-p', '--output-format', 'json', '--allowedTools', 'WebFetch', 'x'], {
       cwd: world.project,
-      env: gantryEnv(world, anthropic),
+      env: gantryEnv(world, anthropic, NO_TOOL_SEARCH),
     });
     expect(r.code).toBe(0);
     const result = JSON.stringify(anthropic.messageRequests[1]?.body.messages.at(-1));
@@ -139,6 +142,7 @@ describe('gantry -p: WebSearch is offered only with a provider', () => {
     });
     const env = (extra: Record<string, string | undefined>) =>
       gantryEnv(world, undefined, {
+        ...NO_TOOL_SEARCH,
         OPENAI_API_KEY: 'sk-openai-test',
         OPENAI_BASE_URL: `${openai?.url}/v1`,
         ...extra,

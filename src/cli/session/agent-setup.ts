@@ -274,6 +274,7 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
         web: web.web,
         modelProvider: modelClient.config.provider,
         env: { ...env, ...extras.env },
+        skills: { projectRoot: cwd, home },
       })),
     ];
     const selection = selectTools(all, flags.tools, (name) => baseEngine.isToolDenied(name));

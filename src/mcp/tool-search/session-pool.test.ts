@@ -79,6 +79,7 @@ describe('the session pool', () => {
     expect(pool.deferred.map((t) => t.name)).toEqual([
       'NotebookEdit',
       'TaskStop',
+      'WebFetch',
       'mcp__zeta__b',
       'mcp__alpha__a',
       'mcp__zeta__a',

@@ -224,6 +224,19 @@ export class RuleSet {
     this.toolCache.clear();
   }
 
+  /** Removes a rule added before (a temporary rule whose time is over); unknown rules are ignored. */
+  remove(r: CompiledRule): void {
+    const drop = (list: CompiledRule[]) => {
+      const i = list.indexOf(r);
+      if (i >= 0) list.splice(i, 1);
+    };
+    drop(this.all);
+    drop(this.lists[r.rule.behavior]);
+    const l = this.kindLists.get(`${r.rule.behavior}:${r.kind}`);
+    if (l) drop(l);
+    this.toolCache.clear();
+  }
+
   /** Every rule with this behavior, in load order. */
   list(behavior: PermissionBehavior): readonly CompiledRule[] {
     return this.lists[behavior];

@@ -37,6 +37,8 @@ export const HOOK_EVENT_NAMES = [
   'SubagentStop',
   'PreCompact',
   'PostCompact',
+  'TaskCreated',
+  'TaskCompleted',
 ] as const;
 export type HookEventName = (typeof HOOK_EVENT_NAMES)[number];
 

@@ -1,0 +1,186 @@
+/**
+ * Plan mode and AskUserQuestion end to end in `gantry -p` (the real bin against the scripted fake
+ * model server): EnterPlanMode switches the session to plan (a write is refused), ExitPlanMode is
+ * approved by a PreToolUse command hook (the session returns to its earlier mode and the write
+ * goes through) or, with nobody to approve, refused (the session stays in plan); AskUserQuestion
+ * gets its answers from a PreToolUse hook's `updatedInput`, or is refused clearly without one.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FakeAnthropicServer, startFakeAnthropicServer } from '../../testing/fake-anthropic-server.js';
+import { reply, type ScriptEntry } from '../../testing/fake-model-script.js';
+import {
+  gantryEnv,
+  makePrintWorld,
+  PRINT_TEST_KEY,
+  type PrintWorld,
+  runGantry,
+} from '../../testing/print-fixtures.js';
+
+let world: PrintWorld;
+let fake: FakeAnthropicServer | undefined;
+
+beforeEach(() => {
+  world = makePrintWorld();
+});
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+  world.cleanup();
+});
+
+async function run(script: ScriptEntry[], args: string[]) {
+  fake = await startFakeAnthropicServer({ apiKey: PRINT_TEST_KEY, script });
+  return runGantry(['-p', '--output-format', 'stream-json', '--verbose', ...args], {
+    cwd: world.project,
+    env: gantryEnv(world, fake),
+  });
+}
+
+/** A PreToolUse command hook for `matcher` that prints `output` as its JSON answer. */
+function hookSettings(matcher: string, output: unknown): string {
+  const file = path.join(world.root, `${matcher}-hook.json`);
+  writeFileSync(file, JSON.stringify(output));
+  return JSON.stringify({
+    hooks: {
+      PreToolUse: [{ matcher, hooks: [{ type: 'command', command: `cat ${JSON.stringify(file)}` }] }],
+    },
+  });
+}
+
+/** The tool_result blocks the session sent back, in order. */
+function toolResults(lines: any[]): any[] {
+  return lines
+    .filter((l) => l.type === 'user' && Array.isArray(l.message?.content))
+    .flatMap((l) => l.message.content.filter((b: any) => b.type === 'tool_result'));
+}
+
+const resultText = (block: any): string =>
+  typeof block.content === 'string' ? block.content : block.content.map((b: any) => b.text ?? '').join('');
+
+const PLAN = '# Plan\n\n1. Write notes.txt with the findings.\n';
+
+describe('plan mode in gantry -p', () => {
+  it('enter → a write is refused → a hook approves the plan → the earlier mode is back and the write runs', async () => {
+    const target = path.join(world.project, 'notes.txt');
+    const r = await run(
+      [
+        reply.toolUse('EnterPlanMode', {}),
+        reply.toolUse('Write', { file_path: target, content: 'too early' }),
+        reply.toolUse('ExitPlanMode', { plan: PLAN }),
+        reply.toolUse('Write', { file_path: target, content: 'findings' }),
+        reply.text('Done.'),
+      ],
+      [
+        '--permission-mode',
+        'acceptEdits',
+        '--settings',
+        hookSettings('ExitPlanMode', {
+          hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' },
+        }),
+        'plan, then write notes',
+      ],
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const results = toolResults(r.lines());
+    expect(results).toHaveLength(4);
+    expect(resultText(results[0])).toMatch(/Plan mode is on/);
+    expect(results[1].is_error).toBe(true);
+    expect(resultText(results[1])).toMatch(/plan mode/i);
+    expect(resultText(results[2])).toMatch(/approved your plan/);
+    expect(resultText(results[2])).toContain('Write notes.txt with the findings.');
+    expect(results[3].is_error ?? false).toBe(false);
+    expect(readFileSync(target, 'utf8')).toBe('findings');
+    const sessionId = r.lines()[0].session_id as string;
+    const planFile = path.join(world.home, '.gantry', 'plans', `${sessionId}.md`);
+    expect(readFileSync(planFile, 'utf8')).toBe(PLAN);
+    expect(resultText(results[2])).toContain(planFile);
+  });
+
+  it('with nobody to approve, ExitPlanMode is refused and the session stays in plan mode', async () => {
+    const target = path.join(world.project, 'notes.txt');
+    const r = await run(
+      [
+        reply.toolUse('EnterPlanMode', {}),
+        reply.toolUse('ExitPlanMode', { plan: PLAN }),
+        reply.toolUse('Write', { file_path: target, content: 'x' }),
+        reply.text('Stopped.'),
+      ],
+      ['--permission-mode', 'acceptEdits', 'plan it'],
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const results = toolResults(r.lines());
+    expect(results[1].is_error).toBe(true);
+    expect(resultText(results[1])).toMatch(/no one to ask/);
+    expect(results[2].is_error).toBe(true);
+    expect(resultText(results[2])).toMatch(/plan mode/i);
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it('ExitPlanMode outside plan mode is an input error', async () => {
+    const r = await run([reply.toolUse('ExitPlanMode', { plan: PLAN }), reply.text('ok')], ['x']);
+    const results = toolResults(r.lines());
+    expect(results[0].is_error).toBe(true);
+    expect(resultText(results[0])).toMatch(/not in plan mode/);
+  });
+});
+
+const QUESTIONS = [
+  {
+    question: 'Which database should the service use?',
+    header: 'Database',
+    options: [
+      { label: 'Postgres', description: 'The relational default' },
+      { label: 'SQLite', description: 'One file, no server' },
+    ],
+    multiSelect: false,
+  },
+];
+
+describe('AskUserQuestion in gantry -p', () => {
+  it('a PreToolUse hook supplies the answers through updatedInput; the model gets them', async () => {
+    const r = await run(
+      [reply.toolUse('AskUserQuestion', { questions: QUESTIONS }), reply.text('Using SQLite.')],
+      [
+        '--settings',
+        hookSettings('AskUserQuestion', {
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: 'allow',
+            updatedInput: {
+              questions: QUESTIONS,
+              answers: { 'Which database should the service use?': 'SQLite' },
+            },
+          },
+        }),
+        'pick a database',
+      ],
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const [result] = toolResults(r.lines());
+    expect(result.is_error ?? false).toBe(false);
+    expect(resultText(result)).toContain('"Which database should the service use?" → "SQLite"');
+  });
+
+  it('without a hook or an SDK handler the call is refused, saying nobody could answer', async () => {
+    const r = await run(
+      [reply.toolUse('AskUserQuestion', { questions: QUESTIONS }), reply.text('Assuming Postgres.')],
+      ['pick a database'],
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const [result] = toolResults(r.lines());
+    expect(result.is_error).toBe(true);
+    expect(resultText(result)).toMatch(/AskUserQuestion.*no one to ask/);
+  });
+
+  it('is denied in dontAsk mode', async () => {
+    const r = await run(
+      [reply.toolUse('AskUserQuestion', { questions: QUESTIONS }), reply.text('ok')],
+      ['--permission-mode', 'dontAsk', 'pick'],
+    );
+    const [result] = toolResults(r.lines());
+    expect(result.is_error).toBe(true);
+    expect(resultText(result)).toMatch(/dontAsk/);
+  });
+});
