@@ -11,18 +11,58 @@
  * heredoc bodies (rescanned raw, words-rescan.ts) and delimiters read as written. The rewrites only
  * ever make the tree see more substitutions than bash runs, never fewer.
  */
+import { activeBudget, MAX_REPARSED_CHARS } from './budget.js';
 import { type ParsedBash, parseBash } from './parser.js';
 
 /**
- * `parseBash(source)`, retried once on `maskForParse(source)` when the first parse has an error and
- * the retry has none. The result's `source` (and every node offset) refers to `source` as written.
+ * `parseBash(source)`, retried once on `maskForParse(source)` when the first parse has an error
+ * (and was not cut by its budget) and the retry has none. The result's `source` (and every node
+ * offset) refers to `source` as written.
+ *
+ * Within an analysis (an active budget, budget.ts) the result is memoised by text, so a script or
+ * substitution body met many times is parsed once, and the characters parsed in all are capped at
+ * the command's length plus `MAX_REPARSED_CHARS`: past that, the text is not parsed (an empty tree
+ * with `cut` set; the budget records why, and the analysis asks).
  */
 export function parseBashTolerant(source: string): ParsedBash {
+  const budget = activeBudget();
+  if (!budget) return parseOnce(source);
+  const memo = budget.parses.get(source);
+  if (memo) return memo;
+  if (
+    budget.parsedChars > 0 &&
+    budget.parsedChars + source.length > budget.firstParseChars + MAX_REPARSED_CHARS
+  ) {
+    const reason = `nested scripts and substitutions add up to more than ${MAX_REPARSED_CHARS} characters to re-parse`;
+    budget.stopWith('reparse', reason);
+    return { source, root: emptyRoot(), hasError: true, nodeCount: 1, cut: { readChars: 0, reason } };
+  }
+  if (budget.parsedChars === 0) budget.firstParseChars = source.length;
+  budget.parsedChars += source.length;
+  const parsed = parseOnce(source);
+  budget.parses.set(source, parsed);
+  return parsed;
+}
+
+function parseOnce(source: string): ParsedBash {
   const parsed = parseBash(source);
-  if (!parsed.hasError) return parsed;
+  if (!parsed.hasError || parsed.cut) return parsed;
   const masked = maskForParse(source);
   const retry = masked === undefined ? undefined : parseBash(masked);
-  return retry && !retry.hasError ? { ...retry, source } : parsed;
+  return retry && !retry.hasError && !retry.cut ? { ...retry, source } : parsed;
+}
+
+function emptyRoot(): ParsedBash['root'] {
+  return {
+    type: 'program',
+    named: true,
+    missing: false,
+    field: null,
+    start: 0,
+    end: 0,
+    children: [],
+    parent: null,
+  };
 }
 
 const PARTLY_QUOTED_DELIMITER = /<<(-?)([ \t]*)(\w*)(["'])(\w*)\4(\w*)/g;

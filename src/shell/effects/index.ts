@@ -26,6 +26,7 @@
  */
 import type { Effect } from '../../core/effects.js';
 import { fsPathResolver } from '../../core/paths.js';
+import { budgetExpired } from '../budget.js';
 import type { AnalyzeOptions, SimpleCommand, Word } from '../types.js';
 import { archiveHandlers } from './archives.js';
 import { execHandlers, unknownProgramEffects } from './exec.js';
@@ -43,6 +44,9 @@ import { gitHandler } from './vcs.js';
 
 export { EffectSink, type EffectEnv } from './sink.js';
 export { expandBraces } from './braces.js';
+
+/** Linux PATH_MAX: a tracked cwd longer than this is unknown (and paths below it stay bounded). */
+const PATH_MAX = 4096;
 
 /** Programs whose only effect is on shell variables. */
 const DECLARERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly', 'unset', 'read']);
@@ -333,7 +337,8 @@ function cdTarget(cmd: SimpleCommand, sink: EffectSink, stack: string[]): string
   const r = sink.resolve(target);
   if (r.unknown !== undefined || r.targets.length !== 1) return undefined;
   const t = r.targets[0];
-  return t && !t.glob ? t.target : undefined;
+  // A directory path longer than PATH_MAX cannot be used by a system call: the cwd is unknown.
+  return t && !t.glob && t.target.length <= PATH_MAX ? t.target : undefined;
 }
 
 /** Text between two commands of the same subshell scope: only blanks, `;`, `&&`, `||` (no `|`, `&`, parens). */
@@ -368,8 +373,10 @@ export function computeEffects(
   const stack: string[] = [];
   const loops = source !== undefined ? findLoops(source) : [];
   let afterCd: { previous: string | undefined } | undefined;
+  let stopped = false; // the analysis deadline passed: no more effects (analyze.ts reports it)
   for (const [index, cmd] of commands.entries()) {
-    if (index >= limit) {
+    if (!stopped && (index & 63) === 0) stopped = budgetExpired();
+    if (index >= limit || stopped) {
       cwds.push(undefined);
       continue;
     }

@@ -1,0 +1,66 @@
+/**
+ * A symlink resolver memoised for one analysis (analyze.ts wraps the caller's resolver in one).
+ *
+ * The effects resolve every path they name, and a line that `cd`s deeper and deeper (`cd a && cd b
+ * && …`) names ever longer paths below directories that do not exist. The real-filesystem resolver
+ * (core/paths.ts) walks up from each such path, one failed `realpath` per missing component, so
+ * such a line cost a number of system calls quadratic in its length (20 s for 16 KiB). Here a path
+ * is resolved once; a path that does not exist is its parent's resolution plus its last component,
+ * so each new path costs one system call. Other resolvers (tests, the security corpus) are only
+ * memoised by exact path. The cache lives as long as the analysis, so a decision sees one
+ * consistent view of the filesystem.
+ */
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { fsPathResolver, type PathResolver } from '../core/paths.js';
+
+/** Paths the cache keeps at most (a 64 KiB command names far fewer). */
+const MAX_ENTRIES = 50_000;
+
+export function cachingResolver(base: PathResolver): PathResolver {
+  const cache = new Map<string, string>();
+  const remember = (p: string, real: string): string => {
+    if (cache.size < MAX_ENTRIES) cache.set(p, real);
+    return real;
+  };
+  if (base !== fsPathResolver) {
+    return {
+      realpath(absPath) {
+        const hit = cache.get(absPath);
+        return hit ?? remember(absPath, base.realpath(absPath));
+      },
+    };
+  }
+  /** The semantics of `fsPathResolver.realpath`: the deepest existing ancestor resolved, the rest appended. */
+  const resolve = (absPath: string): string => {
+    const pending: string[] = [];
+    let head = absPath;
+    let real: string | undefined;
+    for (;;) {
+      const hit = cache.get(head);
+      if (hit !== undefined) {
+        real = hit;
+        break;
+      }
+      try {
+        real = remember(head, realpathSync.native(head));
+        break;
+      } catch {
+        const parent = path.dirname(head);
+        if (parent === head) {
+          real = head;
+          break;
+        }
+        pending.push(head);
+        head = parent;
+      }
+    }
+    // Each missing path resolves to its parent's resolution plus its own last component.
+    for (let k = pending.length - 1; k >= 0; k--) {
+      const p = pending[k] as string;
+      real = remember(p, path.join(real, path.basename(p)));
+    }
+    return real;
+  };
+  return { realpath: resolve };
+}
