@@ -25,7 +25,7 @@ import type { Effect } from '../core/effects.js';
 import type { EnvAssignment, Finding, SubcommandInfo } from '../core/permission-types.js';
 import { fsPathResolver } from '../core/paths.js';
 import { programFindings } from './analyze-findings.js';
-import { AnalysisBudget, DEFAULT_ANALYSIS_DEADLINE_MS, withBudget } from './budget.js';
+import { AnalysisBudget, defaultDeadlineMs, withBudget } from './budget.js';
 import { runSecurityChecks } from './checks/index.js';
 import { computeEffects } from './effects/index.js';
 import { initShellParser } from './parser.js';
@@ -65,13 +65,13 @@ function ruleText(cmd: SimpleCommand): string {
  * `analyzeCommandAsync`).
  * @param command - the command exactly as the model sent it.
  * @param opts - `{cwd, home, resolver?, deadlineMs?}`: the world the command runs in, and the
- *   analysis deadline in ms (default `DEFAULT_ANALYSIS_DEADLINE_MS`).
+ *   analysis deadline in ms (default: `GANTRY_ANALYSIS_DEADLINE_MS`, the configured one, or 1000).
  * @returns the analysis; never throws for any input (a parse failure is `parseOk: false` plus an
  *   `UNPARSEABLE_COMMAND` finding; work stopped by the budget adds an every-mode ask finding).
  * @throws Error only when the parser was not initialised (a programming error).
  */
 export function analyzeCommand(command: string, opts: AnalyzeOptions): CommandAnalysis {
-  const budget = new AnalysisBudget(opts.deadlineMs ?? DEFAULT_ANALYSIS_DEADLINE_MS);
+  const budget = new AnalysisBudget(opts.deadlineMs ?? defaultDeadlineMs());
   const resolver = cachingResolver(opts.resolver ?? fsPathResolver);
   return withBudget(budget, () => analyzeWithin(command, { ...opts, resolver }, budget));
 }

@@ -35,23 +35,33 @@ export const MAX_ANALYSIS_DEADLINE_MS = 120_000;
  *    furthest character read so far.
  * `finishProgressCalls`: progress reports (each about 100 parser operations) tree-sitter gets to
  * finish the tree of what it read after a cut, before the parse is cancelled.
+ * `maxPipelineStages`: tree-sitter-bash needs 1–10 ms per KiB for a pipeline, worse than linear in
+ * its length for some stage shapes (`… | b -v | c -v …`); the text after stage 128 of one pipeline
+ * is not parsed (the analysis asks).
  */
 export const PARSE_BUDGET = {
-  readsBase: 128,
+  readsBase: 64,
   readsPerKiB: 64,
   farBackBase: 16,
   farBackPerKiB: 2,
   farBackChars: 2048,
   finishProgressCalls: 100,
+  maxPipelineStages: 128,
 } as const;
+
+/** Paths resolved through the filesystem (one `realpath` each) per analysis, at most (resolver-cache.ts). */
+export const MAX_RESOLVED_PATHS = 1024;
 
 /** Characters re-parsed for nested scripts and substitution bodies, at most, per analysis. */
 export const MAX_REPARSED_CHARS = 256 * 1024;
 
 /** Why an analysis stopped early, as stated in its problems and its finding. */
 export interface BudgetStop {
-  /** `deadline`: the decision's deadline passed; `parse`: one parse exceeded its allowance; `reparse`: too much nested text. */
-  kind: 'deadline' | 'parse' | 'reparse';
+  /**
+   * `deadline`: the decision's deadline passed; `parse`: one parse exceeded its work budget;
+   * `reparse`: too much nested text; `effects`: too many paths to resolve.
+   */
+  kind: 'deadline' | 'parse' | 'reparse' | 'effects';
   message: string;
 }
 
@@ -108,6 +118,23 @@ export function activeBudget(): AnalysisBudget | undefined {
 /** True when the running analysis is past its deadline (false outside an analysis). */
 export function budgetExpired(): boolean {
   return active !== undefined && active.expired();
+}
+
+let configuredDeadlineMs: number | undefined;
+
+/** Sets the process-wide deadline (worker/service.ts `configureShellAnalysis`); undefined resets it. */
+export function setConfiguredDeadlineMs(ms: number | undefined): void {
+  configuredDeadlineMs = ms === undefined ? undefined : normalizeDeadlineMs(ms);
+}
+
+/**
+ * The deadline an analysis gets when its caller names none (ms): `GANTRY_ANALYSIS_DEADLINE_MS`,
+ * else the configured one, else `DEFAULT_ANALYSIS_DEADLINE_MS`.
+ */
+export function defaultDeadlineMs(env: Readonly<Record<string, string | undefined>> = process.env): number {
+  const fromEnv = env.GANTRY_ANALYSIS_DEADLINE_MS;
+  if (fromEnv !== undefined && fromEnv.trim() !== '') return normalizeDeadlineMs(fromEnv);
+  return configuredDeadlineMs ?? DEFAULT_ANALYSIS_DEADLINE_MS;
 }
 
 /** A deadline from user input: a finite number of ms, clamped to the accepted range; otherwise the default. */

@@ -120,18 +120,22 @@ export function parseBash(source: string, mode: CopyMode = 'fast'): ParsedBash {
   let reads = 0;
   let farBack = 0;
   let readChars = 0;
-  let cut: 'work' | 'deadline' | undefined;
+  let cut: 'work' | 'deadline' | 'pipeline' | undefined;
   let finishCalls = 0;
+  // tree-sitter-bash parses long pipelines slowly (worse than linear for some stage shapes): the
+  // text from the pipe that starts stage `maxPipelineStages + 1` on is not handed to the parser.
+  const longPipe = longPipelineAt(source, PARSE_BUDGET.maxPipelineStages);
+  const visible = longPipe >= 0 ? longPipe : source.length;
   const read = (index: number): string => {
-    if (cut || index >= source.length) return '';
+    if (cut || index >= visible) return '';
     reads++;
     if (readChars - index > PARSE_BUDGET.farBackChars) farBack++;
     if (reads > maxReads || farBack > maxFarBack) cut = 'work';
     else if (performance.now() > deadline) cut = 'deadline';
     if (cut) return '';
-    let end = Math.min(source.length, index + READ_CHUNK_CHARS);
+    let end = Math.min(visible, index + READ_CHUNK_CHARS);
     // never split a surrogate pair between two reads
-    if (end < source.length && (source.charCodeAt(end - 1) & 0xfc00) === 0xd800) end++;
+    if (end < visible && (source.charCodeAt(end - 1) & 0xfc00) === 0xd800) end++;
     if (end > readChars) readChars = end;
     return source.slice(index, end);
   };
@@ -143,6 +147,7 @@ export function parseBash(source: string, mode: CopyMode = 'fast'): ParsedBash {
     return ++finishCalls > PARSE_BUDGET.finishProgressCalls || performance.now() > deadline;
   };
   const tree = parser.parse(read, null, { progressCallback });
+  if (!cut && longPipe >= 0) cut = 'pipeline';
   const cutInfo = cut
     ? { readChars: tree ? readChars : 0, reason: cutReason(cut, source.length, readChars) }
     : undefined;
@@ -171,10 +176,45 @@ export function parseBash(source: string, mode: CopyMode = 'fast'): ParsedBash {
   }
 }
 
-function cutReason(cut: 'work' | 'deadline', length: number, readChars: number): string {
+function cutReason(cut: 'work' | 'deadline' | 'pipeline', length: number, readChars: number): string {
   const where = `after reading ${readChars} of ${length} characters`;
   if (cut === 'deadline') return `the parser was stopped by the analysis deadline ${where}`;
+  if (cut === 'pipeline')
+    return `a pipeline of more than ${PARSE_BUDGET.maxPipelineStages} stages: only the first ${readChars} of ${length} characters are parsed`;
   return `the parser gave up ${where}: tree-sitter re-reads this input too often (its error recovery is slow on inputs like this)`;
+}
+
+/**
+ * Offset of the pipe that starts stage `maxStages + 1` of one pipeline, or -1. A lexical
+ * approximation, linear: pipes inside quotes and escapes are skipped, and a pipeline ends at a
+ * newline, `;`, `&&`, `||` or a lone `&`. Miscounting only moves the cut (the parse is then cut
+ * early, which asks, or the deadline bounds it).
+ */
+export function longPipelineAt(source: string, maxStages: number): number {
+  let pipes = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') i++;
+    else if (c === "'") {
+      const close = source.indexOf("'", i + 1);
+      if (close < 0) return -1;
+      i = close;
+    } else if (c === '"') {
+      let j = i + 1;
+      while (j < source.length && source[j] !== '"') j += source[j] === '\\' ? 2 : 1;
+      i = j;
+    } else if (c === '\n' || c === ';') pipes = 0;
+    else if (c === '&') {
+      if (source[i + 1] === '&') i++;
+      if (source[i - 1] !== '|' && source[i - 1] !== '>' && source[i + 1] !== '>') pipes = 0;
+    } else if (c === '|') {
+      if (source[i + 1] === '|') {
+        i++;
+        pipes = 0;
+      } else if (++pipes > maxStages - 1) return i;
+    }
+  }
+  return -1;
 }
 
 /** Source text of a node. */

@@ -6,16 +6,38 @@
  * (core/paths.ts) walks up from each such path, one failed `realpath` per missing component, so
  * such a line cost a number of system calls quadratic in its length (20 s for 16 KiB). Here a path
  * is resolved once; a path that does not exist is its parent's resolution plus its last component,
- * so each new path costs one system call. Other resolvers (tests, the security corpus) are only
+ * so each new path costs one or two system calls (an `lstat` that does not throw for a missing
+ * path, then `realpath` for an existing one). Other resolvers (tests, the security corpus) are only
  * memoised by exact path. The cache lives as long as the analysis, so a decision sees one
  * consistent view of the filesystem.
+ *
+ * Work cap: at most `MAX_RESOLVED_PATHS` paths are resolved through the filesystem per analysis
+ * (a 64 KiB line of redirections names 9,000). Past it the active budget records the stop (the
+ * analysis then asks in every mode) and paths are returned as written, unresolved.
  */
-import { realpathSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fsPathResolver, type PathResolver } from '../core/paths.js';
+import { activeBudget, MAX_RESOLVED_PATHS } from './budget.js';
 
 /** Paths the cache keeps at most (a 64 KiB command names far fewer). */
 const MAX_ENTRIES = 50_000;
+
+function exists(p: string): boolean {
+  try {
+    return lstatSync(p, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false; // ENOTDIR, EACCES …: treated as missing, like a failed realpath
+  }
+}
+
+function realOrUndefined(p: string): string | undefined {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return undefined; // a dangling link, a loop, no permission: resolved through the parent
+  }
+}
 
 export function cachingResolver(base: PathResolver): PathResolver {
   const cache = new Map<string, string>();
@@ -24,14 +46,21 @@ export function cachingResolver(base: PathResolver): PathResolver {
     return real;
   };
   if (base !== fsPathResolver) {
+    let calls = 0;
     return {
       realpath(absPath) {
         const hit = cache.get(absPath);
-        return hit ?? remember(absPath, base.realpath(absPath));
+        if (hit !== undefined) return hit;
+        if (++calls > MAX_RESOLVED_PATHS) {
+          activeBudget()?.stopWith('effects', `more than ${MAX_RESOLVED_PATHS} paths to resolve`);
+          return absPath;
+        }
+        return remember(absPath, base.realpath(absPath));
       },
     };
   }
   /** The semantics of `fsPathResolver.realpath`: the deepest existing ancestor resolved, the rest appended. */
+  let lookups = 0;
   const resolve = (absPath: string): string => {
     const pending: string[] = [];
     let head = absPath;
@@ -42,18 +71,23 @@ export function cachingResolver(base: PathResolver): PathResolver {
         real = hit;
         break;
       }
-      try {
-        real = remember(head, realpathSync.native(head));
-        break;
-      } catch {
-        const parent = path.dirname(head);
-        if (parent === head) {
-          real = head;
-          break;
-        }
-        pending.push(head);
-        head = parent;
+      if (++lookups > MAX_RESOLVED_PATHS) {
+        activeBudget()?.stopWith('effects', `more than ${MAX_RESOLVED_PATHS} paths to resolve`);
+        return absPath;
       }
+      // lstat first: a missing path is the common case here, and a failed realpath throws (slow)
+      const found = exists(head) ? realOrUndefined(head) : undefined;
+      if (found !== undefined) {
+        real = remember(head, found);
+        break;
+      }
+      const parent = path.dirname(head);
+      if (parent === head) {
+        real = head;
+        break;
+      }
+      pending.push(head);
+      head = parent;
     }
     // Each missing path resolves to its parent's resolution plus its own last component.
     for (let k = pending.length - 1; k >= 0; k--) {

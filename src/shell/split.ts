@@ -57,6 +57,7 @@ export function parseAndSplit(command: string): SplitResult {
     connector: '',
     trailing: [],
   });
+  let substitutionChars = 0;
   while (state.stack.length > 0) {
     if (++state.tasks > SPLIT_LIMITS.maxTasks) {
       state.problem('the command is too complex to analyse');
@@ -68,6 +69,15 @@ export function parseAndSplit(command: string): SplitResult {
     }
     const task = state.stack.pop();
     if (!task) break;
+    if (task.kind === 'stmt' && SUBSTITUTIONS.has(task.node.type)) {
+      substitutionChars += task.node.end - task.node.start;
+      if (substitutionChars > MAX_SUBSTITUTION_CHARS) {
+        state.problem(
+          `substitutions nested too deeply: their bodies add up to more than ${MAX_SUBSTITUTION_CHARS} characters`,
+        );
+        continue;
+      }
+    }
     if (task.kind === 'emit') state.commands.push(task.cmd);
     else if (task.kind === 'launch') processLaunch(state, task);
     else processStatement(state, task);
@@ -83,6 +93,16 @@ export function parseAndSplit(command: string): SplitResult {
     spans: state.spans,
   };
 }
+
+/**
+ * Substitution bodies split per command line, in characters summed over all of them. Bodies nested
+ * inside one another (`$(… $(… $(…)))`) each contain every level inside them, so the sum grows with
+ * the square of the nesting: past this, deeper bodies are not split and the command asks (300
+ * levels of short commands stay well under it; 64 KiB of nesting passes it after ~15 levels).
+ */
+export const MAX_SUBSTITUTION_CHARS = 1_000_000;
+
+const SUBSTITUTIONS = new Set(['command_substitution', 'process_substitution']);
 
 /** `initShellParser()` then `parseAndSplit(command)`. */
 export async function parseAndSplitAsync(command: string): Promise<SplitResult> {
