@@ -13,6 +13,7 @@ import path from 'node:path';
 import { PERMISSION_MODES, type PermissionMode } from '../core/index.js';
 import { serveHttp, serveStdio } from '../mcp/server/transports.js';
 import { createSandboxManager, type SandboxManager } from '../sandbox/index.js';
+import { configureShellAnalysis, stopShellAnalysisWorkers } from '../shell/index.js';
 import { getAllBaseTools } from '../tools/index.js';
 import { createGuard, explicitSettingsErrors } from './shared/guard.js';
 
@@ -54,6 +55,14 @@ export async function runMcp(o: McpCliOptions, version: string): Promise<number>
   if (broken.length) return fail(broken.map((p) => `${p.file}: ${p.message}`).join('; '));
   for (const p of guard.settings.problems)
     process.stderr.write(`settings ${p.severity}: ${p.file ?? ''} ${p.message}\n`);
+  // Bash analyses run in worker threads, so a slow one never delays another session's calls, and
+  // stop at the deadline (docs/analysis-budget.md).
+  configureShellAnalysis({
+    workers: true,
+    ...(guard.settings.analysisDeadlineMs !== undefined
+      ? { deadlineMs: guard.settings.analysisDeadlineMs }
+      : {}),
+  });
   // The Bash sandbox, when settings enable it (spec §7): one manager per server process.
   const sandbox: SandboxManager | undefined = guard.settings.sandbox.enabled
     ? createSandboxManager({
@@ -75,13 +84,13 @@ export async function runMcp(o: McpCliOptions, version: string): Promise<number>
   };
   if (transport === 'stdio') {
     await serveStdio(options);
-    await sandbox?.dispose();
+    await Promise.all([sandbox?.dispose(), stopShellAnalysisWorkers()]);
     return 0;
   }
   const server = await serveHttp(options, port);
   process.stderr.write(`gantry mcp listening on ${server.url}\n`);
   const stop = (): void => {
-    Promise.all([server.close(), sandbox?.dispose()]).then(
+    Promise.all([server.close(), sandbox?.dispose(), stopShellAnalysisWorkers()]).then(
       () => process.exit(0),
       () => process.exit(1),
     );

@@ -85,6 +85,11 @@ export function initShellParser(): Promise<void> {
   return initPromise;
 }
 
+/** True when trees are copied the fast way (parser-copy.ts); false before init or after a fallback. */
+export function parserCopiesFast(): boolean {
+  return copier?.fast === true;
+}
+
 /** True once `initShellParser()` has resolved. */
 export function isShellParserReady(): boolean {
   return parser !== undefined;
@@ -151,7 +156,8 @@ export function parseBash(source: string, mode: CopyMode = 'fast'): ParsedBash {
   const cutInfo = cut
     ? { readChars: tree ? readChars : 0, reason: cutReason(cut, source.length, readChars) }
     : undefined;
-  if (cutInfo) budget?.stopWith(cut === 'deadline' ? 'deadline' : 'parse', cutInfo.reason);
+  if (cut === 'deadline') budget?.expired(); // records "analysis did not finish within N ms"
+  else if (cutInfo) budget?.stopWith('parse', cutInfo.reason);
   if (!tree) {
     parser.reset();
     if (!cutInfo) throw new Error('tree-sitter returned no tree for the command.');

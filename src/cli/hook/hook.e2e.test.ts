@@ -194,6 +194,39 @@ describe('gantry hook (real process, Claude Code protocol)', () => {
     expect(hook(call).decision).toBe('ask');
   });
 
+  it('a denied command padded with valid extglob is denied cold and warm (it used to give no answer within the host timeout)', async () => {
+    const command = `shopt -s extglob\necho pwned >> ~/.bashrc; ls @(x)${'@(x)'.repeat(16300)}`;
+    const call = pre('Bash', { command }, { permission_mode: 'bypassPermissions' });
+    const cold = hook(call, [], { GANTRY_HOOK_DAEMON: '0' });
+    expect(cold.decision).toBe('deny');
+    expect(cold.code).toBe(2);
+    expect(cold.out.hookSpecificOutput.permissionDecisionReason).toContain('.bashrc');
+    hook(pre('Bash', { command: 'ls' })); // starts the resident server if no earlier test did
+    const runDir = path.join(home, '.gantry', 'run');
+    for (
+      let i = 0;
+      i < 100 && !(existsSync(runDir) && readdirSync(runDir).some((f) => f.endsWith('.sock')));
+      i++
+    ) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(hook(call)).toEqual(cold);
+  });
+
+  it('padding that cannot be analysed asks even in bypassPermissions, with the reason', () => {
+    const call = pre(
+      'Bash',
+      { command: `ls ${'|&'.repeat(30_000)}` },
+      { permission_mode: 'bypassPermissions' },
+    );
+    for (const env of [{ GANTRY_HOOK_DAEMON: '0' }, {}]) {
+      const r = hook(call, [], env);
+      expect(r.decision).toBe('ask');
+      expect(r.code).toBe(0);
+      expect(r.out.hookSpecificOutput.permissionDecisionReason).toContain('in every mode');
+    }
+  });
+
   it('--pass-allow emits no decision for allow', () => {
     const r = hook(pre('Bash', { command: 'ls' }), ['--pass-allow']);
     expect(r.code).toBe(0);

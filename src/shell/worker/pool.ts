@@ -64,6 +64,8 @@ interface Pending {
   /** `performance.now()` after which the request is past its deadline. */
   deadlineAt: number;
   resolve(a: CommandAnalysis): void;
+  /** Answers the request at its deadline while it still waits in the queue. */
+  queueTimer?: NodeJS.Timeout;
 }
 
 interface Slot {
@@ -170,6 +172,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
       const remaining = p.deadlineAt - performance.now();
       if (remaining <= 0) {
         queue.shift();
+        clearTimeout(p.queueTimer);
         p.resolve(
           stoppedAnalysis(p.command, 'deadline', `analysis did not finish within ${p.deadlineMs} ms`),
         );
@@ -179,12 +182,14 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
       if (!slot) {
         if (inline && !slots.some((s) => s.ready) && isShellParserReady()) {
           queue.shift();
+          clearTimeout(p.queueTimer);
           runInline(p);
           continue;
         }
         return;
       }
       queue.shift();
+      clearTimeout(p.queueTimer);
       slot.busy = p;
       slot.worker.ref();
       slot.worker.postMessage({
@@ -211,22 +216,31 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
       if (closed) return Promise.resolve(stoppedAnalysis(command, 'failure', 'the analysis pool is closed'));
       const deadlineMs = opts.deadlineMs ?? defaultDeadline;
       return new Promise<CommandAnalysis>((resolve) => {
-        queue.push({
+        const p: Pending = {
           id: nextId++,
           command,
           opts,
           deadlineMs,
           deadlineAt: performance.now() + deadlineMs,
           resolve,
-        });
+        };
+        p.queueTimer = setTimeout(() => {
+          const i = queue.indexOf(p);
+          if (i < 0) return;
+          queue.splice(i, 1);
+          resolve(stoppedAnalysis(command, 'deadline', `analysis did not finish within ${deadlineMs} ms`));
+        }, deadlineMs);
+        queue.push(p);
         fill();
         pump();
       });
     },
     async close() {
       closed = true;
-      for (const p of queue.splice(0))
+      for (const p of queue.splice(0)) {
+        clearTimeout(p.queueTimer);
         p.resolve(stoppedAnalysis(p.command, 'failure', 'the analysis pool was closed'));
+      }
       const all = slots.splice(0);
       for (const s of all) {
         if (s.timer) clearTimeout(s.timer);

@@ -5,14 +5,17 @@
  * - `init()`: loads the parser (idempotent, async). `describeCall` awaits it before anything else,
  *   so the sync questions below have an initialised parser on the runtime's path.
  * - `analyzeSync`: the analysis of a command, or undefined when the parser is not initialised yet
- *   or the analysis throws (callers then fail closed: not read-only, not concurrency-safe).
- * - `describe`: permission targets, effects and findings (CallDescription).
+ *   or the analysis throws (callers then fail closed: not read-only, not concurrency-safe). The
+ *   analysis `describe` just made of the same command is reused; otherwise it runs in this thread
+ *   within the analysis budget (a short one while analysis workers run, docs/analysis-budget.md).
+ * - `describe`: permission targets, effects and findings (CallDescription), analysed in a worker
+ *   thread when the process runs them (servers), within the decision deadline.
  * - `interpretExitCode`: semantic exit codes (seed 000 §2.4: grep 1 = no matches …).
  */
 import { homedir } from 'node:os';
 import type { CallDescription } from '../../core/index.js';
 import {
-  analyzeCommand,
+  analyzeCommandCached,
   describeBashCommand,
   initShellParser,
   interpretExitCode,
@@ -34,7 +37,7 @@ export const defaultShellPort: ShellAnalysisPort = {
   analyzeSync(command, cwd) {
     if (!isShellParserReady()) return undefined;
     try {
-      return analyzeCommand(command, { cwd, home: homedir() });
+      return analyzeCommandCached(command, { cwd, home: homedir() });
     } catch {
       return undefined;
     }
