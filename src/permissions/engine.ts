@@ -13,7 +13,9 @@
  * settings disable auto mode (both fall back to `default`, said in the trace).
  */
 import path from 'node:path';
+import { isMcpToolName } from '../core/mcp-names.js';
 import { fsPathResolver, type PathResolver } from '../core/paths.js';
+import { traitsFor } from '../core/tool-traits.js';
 import type {
   CallDescription,
   PermissionBehavior,
@@ -101,15 +103,12 @@ export interface PermissionEngine {
     request: PermissionRequest,
     opts?: Omit<DecideOptions, 'signal' | 'skipHooks'>,
   ): DetailedDecision;
-  /** The bare deny rule that removes this tool from the model's tool list, if any (spec §3.3). */
-  isToolDenied(toolName: string): PermissionRule | undefined;
-  /** Drops tools removed by bare deny rules (tool-name globs such as `mcp__*` included). */
-  filterTools<T extends { name: string }>(tools: readonly T[]): T[];
   /**
-   * Literal tool names of bare deny rules (`WebSearch`, `mcp__server`), for the registry's
-   * `getTools({bareDenyToolNames})`; glob rules are not listed (use `filterTools` for those).
+   * The bare deny rule that removes this tool from the model's tool list, if any (tool-name globs
+   * such as `mcp__*` and `mcp__server` included). The tool pool (`assembleToolPool` in `runtime/`)
+   * asks it for every tool name and alias.
    */
-  bareDenyToolNames(): string[];
+  isToolDenied(toolName: string): PermissionRule | undefined;
   /** Adds a rule for the rest of the session; returns its problems (empty when accepted). */
   addSessionRule(text: string, behavior: PermissionBehavior): RuleProblem[];
   /** Accepts an "always allow" suggestion: session rule, plus the settings file unless destination is `session`. */
@@ -161,8 +160,7 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
     const trace: string[] = [];
     const mode = effectiveMode(req.mode, settings, trace);
     const sandboxed =
-      (o?.sandboxed ?? req.description.sandboxed ?? false) &&
-      (req.toolName === 'Bash' || req.toolName === 'Monitor');
+      (o?.sandboxed ?? req.description.sandboxed ?? false) && traitsFor(req.toolName).ruleKind === 'shell';
     const result = runPipeline({
       request: req,
       rules: settings.rules,
@@ -248,6 +246,7 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
     input: req.input,
     description: req.description,
     classifierInput: req.classifierInput,
+    isMcp: req.isMcp === true || isMcpToolName(req.toolName),
     cwd: req.cwd,
     workingDirectories: workingDirsFor(req).dirs,
     home: settings.home,
@@ -346,15 +345,6 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
     decideDetailed,
     decideSync,
     isToolDenied: (toolName) => settings.rules.bareDeny(toolName)?.rule,
-    filterTools: (tools) => tools.filter((t) => !settings.rules.bareDeny(t.name)),
-    bareDenyToolNames: () => [
-      ...new Set(
-        settings.rules
-          .list('deny')
-          .filter((r) => r.kind === 'tool' && !r.rule.toolName.includes('*'))
-          .map((r) => r.rule.toolName),
-      ),
-    ],
     addSessionRule,
     acceptSuggestion: (s) => {
       const problems = addSessionRule(s.rule, 'allow');

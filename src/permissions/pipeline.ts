@@ -30,7 +30,6 @@ import {
   allow,
   ask,
   deny,
-  PLAN_MODE_PASS,
   type PipelineInput,
   type PipelineResult,
   type PipelineStep,
@@ -53,7 +52,11 @@ function isReadOnlyCall(req: PermissionRequest): boolean {
 /** Runs steps 1–8 (see module doc). */
 export function runPipeline(input: PipelineInput): PipelineResult {
   const req = input.request;
-  const view = viewCall(req.toolName, req.input, req.description, { cwd: req.cwd, resolver: input.resolver });
+  const view = viewCall(req.toolName, req.input, req.description, {
+    cwd: req.cwd,
+    resolver: input.resolver,
+    ...(req.isMcp !== undefined ? { isMcp: req.isMcp } : {}),
+  });
   const trace: string[] = [];
   const out = (
     decision: PermissionDecision,
@@ -154,12 +157,22 @@ export function runPipeline(input: PipelineInput): PipelineResult {
     );
   // 6. Mode.
   const mode = input.mode;
-  if (mode === 'plan' && !isReadOnlyCall(req) && !PLAN_MODE_PASS.has(req.toolName))
+  if (mode === 'plan' && !isReadOnlyCall(req) && !view.traits.planModePass)
     return out(
       deny(
         modeReason(
           'plan',
           `Refused in plan mode: ${req.toolName} would change something and plan mode allows only read-only tools. Finish the plan and call ExitPlanMode to ask the user to approve it first.`,
+        ),
+      ),
+      'mode',
+    );
+  if (mode === 'dontAsk' && view.traits.requiresUserInteraction)
+    return out(
+      deny(
+        modeReason(
+          'dontAsk',
+          `Denied in dontAsk mode: ${req.toolName} needs a person to answer, and dontAsk never asks anyone.`,
         ),
       ),
       'mode',

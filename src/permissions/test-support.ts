@@ -4,6 +4,7 @@
  */
 import { type Effect, knownEffect, unknownEffect } from '../core/effects.js';
 import { mapPathResolver } from '../core/paths.js';
+import { buildPermissionRequest } from '../core/permission-request.js';
 import type {
   CallDescription,
   Finding,
@@ -94,25 +95,31 @@ export function fileCall(kind: 'read' | 'write', p: string): CallDescription {
   };
 }
 
+/**
+ * A request for `description`, built the way the runtime and the guard build it
+ * (`buildPermissionRequest`, no tool predicates: read-only only when the description says so);
+ * `extra` overrides any field.
+ */
 export function request(
   toolName: string,
   description: CallDescription,
   extra: Partial<PermissionRequest> & { mode?: PermissionMode; toolResult?: ToolPermissionResult } = {},
 ): PermissionRequest {
   return {
-    toolName,
-    input:
-      toolName === 'Bash' ? { command: description.summary } : { file_path: description.ruleContents[0] },
-    description,
-    toolResult: { behavior: 'passthrough' },
-    isReadOnly: description.readOnly,
-    cwd: PROJECT,
-    projectRoot: PROJECT,
-    additionalDirectories: [],
-    mode: 'default',
-    sessionId: 'test-session',
-    toolUseId: 'toolu_test',
-    classifierInput: description.summary,
+    ...buildPermissionRequest({
+      tool: { name: toolName },
+      input:
+        toolName === 'Bash' ? { command: description.summary } : { file_path: description.ruleContents[0] },
+      description,
+      toolUseId: 'toolu_test',
+      session: {
+        cwd: PROJECT,
+        projectRoot: PROJECT,
+        additionalDirectories: [],
+        permissionMode: 'default',
+        sessionId: 'test-session',
+      },
+    }),
     ...extra,
   };
 }

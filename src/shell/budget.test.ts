@@ -50,7 +50,9 @@ describe('tree-sitter error recovery is cut by the work budget', () => {
     const command = build(name);
     const a = parseBash(command);
     const b = parseBash(command);
-    expect(a.cut?.reason).toMatch(/the parser gave up after reading \d+ of \d+ characters|a pipeline of more than/);
+    expect(a.cut?.reason).toMatch(
+      /the parser gave up after reading \d+ of \d+ characters|a pipeline of more than/,
+    );
     expect(a.hasError).toBe(true);
     expect(b.cut).toEqual(a.cut);
     expect(b.nodeCount).toBe(a.nodeCount);

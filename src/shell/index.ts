@@ -9,6 +9,7 @@
  * - The phases, for callers that need one: `parseAndSplit`, `runSecurityChecks`, `checkReadOnly`,
  *   `analyzeSed`, `computeEffects`.
  */
+import { fsPathResolver } from '../core/paths.js';
 import type { CallDescription } from '../core/permission-types.js';
 import { analyzeCommand } from './analyze.js';
 import { initShellParser } from './parser.js';
@@ -83,13 +84,13 @@ export function describeAnalysis(a: CommandAnalysis): CallDescription {
 /**
  * Describes a Bash call for the permission engine (design.md §2 step 4). Loads the parser if needed.
  * Runs in a worker thread when the process turned workers on (worker/service.ts); the deadline is
- * `opts.deadlineMs`, else the process-wide one (docs/analysis-budget.md). A custom `resolver` keeps
- * the analysis in this thread (a resolver cannot cross threads).
+ * `opts.deadlineMs`, else the process-wide one (docs/analysis-budget.md). A resolver other than the
+ * real filesystem's keeps the analysis in this thread (a resolver cannot cross threads).
  * @returns a `CallDescription`; never rejects for any command text.
  */
 export async function describeBashCommand(command: string, opts: AnalyzeOptions): Promise<CallDescription> {
   await initShellParser();
-  if (opts.resolver)
+  if (opts.resolver && opts.resolver !== fsPathResolver)
     return describeAnalysis(
       analyzeCommand(command, { ...opts, deadlineMs: opts.deadlineMs ?? shellAnalysisDeadlineMs() }),
     );

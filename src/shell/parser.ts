@@ -156,7 +156,8 @@ export function parseBash(source: string, mode: CopyMode = 'fast'): ParsedBash {
   const cutInfo = cut
     ? { readChars: tree ? readChars : 0, reason: cutReason(cut, source.length, readChars) }
     : undefined;
-  if (cut === 'deadline') budget?.expired(); // records "analysis did not finish within N ms"
+  if (cut === 'deadline')
+    budget?.expired(); // records "analysis did not finish within N ms"
   else if (cutInfo) budget?.stopWith('parse', cutInfo.reason);
   if (!tree) {
     parser.reset();

@@ -1,22 +1,25 @@
 /**
- * What the Bash tool needs from shell analysis (`src/shell/`, helpers D/E), in one place: the
- * tool never imports deeper than the facade `src/shell/index.ts`.
+ * What the Bash tool needs from shell analysis (`src/shell/`), in one place: the tool never
+ * imports deeper than the facade `src/shell/index.ts`.
  *
  * - `init()`: loads the parser (idempotent, async). `describeCall` awaits it before anything else,
  *   so the sync questions below have an initialised parser on the runtime's path.
  * - `analyzeSync`: the analysis of a command, or undefined when the parser is not initialised yet
  *   or the analysis throws (callers then fail closed: not read-only, not concurrency-safe). The
- *   analysis `describe` just made of the same command is reused; otherwise it runs in this thread
- *   within the analysis budget (a short one while analysis workers run, docs/analysis-budget.md).
- * - `describe`: permission targets, effects and findings (CallDescription), analysed in a worker
- *   thread when the process runs them (servers), within the decision deadline.
- * - `interpretExitCode`: semantic exit codes (seed 000 §2.4: grep 1 = no matches …).
+ *   Bash tool asks it once per call and keeps the answer for every later phase of that call. It
+ *   runs in this thread within the analysis budget (a short deadline while analysis workers run,
+ *   docs/analysis-budget.md), and reuses what `analyzeAsync` just found for the same command.
+ * - `analyzeAsync`: the analysis for the permission decision: in a worker thread when the process
+ *   runs them (the servers), within the full decision deadline.
+ * - `describeAnalysis`: permission targets, effects and findings (CallDescription) of an analysis.
+ * - `interpretExitCode`: semantic exit codes (grep 1 = no matches …).
  */
 import { homedir } from 'node:os';
 import type { CallDescription } from '../../core/index.js';
 import {
   analyzeCommandCached,
-  describeBashCommand,
+  analyzeCommandOffThread,
+  describeAnalysis,
   initShellParser,
   interpretExitCode,
   isShellParserReady,
@@ -27,7 +30,9 @@ import type { ExitCodeInterpretation } from './finish-foreground.js';
 export interface ShellAnalysisPort {
   init(): Promise<void>;
   analyzeSync(command: string, cwd: string): CommandAnalysis | undefined;
-  describe(command: string, cwd: string): Promise<CallDescription>;
+  /** Optional: ports without it decide on `analyzeSync`'s analysis. */
+  analyzeAsync?(command: string, cwd: string): Promise<CommandAnalysis>;
+  describeAnalysis(analysis: CommandAnalysis): CallDescription;
   interpretExitCode(command: string, code: number): ExitCodeInterpretation;
 }
 
@@ -42,10 +47,8 @@ export const defaultShellPort: ShellAnalysisPort = {
       return undefined;
     }
   },
-  async describe(command, cwd) {
-    await initShellParser();
-    return describeBashCommand(command, { cwd, home: homedir() });
-  },
+  analyzeAsync: (command, cwd) => analyzeCommandOffThread(command, { cwd, home: homedir() }),
+  describeAnalysis: (analysis) => describeAnalysis(analysis),
   interpretExitCode(command, code) {
     const result = interpretExitCode(command, code);
     return result.message === undefined

@@ -11,6 +11,7 @@
  * counts matching lines (in multiline mode, matched regions, merged when they share a line).
  * Files larger than 256 MiB are skipped (the fallback reads a file whole).
  */
+import { getOwn } from '../../core/get-own.js';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AbortError, ToolInputError } from '../../core/index.js';
@@ -186,7 +187,7 @@ function emitContent(found: FileSearch, request: SearchRequest, regex: RegExp): 
 
 function typeFilterFor(type: string | undefined): ((rel: string) => boolean) | undefined {
   if (type === undefined) return undefined;
-  const globs = FILE_TYPE_GLOBS[type];
+  const globs = getOwn(FILE_TYPE_GLOBS, type);
   if (!globs) {
     throw new ToolInputError(
       `Unknown file type "${type}" for the JavaScript search fallback (ripgrep is not available). ` +

@@ -9,8 +9,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { describeWorldOf } from '../../core/call-describer.js';
+import { getOwn } from '../../core/get-own.js';
 import { buildTool, ToolExecutionError, ToolInputError, type ToolUseContext } from '../../core/index.js';
-import { backgroundTasks, type BackgroundTaskManager, taskTypeName } from './task-manager.js';
+import { gantryTraits } from '../../core/tool-traits.js';
+import { taskStopDescriber } from './describe.js';
+import { taskTypeName } from './task-manager.js';
 import { unknownTaskError } from './task-output.tool.js';
 
 const description = readFileSync(
@@ -38,20 +42,25 @@ export interface TaskStopData {
   command?: string;
 }
 
-/** Builds the TaskStop tool over a task registry (default: the process-wide one). */
-export function createTaskStopTool(tasks: BackgroundTaskManager = backgroundTasks) {
+/** Builds the TaskStop tool. It reaches the session's task registry through `context.services.tasks`. */
+export function createTaskStopTool() {
   return buildTool({
     name: 'TaskStop',
-    aliases: ['KillShell', 'KillBash'],
+    aliases: gantryTraits('TaskStop').aliases,
     description,
     inputSchema: TaskStopInput,
     maxResultSizeChars: 10_000,
     userFacingName: () => 'Stop Task',
-    toAutoClassifierInput: (input: TaskStopInput) => `stop task ${input.task_id ?? input.shell_id}`,
+    toAutoClassifierInput: taskStopDescriber.toAutoClassifierInput,
+
+    async describeCall(input: TaskStopInput, context: ToolUseContext) {
+      return taskStopDescriber.describe(input, describeWorldOf(context));
+    },
 
     async *call(input: TaskStopInput, context: ToolUseContext) {
+      const tasks = context.services.tasks;
       const id = (input.task_id ?? input.shell_id)!;
-      const task = context.getAppState().tasks[id];
+      const task = getOwn(context.getAppState().tasks, id);
       if (!task) throw unknownTaskError(id, context);
       if (task.status !== 'running') {
         throw new ToolInputError(
@@ -74,9 +83,9 @@ export function createTaskStopTool(tasks: BackgroundTaskManager = backgroundTask
       return { data };
     },
 
-    mapToolResultToContent: (output: TaskStopData, _toolUseId?: string) => output.message,
+    mapToolResultToContent: (output: TaskStopData, _meta?: unknown) => output.message,
   });
 }
 
-/** The default TaskStop tool (process-wide task registry). */
+/** The TaskStop tool (the registry lists it). */
 export const TaskStopTool = createTaskStopTool();
