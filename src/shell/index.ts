@@ -46,6 +46,7 @@ export {
   configureShellAnalysis,
   type OffThreadOptions,
   SYNC_DEADLINE_MS,
+  SYNC_MAX_CHARS,
   type ShellAnalysisConfig,
   shellAnalysisDeadlineMs,
   shellAnalysisPool,

@@ -37,7 +37,7 @@ describe('analysis worker pool', () => {
       // a generous deadline: the first request also waits for the worker to load
       expect(await p.analyze(command, { ...world, deadlineMs: 60_000 })).toEqual(inThread);
     }
-    expect(p.stats).toMatchObject({ started: 1, terminated: 0, failed: 0, inline: 0 });
+    expect(p.stats).toMatchObject({ started: 1, dispatched: 4, terminated: 0, failed: 0, inline: 0 });
   });
 
   it('terminates a stuck analysis at the deadline, answers ask in every mode, and serves the next request', async () => {

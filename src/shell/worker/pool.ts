@@ -50,10 +50,19 @@ export interface AnalysisPool {
   analyze(command: string, opts: PoolRequestOptions): Promise<CommandAnalysis>;
   /** Starts the workers now instead of at the first request. */
   warm(): void;
+  /** Starts the workers and resolves once one is ready (false if the pool closes first). */
+  whenReady(): Promise<boolean>;
   /** Terminates every worker; pending requests resolve as stopped (ask). */
   close(): Promise<void>;
   /** Counters for tests and diagnostics. */
-  readonly stats: { started: number; terminated: number; failed: number; inline: number };
+  readonly stats: {
+    started: number;
+    dispatched: number;
+    terminated: number;
+    failed: number;
+    exited: number;
+    inline: number;
+  };
 }
 
 interface Pending {
@@ -88,9 +97,10 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
   const inline = options.inlineWhileStarting ?? true;
   const slots: Slot[] = [];
   const queue: Pending[] = [];
-  const stats = { started: 0, terminated: 0, failed: 0, inline: 0 };
+  const stats = { started: 0, dispatched: 0, terminated: 0, failed: 0, exited: 0, inline: 0 };
   let nextId = 1;
   let closed = false;
+  const readyWaiters: ((ready: boolean) => void)[] = [];
 
   const finish = (slot: Slot, analysis?: CommandAnalysis): void => {
     const p = slot.busy;
@@ -126,6 +136,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
     worker.on('message', (m: WorkerMessage) => {
       if (m.type === 'ready') {
         slot.ready = true;
+        for (const w of readyWaiters.splice(0)) w(true);
         pump();
       } else if (m.type === 'result' && slot.busy?.id === m.id) {
         finish(slot, m.analysis);
@@ -139,8 +150,10 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
       stats.failed++;
       retire(slot, `the analysis worker failed: ${e.message}`);
     });
-    worker.on('exit', () => {
-      if (slots.includes(slot)) retire(slot, 'the analysis worker exited');
+    worker.on('exit', (code) => {
+      if (!slots.includes(slot)) return;
+      stats.exited++;
+      retire(slot, `the analysis worker exited (code ${code})`);
     });
     slots.push(slot);
     return slot;
@@ -191,6 +204,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
       queue.shift();
       clearTimeout(p.queueTimer);
       slot.busy = p;
+      stats.dispatched++;
       slot.worker.ref();
       slot.worker.postMessage({
         type: 'analyze',
@@ -212,6 +226,12 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
   return {
     stats,
     warm: fill,
+    whenReady() {
+      if (closed) return Promise.resolve(false);
+      fill();
+      if (slots.some((s) => s.ready)) return Promise.resolve(true);
+      return new Promise<boolean>((resolve) => readyWaiters.push(resolve));
+    },
     analyze(command, opts) {
       if (closed) return Promise.resolve(stoppedAnalysis(command, 'failure', 'the analysis pool is closed'));
       const deadlineMs = opts.deadlineMs ?? defaultDeadline;
@@ -237,6 +257,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
     },
     async close() {
       closed = true;
+      for (const w of readyWaiters.splice(0)) w(false);
       for (const p of queue.splice(0)) {
         clearTimeout(p.queueTimer);
         p.resolve(stoppedAnalysis(p.command, 'failure', 'the analysis pool was closed'));

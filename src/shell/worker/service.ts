@@ -10,9 +10,10 @@
  * - `analyzeCommandOffThread`: through the pool when it runs, else in this thread (within the
  *   budget); the result is remembered briefly, so the synchronous questions asked about the same
  *   call (`analyzeCommandCached`: read-only? concurrency-safe? which sub-commands ran?) do not
- *   analyse it again. Without a remembered result and with workers on, the synchronous path gets a
- *   short deadline (`SYNC_DEADLINE_MS`) so it never holds the event loop long; a command it cannot
- *   finish is simply not read-only.
+ *   analyse it again. Without a remembered result and with workers on, the synchronous path only
+ *   takes short commands (`SYNC_MAX_CHARS`) with a short deadline (`SYNC_DEADLINE_MS`), so it never
+ *   holds the event loop long; a command it does not finish is simply not read-only, and the
+ *   decision analyses it off-thread.
  */
 import { LRUCache } from 'lru-cache';
 import { analyzeCommand } from '../analyze.js';
@@ -24,6 +25,8 @@ import { sourceWorker, type WorkerSpec } from './entry.js';
 
 /** Deadline of the synchronous path while workers run (ms). */
 export const SYNC_DEADLINE_MS = 25;
+/** Longest command the synchronous path analyses in this thread while workers run (characters). */
+export const SYNC_MAX_CHARS = 4096;
 
 export interface ShellAnalysisConfig {
   /** Deadline of one analysis (ms); the environment variable still wins. */
@@ -101,12 +104,15 @@ export async function analyzeCommandOffThread(
 }
 
 /**
- * The remembered analysis of `command` when there is one, else a fresh one in this thread (short
- * deadline while workers run). Requires `initShellParser()` first.
+ * The remembered analysis of `command` when there is one, else a fresh one in this thread — while
+ * workers run, only for a command of at most `SYNC_MAX_CHARS` and within `SYNC_DEADLINE_MS`;
+ * a longer one gets undefined (its caller treats it as not proven read-only, and the decision
+ * analyses it off-thread). Requires `initShellParser()` first.
  */
-export function analyzeCommandCached(command: string, o: OffThreadOptions): CommandAnalysis {
+export function analyzeCommandCached(command: string, o: OffThreadOptions): CommandAnalysis | undefined {
   const hit = recent.get(key(command, o));
   if (hit) return hit;
+  if (pool && command.length > SYNC_MAX_CHARS) return undefined;
   const deadlineMs =
     o.deadlineMs ??
     (pool ? Math.min(SYNC_DEADLINE_MS, shellAnalysisDeadlineMs()) : shellAnalysisDeadlineMs());
