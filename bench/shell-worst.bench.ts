@@ -12,8 +12,10 @@
  *    analysis (`cut`: an every-mode ask).
  * Targets: slowest analysis ≤ 50 ms in every set; per shape, the time per KiB at 64 KiB is at most
  * twice the smallest time per KiB at the smaller sizes (flat = linear; a shape the budget cuts gets
- * cheaper per KiB). Each input is timed as the fastest of REPS runs after a warm-up, so the figures
- * describe the analysis and not the waits of a shared, loaded machine (the load is printed).
+ * cheaper per KiB). Each input is timed as the fastest of REPS runs after a warm-up, in CPU time of
+ * the process (the analysis is synchronous, so on an idle machine this is its elapsed time; on a
+ * shared, loaded machine elapsed time mostly measures waiting for a core). The fastest elapsed
+ * time is printed too, and the load.
  */
 import { readFileSync } from 'node:fs';
 import { cpus, homedir, loadavg } from 'node:os';
@@ -23,7 +25,7 @@ import { REPO_ROOT, sharedFile } from '../src/testing/shared-data.js';
 import { WORST_CASE_GENERATORS, WORST_CASE_SIZES } from '../src/testing/worst-case-commands.js';
 import type { BenchReport } from './run.js';
 
-const REPS = 3;
+const REPS = 5;
 const MAX_MS = 50;
 const FLAT_RATIO = 2;
 const MUTATIONS = 5000;
@@ -43,16 +45,27 @@ function loadCommands(file: string): string[] {
   return out;
 }
 
-/** Fastest of `reps` runs, in ms, and the last analysis. */
-function timeOne(command: string, reps = REPS): { ms: number; analysis: CommandAnalysis } {
+const cpuMs = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+/**
+ * Fastest of `reps` runs, in ms: `ms` = CPU time of the process during the analysis (what the
+ * analysis costs, whatever else the machine runs), `wallMs` = elapsed time; and the last analysis.
+ */
+function timeOne(command: string, reps = REPS): { ms: number; wallMs: number; analysis: CommandAnalysis } {
   let best = Number.POSITIVE_INFINITY;
+  let bestWall = Number.POSITIVE_INFINITY;
   let analysis = analyzeCommand(command, opts);
   for (let i = 0; i < reps; i++) {
+    const c0 = cpuMs();
     const t0 = performance.now();
     analysis = analyzeCommand(command, opts);
-    best = Math.min(best, performance.now() - t0);
+    bestWall = Math.min(bestWall, performance.now() - t0);
+    best = Math.min(best, cpuMs() - c0);
   }
-  return { ms: best, analysis };
+  return { ms: best, wallMs: bestWall, analysis };
 }
 
 const cutBy = (a: CommandAnalysis): string | undefined =>
@@ -147,7 +160,7 @@ export default async function bench(): Promise<BenchReport> {
     let slowest = '';
     let slowestMs = 0;
     for (const c of tldr) {
-      const { ms } = timeOne(c);
+      const { ms } = timeOne(c, 3);
       times.push(ms * 1000);
       if (ms > slowestMs) {
         slowestMs = ms;
@@ -185,6 +198,7 @@ export default async function bench(): Promise<BenchReport> {
   } else notes.push('../shared/data/real/tldr-commands.jsonl not found: tldr and mutated sets skipped');
 
   let worstMs = 0;
+  let worstWallMs = 0;
   let worstName = '';
   const notFlat: string[] = [];
   for (const g of WORST_CASE_GENERATORS) {
@@ -192,7 +206,8 @@ export default async function bench(): Promise<BenchReport> {
     const cells: string[] = [];
     for (const size of WORST_CASE_SIZES) {
       const command = g.build(size);
-      const { ms, analysis } = timeOne(command);
+      const { ms, wallMs, analysis } = timeOne(command);
+      worstWallMs = Math.max(worstWallMs, wallMs);
       const kib = command.length / 1024;
       perKiB.push(ms / kib);
       const cut = cutBy(analysis);
@@ -207,13 +222,14 @@ export default async function bench(): Promise<BenchReport> {
     if (ratio > FLAT_RATIO) notFlat.push(`${g.name} ×${ratio.toFixed(1)}`);
     figures[`${g.name} 1/4/16/64 KiB`] = `${cells.join(' | ')} | flat ×${ratio.toFixed(2)}`;
   }
-  figures['worst-case max ms'] = worstMs;
+  figures['worst-case max ms (CPU)'] = worstMs;
+  figures['worst-case max ms (elapsed)'] = worstWallMs;
   figures['worst-case slowest'] = worstName;
   targets[`worst-case max ≤ ${MAX_MS} ms`] = worstMs <= MAX_MS;
   targets[`time per KiB at 64 KiB ≤ ${FLAT_RATIO}× the smaller sizes, every shape`] = notFlat.length === 0;
   if (notFlat.length) notes.push(`not flat: ${notFlat.join(', ')}`);
   notes.push(
-    `fastest of ${REPS} runs per input after a warm-up (mutated: one run each); "cut" = the budget stopped the analysis (an every-mode ask)`,
+    `CPU ms, fastest of ${REPS} runs per input after a warm-up (tldr: 3, mutated: one run each); "cut" = the budget stopped the analysis (an every-mode ask)`,
   );
   return { name: 'shell-worst', figures, targets, notes };
 }

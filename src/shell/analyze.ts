@@ -123,6 +123,20 @@ function analyzeWithin(command: string, opts: AnalyzeOptions, budget: AnalysisBu
   const subcommands: SubcommandInfo[] = [];
   let pathShadowed = false;
   const unsafeEffectAt = new Set<number>();
+  // Commands launched by one `find -exec …` (or another launcher) share the launcher's word list,
+  // and the verdict depends only on that list: judged once per list, not once per clause (a find
+  // with thousands of -exec clauses was quadratic).
+  const verdicts = new Map<readonly unknown[], ReadOnlyVerdict>();
+  const readOnlyOf = (cmd: SimpleCommand, shadowed: boolean): ReadOnlyVerdict => {
+    if (shadowed || cmd.assignments.length || cmd.redirects.length || cmd.fullArgv.length === 0)
+      return checkReadOnly(cmd, { pathShadowed: shadowed });
+    let v = verdicts.get(cmd.fullArgv);
+    if (!v) {
+      v = checkReadOnly(cmd, { pathShadowed: false });
+      verdicts.set(cmd.fullArgv, v);
+    }
+    return v;
+  };
   for (const e of effects)
     if (disqualifiesReadOnly(e) && e.subcommand !== undefined) unsafeEffectAt.add(e.subcommand);
   for (const [i, cmd] of commands.entries()) {
@@ -131,7 +145,7 @@ function analyzeWithin(command: string, opts: AnalyzeOptions, budget: AnalysisBu
     else if (budget.stop?.kind === 'deadline' || ((i & 63) === 0 && budget.expired()))
       verdict = no('the analysis stopped before reaching it');
     else {
-      verdict = checkReadOnly(cmd, { pathShadowed });
+      verdict = readOnlyOf(cmd, pathShadowed);
       if (verdict.readOnly && unsafeEffectAt.has(i))
         verdict = no(
           'it writes, deletes, contacts the network or has an effect that cannot be resolved statically',

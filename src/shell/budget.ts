@@ -52,6 +52,13 @@ export const PARSE_BUDGET = {
 /** Paths resolved through the filesystem (one `realpath` each) per analysis, at most (resolver-cache.ts). */
 export const MAX_RESOLVED_PATHS = 1024;
 
+/**
+ * Different nested scripts and substitution bodies parsed per analysis, at most. Each parse has a
+ * fixed cost (~15 µs in tree-sitter, plus its split), so a line of thousands of `sh -c '…'` or
+ * `eval "…"` stops here (the analysis asks); real commands have a handful.
+ */
+export const MAX_NESTED_PARSES = 256;
+
 /** Characters re-parsed for nested scripts and substitution bodies, at most, per analysis. */
 export const MAX_REPARSED_CHARS = 256 * 1024;
 

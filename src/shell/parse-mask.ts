@@ -11,7 +11,7 @@
  * heredoc bodies (rescanned raw, words-rescan.ts) and delimiters read as written. The rewrites only
  * ever make the tree see more substitutions than bash runs, never fewer.
  */
-import { activeBudget, MAX_REPARSED_CHARS } from './budget.js';
+import { activeBudget, MAX_NESTED_PARSES, MAX_REPARSED_CHARS } from './budget.js';
 import { type ParsedBash, parseBash } from './parser.js';
 
 /**
@@ -21,21 +21,26 @@ import { type ParsedBash, parseBash } from './parser.js';
  *
  * Within an analysis (an active budget, budget.ts) the result is memoised by text, so a script or
  * substitution body met many times is parsed once, and the characters parsed in all are capped at
- * the command's length plus `MAX_REPARSED_CHARS`: past that, the text is not parsed (an empty tree
- * with `cut` set; the budget records why, and the analysis asks).
+ * the command's length plus `MAX_REPARSED_CHARS`, the number of different texts at
+ * `MAX_NESTED_PARSES`: past either, the text is not parsed (an empty tree with `cut` set; the
+ * budget records why, and the analysis asks).
  */
 export function parseBashTolerant(source: string): ParsedBash {
   const budget = activeBudget();
   if (!budget) return parseOnce(source);
   const memo = budget.parses.get(source);
   if (memo) return memo;
-  if (
-    budget.parsedChars > 0 &&
-    budget.parsedChars + source.length > budget.firstParseChars + MAX_REPARSED_CHARS
-  ) {
-    const reason = `nested scripts and substitutions add up to more than ${MAX_REPARSED_CHARS} characters to re-parse`;
-    budget.stopWith('reparse', reason);
-    return { source, root: emptyRoot(), hasError: true, nodeCount: 1, cut: { readChars: 0, reason } };
+  const over =
+    budget.parsedChars === 0
+      ? undefined
+      : budget.parsedChars + source.length > budget.firstParseChars + MAX_REPARSED_CHARS
+        ? `nested scripts and substitutions add up to more than ${MAX_REPARSED_CHARS} characters to re-parse`
+        : budget.parses.size > MAX_NESTED_PARSES
+          ? `more than ${MAX_NESTED_PARSES} different nested scripts and substitutions to parse`
+          : undefined;
+  if (over) {
+    budget.stopWith('reparse', over);
+    return { source, root: emptyRoot(), hasError: true, nodeCount: 1, cut: { readChars: 0, reason: over } };
   }
   if (budget.parsedChars === 0) budget.firstParseChars = source.length;
   budget.parsedChars += source.length;
