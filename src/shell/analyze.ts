@@ -8,7 +8,7 @@
  * → effects with cd tracking (effects/) → `SubcommandInfo[]` → `readOnly` = parse ok, every
  * sub-command read-only, no finding, and no write/delete/network/unknown effect.
  *
- * Sub-command cap: the first `FULL_ANALYSIS_LIMIT` (1000) sub-commands get read-only validation and
+ * Sub-command cap: the first `FULL_ANALYSIS_LIMIT` (256) sub-commands get read-only validation and
  * effects; past it the line gets a `SUBCOMMAND_CAP` finding (ask) and the remaining sub-commands are
  * still listed (so deny rules keep matching them), marked not read-only.
  *
@@ -35,8 +35,13 @@ import { cachingResolver } from './resolver-cache.js';
 import { parseAndSplit } from './split.js';
 import type { AnalyzeOptions, CommandAnalysis, SimpleCommand } from './types.js';
 
-/** Sub-commands analysed in full (read-only + effects); the corpus expects 100 to be. */
-export const FULL_ANALYSIS_LIMIT = 1000;
+/**
+ * Sub-commands analysed in full (read-only + effects); the corpus expects 100 to be. Each costs
+ * 10–100 µs (options, path resolution through the filesystem), so 256 keeps a 64 KiB line of
+ * thousands of sub-commands within the analysis time budget (docs/analysis-budget.md); past it the
+ * line asks, and every sub-command is still listed for deny rules.
+ */
+export const FULL_ANALYSIS_LIMIT = 256;
 
 /** True when an effect stops a command from being read-only. */
 export function disqualifiesReadOnly(e: Effect): boolean {
