@@ -139,6 +139,15 @@ describe('caps on Gantry’s own passes fail closed', () => {
     expect(longPipelineAt('a | b && '.repeat(500), 128)).toBe(-1);
   });
 
+  it('${…} nested deeper than the cap is parsed only up to the cap; shallow nesting is parsed in full', () => {
+    const deep = `echo ${'${x:-'.repeat(PARSE_BUDGET.maxExpansionDepth + 10)}y`;
+    expect(parseBash(deep).cut?.reason).toContain(
+      `nested more than ${PARSE_BUDGET.maxExpansionDepth} levels deep`,
+    );
+    expect(stopFinding(deep)?.everyMode).toBe(true);
+    expect(parseBash('echo "${a:-${b:-${c}}}" | grep "${d}"').cut).toBeUndefined();
+  });
+
   it('deep substitution nesting stops at the body work cap (300 short levels still split in full)', () => {
     const deep = build('nest-substitution');
     const s = parseAndSplit(deep);

@@ -38,6 +38,8 @@ export const MAX_ANALYSIS_DEADLINE_MS = 120_000;
  * `maxPipelineStages`: tree-sitter-bash needs 1–10 ms per KiB for a pipeline, worse than linear in
  * its length for some stage shapes (`… | b -v | c -v …`); the text after stage 128 of one pipeline
  * is not parsed (the analysis asks).
+ * `maxExpansionDepth`: likewise for `${` opened inside one another (2–8 ms per KiB for `${${${…`);
+ * real commands nest a few levels.
  */
 export const PARSE_BUDGET = {
   readsBase: 64,
@@ -47,6 +49,7 @@ export const PARSE_BUDGET = {
   farBackChars: 2048,
   finishProgressCalls: 100,
   maxPipelineStages: 128,
+  maxExpansionDepth: 64,
 } as const;
 
 /** Paths resolved through the filesystem (one `realpath` each) per analysis, at most (resolver-cache.ts). */

@@ -125,12 +125,12 @@ export function parseBash(source: string, mode: CopyMode = 'fast'): ParsedBash {
   let reads = 0;
   let farBack = 0;
   let readChars = 0;
-  let cut: 'work' | 'deadline' | 'pipeline' | undefined;
+  let cut: 'work' | 'deadline' | 'pipeline' | 'expansion' | undefined;
   let finishCalls = 0;
-  // tree-sitter-bash parses long pipelines slowly (worse than linear for some stage shapes): the
-  // text from the pipe that starts stage `maxPipelineStages + 1` on is not handed to the parser.
-  const longPipe = longPipelineAt(source, PARSE_BUDGET.maxPipelineStages);
-  const visible = longPipe >= 0 ? longPipe : source.length;
+  // tree-sitter-bash parses long pipelines and deeply nested `${` slowly: the text from the cut on
+  // is not handed to the parser (lexicalCut).
+  const lexical = lexicalCut(source, PARSE_BUDGET.maxPipelineStages, PARSE_BUDGET.maxExpansionDepth);
+  const visible = lexical ? lexical.at : source.length;
   const read = (index: number): string => {
     if (cut || index >= visible) return '';
     reads++;
@@ -152,7 +152,7 @@ export function parseBash(source: string, mode: CopyMode = 'fast'): ParsedBash {
     return ++finishCalls > PARSE_BUDGET.finishProgressCalls || performance.now() > deadline;
   };
   const tree = parser.parse(read, null, { progressCallback });
-  if (!cut && longPipe >= 0) cut = 'pipeline';
+  if (!cut && lexical) cut = lexical.kind;
   const cutInfo = cut
     ? { readChars: tree ? readChars : 0, reason: cutReason(cut, source.length, readChars) }
     : undefined;
@@ -183,34 +183,55 @@ export function parseBash(source: string, mode: CopyMode = 'fast'): ParsedBash {
   }
 }
 
-function cutReason(cut: 'work' | 'deadline' | 'pipeline', length: number, readChars: number): string {
+function cutReason(
+  cut: 'work' | 'deadline' | 'pipeline' | 'expansion',
+  length: number,
+  readChars: number,
+): string {
   const where = `after reading ${readChars} of ${length} characters`;
   if (cut === 'deadline') return `the parser was stopped by the analysis deadline ${where}`;
+  if (cut === 'expansion')
+    return `\${…} nested more than ${PARSE_BUDGET.maxExpansionDepth} levels deep: only the first ${readChars} of ${length} characters are parsed`;
   if (cut === 'pipeline')
     return `a pipeline of more than ${PARSE_BUDGET.maxPipelineStages} stages: only the first ${readChars} of ${length} characters are parsed`;
   return `the parser gave up ${where}: tree-sitter re-reads this input too often (its error recovery is slow on inputs like this)`;
 }
 
 /**
- * Offset of the pipe that starts stage `maxStages + 1` of one pipeline, or -1. A lexical
- * approximation, linear: pipes inside quotes and escapes are skipped, and a pipeline ends at a
- * newline, `;`, `&&`, `||` or a lone `&`. Miscounting only moves the cut (the parse is then cut
- * early, which asks, or the deadline bounds it).
+ * Where the text stops being handed to the parser for a lexical reason, or undefined: the pipe
+ * that starts stage `maxStages + 1` of one pipeline, or the `${` that opens expansion level
+ * `maxExpansionDepth + 1` (tree-sitter-bash is slow on both: 1–10 ms per KiB, worse than linear for
+ * some shapes). A lexical approximation, linear: text inside single quotes and escapes is skipped,
+ * a pipeline ends at a newline, `;`, `&&`, `||` or a lone `&`. Miscounting only moves the cut (the
+ * parse is then cut early, which asks, or the work caps and the deadline bound it).
  */
-export function longPipelineAt(source: string, maxStages: number): number {
+export function lexicalCut(
+  source: string,
+  maxStages: number,
+  maxExpansionDepth: number,
+): { at: number; kind: 'pipeline' | 'expansion' } | undefined {
   let pipes = 0;
+  let expansions = 0;
   for (let i = 0; i < source.length; i++) {
     const c = source[i];
     if (c === '\\') i++;
-    else if (c === "'") {
+    else if (c === "'" && expansions === 0) {
       const close = source.indexOf("'", i + 1);
-      if (close < 0) return -1;
+      if (close < 0) return undefined;
       i = close;
-    } else if (c === '"') {
+    } else if (c === '"' && expansions === 0) {
       let j = i + 1;
-      while (j < source.length && source[j] !== '"') j += source[j] === '\\' ? 2 : 1;
+      while (j < source.length && source[j] !== '"') {
+        if (source[j] === '$' && source[j + 1] === '{') break;
+        j += source[j] === '\\' ? 2 : 1;
+      }
+      if (source[j] === '$') j--; // an expansion inside the quotes: counted below
       i = j;
-    } else if (c === '\n' || c === ';') pipes = 0;
+    } else if (c === '$' && source[i + 1] === '{') {
+      if (++expansions > maxExpansionDepth) return { at: i, kind: 'expansion' };
+      i++;
+    } else if (c === '}' && expansions > 0) expansions--;
+    else if (c === '\n' || c === ';') pipes = 0;
     else if (c === '&') {
       if (source[i + 1] === '&') i++;
       if (source[i - 1] !== '|' && source[i - 1] !== '>' && source[i + 1] !== '>') pipes = 0;
@@ -218,10 +239,16 @@ export function longPipelineAt(source: string, maxStages: number): number {
       if (source[i + 1] === '|') {
         i++;
         pipes = 0;
-      } else if (++pipes > maxStages - 1) return i;
+      } else if (++pipes > maxStages - 1) return { at: i, kind: 'pipeline' };
     }
   }
-  return -1;
+  return undefined;
+}
+
+/** Offset of the pipe that starts stage `maxStages + 1` of one pipeline, or -1 (see `lexicalCut`). */
+export function longPipelineAt(source: string, maxStages: number): number {
+  const cut = lexicalCut(source, maxStages, Number.POSITIVE_INFINITY);
+  return cut?.kind === 'pipeline' ? cut.at : -1;
 }
 
 /** Source text of a node. */
