@@ -21,7 +21,13 @@ import { mergeSandboxSettings, type SandboxSettingsInput } from '../../core/sand
 import { readSettingsSource, type SourceContent } from './read-source.js';
 import { type SourceOptions, settingsSources } from './sources.js';
 import { resolveTrust } from './trust.js';
-import type { CliPermissionFlags, HookMatcherConfig, LoadedSettings, SettingsProblem } from './types.js';
+import type {
+  CliPermissionFlags,
+  HookEventName,
+  HookMatcherConfig,
+  LoadedSettings,
+  SettingsProblem,
+} from './types.js';
 
 export interface LoadSettingsOptions extends Omit<SourceOptions, 'home'> {
   home?: string;
@@ -64,9 +70,10 @@ function applyDistrust(c: SourceContent): SettingsProblem[] {
     out.push(warn('untrusted folder: additionalDirectories ignored'));
     c.additionalDirectories = [];
   }
-  if (c.preToolUseHooks.length) {
+  if (c.preToolUseHooks.length || Object.keys(c.eventHooks).length) {
     out.push(warn('untrusted folder: hooks ignored (they would run commands from the repository)'));
     c.preToolUseHooks = [];
+    c.eventHooks = {};
   }
   // A longer analysis deadline could outlast the host's hook timeout (the host then runs the call
   // unchecked): an untrusted project may only shorten it.
@@ -222,6 +229,14 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
       .filter((c) => (managedOnlyHooks ? c.spec.source === 'managed' : true))
       .filter((c) => c.spec.source === 'managed' || !hooksDisabled)
       .flatMap((c) => c.preToolUseHooks);
+  const eventHooks: LoadedSettings['eventHooks'] = {};
+  if (!managedHooksDisabled)
+    for (const c of contents) {
+      if (managedOnlyHooks && c.spec.source !== 'managed') continue;
+      if (c.spec.source !== 'managed' && hooksDisabled) continue;
+      for (const [event, list] of Object.entries(c.eventHooks) as [HookEventName, HookMatcherConfig[]][])
+        (eventHooks[event] ??= []).push(...list);
+    }
 
   return {
     rules,
@@ -232,6 +247,7 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
     disableAutoMode: contents.some((c) => c.disableAutoMode === true),
     ...analysisDeadline(firstSet((c) => c.analysisDeadlineMs)),
     preToolUseHooks,
+    eventHooks,
     sandbox: mergeSandboxSettings(contents.map((c) => c.sandbox ?? {})),
     trust,
     files: contents.map((c) => ({ file: c.spec.file, source: c.spec.source, loaded: c.loaded })),

@@ -1,11 +1,14 @@
 /**
- * Where a shell-analysis worker starts (pool.ts).
+ * Where a shell-analysis worker starts (pool.ts), in each layout this code runs from:
  *
- * - From the TypeScript sources (tsx, vitest): the thread runs `bootstrap.mjs`, which registers
- *   tsx's loader in that thread and imports the `.ts` module named in `workerData.entry`.
- * - From the bundled hook (dist/): the bundle passes its own built worker file
- *   (`dist/gantry-analysis-worker.mjs`, scripts/build.mjs) with `bundledWorker()`.
+ * - the TypeScript sources (tsx, vitest): the thread runs `bootstrap.mjs`, which registers tsx's
+ *   loader in that thread and imports the `.ts` module named in `workerData.entry`;
+ * - the library build (`dist/shell/worker/entry.js`, one file per module): `analysis-worker.js`
+ *   beside this file;
+ * - a start-up bundle (`dist/fast/*.mjs`, scripts/build.mjs): this code sits in one of the bundle's
+ *   files, and the bundled worker `gantry-analysis-worker.mjs` in the same directory.
  */
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export interface WorkerSpec {
@@ -17,14 +20,27 @@ export interface WorkerSpec {
 
 /**
  * The worker that runs `analysis-worker.ts` (or another worker module of the sources, for tests)
- * from the sources; undefined when this code runs bundled (the bundle names its worker with
- * `bundledWorker`).
+ * from the sources; undefined when this code does not run from the sources.
  */
 export function sourceWorker(
   entry: URL = new URL('./analysis-worker.ts', import.meta.url),
 ): WorkerSpec | undefined {
   if (!fileURLToPath(import.meta.url).endsWith('.ts')) return undefined;
   return { url: new URL('./bootstrap.mjs', import.meta.url), workerData: { entry: entry.href } };
+}
+
+/**
+ * The analysis worker of the layout this code runs from (see the module doc), or undefined when
+ * none is found (the caller then analyses in its own thread).
+ */
+export function defaultWorker(): WorkerSpec | undefined {
+  const fromSources = sourceWorker();
+  if (fromSources) return fromSources;
+  for (const name of ['./analysis-worker.js', './gantry-analysis-worker.mjs']) {
+    const url = new URL(name, import.meta.url);
+    if (existsSync(fileURLToPath(url))) return { url };
+  }
+  return undefined;
 }
 
 /** A built worker file (already JavaScript: no loader needed). */

@@ -21,7 +21,7 @@ import { defaultDeadlineMs, setConfiguredDeadlineMs } from '../budget.js';
 import { initShellParser } from '../parser.js';
 import type { CommandAnalysis } from '../types.js';
 import { type AnalysisPool, type AnalysisPoolOptions, createAnalysisPool } from './pool.js';
-import { sourceWorker, type WorkerSpec } from './entry.js';
+import { defaultWorker, type WorkerSpec } from './entry.js';
 
 /** Deadline of the synchronous path while workers run (ms). */
 export const SYNC_DEADLINE_MS = 25;
@@ -33,7 +33,7 @@ export interface ShellAnalysisConfig {
   deadlineMs?: number;
   /**
    * `true` or pool options: run analyses in worker threads; `false`: stop them. The worker module
-   * defaults to the sources' analysis-worker (a bundle must name its own).
+   * defaults to the analysis worker of the layout this code runs from (entry.ts).
    */
   workers?: boolean | (Omit<AnalysisPoolOptions, 'worker'> & { worker?: WorkerSpec });
 }
@@ -65,8 +65,8 @@ export function configureShellAnalysis(c: ShellAnalysisConfig): void {
   const envSize = fromEnv !== undefined && fromEnv.trim() !== '' ? Number(fromEnv) : undefined;
   if (envSize === 0) return;
   const o = c.workers === true ? {} : c.workers;
-  const worker = o.worker ?? sourceWorker();
-  if (!worker) return; // bundled code that named no worker: analyse in this thread
+  const worker = o.worker ?? defaultWorker();
+  if (!worker) return; // no worker file found: analyse in this thread
   const old = pool;
   pool = createAnalysisPool({
     ...o,
