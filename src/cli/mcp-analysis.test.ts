@@ -122,6 +122,7 @@ describe('gantry mcp --transport http (real process): a pathological command and
   let layout: McpLayout;
   let child: ChildProcess;
   let url: string;
+  let stderr = '';
 
   beforeAll(async () => {
     layout = await makeLayout('gantry-mcp-analysis-');
@@ -135,7 +136,6 @@ describe('gantry mcp --transport http (real process): a pathological command and
         stdio: ['ignore', 'ignore', 'pipe'],
       },
     );
-    let stderr = '';
     url = await new Promise<string>((resolve, reject) => {
       child.stderr?.on('data', (chunk: Buffer) => {
         stderr += chunk.toString('utf8');
@@ -155,6 +155,11 @@ describe('gantry mcp --transport http (real process): a pathological command and
       await exited;
     }
     await layout?.cleanup();
+  });
+
+  it('the built server finds its bundled analysis worker and says so', () => {
+    // bin/gantry.js runs the bundle (dist/fast/), whose worker is dist/fast/gantry-analysis-worker.mjs
+    expect(stderr).toMatch(/gantry mcp: Bash analysis in \d+ worker threads?, deadline 1000 ms/);
   });
 
   it('both sessions get their answers: the Read succeeds, the unanalysable Bash is refused with the reason', async () => {

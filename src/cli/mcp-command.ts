@@ -21,7 +21,7 @@ import { PERMISSION_MODES, type PermissionMode } from '../core/index.js';
 import { serveHttp, serveStdio } from '../mcp/server/transports.js';
 import { assembleToolPool } from '../runtime/index.js';
 import { createSandboxManager, type SandboxManager } from '../sandbox/index.js';
-import { configureShellAnalysis, stopShellAnalysisWorkers } from '../shell/index.js';
+import { configureShellAnalysis, shellAnalysisSummary, stopShellAnalysisWorkers } from '../shell/index.js';
 import { stopAllProcessGroups } from '../tools/bash/exec.js';
 import { removeStaleTempFiles } from '../tools/file-io/atomic-write.js';
 import { pruneSessionDirs, sessionDirFor, sessionsRoot } from '../tools/file-io/session-files.js';
@@ -103,6 +103,7 @@ export async function runMcp(o: McpCliOptions, version: string): Promise<number>
       ? { deadlineMs: guard.settings.analysisDeadlineMs }
       : {}),
   });
+  process.stderr.write(`gantry mcp: Bash analysis ${shellAnalysisSummary()}\n`);
   // The Bash sandbox, when settings enable it (spec §7): one manager per server process.
   const sandbox: SandboxManager | undefined = guard.settings.sandbox.enabled
     ? createSandboxManager({

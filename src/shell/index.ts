@@ -50,6 +50,7 @@ export {
   type ShellAnalysisConfig,
   shellAnalysisDeadlineMs,
   shellAnalysisPool,
+  shellAnalysisSummary,
   stopShellAnalysisWorkers,
 } from './worker/service.js';
 export type { AnalyzeOptions, CommandAnalysis, Redirect, SimpleCommand, SplitResult, Word } from './types.js';

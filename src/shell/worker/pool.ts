@@ -54,6 +54,8 @@ export interface AnalysisPool {
   whenReady(): Promise<boolean>;
   /** Terminates every worker; pending requests resolve as stopped (ask). */
   close(): Promise<void>;
+  /** Worker threads the pool keeps (at most this many analyses run at once). */
+  readonly size: number;
   /** Counters for tests and diagnostics. */
   readonly stats: {
     started: number;
@@ -224,6 +226,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
   };
 
   return {
+    size,
     stats,
     warm: fill,
     whenReady() {

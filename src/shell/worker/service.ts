@@ -89,6 +89,15 @@ export function shellAnalysisPool(): AnalysisPool | undefined {
   return pool;
 }
 
+/**
+ * How this process analyses Bash commands, for a server's start-up line: `in 2 worker threads,
+ * deadline 1000 ms` or `in this thread, deadline 1000 ms`.
+ */
+export function shellAnalysisSummary(): string {
+  const where = pool ? `in ${pool.size} worker thread${pool.size === 1 ? '' : 's'}` : 'in this thread';
+  return `${where}, deadline ${shellAnalysisDeadlineMs()} ms`;
+}
+
 /** Analyses off this thread when workers run (see module doc); never rejects for any command. */
 export async function analyzeCommandOffThread(
   command: string,
