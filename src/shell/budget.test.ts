@@ -10,6 +10,7 @@ import { WORST_CASE_GENERATORS } from '../testing/worst-case-commands.js';
 import { analyzeCommand } from './analyze.js';
 import {
   AnalysisBudget,
+  MAX_BRACE_EXPANSION_CHARS,
   MAX_REPARSED_CHARS,
   normalizeDeadlineMs,
   PARSE_BUDGET,
@@ -19,6 +20,8 @@ import { initShellParser, MAX_PARSE_INPUT_CHARS } from './index.js';
 import { parseBashTolerant } from './parse-mask.js';
 import { longPipelineAt, parseBash } from './parser.js';
 import { MAX_SUBSTITUTION_CHARS, parseAndSplit } from './split.js';
+import { expandBraces } from './words-brace.js';
+import { expandBraces as expandEffectBraces } from './effects/braces.js';
 
 beforeAll(async () => {
   await initShellParser();
@@ -146,6 +149,21 @@ describe('caps on Gantry’s own passes fail closed', () => {
     );
     expect(stopFinding(deep)?.everyMode).toBe(true);
     expect(parseBash('echo "${a:-${b:-${c}}}" | grep "${d}"').cut).toBeUndefined();
+  });
+
+  it('a brace expansion stops at its character cap: each step copied the whole word', () => {
+    // 64 (effects) or 256 (checks) words of 8 KiB each: under the word caps, megabytes of copies
+    const pad = 'p'.repeat(8192);
+    expect(expandBraces(`${pad}${'{a,b}'.repeat(8)}`).truncated).toBe(true);
+    expect(expandEffectBraces(`${pad}${'{a,b}'.repeat(6)}`)).toBeUndefined();
+    // one word of many groups at the size cap: asks as too many words to check
+    const a = analyzeCommand(`touch ${'{a,b}'.repeat(Math.floor(CAP / 5) - 2)}`, opts);
+    expect(a.findings.find((f) => f.id === 'BRACE_EXPANSION')?.message).toContain('too many words');
+    expect(a.readOnly).toBe(false);
+    // short expansions, and few groups on a long word, are enumerated as before
+    expect(expandBraces('cp f{,.bak}')).toEqual({ words: ['cp f', 'cp f.bak'], truncated: false });
+    expect(expandEffectBraces('/tmp/{a,b}{c,d}')).toEqual(['/tmp/ac', '/tmp/ad', '/tmp/bc', '/tmp/bd']);
+    expect(expandBraces(`${'p'.repeat(MAX_BRACE_EXPANSION_CHARS)}{a,b}{c,d}`).words).toHaveLength(4);
   });
 
   it('deep substitution nesting stops at the body work cap (300 short levels still split in full)', () => {

@@ -65,6 +65,14 @@ export const MAX_NESTED_PARSES = 256;
 /** Characters re-parsed for nested scripts and substitution bodies, at most, per analysis. */
 export const MAX_REPARSED_CHARS = 256 * 1024;
 
+/**
+ * Characters of partial words one brace expansion builds, at most: this, or 16 times the word's
+ * length when that is more (words-brace.ts, effects/braces.ts). Each step copies the whole word, so
+ * a long word of many groups (`{a,b}{a,b}…`) cost its length times the word cap; past this the
+ * expansion is "too many words" (the check asks, the effect's target is unknown).
+ */
+export const MAX_BRACE_EXPANSION_CHARS = 256 * 1024;
+
 /** Why an analysis stopped early, as stated in its problems and its finding. */
 export interface BudgetStop {
   /**

@@ -1,9 +1,11 @@
 /**
  * Bash brace expansion on static text (bash(1) "Brace Expansion"): `a{b,c}d` → `abd acd`,
  * `{1..3}` → `1 2 3`, `{a..c}` → `a b c`, `{01..10..3}` zero-padded, nested braces. Iterative
- * (work queue), capped: past `maxResults` words it stops and reports `truncated`.
+ * (work queue), capped: past `maxResults` words, or `MAX_BRACE_EXPANSION_CHARS` (or 16 × its length) characters of
+ * partial words built, it stops and reports `truncated`.
  * Used by the checks (where do expanded words point?) and available to effects.
  */
+import { MAX_BRACE_EXPANSION_CHARS } from './budget.js';
 
 export interface BraceExpansion {
   words: string[];
@@ -101,6 +103,8 @@ export function expandBraces(text: string, maxResults = 256): BraceExpansion {
   const done: string[] = [];
   const queue: Array<{ text: string; from: number }> = [{ text, from: 0 }];
   let truncated = false;
+  let built = 0;
+  const maxBuilt = Math.max(MAX_BRACE_EXPANSION_CHARS, 16 * text.length);
   while (queue.length > 0) {
     const item = queue.shift() as { text: string; from: number };
     const group = findGroup(item.text, item.from);
@@ -118,6 +122,11 @@ export function expandBraces(text: string, maxResults = 256): BraceExpansion {
     }
     const pre = item.text.slice(0, group.open);
     const post = item.text.slice(group.close + 1);
+    built += group.alternatives.length * (pre.length + post.length);
+    if (built > maxBuilt) {
+      truncated = true;
+      break;
+    }
     for (const alt of group.alternatives) queue.push({ text: pre + alt + post, from: group.open });
   }
   return { words: done.slice(0, maxResults), truncated };

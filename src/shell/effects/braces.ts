@@ -2,13 +2,15 @@
  * Static brace expansion (`{a,b}`, `{1..3}`, `{a..c}`, nested), as bash does it before globbing,
  * so effects name the real targets (`cat {..,.}/secret` reads `../secret`).
  *
- * Returns undefined when the expansion would exceed `maxWords` (the caller then reports the
+ * Returns undefined when the expansion would exceed `maxWords`, or build more than
+ * `MAX_BRACE_EXPANSION_CHARS` (or 16 × its length) characters of partial words (the caller then reports the
  * target as unknown). Quoting is not tracked here: callers pass the word's unquoted text only
  * when the parser flagged unquoted brace expansion (`Word.braceExpansion`).
  *
  * Source: bash manual "Brace Expansion"; security README "brace expansion whose results leave the
  * project".
  */
+import { MAX_BRACE_EXPANSION_CHARS } from '../budget.js';
 
 /** Finds the first top-level `{…}` with a comma or a `..` range; returns [start, end] or undefined. */
 function findBrace(s: string): [number, number, string[]] | undefined {
@@ -68,6 +70,8 @@ function rangeItems(body: string): string[] | undefined {
 export function expandBraces(text: string, maxWords = 64): string[] | undefined {
   const done: string[] = [];
   const work = [text];
+  let built = 0;
+  const maxBuilt = Math.max(MAX_BRACE_EXPANSION_CHARS, 16 * text.length);
   while (work.length > 0) {
     const s = work.pop() as string;
     const b = findBrace(s);
@@ -79,6 +83,8 @@ export function expandBraces(text: string, maxWords = 64): string[] | undefined 
     const [start, end, items] = b;
     const pre = s.slice(0, start);
     const post = s.slice(end + 1);
+    built += items.length * (pre.length + post.length);
+    if (built > maxBuilt) return undefined;
     for (let k = items.length - 1; k >= 0; k--) work.push(pre + items[k] + post);
     if (work.length + done.length > maxWords * 4) return undefined;
   }
