@@ -10,6 +10,11 @@
  *  - the generated worst-case set (src/testing/worst-case-commands.ts) at 1, 4, 16 KiB and just
  *    under the 64 KiB cap: time and time per KiB per shape, and whether the budget stopped the
  *    analysis (`cut`: an every-mode ask).
+ * Baseline, in the same run: tree-sitter-bash alone, without Gantry's budget (one parse of the same
+ * 64 KiB input with a fresh parser, the way the analysis parsed before the budget), stopped at
+ * BASELINE_STOP_MS through its progress callback. Per shape it prints analysis ÷ baseline: the
+ * whole analysis against the bare parse of a budget-free analyser, which could not be faster than
+ * that parse (`< x` when the baseline was stopped: the old analyser took longer still).
  * Targets: slowest analysis ≤ 50 ms in every set; per shape, the time per KiB at 64 KiB is at most
  * twice the smallest time per KiB at the smaller sizes (flat = linear; a shape the budget cuts gets
  * cheaper per KiB). Each input is timed as the fastest of REPS runs after a warm-up, in CPU time of
@@ -18,7 +23,9 @@
  * time is printed too, and the load.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { cpus, homedir, loadavg } from 'node:os';
+import { Language, Parser } from 'web-tree-sitter';
 import { analyzeCommand, initShellParser } from '../src/shell/index.js';
 import type { CommandAnalysis } from '../src/shell/types.js';
 import { REPO_ROOT, sharedFile } from '../src/testing/shared-data.js';
@@ -29,6 +36,7 @@ const REPS = 5;
 const MAX_MS = 50;
 const FLAT_RATIO = 2;
 const MUTATIONS = 5000;
+const BASELINE_STOP_MS = 3000;
 const opts = { cwd: REPO_ROOT, home: homedir() };
 
 function loadCommands(file: string): string[] {
@@ -70,6 +78,37 @@ function timeOne(command: string, reps = REPS): { ms: number; wallMs: number; an
 
 const cutBy = (a: CommandAnalysis): string | undefined =>
   a.findings.find((f) => f.id === 'ANALYSIS_BUDGET' || f.id === 'ANALYSIS_DEADLINE')?.id;
+
+/** tree-sitter-bash without any budget: a plain parser of the bash grammar. */
+async function bareParser(): Promise<Parser> {
+  const require = createRequire(import.meta.url);
+  await Parser.init({ locateFile: () => require.resolve('web-tree-sitter/web-tree-sitter.wasm') });
+  const parser = new Parser();
+  parser.setLanguage(await Language.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm')));
+  return parser;
+}
+
+/**
+ * CPU ms of the bare parse of `command` (fastest of 3 when it finishes within BASELINE_STOP_MS),
+ * or undefined when it was stopped at BASELINE_STOP_MS of elapsed time.
+ */
+function baselineMs(parser: Parser, command: string): number | undefined {
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 3; i++) {
+    const stopAt = performance.now() + BASELINE_STOP_MS;
+    const c0 = cpuMs();
+    const tree = parser.parse(command, null, { progressCallback: () => performance.now() > stopAt });
+    const ms = cpuMs() - c0;
+    if (!tree) {
+      parser.reset();
+      return undefined;
+    }
+    tree.delete();
+    best = Math.min(best, ms);
+    if (ms > 200) break; // one run of a slow parse is enough
+  }
+  return best;
+}
 
 /** Deterministic PRNG (mulberry32). */
 function rng(seed: number): () => number {
@@ -197,6 +236,9 @@ export default async function bench(): Promise<BenchReport> {
     targets[`mutated max ≤ ${MAX_MS} ms`] = m.max <= MAX_MS;
   } else notes.push('../shared/data/real/tldr-commands.jsonl not found: tldr and mutated sets skipped');
 
+  const bare = await bareParser();
+  const ratios: number[] = [];
+  let stoppedBaselines = 0;
   let worstMs = 0;
   let worstWallMs = 0;
   let worstName = '';
@@ -221,7 +263,21 @@ export default async function bench(): Promise<BenchReport> {
     const ratio = (perKiB[perKiB.length - 1] as number) / smaller;
     if (ratio > FLAT_RATIO) notFlat.push(`${g.name} ×${ratio.toFixed(1)}`);
     figures[`${g.name} 1/4/16/64 KiB`] = `${cells.join(' | ')} | flat ×${ratio.toFixed(2)}`;
+    const largest = g.build(WORST_CASE_SIZES[WORST_CASE_SIZES.length - 1] as number);
+    const analysisMs = timeOne(largest).ms;
+    const base = baselineMs(bare, largest);
+    if (base === undefined) stoppedBaselines++;
+    else ratios.push(analysisMs / base);
+    figures[`${g.name} 64 KiB analysis ÷ baseline`] =
+      base === undefined
+        ? `< ${(analysisMs / BASELINE_STOP_MS).toFixed(4)} (${analysisMs.toFixed(1)} ms; bare parse stopped at ${BASELINE_STOP_MS} ms)`
+        : `${(analysisMs / base).toFixed(2)} (${analysisMs.toFixed(1)} ms vs ${base.toFixed(1)} ms)`;
   }
+  bare.delete();
+  const sorted = ratios.sort((a, b) => a - b);
+  figures['baseline shapes stopped at the limit'] = stoppedBaselines;
+  figures['analysis ÷ baseline, median of the others'] = sorted[Math.floor(sorted.length / 2)] ?? 0;
+  figures['analysis ÷ baseline, max of the others'] = sorted[sorted.length - 1] ?? 0;
   figures['worst-case max ms (CPU)'] = worstMs;
   figures['worst-case max ms (elapsed)'] = worstWallMs;
   figures['worst-case slowest'] = worstName;
