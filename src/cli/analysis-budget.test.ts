@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { runCheck } from './check.js';
+import { handleHook } from './hook/run-hook.js';
 import { replayFiles } from './replay/replay.js';
-import { createGuard } from './shared/guard.js';
+import { createGuard, type Guard, type GuardOptions } from './shared/guard.js';
 
 const roots: string[] = [];
 afterAll(() => {
@@ -84,6 +85,35 @@ describe('the guard’s deadline', () => {
   it('an untrusted project cannot lengthen it', () => {
     const w = world({ analysisDeadlineMs: 100_000 });
     expect(createGuard({ cwd: w.project, home: w.home, trust: false }).analysisDeadlineMs).toBe(1000);
+  });
+});
+
+describe('gantry hook’s deadline comes from the calling client’s environment', () => {
+  async function hookDeadline(env: Record<string, string | undefined>): Promise<number | undefined> {
+    const w = world();
+    let built: Guard | undefined;
+    const stdin = JSON.stringify({
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+      cwd: w.project,
+    });
+    await handleHook(stdin, {
+      env: { HOME: w.home, ...env },
+      guard: { home: w.home, trust: true },
+      makeGuard: (o: GuardOptions) => {
+        built = createGuard(o);
+        return built;
+      },
+    });
+    return built?.analysisDeadlineMs;
+  }
+
+  it('the client’s GANTRY_ANALYSIS_DEADLINE_MS applies; the answering process’s own does not', async () => {
+    // the resident server's environment is that of whichever client started it
+    process.env.GANTRY_ANALYSIS_DEADLINE_MS = '700';
+    expect(await hookDeadline({ GANTRY_ANALYSIS_DEADLINE_MS: '250' })).toBe(250);
+    expect(await hookDeadline({})).toBe(1000);
   });
 });
 

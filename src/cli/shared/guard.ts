@@ -55,6 +55,11 @@ export interface GuardOptions {
    * key `analysisDeadlineMs`, else 1000 (docs/analysis-budget.md). Past it the call asks.
    */
   analysisDeadlineMs?: number;
+  /**
+   * The environment the deadline variable is read from (default `process.env`). The resident hook
+   * server passes the calling client's, so its own start-up environment never applies.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface GuardCheck {
@@ -133,7 +138,7 @@ export function createGuard(opts: GuardOptions): Guard {
   /** The explicit option, else the environment variable, else the settings key, else the default. */
   const analysisDeadlineMs = pickDeadline(
     opts.analysisDeadlineMs,
-    process.env.GANTRY_ANALYSIS_DEADLINE_MS,
+    (opts.env ?? process.env).GANTRY_ANALYSIS_DEADLINE_MS,
     settings.analysisDeadlineMs,
   );
 
