@@ -17,10 +17,10 @@
 import { spawn } from 'node:child_process';
 import { closeSync, constants as fsConstants, openSync, readdirSync, readFileSync } from 'node:fs';
 import {
-  escapedProcesses,
   newProcessTag,
   PROCESS_TAG_ENV,
   processStartTicks,
+  scanCommandProcesses,
   signalEach,
 } from './process-tag.js';
 import type { SpawnSpec } from './spawn-spec.js';
@@ -231,14 +231,16 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
   const since = processStartTicks(pid);
   /** The command's live processes: its group and those that left it (pid → identity). */
   const members = (): Map<number, string> => {
-    const all = groupMemberIdentities(pid);
-    for (const [p, identity] of escapedProcesses(pid, tag, since)) all.set(p, identity);
-    return all;
+    const scan = scanCommandProcesses(pid, tag, since);
+    if (!scan) return groupMemberIdentities(pid);
+    for (const [p, identity] of scan.escaped) scan.group.set(p, identity);
+    return scan.group;
   };
   /** Signals the group and every process that left it. */
   const signalAll = (signal: NodeJS.Signals): void => {
     signalGroup(pid, signal);
-    signalEach(escapedProcesses(pid, tag, since).keys(), signal);
+    const scan = scanCommandProcesses(pid, tag, since);
+    if (scan) signalEach(scan.escaped.keys(), signal);
   };
   const exited = new Promise<ExitInfo>((resolve) => {
     child.once('exit', (code, signal) => {
@@ -320,10 +322,7 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     groupGone,
     stopLeftovers,
   };
-  liveGroups.set(handle, () => {
-    signalGroup(pid, 'SIGKILL');
-    signalEach(escapedProcesses(pid, tag, since).keys(), 'SIGKILL');
-  });
+  liveGroups.set(handle, () => signalAll('SIGKILL'));
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.once('exit', killListedGroupsNow);

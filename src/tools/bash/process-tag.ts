@@ -53,24 +53,43 @@ export function processStartTicks(pid: number): number {
   return readStat(pid)?.start ?? 0;
 }
 
+/** A command's live processes, from one scan of /proc. */
+export interface CommandProcesses {
+  /** Members of its process group: pid → identity (`comm:starttime`). */
+  group: Map<number, string>;
+  /** Processes that left the group but carry the command's tag: pid → identity. */
+  escaped: Map<number, string>;
+}
+
 /**
- * Live (non-zombie) processes that carry `tag` in their environment but are no longer in process
- * group `pgid`: pid → identity (`comm:starttime`). Processes started before `notBefore` (clock
- * ticks, the command's start) cannot be its descendants and are not read. Empty without `/proc`.
+ * One scan of `/proc`: the live (non-zombie) members of process group `pgid`, and the processes
+ * outside it that carry `tag` in their environment. Processes started before `notBefore` (clock
+ * ticks, the command's start) cannot be its descendants and their environment is not read.
+ * Undefined when `/proc` cannot be read (not Linux).
  */
-export function escapedProcesses(pgid: number, tag: string, notBefore: number): Map<number, string> {
-  const found = new Map<number, string>();
+export function scanCommandProcesses(
+  pgid: number,
+  tag: string,
+  notBefore: number,
+): CommandProcesses | undefined {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
-    return found;
+    return undefined;
   }
+  const group = new Map<number, string>();
+  const escaped = new Map<number, string>();
   const needle = Buffer.from(`${PROCESS_TAG_ENV}=${tag}\u0000`, 'latin1');
   for (const entry of entries) {
     if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
     const s = readStat(entry);
-    if (!s || s.pgrp === pgid || s.state === 'Z' || s.state === 'X' || s.start < notBefore) continue;
+    if (!s || s.state === 'Z' || s.state === 'X') continue;
+    if (s.pgrp === pgid) {
+      group.set(Number(entry), s.identity);
+      continue;
+    }
+    if (s.start < notBefore) continue;
     let environ: Buffer;
     try {
       environ = readFileSync(`/proc/${entry}/environ`);
@@ -78,9 +97,9 @@ export function escapedProcesses(pgid: number, tag: string, notBefore: number): 
       continue; // another user's process, or gone
     }
     const at = environ.indexOf(needle);
-    if (at === 0 || (at > 0 && environ[at - 1] === 0)) found.set(Number(entry), s.identity);
+    if (at === 0 || (at > 0 && environ[at - 1] === 0)) escaped.set(Number(entry), s.identity);
   }
-  return found;
+  return { group, escaped };
 }
 
 /** Sends `signal` to each pid (those already gone are skipped). */
