@@ -225,7 +225,10 @@ describe('gantry hook (real process, Claude Code protocol)', () => {
   it('a denied command padded with valid extglob is denied cold and warm (it used to give no answer within the host timeout)', async () => {
     const command = `shopt -s extglob\necho pwned >> ~/.bashrc; ls @(x)${'@(x)'.repeat(16300)}`;
     const call = pre('Bash', { command }, { permission_mode: 'bypassPermissions' });
-    const cold = hook(call, [], { GANTRY_HOOK_DAEMON: '0' });
+    // The work budget (counted, not timed) cuts this parse; a long deadline keeps a loaded machine's
+    // cold start from turning the deny into the deadline's ask. It reaches the resident server too.
+    const slow = { GANTRY_ANALYSIS_DEADLINE_MS: '20000' };
+    const cold = hook(call, [], { GANTRY_HOOK_DAEMON: '0', ...slow });
     expect(cold.decision).toBe('deny');
     expect(cold.code).toBe(2);
     expect(cold.out.hookSpecificOutput.permissionDecisionReason).toContain('.bashrc');
@@ -238,7 +241,7 @@ describe('gantry hook (real process, Claude Code protocol)', () => {
     ) {
       await new Promise((r) => setTimeout(r, 50));
     }
-    expect(hook(call)).toEqual(cold);
+    expect(hook(call, [], slow)).toEqual(cold);
   });
 
   it('padding that cannot be analysed asks even in bypassPermissions, with the reason', () => {
