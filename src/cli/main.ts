@@ -75,6 +75,7 @@ export function buildProgram(): Command {
     .option('--mode <mode>', 'permission mode for every call (default: the recorded mode)')
     .option('--json', 'one JSON line per call, then a summary line')
     .option('--execute', 'also run the allowed read-only calls in --workspace')
+    .option('--suggest', 'print only the suggested allow rules (verified by a second replay)')
     .option('--workspace <dir>', 'directory the executed calls are re-rooted into')
     .option(
       '--max-line-bytes <n>',
