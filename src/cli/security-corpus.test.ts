@@ -79,6 +79,33 @@ describe('gantry variants of the corpus classes', () => {
   });
 });
 
+/**
+ * Variants of the shell-analysis classes of docs/shell-analysis.md (written here): redirections on
+ * every command kind, continuations, heredocs, wrappers with --, brace expansion, copies into
+ * directories, shell state, arithmetic, program options, one-liners, hidden writes, read-only
+ * additions and secrets, each with benign look-alikes. Every case must pass.
+ */
+describe('shell-analysis class variants', () => {
+  const file = fileURLToPath(new URL('../permissions/corpus/shell-round2.jsonl', import.meta.url));
+  let results: CaseResult[] = [];
+  beforeAll(async () => {
+    const describers = await loadCorpusDescribers();
+    const { cases, errors } = parseCases(readFileSync(file, 'utf8'));
+    expect(errors).toEqual([]);
+    results = cases.map((c) => evaluateCase(c, describers));
+  });
+
+  it('passes every case (reason per case in its "why")', () => {
+    const failed = results
+      .filter((r) => !r.pass)
+      .map(
+        (r) => `${r.id} [${r.class}] ${r.failure}: expected ${r.expected}, got ${r.decision}: ${r.reason}`,
+      );
+    expect(results.length).toBeGreaterThan(100);
+    expect(failed).toEqual([]);
+  });
+});
+
 describe('scoreCase', () => {
   it.each([
     ['allow', undefined, 'allow', true, undefined, 'exact'],

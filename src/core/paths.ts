@@ -7,7 +7,7 @@
  *   Injectable so the security corpus can describe a world without touching the real disk.
  * - `isPathInside`: separator-aware containment (`/p/project-secrets` is not inside `/p/project`).
  */
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +49,12 @@ export interface PathResolver {
    * of a new file is honoured). Never throws.
    */
   realpath(absPath: string): string;
+  /**
+   * Whether `absPath` (already resolved) is an existing directory: `true`, `false` (missing or
+   * not a directory), or `undefined` when it cannot be told. Optional: a resolver without it
+   * makes every such question unknown (callers then assume both). Never throws.
+   */
+  isDirectory?(absPath: string): boolean | undefined;
 }
 
 /** Resolver over the real filesystem. */
@@ -68,15 +74,30 @@ export const fsPathResolver: PathResolver = {
       }
     }
   },
+  isDirectory(absPath: string): boolean | undefined {
+    try {
+      const st = statSync(absPath, { throwIfNoEntry: false });
+      return st ? st.isDirectory() : false;
+    } catch {
+      return undefined;
+    }
+  },
 };
 
 /**
  * A resolver over a declared map of symlinks (link absolute path → absolute target), for tests and
  * the security corpus. Links may chain; resolution stops after 40 hops (as the kernel's ELOOP).
+ * With `directories`, `isDirectory` answers from that list; without, it is left out (unknown).
  */
-export function mapPathResolver(links: Record<string, string>): PathResolver {
+export function mapPathResolver(
+  links: Record<string, string>,
+  /** Directories of the declared world; when given, every other path is not a directory. */
+  directories?: readonly string[],
+): PathResolver {
   const entries = Object.entries(links).map(([k, v]) => [path.resolve(k), path.resolve(v)] as const);
+  const dirs = directories ? new Set(directories.map((d) => path.resolve(d))) : undefined;
   return {
+    ...(dirs ? { isDirectory: (absPath: string) => dirs.has(path.resolve(absPath)) } : {}),
     realpath(absPath: string): string {
       let p = path.resolve(absPath);
       for (let hops = 0; hops < 40; hops++) {

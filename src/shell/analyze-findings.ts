@@ -18,7 +18,7 @@ import type { SimpleCommand, Word } from './types.js';
 import { getOwn } from '../core/get-own.js';
 
 /** git config keys whose value is a program (or pulls in other config) — setting one changes what git runs. */
-const GIT_EXEC_KEYS =
+export const GIT_EXEC_KEYS =
   /^(core\.(hookspath|pager|editor|sshcommand|fsmonitor|askpass|gitproxy|worktree)|alias\..+|diff\.external|diff\..+\.(command|textconv)|difftool\..+\.cmd|mergetool\..+\.cmd|filter\..+\.(clean|smudge|process)|merge\..+\.driver|credential(\..+)?\.helper|sequence\.editor|gpg(\..+)?\.program|pager\..+|uploadpack\.packobjectshook|include\.path|includeif\..+\.path|remote\..+\.(uploadpack|receivepack|proxy)|web\.browser|browser\..+\.(cmd|path)|man\..+\.(cmd|path)|instaweb\..+|protocol\.ext\.allow|receive\.procreceiverefs|init\.templatedir|notes\.rewritemode)$/;
 
 const INTERPRETER_INLINE: Record<string, RegExp> = {

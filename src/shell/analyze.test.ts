@@ -122,6 +122,14 @@ describe('analyzeCommand: read-only end to end', () => {
 });
 
 describe('analyzeCommand: sub-commands, effects and findings', () => {
+  it('a hash -p binding in any getopt form makes the later command name untrusted', () => {
+    for (const line of ['hash -rp /tmp/x ls; ls', 'hash -p/tmp/x ls; ls', 'hash -p /tmp/x ls; ls']) {
+      const a = analyzeCommand(line, opts);
+      expect(a.subcommands[1]?.readOnly, line).toBe(false);
+    }
+    expect(analyzeCommand('hash -t ls; ls', opts).subcommands[1]?.readOnly).toBe(true);
+  });
+
   it('normalises sub-command text for rule matching (env prefixes and wrappers stripped, words unquoted)', () => {
     const a = analyzeCommand(`FOO=1 timeout 5 'git' log --format="%h" && nice rm -rf build`, opts);
     expect(a.subcommands.map((s) => [s.text, s.program, s.wrappers, s.readOnly, s.via])).toEqual([

@@ -27,7 +27,9 @@ import { fsPathResolver } from '../core/paths.js';
 import { programFindings } from './analyze-findings.js';
 import { AnalysisBudget, defaultDeadlineMs, withBudget } from './budget.js';
 import { runSecurityChecks } from './checks/index.js';
+import { hashBindsName } from './checks/shell-state.js';
 import { computeEffects } from './effects/index.js';
+import { bindLoopVariables, findLoops } from './effects/loop-vars.js';
 import { initShellParser } from './parser.js';
 import { checkReadOnly } from './read-only/index.js';
 import { no, type ReadOnlyVerdict } from './read-only/verdict.js';
@@ -55,7 +57,7 @@ function shadowsPath(cmd: SimpleCommand): boolean {
   if (cmd.argv.length === 0) return cmd.assignments.some((a) => a.name === 'PATH');
   const p = cmd.argv[0]?.text ?? '';
   if (PATH_SETTERS.has(p)) return cmd.argv.slice(1).some((w) => /^PATH(\+?=|$)/.test(w.text));
-  if (p === 'hash') return cmd.argv.some((w) => w.text === '-p');
+  if (p === 'hash') return hashBindsName(cmd.argv);
   if (p === 'enable') return true;
   return false;
 }
@@ -99,7 +101,9 @@ export function budgetFinding(budget: AnalysisBudget): Finding | undefined {
 function analyzeWithin(command: string, opts: AnalyzeOptions, budget: AnalysisBudget): CommandAnalysis {
   const split = parseAndSplit(command);
   const commands = split.commands;
-  const findings: Finding[] = runSecurityChecks(command, split);
+  // Offsets of the split refer to the line as bash reads it (continuations joined).
+  const source = split.source ?? command;
+  const findings: Finding[] = runSecurityChecks(source, split);
   if (!split.ok) {
     findings.push({
       id: 'UNPARSEABLE_COMMAND',
@@ -124,8 +128,9 @@ function analyzeWithin(command: string, opts: AnalyzeOptions, budget: AnalysisBu
       findings.push(f);
     }
   }
-  const { effects, cwds, finalCwd } = computeEffects(commands, opts, limit, command);
+  const { effects, cwds, finalCwd, gitRepositories } = computeEffects(commands, opts, limit, source);
   const subcommands: SubcommandInfo[] = [];
+  const loops = findLoops(source);
   let pathShadowed = false;
   const unsafeEffectAt = new Set<number>();
   // Commands launched by one `find -exec …` (or another launcher) share the launcher's word list,
@@ -150,7 +155,8 @@ function analyzeWithin(command: string, opts: AnalyzeOptions, budget: AnalysisBu
     else if (budget.stop?.kind === 'deadline' || ((i & 63) === 0 && budget.expired()))
       verdict = no('the analysis stopped before reaching it');
     else {
-      verdict = readOnlyOf(cmd, pathShadowed);
+      // A for-loop variable bound to its static word list reads like those words (loop-vars.ts).
+      verdict = readOnlyOf(bindLoopVariables(cmd, loops), pathShadowed);
       if (verdict.readOnly && unsafeEffectAt.has(i))
         verdict = no(
           'it writes, deletes, contacts the network or has an effect that cannot be resolved statically',
@@ -171,6 +177,8 @@ function analyzeWithin(command: string, opts: AnalyzeOptions, budget: AnalysisBu
     };
     const cwd = cwds[i];
     if (cwd !== undefined) info.cwd = cwd;
+    const repository = gitRepositories.get(i);
+    if (repository) info.gitRepository = repository;
     subcommands.push(info);
   }
   const stopped = budgetFinding(budget);

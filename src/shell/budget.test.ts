@@ -20,8 +20,7 @@ import { initShellParser, MAX_PARSE_INPUT_CHARS } from './index.js';
 import { parseBashTolerant } from './parse-mask.js';
 import { longPipelineAt, parseBash } from './parser.js';
 import { MAX_SUBSTITUTION_CHARS, parseAndSplit } from './split.js';
-import { expandBraces } from './words-brace.js';
-import { expandBraces as expandEffectBraces } from './effects/braces.js';
+import { expandBraceText, MAX_BRACE_WORDS } from './brace-expand.js';
 
 beforeAll(async () => {
   await initShellParser();
@@ -151,19 +150,27 @@ describe('caps on Gantry’s own passes fail closed', () => {
     expect(parseBash('echo "${a:-${b:-${c}}}" | grep "${d}"').cut).toBeUndefined();
   });
 
-  it('a brace expansion stops at its character cap: each step copied the whole word', () => {
-    // 64 (effects) or 256 (checks) words of 8 KiB each: under the word caps, megabytes of copies
+  it('a brace expansion stops at its character cap: a long word of many groups is not expanded', () => {
+    // 256 words of 8 KiB each: under the word cap, megabytes of results
     const pad = 'p'.repeat(8192);
-    expect(expandBraces(`${pad}${'{a,b}'.repeat(8)}`).truncated).toBe(true);
-    expect(expandEffectBraces(`${pad}${'{a,b}'.repeat(6)}`)).toBeUndefined();
-    // one word of many groups at the size cap: asks as too many words to check
-    const a = analyzeCommand(`touch ${'{a,b}'.repeat(Math.floor(CAP / 5) - 2)}`, opts);
-    expect(a.findings.find((f) => f.id === 'BRACE_EXPANSION')?.message).toContain('too many words');
+    expect(expandBraceText(`${pad}${'{a,b}'.repeat(8)}`)).toBeUndefined();
+    // a word of many groups at the size cap: refused (the command asks), not 2^13000 words built
+    const word = '{a,b}'.repeat(Math.floor(CAP / 5) - 2);
+    expect(expandBraceText(word)).toBeUndefined();
+    const a = analyzeCommand(`touch ${word}`, opts);
+    const unparsed = a.findings.find((f) => f.id === 'UNPARSEABLE_COMMAND');
+    expect(unparsed?.message).toContain(`produces more words than are analysed (over ${MAX_BRACE_WORDS}`);
+    expect(unparsed?.behavior).toBe('ask');
     expect(a.readOnly).toBe(false);
+    // results over the cap are refused, never returned short (the library drops the ones past its
+    // length limit without saying so: `…i` would have been missing)
+    expect(expandBraceText(`${'p'.repeat(30_000)}{a,b,c,d,e,f,g,h,i}`)).toBeUndefined();
+    // nesting deeper than the cap is refused too (the expander would leave it literal)
+    expect(expandBraceText(`${'{'.repeat(3000)}a,b${'}'.repeat(3000)}`)).toBeUndefined();
     // short expansions, and few groups on a long word, are enumerated as before
-    expect(expandBraces('cp f{,.bak}')).toEqual({ words: ['cp f', 'cp f.bak'], truncated: false });
-    expect(expandEffectBraces('/tmp/{a,b}{c,d}')).toEqual(['/tmp/ac', '/tmp/ad', '/tmp/bc', '/tmp/bd']);
-    expect(expandBraces(`${'p'.repeat(MAX_BRACE_EXPANSION_CHARS)}{a,b}{c,d}`).words).toHaveLength(4);
+    expect(expandBraceText('cp f{,.bak}')).toEqual(['cp f', 'cp f.bak']);
+    expect(expandBraceText('/tmp/{a,b}{c,d}')).toEqual(['/tmp/ac', '/tmp/ad', '/tmp/bc', '/tmp/bd']);
+    expect(expandBraceText(`${'p'.repeat(MAX_BRACE_EXPANSION_CHARS / 8)}{a,b}{c,d}`)).toHaveLength(4);
   });
 
   it('deep substitution nesting stops at the body work cap (300 short levels still split in full)', () => {

@@ -66,10 +66,10 @@ export const MAX_NESTED_PARSES = 256;
 export const MAX_REPARSED_CHARS = 256 * 1024;
 
 /**
- * Characters of partial words one brace expansion builds, at most: this, or 16 times the word's
- * length when that is more (words-brace.ts, effects/braces.ts). Each step copies the whole word, so
- * a long word of many groups (`{a,b}{a,b}…`) cost its length times the word cap; past this the
- * expansion is "too many words" (the check asks, the effect's target is unknown).
+ * Characters of results one brace expansion may build, at most (brace-expand.ts, the one expander
+ * of the words, the checks and the effects). The expansion library stops building at this many
+ * characters and bounds its own steps; a word whose results would pass it (a long word of many
+ * groups, `{a,b}{a,b}…`) is "too many words": the check asks and the effect's target is unknown.
  */
 export const MAX_BRACE_EXPANSION_CHARS = 256 * 1024;
 

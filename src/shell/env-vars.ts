@@ -75,6 +75,13 @@ export const DANGEROUS_ENV_NAMES: ReadonlyMap<string, string> = new Map([
   ['PYTHONUSERBASE', 'changes where python finds user site-packages'],
   ['PYTHONEXECUTABLE', 'changes the interpreter path python reports and re-executes'],
   ['PYTHONWARNINGS', 'warning filters import the modules they name'],
+  ['BASH_CMDS', 'makes a command name run the file its entry names (the command hash table)'],
+  ['BASH_ALIASES', 'makes a command name run other words (the alias table)'],
+  ['BASH_LOADABLES_PATH', 'changes where enable -f loads builtins from'],
+  ['EXECIGNORE', 'changes which files command lookup skips'],
+  ['BASH_XTRACEFD', 'sends xtrace output to another descriptor'],
+  ['HISTFILE', 'moves the file bash writes its history to'],
+  ['INPUTRC', 'names a readline init file (key bindings can run commands)'],
 ]);
 
 /** Name prefixes, with the reason. */
@@ -104,6 +111,20 @@ export const HARMLESS_ENV_EXCEPTIONS: ReadonlySet<string> = new Set([
   'GIT_FLUSH',
   'GIT_MERGE_VERBOSITY',
   'GIT_LFS_SKIP_SMUDGE',
+  // Trace variables only write a trace (stderr, or the file an absolute path names, which is a
+  // write effect of the command: effects/env-effects.ts).
+  'GIT_TRACE',
+  'GIT_TRACE2',
+  'GIT_TRACE2_EVENT',
+  'GIT_TRACE2_PERF',
+  'GIT_TRACE_PACKET',
+  'GIT_TRACE_PACK_ACCESS',
+  'GIT_TRACE_PERFORMANCE',
+  'GIT_TRACE_SETUP',
+  'GIT_TRACE_SHALLOW',
+  'GIT_TRACE_CURL',
+  'GIT_TRACE_FSMONITOR',
+  'GIT_TRACE_REFS',
   'CARGO_TERM_COLOR',
   'CARGO_TERM_VERBOSE',
   'CARGO_INCREMENTAL',

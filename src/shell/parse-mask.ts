@@ -5,19 +5,20 @@
  *    body not expanded); tree-sitter errors. Rewritten to the fully quoted form of the same length
  *    (`<<"EOF"`);
  *  - a body whose first character is a backslash before `$` or a backtick (`\$(id)`): bash reads
- *    literal text; tree-sitter errors. The backslash is replaced by `x` for the parse only.
+ *    literal text; tree-sitter errors. The backslash is replaced by `x` for the parse only;
+ *  - the read-write redirection `<>` (`exec 3<>file`), which tree-sitter does not know: parsed as
+ *    `>>`, read back as `<>`.
  *
  * Offsets are unchanged, and callers keep slicing node text from the original command, so words,
  * heredoc bodies (rescanned raw, words-rescan.ts) and delimiters read as written. The rewrites only
  * ever make the tree see more substitutions than bash runs, never fewer.
  */
 import { activeBudget, MAX_NESTED_PARSES, MAX_REPARSED_CHARS } from './budget.js';
-import { type ParsedBash, parseBash } from './parser.js';
+import { type ParsedBash, parseBash, type SyntaxNode } from './parser.js';
 
 /**
- * `parseBash(source)`, retried once on `maskForParse(source)` when the first parse has an error
- * (and was not cut by its budget) and the retry has none. The result's `source` (and every node
- * offset) refers to `source` as written.
+ * `parseBash(source)` with the same-length retries of `parseOnce` (the heredoc rewrite, the
+ * `[ … ]` rewrite). The result's `source` (and every node offset) refers to `source` as written.
  *
  * Within an analysis (an active budget, budget.ts) the result is memoised by text, so a script or
  * substitution body met many times is parsed once, and the characters parsed in all are capped at
@@ -49,12 +50,26 @@ export function parseBashTolerant(source: string): ParsedBash {
   return parsed;
 }
 
+/**
+ * One parse of `source` with the same-length retries: the heredoc rewrite when the first parse has
+ * an error, then the `[ … ]` rewrite (maskTestBrackets). A parse cut by its budget is returned as it
+ * is (the analysis asks), never retried.
+ */
 function parseOnce(source: string): ParsedBash {
-  const parsed = parseBash(source);
-  if (!parsed.hasError || parsed.cut) return parsed;
-  const masked = maskForParse(source);
-  const retry = masked === undefined ? undefined : parseBash(masked);
-  return retry && !retry.hasError && !retry.cut ? { ...retry, source } : parsed;
+  let parsed = parseBash(source);
+  if (parsed.cut) return parsed;
+  let text = source;
+  if (parsed.hasError) {
+    const masked = maskForParse(source);
+    const retry = masked === undefined ? undefined : parseBash(masked);
+    if (retry && !retry.hasError && !retry.cut) {
+      parsed = retry;
+      text = masked as string;
+    }
+  }
+  const brackets = maskTestBrackets(text, parsed.root);
+  if (brackets !== undefined) parsed = parseBash(brackets);
+  return parsed.source === source ? parsed : { ...parsed, source };
 }
 
 function emptyRoot(): ParsedBash['root'] {
@@ -68,6 +83,29 @@ function emptyRoot(): ParsedBash['root'] {
     children: [],
     parent: null,
   };
+}
+
+/**
+ * `[` is an ordinary builtin in bash: its operands are words and `>`/`<` inside the brackets are
+ * redirections (`[ a > b ]` runs `[ a ]` with its output sent to the file `b`). tree-sitter-bash
+ * reads `[ … ]` as a test expression (`>` a comparison). Each `[` that starts a `test_command` is
+ * replaced by a plain word character for a second parse, so the brackets parse as the simple
+ * command bash runs; node text is still sliced from the command as written, so the word reads `[`.
+ * `[[ … ]]` is a keyword with its own grammar and stays as it is. Undefined when there is no `[`
+ * test command. Linear in the tree size.
+ */
+function maskTestBrackets(source: string, root: SyntaxNode): string | undefined {
+  const at: number[] = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const n = stack.pop() as SyntaxNode;
+    if (n.type === 'test_command' && n.children[0]?.type === '[') at.push(n.children[0].start);
+    for (const c of n.children) stack.push(c);
+  }
+  if (at.length === 0) return undefined;
+  const chars = source.split('');
+  for (const i of at) chars[i] = 'x';
+  return chars.join('');
 }
 
 const PARTLY_QUOTED_DELIMITER = /<<(-?)([ \t]*)(\w*)(["'])(\w*)\4(\w*)/g;
@@ -93,6 +131,14 @@ export function maskForParse(command: string): string | undefined {
       chars[i] = 'x';
       changed = true;
     }
+  }
+  // `N<>file` opens file for reading and writing; tree-sitter-bash has no such operator. `>>` has
+  // the same length and the same shape; the operator text is read from the command as written,
+  // so the redirection still reads `<>` (a read and a write effect).
+  for (let i = masked.indexOf('<>'); i >= 0; i = masked.indexOf('<>', i + 2)) {
+    if (masked[i - 1] === '<') continue;
+    chars[i] = '>';
+    changed = true;
   }
   if (!changed) return undefined;
   masked = chars.join('');

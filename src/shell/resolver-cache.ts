@@ -14,6 +14,10 @@
  * Work cap: at most `MAX_RESOLVED_PATHS` paths are resolved through the filesystem per analysis
  * (a 64 KiB line of redirections names 9,000). Past it the active budget records the stop (the
  * analysis then asks in every mode) and paths are returned as written, unresolved.
+ *
+ * `isDirectory` (whether a `cp`/`mv` destination is a directory, core/paths.ts) is forwarded when
+ * the caller's resolver has it, memoised the same way and counted against the same cap (past it
+ * the answer is unknown: the effects then assume both readings).
  */
 import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
@@ -45,9 +49,28 @@ export function cachingResolver(base: PathResolver): PathResolver {
     if (cache.size < MAX_ENTRIES) cache.set(p, real);
     return real;
   };
+  const withDirectories = (resolver: PathResolver): PathResolver => {
+    const ask = base.isDirectory?.bind(base);
+    if (!ask) return resolver;
+    const dirs = new Map<string, boolean | undefined>();
+    let asked = 0;
+    return {
+      ...resolver,
+      isDirectory(absPath) {
+        if (dirs.has(absPath)) return dirs.get(absPath);
+        if (++asked > MAX_RESOLVED_PATHS) {
+          activeBudget()?.stopWith('effects', `more than ${MAX_RESOLVED_PATHS} paths to resolve`);
+          return undefined;
+        }
+        const answer = ask(absPath);
+        if (dirs.size < MAX_ENTRIES) dirs.set(absPath, answer);
+        return answer;
+      },
+    };
+  };
   if (base !== fsPathResolver) {
     let calls = 0;
-    return {
+    return withDirectories({
       realpath(absPath) {
         const hit = cache.get(absPath);
         if (hit !== undefined) return hit;
@@ -57,7 +80,7 @@ export function cachingResolver(base: PathResolver): PathResolver {
         }
         return remember(absPath, base.realpath(absPath));
       },
-    };
+    });
   }
   /** The semantics of `fsPathResolver.realpath`: the deepest existing ancestor resolved, the rest appended. */
   let lookups = 0;
@@ -96,5 +119,5 @@ export function cachingResolver(base: PathResolver): PathResolver {
     }
     return real;
   };
-  return { realpath: resolve };
+  return withDirectories({ realpath: resolve });
 }

@@ -10,9 +10,10 @@ import type { SyntaxNode } from './parser.js';
 import { finishCommand } from './split-nested.js';
 import { type Ctx, nestedBodyTask, type Script, type SplitState, type Task } from './split-state.js';
 import type { EnvAssignment } from '../core/permission-types.js';
+import type { Heredoc } from './heredocs.js';
 import type { Redirect, Word } from './types.js';
 import { isDangerousEnvName } from './env-vars.js';
-import { collectDynamic, type NestedBody, readWord, staticWord } from './words.js';
+import { collectDynamic, type NestedBody, readWord, readWords, staticWord } from './words.js';
 import { rescanRegion } from './words-rescan.js';
 
 type StmtTask = Extract<Task, { kind: 'stmt' }>;
@@ -53,7 +54,10 @@ export function redirectFromNode(
   let fd: number | undefined;
   let op = '';
   let target: Word | undefined;
-  if (node.type === 'file_redirect' || node.type === 'herestring_redirect') {
+  const heredoc = node.type === 'file_redirect' ? heredocOf(script, node) : undefined;
+  if (heredoc) {
+    readLocatedHeredoc(state, script, node, heredoc, parts, nested);
+  } else if (node.type === 'file_redirect' || node.type === 'herestring_redirect') {
     for (const child of node.children) {
       if (child.field === 'descriptor' || child.type === 'file_descriptor') {
         fd = Number(src.slice(child.start, child.end));
@@ -63,9 +67,17 @@ export function redirectFromNode(
         op += src.slice(child.start, child.end);
         continue;
       }
-      const w = readWord(src, child, sink);
-      if (!target) target = w;
-      else parts.extraWords.push(w);
+      if (target || node.type === 'herestring_redirect') {
+        // A here-string is not brace-expanded; destinations after the first are arguments.
+        if (!target) target = readWord(src, child, sink);
+        else parts.extraWords.push(...readWords(src, child, sink));
+        continue;
+      }
+      // A redirection target is brace-expanded; more than one word is an "ambiguous redirect"
+      // (bash refuses the command), kept as the unexpanded word, whose target is unknown.
+      const expanded = readWords(src, child, sink);
+      target =
+        expanded.length === 1 ? (expanded[0] as Word) : { ...readWordQuiet(src, child), hasGlob: true };
     }
     if (node.type === 'herestring_redirect') op = '<<<';
     if (!target) {
@@ -89,6 +101,67 @@ export function redirectFromNode(
   }
   parts.nestedTasks.push(...nestedToTasks(script, nested));
   return parts;
+}
+
+/** The here-document a rewritten `<` redirect stands for (parse-script.ts), if any. */
+function heredocOf(script: Script, node: SyntaxNode): Heredoc | undefined {
+  if (!script.heredocs || script.heredocs.size === 0) return undefined;
+  const op = node.children.find((c) => !c.named && c.type === '<');
+  return op ? script.heredocs.get(op.start) : undefined;
+}
+
+/**
+ * A here-document located by bash's rule (heredocs.ts): the parser saw `< DELIM`; the operator,
+ * delimiter and body come from the scan. Words after the delimiter are arguments (tree-sitter-bash
+ * misparse 2); an unquoted body is scanned for substitutions like a double-quoted string.
+ */
+function readLocatedHeredoc(
+  state: SplitState,
+  script: Script,
+  node: SyntaxNode,
+  h: Heredoc,
+  parts: RedirectParts,
+  nested: NestedBody[],
+): void {
+  const src = script.source;
+  const sink = state.sink(script, nested);
+  let fd: number | undefined;
+  let seenTarget = false;
+  for (const child of node.children) {
+    if (child.field === 'descriptor' || child.type === 'file_descriptor') {
+      fd = Number(src.slice(child.start, child.end));
+      continue;
+    }
+    if (!child.named) continue;
+    if (!seenTarget) seenTarget = true;
+    else parts.extraWords.push(...readWords(src, child, sink));
+  }
+  const delimiter: Word = {
+    text: h.delimiter,
+    raw: src.slice(h.op + (h.strip ? 3 : 2), h.wordEnd).trimStart(),
+    dynamic: false,
+    quoted: h.quoted,
+    hasGlob: false,
+  };
+  if (script.depth === 0) state.spans.push({ kind: 'heredoc', start: h.bodyStart, end: h.end });
+  if (!h.quoted) rescanRegion(src, h.bodyStart, h.bodyEnd, 'double', 'heredoc', sink);
+  const [s, e] = state.span(script, h.op, h.end);
+  state.notes.push({
+    kind: 'heredoc',
+    text: src.slice(h.op, h.end),
+    start: s,
+    end: e,
+    context: 'none',
+    depth: script.depth,
+  });
+  const redirect: Redirect = {
+    op: h.strip ? '<<-' : '<<',
+    target: delimiter,
+    heredocBody: h.body,
+    bodyExpands: !h.quoted,
+  };
+  if (fd !== undefined) redirect.fd = fd;
+  parts.redirect = redirect;
 }
 
 function readHeredoc(
@@ -153,7 +226,7 @@ function readHeredoc(
     } else if (!child.named && HEREDOC_CONTINUATION_OPS.has(child.type)) {
       pendingConnector = child.type === '|&' ? '|' : child.type;
     } else if (child.named && child.field === 'argument') {
-      parts.extraWords.push(readWord(src, child, sink));
+      parts.extraWords.push(...readWords(src, child, sink));
     } else if (child.named) {
       parts.continuations.push({
         kind: 'stmt',
@@ -207,7 +280,8 @@ export function buildCommand(
     if (parts.pipes) pipes = true;
   };
   const children = node ? node.children : [];
-  for (const child of children) {
+  for (const [ci, child] of children.entries()) {
+    if (isNamedFd(src, child, children[ci + 1] ?? redirectNodes[0])) continue;
     if (child.type === 'variable_assignment' && words.length === 0) {
       assignments.push(readAssignment(src, child, sink));
       continue;
@@ -234,7 +308,7 @@ export function buildCommand(
       continue;
     }
     if (!child.named) continue;
-    words.push(readWord(src, child, sink));
+    words.push(...readWords(src, child, sink));
   }
   for (const r of redirectNodes) handleRedirect(r);
   before.unshift(...nestedToTasks(script, nested));
@@ -256,6 +330,22 @@ export function buildCommand(
   });
 }
 
+/**
+ * `{name}` written right before a redirection operator (`exec {fd}>file`) names the descriptor bash
+ * allocates (bash(1) "REDIRECTION"): it is part of the redirection, not an argument.
+ */
+function isNamedFd(src: string, child: SyntaxNode, next: SyntaxNode | undefined): boolean {
+  if (!next || next.start !== child.end) return false;
+  if (
+    next.type !== 'file_redirect' &&
+    next.type !== 'heredoc_redirect' &&
+    next.type !== 'herestring_redirect'
+  )
+    return false;
+  if (next.children[0]?.type === 'file_descriptor') return false;
+  return /^\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(src.slice(child.start, child.end));
+}
+
 /** `NAME=value` / `NAME+=value` / `a[i]=value`. */
 export function readAssignment(
   src: string,
@@ -266,7 +356,21 @@ export function readAssignment(
   let value: Word = staticWord('');
   let op = '=';
   for (const child of node.children) {
-    if (child.field === 'name') name = src.slice(child.start, child.end);
+    if (child.field === 'name' && child.type === 'subscript') {
+      // `a[$(cmd)]=v`: the index is arithmetic (substitutions in it run, values in it are code).
+      name = src.slice(child.start, child.end);
+      const [s, e] = sink.span(child.start, child.end);
+      sink.notes.push({
+        kind: 'subscript',
+        text: name,
+        start: s,
+        end: e,
+        context: 'none',
+        depth: sink.depth,
+      });
+      const index = child.children.find((c) => c.field === 'index');
+      if (index) collectDynamic(src, index, 'none', sink);
+    } else if (child.field === 'name') name = src.slice(child.start, child.end);
     else if (!child.named && (child.type === '=' || child.type === '+=')) op = child.type;
     else if (child.field === 'value' || child.named) value = readWord(src, child, sink);
   }
@@ -294,6 +398,7 @@ export function buildPseudoCommand(state: SplitState, task: StmtTask, presetRedi
   const words: Word[] = [];
   const assignments: EnvAssignment[] = [];
   const redirects: Redirect[] = [...ctx.inherited, ...(presetRedirects ?? [])];
+  const redirectNodes: SyntaxNode[] = [];
   const before: Task[] = [];
   if (presetRedirects) {
     words.push(staticWord('cat', src.slice(node.start, node.end)));
@@ -340,29 +445,53 @@ export function buildPseudoCommand(state: SplitState, task: StmtTask, presetRedi
         child.type === 'herestring_redirect' ||
         child.type === 'heredoc_redirect'
       ) {
-        const parts = redirectFromNode(state, script, child, [], ctx);
-        if (parts.redirect) redirects.push(parts.redirect);
-        words.push(...parts.extraWords);
-        before.push(...parts.nestedTasks);
+        redirectNodes.push(child);
       } else if (child.type !== 'comment') {
-        words.push(readWord(src, child, sink));
+        words.push(...readWords(src, child, sink));
       }
     }
   }
+  // Redirections written after the command (`[ x ] > f`, `export A=1 2>>f`, `(( x )) > f`) are
+  // the command's own: bash opens them whatever the command is.
+  const after: Task[] = [];
+  let pipes = false;
+  for (const r of [...redirectNodes, ...task.trailing]) {
+    const parts = redirectFromNode(state, script, r, [], ctx);
+    if (parts.redirect) redirects.push(parts.redirect);
+    if (parts.extraRedirects) redirects.push(...parts.extraRedirects);
+    words.push(...parts.extraWords);
+    before.push(...parts.nestedTasks);
+    after.push(...parts.continuations);
+    if (parts.pipes) pipes = true;
+  }
   before.unshift(...nestedToTasks(script, nested));
+  const start = Math.min(node.start, ...task.trailing.map((r) => r.start));
+  const end = Math.max(node.end, ...task.trailing.map((r) => r.end));
   finishCommand(state, {
     words,
     assignments,
     redirects,
-    raw: src.slice(node.start, node.end),
-    span: state.span(script, node.start, node.end),
+    raw: src.slice(start, end),
+    span: state.span(script, start, end),
     script,
-    ctx,
+    ctx: pipes ? { ...ctx, inSubshell: true } : ctx,
     connector: task.connector,
     before,
-    after: [],
+    after,
     declaration: node.type === 'declaration_command',
     pseudo: node.type === 'compound_statement' || node.type === 'test_command',
+  });
+}
+
+/** The word as read, without reporting its notes or substitutions again. */
+function readWordQuiet(src: string, node: SyntaxNode): Word {
+  return readWord(src, node, {
+    nested: [],
+    notes: [],
+    problems: [],
+    spans: [],
+    span: (a, b) => [a, b],
+    depth: 1,
   });
 }
 

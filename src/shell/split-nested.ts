@@ -5,7 +5,7 @@
  * deeper), and the commands of `find -exec/-execdir/-ok/-okdir`.
  */
 import { isDangerousEnvName } from './env-vars.js';
-import { parseBashTolerant } from './parse-mask.js';
+import { parseScript } from './parse-script.js';
 import { MAX_PARSE_INPUT_CHARS } from './parser.js';
 import { childVia, type Ctx, type Script, SPLIT_LIMITS, type SplitState, type Task } from './split-state.js';
 import type { EnvAssignment } from '../core/permission-types.js';
@@ -135,7 +135,8 @@ export function finishCommand(state: SplitState, input: CommandInput): void {
     if (program && SHELL_NAMES.has(program)) {
       queueShell(state, launches, input, cmd, ctx);
     } else if (program === 'eval') {
-      const args = cmd.argv.slice(1);
+      // `eval -- words`: like every builtin, eval ends its (empty) option list at `--`.
+      const args = cmd.argv[1]?.text === '--' ? cmd.argv.slice(2) : cmd.argv.slice(1);
       queueScript(
         state,
         launches,
@@ -283,9 +284,11 @@ function queueScript(
     state.problem(`the script given to ${via} is over ${MAX_PARSE_INPUT_CHARS} characters`);
     return;
   }
-  const parsed = parseBashTolerant(text);
+  // The shell that runs the script joins its continuations too (`sh -c 'ca\<newline>t f'` runs cat).
+  const { parsed, source, heredocs, problems } = parseScript(text);
   if (parsed.hasError) state.problem(`the script given to ${via} does not parse as bash`);
-  const script: Script = { source: text, depth, range: [start, end] };
+  for (const p of problems) state.problem(`in the script given to ${via}: ${p}`);
+  const script: Script = { source, depth, range: [start, end], heredocs };
   // eval runs in the current shell (a `cd` persists); the others run in a child shell.
   const inSubshell = via === 'eval' ? ctx.inSubshell : true;
   launches.push({

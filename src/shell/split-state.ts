@@ -2,8 +2,17 @@
  * Shared state of one split run (split.ts drives it; split-statements.ts and split-command.ts fill it).
  * The walk is a single explicit work stack of tasks, so nesting depth never grows the JS call stack.
  */
+import type { Heredoc } from './heredocs.js';
 import type { SyntaxNode } from './parser.js';
-import type { NestedScript, QuoteSpan, Redirect, SimpleCommand, SyntaxNote, Word } from './types.js';
+import type {
+  NestedScript,
+  QuoteSpan,
+  Redirect,
+  SimpleCommand,
+  SyntaxNote,
+  VariableBinding,
+  Word,
+} from './types.js';
 import type { NestedBody, WordSink } from './words.js';
 
 /** One script being split: the command line itself, or a re-parsed `sh -c`/`eval`/heredoc script. */
@@ -13,6 +22,8 @@ export interface Script {
   depth: number;
   /** For re-parsed scripts: the span of the enclosing word in the top-level command. */
   range?: [number, number];
+  /** Here-documents of this script by operator offset (parse-script.ts); the parser saw each as `<`. */
+  heredocs?: ReadonlyMap<number, Heredoc>;
 }
 
 /** Context inherited by the statements under a node. */
@@ -28,6 +39,11 @@ export interface Ctx {
 export type Task =
   | { kind: 'stmt'; node: SyntaxNode; script: Script; ctx: Ctx; connector: string; trailing: SyntaxNode[] }
   | { kind: 'emit'; cmd: SimpleCommand }
+  /**
+   * Emits `cmd` only when no command was emitted since `since` (the redirections of a compound
+   * command that runs no command, `case x in esac > f`, still open their files).
+   */
+  | { kind: 'emit-if-none'; since: number; cmd: SimpleCommand }
   | {
       kind: 'launch';
       /** Words that run, before wrapper stripping. */
@@ -53,7 +69,14 @@ export function childVia(current: string, next: string): string {
  */
 export function nestedBodyTask(script: Script, n: NestedBody): Task {
   const body: Script =
-    n.source === undefined ? script : { source: n.source, depth: script.depth + 1, range: n.range };
+    n.source === undefined
+      ? script
+      : {
+          source: n.source,
+          depth: script.depth + 1,
+          range: n.range,
+          ...(n.heredocs ? { heredocs: n.heredocs } : {}),
+        };
   return {
     kind: 'stmt',
     node: n.node,
@@ -80,6 +103,7 @@ export class SplitState {
   readonly notes: SyntaxNote[] = [];
   readonly scripts: NestedScript[] = [];
   readonly spans: QuoteSpan[] = [];
+  readonly bindings: VariableBinding[] = [];
   readonly stack: Task[] = [];
   tasks = 0;
 

@@ -14,7 +14,7 @@ import {
   type SplitState,
   type Task,
 } from './split-state.js';
-import type { Redirect } from './types.js';
+import type { Redirect, SimpleCommand } from './types.js';
 import { collectDynamic, type NestedBody, readWord } from './words.js';
 
 /** Node types that are statements (children of program/list/pipeline/compound …). */
@@ -166,16 +166,29 @@ function processSequence(state: SplitState, task: Extract<Task, { kind: 'stmt' }
   const inSubshell =
     task.ctx.inSubshell || SUBSHELL_CONTAINERS.has(node.type) || node.type === 'function_definition';
   let inherited = task.ctx.inherited;
+  const ownRedirects: Redirect[] = [];
   if (!passesTrailing && task.trailing.length > 0)
-    inherited = [...inherited, ...redirectsFor(state, script, task.trailing, task.ctx)];
+    ownRedirects.push(...redirectsFor(state, script, task.trailing, task.ctx));
   const own = children.filter((c) => REDIRECT_TYPES.has(c.type));
   if (own.length > 0 && node.type !== 'command_substitution') {
-    inherited = [...inherited, ...redirectsFor(state, script, own, task.ctx)];
+    ownRedirects.push(...redirectsFor(state, script, own, task.ctx));
   } else if (own.length > 0) {
     // `$(< file)`: bash reads the file; modelled as `cat < file` so effects see the read.
     const redirects = redirectsFor(state, script, own, task.ctx);
-    buildPseudoCommand(state, { ...task, ctx: { ...task.ctx, via, inSubshell: true } }, redirects);
+    buildPseudoCommand(
+      state,
+      { ...task, ctx: { ...task.ctx, via, inSubshell: true }, trailing: [] },
+      redirects,
+    );
   }
+  if (ownRedirects.length > 0) {
+    inherited = [...inherited, ...ownRedirects];
+    // A compound command that runs no command still opens its redirections (`case x in esac > f`
+    // truncates f): they become a command with no words when nothing inside emits one.
+    state.stack.push({ kind: 'emit-if-none', since: state.commands.length, cmd: holder(task, inherited) });
+  }
+  if (node.type === 'for_statement') recordBinding(state, script, node);
+  else if (node.type === 'c_style_for_statement') noteArithmeticHead(state, script, node);
   const ctx: Ctx = { via, inSubshell, inherited, wrappers: task.ctx.wrappers };
   const stageCtx: Ctx = isPipeline ? { ...ctx, inSubshell: true } : ctx;
 
@@ -254,6 +267,61 @@ function processSequence(state: SplitState, task: Extract<Task, { kind: 'stmt' }
   }
   for (const n of nested) tasks.unshift(nestedBodyTask(script, n));
   for (let k = tasks.length - 1; k >= 0; k--) state.stack.push(tasks[k] as Task);
+}
+
+/** `for NAME in …` / `select NAME in …`: the variable it binds, for the checks. */
+function recordBinding(state: SplitState, script: Script, node: SyntaxNode): void {
+  const variable = node.children.find((c) => c.field === 'variable');
+  if (!variable) return;
+  const values = node.children.filter((c) => c.field === 'value');
+  const dynamic =
+    values.length === 0 || values.some((v) => /[$`]|[<>]\(/.test(script.source.slice(v.start, v.end)));
+  const [start, end] = state.span(script, node.start, node.end);
+  state.bindings.push({
+    name: script.source.slice(variable.start, variable.end),
+    via: node.children[0]?.type === 'select' ? 'select' : 'for',
+    dynamic,
+    values: values.map((v) => script.source.slice(v.start, v.end)).join(' '),
+    start,
+    end,
+    depth: script.depth,
+  });
+}
+
+/** The `(( … ))` head of a C-style for loop, noted as arithmetic for the checks. */
+function noteArithmeticHead(state: SplitState, script: Script, node: SyntaxNode): void {
+  const open = node.children.find((c) => c.type === '((');
+  const close = node.children.find((c) => c.type === '))');
+  if (!open || !close) return;
+  const [start, end] = state.span(script, open.start, close.end);
+  state.notes.push({
+    kind: 'arithmetic-command',
+    text: script.source.slice(open.start, close.end),
+    start,
+    end,
+    context: 'none',
+    depth: script.depth,
+  });
+}
+
+/** The word-less command that carries a compound command's redirections (see processSequence). */
+function holder(task: Extract<Task, { kind: 'stmt' }>, redirects: Redirect[]): SimpleCommand {
+  const { node, script } = task;
+  const [start, end] = script.range ?? [node.start, node.end];
+  return {
+    argv: [],
+    fullArgv: [],
+    assignments: [],
+    wrappers: [...task.ctx.wrappers],
+    redirects,
+    raw: script.source.slice(node.start, node.end),
+    via: task.ctx.via,
+    start,
+    end,
+    connector: task.connector,
+    inSubshell: task.ctx.inSubshell,
+    depth: script.depth,
+  };
 }
 
 /** Redirect nodes of a compound command → Redirects (extra destinations are a syntax error in bash). */

@@ -14,8 +14,8 @@
  * statements in source order. Commands with no words (`A=1`, `> file`) have an empty `argv`.
  */
 import { activeBudget, budgetExpired } from './budget.js';
+import { parseScript } from './parse-script.js';
 import { initShellParser, isShellParserReady, MAX_PARSE_INPUT_CHARS } from './parser.js';
-import { parseBashTolerant } from './parse-mask.js';
 import { processLaunch } from './split-nested.js';
 import { SPLIT_LIMITS, SplitState } from './split-state.js';
 import { processStatement } from './split-statements.js';
@@ -42,17 +42,28 @@ export function parseAndSplit(command: string): SplitResult {
       notes: [],
       scripts: [],
       spans: [],
+      bindings: [],
     };
   }
   // tree-sitter rejects some heredocs bash accepts: retried once on a same-length rewrite (parse-mask.ts).
-  const parsed = parseBashTolerant(command);
-  const state = new SplitState(command);
+  const { parsed, source, midWord, heredocs, problems } = parseScript(command);
+  const state = new SplitState(source);
+  for (const p of problems) state.problem(p);
+  for (const at of midWord)
+    state.notes.push({
+      kind: 'line-continuation',
+      text: '\\\n',
+      start: at,
+      end: at,
+      context: 'none',
+      depth: 0,
+    });
   if (parsed.cut) state.problem(parsed.cut.reason);
-  else if (parsed.hasError) state.problem(describeError(command, parsed.root));
+  else if (parsed.hasError) state.problem(describeError(source, parsed.root));
   state.stack.push({
     kind: 'stmt',
     node: parsed.root,
-    script: { source: command, depth: 0 },
+    script: { source, depth: 0, heredocs },
     ctx: { via: 'top', inSubshell: false, inherited: [], wrappers: [] },
     connector: '',
     trailing: [],
@@ -79,11 +90,13 @@ export function parseAndSplit(command: string): SplitResult {
       }
     }
     if (task.kind === 'emit') state.commands.push(task.cmd);
-    else if (task.kind === 'launch') processLaunch(state, task);
+    else if (task.kind === 'emit-if-none') {
+      if (state.commands.length === task.since) state.commands.push(task.cmd);
+    } else if (task.kind === 'launch') processLaunch(state, task);
     else processStatement(state, task);
   }
-  checkLineContinuations(command, state);
-  return {
+  checkLineContinuations(source, state);
+  const result: SplitResult = {
     ok: state.problems.length === 0,
     problems: state.problems,
     commands: state.commands,
@@ -91,7 +104,10 @@ export function parseAndSplit(command: string): SplitResult {
     notes: state.notes,
     scripts: state.scripts,
     spans: state.spans,
+    bindings: state.bindings,
   };
+  if (source !== command) result.source = source;
+  return result;
 }
 
 /**

@@ -20,6 +20,8 @@ export interface Word {
   hasGlob: boolean;
   /** True when unquoted brace expansion (`{a,b}`, `{1..3}`) remains (implies hasGlob). Set by the parser. */
   braceExpansion?: boolean;
+  /** Set on each word brace expansion produced: the word as written (`secret{01..02}.txt`). */
+  braceSource?: string;
 }
 
 /** A path-like argument of a stripped wrapper (`env -C DIR`, `sudo -D DIR`, `time -o FILE`, `flock FILE`, `xargs -a FILE`). */
@@ -42,7 +44,11 @@ export type SyntaxNoteKind =
   | 'heredoc'
   | 'herestring'
   | 'comment'
-  | 'line-continuation';
+  | 'line-continuation'
+  /** `name[index]` on the left of an assignment: bash evaluates the index as arithmetic. */
+  | 'subscript'
+  /** The `(( init; cond; step ))` head of a C-style for loop (arithmetic). */
+  | 'arithmetic-command';
 
 /** One occurrence of a syntax feature. Offsets as in SimpleCommand.start/end. */
 export interface SyntaxNote {
@@ -129,6 +135,20 @@ export interface SimpleCommand {
   wrapperPaths?: WrapperPath[];
 }
 
+/** A variable a compound command binds (`for NAME in …`, `select NAME in …`). */
+export interface VariableBinding {
+  name: string;
+  via: 'for' | 'select';
+  /** True when the bound values come from expansions or substitutions (`for x in $(cat f)`). */
+  dynamic: boolean;
+  /** The value words as written (`$(seq 1 3)`), joined by spaces. */
+  values: string;
+  /** Offsets of the loop in the top-level command (as SimpleCommand.start/end). */
+  start: number;
+  end: number;
+  depth: number;
+}
+
 /** Result of parse + split. */
 export interface SplitResult {
   /** False when the parser found ERROR/MISSING nodes, the input exceeded the size cap, or a construct was not understood. */
@@ -144,6 +164,13 @@ export interface SplitResult {
   scripts?: NestedScript[];
   /** Quoted/comment/heredoc regions of the command line itself (depth 0). Set by the parser. */
   spans?: QuoteSpan[];
+  /**
+   * The command line as bash reads it, when it differs from the input: backslash-newline
+   * continuations joined. Every offset (commands, notes, spans) refers to this text.
+   */
+  source?: string;
+  /** Loop variables bound by `for`/`select`, in source order. Set by the parser. */
+  bindings?: VariableBinding[];
 }
 
 /** Options for analysis: the world the command runs in. */

@@ -10,7 +10,7 @@
  * substitution found is re-parsed as a nested script one level deeper, so its commands are split
  * out and deny rules match them. One linear pass per region; callers never rescan nested regions.
  */
-import { parseBashTolerant } from './parse-mask.js';
+import { parseScript } from './parse-script.js';
 import type { Ctx, WordSink } from './words.js';
 
 /** Nested-script depth past which rescanned substitution bodies are not parsed (split-state maxScriptDepth). */
@@ -155,16 +155,18 @@ export function rescanRegion(
       sink.problems.push(`substitutions nested more than ${MAX_RESCAN_DEPTH} levels deep`);
       continue;
     }
-    const parsed = parseBashTolerant(sub.body);
+    const { parsed, source: body, heredocs, problems } = parseScript(sub.body);
     if (parsed.hasError)
       sink.problems.push(
         `the substitution ${text.length > 40 ? `${text.slice(0, 40)}…` : text} does not parse as bash`,
       );
+    sink.problems.push(...problems);
     sink.nested.push({
       node: parsed.root,
       via: sub.kind === 'backtick' ? 'backtick' : '$()',
-      source: sub.body,
+      source: body,
       range: sink.span(sub.start, sub.end),
+      heredocs,
     });
   }
 }

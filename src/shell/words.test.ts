@@ -3,7 +3,6 @@ import { initShellParser } from './parser.js';
 import { parseAndSplit } from './split.js';
 import type { Word } from './types.js';
 import { decodeAnsiC, unescapeDouble, unescapeUnquoted } from './words.js';
-import { expandBraces } from './words-brace.js';
 
 beforeAll(async () => {
   await initShellParser();
@@ -55,8 +54,6 @@ describe('static unquoting (bash quote removal)', () => {
     ['ls \\*.ts', false, false, 'escaped star is text'],
     ['ls file?.txt', true, false, 'question mark'],
     ['ls [ab].txt', true, false, 'bracket class'],
-    ['ls src/{a,b}.ts', true, true, 'brace expansion'],
-    ['ls {1..3}', true, true, 'sequence expansion'],
     ["ls '{a,b}'", false, false, 'quoted braces'],
     ['ls a{b}c', false, false, 'a brace without , or .. is text'],
   ])('%j hasGlob %s brace %s (%s)', (line, glob, brace) => {
@@ -106,29 +103,5 @@ describe('escape helpers', () => {
       continuation: true,
     });
     expect(unescapeDouble('a\\b\\"c\\$d')).toEqual({ text: 'a\\b"c$d', continuation: false });
-  });
-});
-
-describe('expandBraces', () => {
-  it.each([
-    ['a{b,c}d', ['abd', 'acd'], 'alternatives'],
-    ['{1..3}', ['1', '2', '3'], 'numeric sequence'],
-    ['{3..1}', ['3', '2', '1'], 'descending'],
-    ['{01..03}', ['01', '02', '03'], 'zero padded'],
-    ['{1..7..3}', ['1', '4', '7'], 'step'],
-    ['{a..c}', ['a', 'b', 'c'], 'letters'],
-    ['x{a,b{1,2}}', ['xa', 'xb1', 'xb2'], 'nested'],
-    ['{a,b}{1,2}', ['a1', 'a2', 'b1', 'b2'], 'two groups'],
-    ['a{b}c', ['a{b}c'], 'no comma: literal'],
-    ['${x}{a,b}', ['${x}a', '${x}b'], 'a parameter brace is not a group'],
-    ['x{,.bak}', ['x', 'x.bak'], 'empty alternative'],
-  ])('%j → %j (%s)', (input, output) => {
-    expect(expandBraces(input)).toEqual({ words: output, truncated: false });
-  });
-
-  it('stops and reports truncation past the cap', () => {
-    const r = expandBraces('{1..100000}', 100);
-    expect(r.truncated).toBe(true);
-    expect(r.words.length).toBeLessThanOrEqual(100);
   });
 });

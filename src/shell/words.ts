@@ -7,8 +7,10 @@
  * command bodies nested in the word (`$(…)`, backticks, `<(…)`, `>(…)`) and syntax notes for the
  * security checks. Iterative: no recursion on the node depth.
  */
+import type { Heredoc } from './heredocs.js';
 import type { SyntaxNode } from './parser.js';
 import type { QuoteSpan, SyntaxNote, SyntaxNoteKind, Word } from './types.js';
+import { expandMaskedWord, MASK_DYNAMIC, MASK_QUOTED, MAX_BRACE_WORDS } from './brace-expand.js';
 import { rescanRegion } from './words-rescan.js';
 
 /** A command body nested inside a word, to be split as its own script. */
@@ -21,6 +23,8 @@ export interface NestedBody {
    */
   source?: string;
   range?: [number, number];
+  /** Here-documents of `source` by operator offset (parse-script.ts). */
+  heredocs?: ReadonlyMap<number, Heredoc>;
 }
 
 /** Collector the word reader reports into. */
@@ -35,8 +39,8 @@ export interface WordSink {
   depth: number;
 }
 
-const DYN = '\u0001';
-const QUOTED = '\u0000';
+const DYN = MASK_DYNAMIC;
+const QUOTED = MASK_QUOTED;
 
 export type Ctx = 'none' | 'double' | 'heredoc';
 
@@ -50,6 +54,60 @@ interface Item {
  * as a problem (fail closed). Never throws.
  */
 export function readWord(source: string, node: SyntaxNode, sink: WordSink): Word {
+  return readMasked(source, node, sink).word;
+}
+
+/**
+ * Reads a word node into the words bash passes after brace expansion (brace-expand.ts):
+ * `secret{01..02}.txt` → two words. Each result keeps which characters were quoted (so a quoted
+ * `'~'` stays literal and a quoted `*` is no glob) and records the word as written in
+ * `braceSource` (its unquoted text). Past the expansion cap the word is returned unexpanded, marked dynamic (its
+ * targets are unknown), and a problem is reported (the command asks).
+ */
+export function readWords(source: string, node: SyntaxNode, sink: WordSink): Word[] {
+  const { word, mask } = readMasked(source, node, sink);
+  const open = mask.indexOf('{');
+  if (open < 0 || mask.indexOf('}', open) < 0) return [word];
+  const results = expandMaskedWord(word.text, mask);
+  if (!results) {
+    sink.problems.push(
+      `the brace expansion ${truncate(word.raw)} produces more words than are analysed (over ${MAX_BRACE_WORDS}, or too long)`,
+    );
+    return [{ ...word, dynamic: true }];
+  }
+  if (results.length === 1 && results[0]?.text === word.text) return [word];
+  return results.map((r) => maskedWord(r.text, r.mask, word.text));
+}
+
+/** A Word from an expanded text and mask (raw rebuilt so quoted characters stay quoted). */
+function maskedWord(text: string, mask: string, source: string): Word {
+  let raw = '';
+  let quotedRun = '';
+  let dynamic = false;
+  let quoted = false;
+  const flush = () => {
+    if (quotedRun) raw += `'${quotedRun.replace(/'/g, "'\\''")}'`;
+    quotedRun = '';
+  };
+  for (let i = 0; i < text.length; i++) {
+    const m = mask[i];
+    if (m === QUOTED) {
+      quoted = true;
+      quotedRun += text[i];
+      continue;
+    }
+    flush();
+    if (m === DYN) dynamic = true;
+    raw += text[i];
+  }
+  flush();
+  if (/^~[^/]/.test(mask)) dynamic = true;
+  const word: Word = { text, raw, dynamic, quoted, hasGlob: hasGlobMask(mask), braceSource: source };
+  if (word.hasGlob && mask.includes('{') && BRACE_RE.test(mask)) word.braceExpansion = true;
+  return word;
+}
+
+function readMasked(source: string, node: SyntaxNode, sink: WordSink): { word: Word; mask: string } {
   let text = '';
   /** Unquoted static characters; quoted ones as QUOTED, dynamic parts as DYN (for glob/brace checks). */
   let mask = '';
@@ -164,7 +222,7 @@ export function readWord(source: string, node: SyntaxNode, sink: WordSink): Word
     hasGlob: hasGlobMask(mask),
   };
   if (word.hasGlob && mask.includes('{') && BRACE_RE.test(mask)) word.braceExpansion = true;
-  return word;
+  return { word, mask };
 }
 
 /** Pushes the children of a container node (and literal gaps between them) in source order. */

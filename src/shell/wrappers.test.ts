@@ -53,6 +53,8 @@ describe('transparent wrappers are stripped (security README "Normalising before
       'nested wrappers, outermost first',
     ],
     ['nohup rm -rf build &', 'rm -rf build', ['nohup'], 'backgrounded'],
+    ['chrt -f 5 rm x', 'rm x', ['chrt'], 'chrt POLICY PRIORITY cmd'],
+    ['runuser -u app -- rm x', 'rm x', ['runuser'], 'runuser -u USER -- cmd'],
   ])('%j → %j via %j (%s)', (line, argv, wrappers) => {
     const cmd = first(line);
     expect(text(cmd)).toBe(argv);
@@ -99,6 +101,61 @@ describe('transparent wrappers are stripped (security README "Normalising before
     expect(first('time -o t.txt ls').wrapperPaths?.[0]).toMatchObject({ wrapper: 'time', role: 'write' });
     expect(first('flock /tmp/l ls').wrapperPaths?.[0]).toMatchObject({ wrapper: 'flock', role: 'lock' });
     expect(first('xargs -a list.txt rm').wrapperPaths?.[0]).toMatchObject({ wrapper: 'xargs', role: 'read' });
+  });
+});
+
+/** Every wrapper of the table ends its options at `--` (each row checked against the tool's manual). */
+describe('wrappers unwrap after --', () => {
+  it.each([
+    ['command -- rm x', 'the builtin'],
+    ['command -p -- rm x', 'with an option before --'],
+    ['builtin -- echo x', 'builtin'],
+    ['exec -- rm x', 'exec'],
+    ['exec -a name -- rm x', 'exec -a NAME --'],
+    ['exec -c -- rm x', 'exec -c --'],
+    ['nice -- rm x', 'nice'],
+    ['nice -n 5 -- rm x', 'nice -n N --'],
+    ['nohup -- rm x', 'nohup'],
+    ['nice -n5 nohup -- rm x', 'nested'],
+    ['env -- rm x', 'env'],
+    ['env -i -- rm x', 'env -i --'],
+    ['env -- A=1 rm x', 'assignments after --'],
+    ['sudo -- rm x', 'sudo'],
+    ['sudo -u root -- rm x', 'sudo -u USER --'],
+    ['doas -- rm x', 'doas'],
+    ['timeout -- 5 rm x', 'timeout -- DURATION'],
+    ['stdbuf -o0 -- rm x', 'stdbuf'],
+    ['setsid -- rm x', 'setsid'],
+    ['time -- rm x', 'the time keyword'],
+    ['time -p -- rm x', 'time -p --'],
+    ['xargs -- rm x', 'xargs'],
+    ['flock -- f rm x', 'flock -- FILE'],
+    ['ionice -- rm x', 'ionice'],
+    ['taskset -- 1 rm x', 'taskset -- MASK'],
+    ['chrt -- 1 rm x', 'chrt -- PRIORITY'],
+    ['runuser -u u -- rm x', 'runuser -u USER --'],
+  ])('%j runs rm (%s)', (line) => {
+    const cmds = parseAndSplit(line).commands;
+    expect(cmds.map(text)).toContain(line.includes('echo') ? 'echo x' : 'rm x');
+  });
+
+  it.each([
+    ['eval -- rm x', 'eval ends its options at --'],
+    ['eval "--" rm x', 'a quoted -- is still the end of options'],
+    ["sh -c -- 'rm x'", 'sh -c -- STRING'],
+    ['watch -- rm x', 'watch --'],
+  ])('%j runs rm as a nested script (%s)', (line) => {
+    expect(parseAndSplit(line).commands.map(text)).toContain('rm x');
+  });
+
+  it.each([
+    ['env A=1 -- rm x', 'env A=1 -- x runs a program named --'],
+    ['timeout 5 -- rm x', 'after DURATION timeout takes -- as the command'],
+    ['flock f -- rm x', 'after FILE flock takes -- as the command'],
+    ['taskset 1 -- rm x', 'after MASK taskset takes -- as the command'],
+    ['chrt -f 5 -- rm x', 'after PRIORITY chrt takes -- as the command'],
+  ])('%j runs a program named -- (%s; checked against the real programs)', (line) => {
+    expect(text(first(line))).toBe('-- rm x');
   });
 });
 

@@ -82,6 +82,9 @@ function parseOptions(argv: Word[], start: number, spec: OptionSpec): ParsedOpti
     }
     const t = w.text;
     if (!optionsDone && t === '--') {
+      // Once the operands before the command are taken (`timeout 5 -- x`, `flock F -- x`), these
+      // programs stop parsing options: a `--` there is the command name (timeout runs "--").
+      if (wantPositional > 0 && out.positionals.length >= wantPositional) break;
       optionsDone = true;
       i++;
       continue;
@@ -207,12 +210,13 @@ export function stripWrappers(argv: Word[]): StripResult {
     const has = (o: string) => parsed.options.find((x) => x.name === o);
     // Shell-string wrappers: the string is parsed as a script.
     const scriptOpt =
-      name === 'flock' || name === 'su'
+      name === 'flock' || name === 'su' || name === 'runuser'
         ? (has('-c') ?? has('--command') ?? has('--session-command'))
         : name === 'env'
           ? (has('-S') ?? has('--split-string'))
           : undefined;
-    if (name === 'su' || name === 'sudo' || name === 'doas') result.flags.add('privilege');
+    if (name === 'su' || name === 'sudo' || name === 'doas' || name === 'runuser')
+      result.flags.add('privilege');
     if (scriptOpt?.value) {
       const tail = rest.slice(parsed.next);
       const text = [scriptOpt.value.text, ...tail.map((w) => w.text)].join(' ');
@@ -222,6 +226,8 @@ export function stripWrappers(argv: Word[]): StripResult {
       break;
     }
     if (name === 'su') break; // su without -c starts an interactive shell: not a wrapper
+    // runuser without -u/-c has su semantics (`runuser USER ARGS` gives ARGS to a shell): not peeled.
+    if (name === 'runuser' && !has('-u') && !has('--user')) break;
     if (parsed.next >= rest.length) break; // nothing to run: the wrapper is the program
     if (name === 'watch' && !has('-x') && !has('--exec')) {
       const tail = rest.slice(parsed.next);

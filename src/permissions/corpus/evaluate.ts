@@ -33,6 +33,22 @@ import { parsePermissionMode } from '../settings/cli-flags.js';
 import { settingsFromRules } from '../settings/from-rules.js';
 
 export const CORPUS_PROJECT = '/home/user/project';
+/** System directories of the corpus world (a copy into one writes DIR/basename). */
+const WORLD_DIRECTORIES = [
+  '/',
+  '/tmp',
+  '/etc',
+  '/usr',
+  '/usr/bin',
+  '/usr/local',
+  '/usr/local/bin',
+  '/bin',
+  '/var',
+  '/opt',
+];
+/** Directories below the home of the corpus world. */
+const HOME_DIRECTORIES = ['.ssh', '.config', '.aws', '.claude', '.gantry'];
+
 export const CORPUS_HOME = '/home/user';
 
 export interface SecurityCase {
@@ -121,7 +137,15 @@ function prepareCase(c: SecurityCase, opts: EvaluateOptions, modeOverride?: Perm
     const links: Record<string, string> = {};
     for (const [link, target] of Object.entries(c.symlinks ?? {}))
       links[path.resolve(project, link)] = target;
-    const world: CaseWorld = { cwd: project, home, resolver: mapPathResolver(links) };
+    // The corpus world: every file a case names is an ordinary file; the project, the home
+    // directory, the usual system directories and the home's config directories are directories.
+    const directories = [
+      project,
+      home,
+      ...WORLD_DIRECTORIES,
+      ...HOME_DIRECTORIES.map((d) => path.join(home, d)),
+    ];
+    const world: CaseWorld = { cwd: project, home, resolver: mapPathResolver(links, directories) };
     const rules = c.cwd_rules ?? {};
     const mode: PermissionMode | undefined = modeOverride ?? parsePermissionMode(rules.mode ?? 'default');
     if (!mode) return fail(`unknown mode ${JSON.stringify(rules.mode)}`);

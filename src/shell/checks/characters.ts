@@ -41,7 +41,10 @@ export const NEWLINES: Detector = {
           ),
         ];
     }
-    if (split.problems.some((p) => p.includes('line continuation inside a word'))) {
+    if (
+      split.problems.some((p) => p.includes('line continuation inside a word')) ||
+      split.notes?.some((n) => n.kind === 'line-continuation')
+    ) {
       return [finding(this, 'A backslash-newline joins two pieces of a word; bash reads them as one word.')];
     }
     return [];

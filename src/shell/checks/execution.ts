@@ -8,6 +8,7 @@
 import type { Finding } from '../../core/permission-types.js';
 import { type Detector, finding, programOf } from './detector.js';
 import { EXECUTION_PRIMITIVE_RULES, LAUNCHED_EXECUTORS } from './primitives.js';
+import { hashBindsName } from './shell-state.js';
 import { getOwn } from '../../core/get-own.js';
 
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
@@ -64,7 +65,7 @@ export const EVAL_OR_SOURCE: Detector = {
         (program === 'enable' && cmd.argv.some((w) => w.text.startsWith('-') && w.text.includes('f'))
           ? 'loads a builtin from a shared library'
           : undefined) ??
-        (program === 'hash' && cmd.argv.some((w) => w.text === '-p')
+        (program === 'hash' && hashBindsName(cmd.argv)
           ? 'changes which file a command name runs'
           : undefined) ??
         (program === 'alias' && args.some((w) => w.text.includes('='))

@@ -9,6 +9,7 @@
 import type { Finding } from '../../core/permission-types.js';
 import { budgetExpired } from '../budget.js';
 import type { SplitResult } from '../types.js';
+import { ARITHMETIC_INJECTION } from './arithmetic.js';
 import { BRACE_EXPANSION } from './brace.js';
 import {
   CONTROL_CHARACTERS,
@@ -30,6 +31,8 @@ import { BACKSLASH_ESCAPED_OPERATORS, BACKSLASH_ESCAPED_WHITESPACE, OBFUSCATED_F
 import { JQ_FILE_ARGUMENTS, JQ_SYSTEM_FUNCTION } from './jq.js';
 import { SHELL_METACHARACTERS } from './metachar.js';
 import { INCOMPLETE_COMMANDS, MALFORMED_TOKEN_INJECTION } from './parse-checks.js';
+import { ENVIRONMENT_DUMP, isSecretName, SECRET_VARIABLE } from './secrets.js';
+import { NAMEREF_DECLARATION, SHELL_OPTION_CHANGE } from './shell-state.js';
 import { PROC_ENVIRON_ACCESS } from './proc.js';
 import {
   DANGEROUS_PATTERNS_INPUT_REDIRECTION,
@@ -45,6 +48,12 @@ import { ZSH_DANGEROUS_COMMANDS, ZSH_EQUALS_EXPANSION } from './zsh.js';
 
 export type { Detector } from './detector.js';
 export {
+  ARITHMETIC_INJECTION,
+  ENVIRONMENT_DUMP,
+  isSecretName,
+  NAMEREF_DECLARATION,
+  SECRET_VARIABLE,
+  SHELL_OPTION_CHANGE,
   BACKSLASH_ESCAPED_OPERATORS,
   BACKSLASH_ESCAPED_WHITESPACE,
   BRACE_EXPANSION,
@@ -117,6 +126,11 @@ export const ADDED_DETECTORS: readonly Detector[] = [
   SHELL_SCRIPT_FROM_STDIN,
   UNICODE_DISPLAY_CONTROL,
   ZSH_EQUALS_EXPANSION,
+  SHELL_OPTION_CHANGE,
+  NAMEREF_DECLARATION,
+  ARITHMETIC_INJECTION,
+  ENVIRONMENT_DUMP,
+  SECRET_VARIABLE,
 ];
 
 /** Every detector, classic first. */

@@ -33,7 +33,11 @@ export const MALFORMED_TOKEN_INJECTION: Detector = {
   reason:
     'Tokens the parser accepts but bash reads differently (a reserved word such as `fi` or `}` used as a command name, words after the redirect of a compound command, unknown constructs inside a word) make the split untrustworthy.',
   detect(_command, split) {
-    const problem = split.problems.find((p) => TOKEN_PROBLEM.test(p));
+    const problem =
+      split.problems.find((p) => TOKEN_PROBLEM.test(p)) ??
+      (split.notes?.some((n) => n.kind === 'line-continuation')
+        ? 'a line continuation inside a word (bash joins the pieces into one word)'
+        : undefined);
     return problem ? [finding(this, `The command contains a malformed token: ${problem}.`)] : [];
   },
 };

@@ -110,11 +110,11 @@ export const DYNAMIC_COMMAND_WORD: Detector = {
             i,
           ),
         );
-      else if (first.hasGlob)
+      else if (first.hasGlob || first.braceSource !== undefined)
         out.push(
           finding(
             this,
-            `The command name ${JSON.stringify(first.raw.slice(0, 60))} is a glob or brace expansion.`,
+            `The command name ${JSON.stringify((first.braceSource ?? first.raw).slice(0, 60))} is a glob or brace expansion.`,
             i,
           ),
         );

@@ -6,6 +6,7 @@
  */
 import type { Finding } from '../../core/permission-types.js';
 import { dangerousEnvReason } from '../env-vars.js';
+import { boundNames } from './bindings.js';
 import { type Detector, finding, programOf } from './detector.js';
 
 const SUBSTITUTION_IN_VALUE = /\$\(|`|<\(|>\(/;
@@ -14,7 +15,7 @@ export const DANGEROUS_VARIABLES: Detector = {
   id: 'DANGEROUS_VARIABLES',
   checkId: 6,
   reason:
-    'Assigning a variable that changes what runs or loads (LD_PRELOAD, NODE_OPTIONS, PAGER, GIT_*, PATH, BASH_ENV …), as a prefix, with export/declare or through env/sudo, or assigning the output of a command, changes the meaning of an otherwise allowed command.',
+    'Assigning a variable that changes what runs or loads (LD_PRELOAD, NODE_OPTIONS, PAGER, GIT_*, PATH, BASH_ENV, BASH_CMDS …), as a prefix, with export/declare, through env/sudo, as a loop variable or with read/mapfile/getopts/printf -v, or assigning the output of a command, changes the meaning of an otherwise allowed command.',
   detect(_command, split) {
     const out: Finding[] = [];
     split.commands.forEach((cmd, i) => {
@@ -29,17 +30,18 @@ export const DANGEROUS_VARIABLES: Detector = {
           return;
         }
       }
-      const program = programOf(cmd);
-      if (program === 'read' || program === 'printf' || program === 'mapfile' || program === 'readarray') {
-        for (const w of cmd.argv.slice(1)) {
-          const why = dangerousEnvReason(w.text);
-          if (why) {
-            out.push(finding(this, `${program} assigns ${w.text}, which ${why}.`, i));
-            return;
-          }
+      for (const b of boundNames(cmd)) {
+        const why = dangerousEnvReason(b.name);
+        if (why) {
+          out.push(finding(this, `${b.binder} assigns ${b.name}, which ${why}.`, i));
+          return;
         }
       }
     });
+    for (const b of split.bindings ?? []) {
+      const why = dangerousEnvReason(b.name);
+      if (why) out.push(finding(this, `The ${b.via} loop assigns ${b.name}, which ${why}.`));
+    }
     return out;
   },
 };

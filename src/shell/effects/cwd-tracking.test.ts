@@ -8,7 +8,11 @@ beforeAll(async () => {
   await initShellParser();
 });
 
-const opts = { cwd: '/p', home: '/h', resolver: mapPathResolver({ '/p/docs-link': '/p/docs' }) };
+const opts = {
+  cwd: '/p',
+  home: '/h',
+  resolver: mapPathResolver({ '/p/docs-link': '/p/docs' }, ['/p', '/h', '/p/docs', '/tmp']),
+};
 
 /** cwd of every sub-command as `program:cwd` (`?` = unknown), plus the final cwd. */
 function cwds(command: string): { cwds: string[]; final: string } {

@@ -3,7 +3,13 @@ import { mapPathResolver } from '../../core/paths.js';
 import { simple } from '../testing-helpers.js';
 import { commandEffects, EffectSink } from './index.js';
 
-const resolver = mapPathResolver({ '/p/rc': '/h/.bashrc', '/p/link': '/h/.ssh' });
+/** The world of these tables: /p and /h are directories (with /h/.ssh behind a link), named files are files. */
+const resolver = mapPathResolver({ '/p/rc': '/h/.bashrc', '/p/link': '/h/.ssh' }, [
+  '/p',
+  '/h',
+  '/h/.ssh',
+  '/tmp',
+]);
 
 /** Effects of one simple command as `kind[?] target` strings (exec of the program itself omitted). */
 function fx(line: string, cwd: string | null = '/p'): string[] {
@@ -71,7 +77,11 @@ describe('effects of single commands', () => {
     ["sed '1e id' f", ['read /p/f', 'exec? id'], 'sed e executes'],
     ['awk \'{print > "out"}\' in', ['read /p/in', 'write /p/out'], 'awk print > file'],
     ["awk '{print > $2}' in", ['read /p/in', 'write? <expression>'], 'awk computed file name'],
-    ['awk \'BEGIN{system("id")}\'', ['exec? id'], 'awk system()'],
+    [
+      'awk \'BEGIN{system("id")}\'',
+      ['exec? id', 'write? id (files it writes)'],
+      'awk system(): shell text whose writes are not known',
+    ],
     ['sort -o out.txt in.txt', ['write /p/out.txt', 'read /p/in.txt'], 'sort -o'],
     ['sort -uo /h/.npmrc d', ['write /h/.npmrc', 'read /p/d'], 'bundled sort -uo'],
     ['uniq in out', ['read /p/in', 'write /p/out'], 'uniq OUT'],
@@ -196,8 +206,12 @@ describe('effects of single commands', () => {
     ],
     [
       'npm install left-pad',
-      ['network npm package registry', 'write? /p (dependencies)'],
-      'install: unknown writes + network',
+      [
+        'exec npm install (package build and install scripts)',
+        'network npm package registry',
+        'write? /p (dependencies)',
+      ],
+      'install: the packages’ scripts run, unknown writes, network',
     ],
     ['npm run build', [], 'npm run: the allow rule grants it'],
     ['history -w /h/.bashrc', ['write /h/.bashrc'], 'history -w'],

@@ -15,6 +15,7 @@ import { interpreterHandlers, summary } from './interpreters.js';
 import type { EffectSink } from './sink.js';
 import { words } from '../read-only/options.js';
 import { buildToolPrimitives, makePrimitives, pathOperandEffects } from './project-code.js';
+import { runnerEffects, runnerHandlers } from './runners.js';
 
 /** Package managers: install-like sub-commands write unknown files and contact a registry. */
 const INSTALL_SUBS: Record<string, Set<string>> = {
@@ -128,6 +129,7 @@ function packageManager(pm: string): EffectHandler {
     const texts = args.map((w) => w.text);
     const sub = texts.find((t) => !t.startsWith('-'));
     buildToolPrimitives(pm, args, sink);
+    runnerEffects(pm, sub, args, sink);
     if (sub === 'config' || sub === 'c') {
       configFileEffects(pm, texts, sink);
       return;
@@ -157,19 +159,6 @@ function packageManager(pm: string): EffectHandler {
         sink.file('read', args[i + 1] as Word, 'flag', `${pm} requirements file`);
   };
 }
-
-const runnerHandler =
-  (name: string): EffectHandler =>
-  (args, sink) => {
-    pathOperandEffects(args, sink, name);
-    sink.other(
-      'network',
-      `${name} package registry`,
-      'unknown',
-      'argument',
-      `${name} may download the package it runs`,
-    );
-  };
 
 function editorHandler(name: string): EffectHandler {
   return (args, sink) => {
@@ -250,19 +239,57 @@ const patchHandler: EffectHandler = (args, sink) => {
   else if (!ops[0]) sink.other('write', 'files named inside the patch', 'unknown', 'argument', 'patch');
 };
 
+const SPLIT_SCAN = scanner({
+  safe: [
+    ...words('-a= -b= -C= -l= -n= -t= -d -x -e -u --verbose --elide-empty-files --unbuffered'),
+    ...words('--suffix-length= --additional-suffix= --bytes= --line-bytes= --lines= --number='),
+    ...words('--separator= --numeric-suffixes=? --hex-suffixes=? --filter= -f= -k -s -z --prefix='),
+    ...words('--digits= --keep-files --quiet --silent --suppress-matched --elide-empty-files'),
+  ],
+});
+
+/** split/csplit: the input is read; the pieces PREFIXaa… are written next to the prefix (names unknown). */
 const splitHandler: EffectHandler = (args, sink) => {
-  const ops = args.filter((w) => !w.text.startsWith('-'));
-  const filter = args.find((w) => w.text.startsWith('--filter'));
-  if (filter) sink.other('exec', filter.text, 'unknown', 'flag', 'split --filter runs a command');
-  if (ops[0]) sink.file('read', ops[0], 'argument', 'split input');
+  const items = SPLIT_SCAN(args);
+  const filter = options(items, '--filter')[0];
+  if (filter) sink.other('exec', filter.value ?? '', 'unknown', 'flag', 'split --filter runs a command');
+  const ops = operands(items).filter(
+    (w) => !/^\/.*\/$|^%.*%$|^\{.*\}$|^\d+$/.test(w.text) || w === operands(items)[0],
+  );
+  const input = ops[0];
+  if (input) sink.file('read', input, 'argument', 'split input');
+  const prefixOpt = options(items, '-f', '--prefix')[0];
+  const prefix = prefixOpt ? valueInput(prefixOpt, args) : ops[1];
+  const dir = prefix && !prefix.dynamic ? sink.absolute(prefix.text) : undefined;
   sink.other(
     'write',
-    `${ops[1]?.text ?? 'x'}* (pieces)`,
+    `${dir ?? prefix?.text ?? sink.absolute('x') ?? 'x'}* (pieces)`,
     'unknown',
     'argument',
     'split writes numbered pieces',
   );
 };
+
+/**
+ * at/batch: the job (from standard input or `-f FILE`) runs later, with effects nobody sees now —
+ * an unknown execution and unknown writes.
+ */
+function laterJobHandler(name: string): EffectHandler {
+  return (args, sink) => {
+    const t = args.map((w) => w.text);
+    if (t.some((x) => /^-[lrdc]$/.test(x)) || name === 'atq') return; // list, remove, cat jobs
+    const f = t.indexOf('-f');
+    if (f >= 0 && args[f + 1]) sink.file('read', args[f + 1] as Word, 'flag', `${name} -f job file`);
+    sink.other('exec', `${name} job`, 'unknown', 'interpreter', `${name} schedules commands to run later`);
+    sink.other(
+      'write',
+      `${name} job (files it writes)`,
+      'unknown',
+      'interpreter',
+      `${name} job effects are not known`,
+    );
+  };
+}
 
 const makeHandler: EffectHandler = (args, sink) => {
   makePrimitives(args, sink);
@@ -327,13 +354,11 @@ export const execHandlers: Record<string, EffectHandler> = {
   gpg: gpgHandler,
   gpg2: gpgHandler,
   podman: dockerHandler,
-  npx: runnerHandler('npx'),
-  bunx: runnerHandler('bunx'),
+  ...runnerHandlers,
   trap: (args, sink) =>
     sink.other('exec', summary(args[0]?.text ?? ''), 'unknown', 'interpreter', 'trap runs a string later'),
-  at: (_args, sink) => sink.other('exec', 'at job', 'unknown', 'interpreter', 'at schedules commands'),
-  batch: (_args, sink) =>
-    sink.other('exec', 'batch job', 'unknown', 'interpreter', 'batch schedules commands'),
+  at: laterJobHandler('at'),
+  batch: laterJobHandler('batch'),
   hostname: (args, sink) => {
     const f = args.findIndex((w) => w.text === '-F' || w.text === '--file');
     if (f >= 0 && args[f + 1]) sink.file('read', args[f + 1] as Word, 'flag', 'hostname -F');

@@ -75,14 +75,11 @@ function copyLike(
       sink.file('read', last, 'argument', detail);
       return;
     }
-    const isDir =
-      !noTargetDir &&
-      (sources.length > 1 ||
-        /\/$/.test(last.text) ||
-        ['.', '..', '~'].includes(last.text) ||
-        /\/\.\.?$/.test(last.text));
-    if (isDir) dir = last;
-    else dest = last;
+    // One source: the destination is a directory when it exists as one (`cp x ~` writes ~/x).
+    // When that cannot be told, both names are written.
+    const isDir = noTargetDir ? false : sources.length > 1 ? true : sink.isDirectory(last);
+    if (isDir !== false) dir = last;
+    if (isDir !== true) dest = last;
   }
   for (const s of sources) {
     sink.file('read', s, 'argument', detail);
@@ -98,9 +95,27 @@ function copyLike(
           'argument',
           detail,
         );
+      else if (contentsOnly(s)) contentsWrite(sink, dir, s, detail);
       else sink.file('write', joinPath(dir, basenameOf(s.text)), 'argument', detail);
     }
   }
+}
+
+/** `cp -r src/. dst`: the names written are those inside `src`, directly in `dst`. */
+function contentsOnly(source: Word): boolean {
+  return !source.dynamic && /(^|\/)\.\/*$/.test(source.text);
+}
+
+/** An unknown write of every name a directory's contents may have, directly in `dir`. */
+export function contentsWrite(sink: EffectSink, dir: PathInput, source: Word, detail: string): void {
+  const base = dir.dynamic ? undefined : sink.absolute(dir.text);
+  sink.other(
+    'write',
+    `${base ?? dir.raw ?? dir.text}/*`,
+    'unknown',
+    'argument',
+    `${detail} (the contents of ${source.text}: names not known)`,
+  );
 }
 
 const RM_SCAN = scanner({
@@ -190,8 +205,13 @@ const lnHandler: EffectHandler = (args, sink) => {
   } else if (ops.length >= 2) {
     const last = ops[ops.length - 1] as Word;
     const srcs = ops.slice(0, -1);
-    const dirDest = srcs.length > 1 || last.text.endsWith('/');
-    for (const t of srcs) pairs.push([t, dirDest ? joinPath(last, basenameOf(t.text)) : last]);
+    const noTargetDir = options(items, '-T', '--no-target-directory').length > 0;
+    // `ln -s T DIR` makes DIR/basename(T) when DIR is an existing directory; unknown → both.
+    const dirDest = noTargetDir ? false : srcs.length > 1 ? true : sink.isDirectory(last);
+    for (const t of srcs) {
+      if (dirDest !== false) pairs.push([t, joinPath(last, basenameOf(t.text))]);
+      if (dirDest !== true) pairs.push([t, last]);
+    }
   }
   for (const [target, link] of pairs) {
     sink.file('write', link, 'argument', symbolic ? 'ln -s (link path)' : 'ln (link path)');

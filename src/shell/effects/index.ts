@@ -25,10 +25,13 @@
  * for its path-looking operands.
  */
 import type { Effect } from '../../core/effects.js';
+import type { GitRepositoryInfo } from '../../core/permission-types.js';
 import { fsPathResolver } from '../../core/paths.js';
 import { budgetExpired } from '../budget.js';
 import type { AnalyzeOptions, SimpleCommand, Word } from '../types.js';
 import { archiveHandlers } from './archives.js';
+import { dbClientHandlers } from './db-clients.js';
+import { envAssignmentEffects } from './env-effects.js';
 import { execHandlers, unknownProgramEffects } from './exec.js';
 import { interpreterEffects } from './interpreters.js';
 import { fileHandlers } from './files.js';
@@ -44,7 +47,6 @@ import { gitHandler } from './vcs.js';
 import { getOwn } from '../../core/get-own.js';
 
 export { EffectSink, type EffectEnv } from './sink.js';
-export { expandBraces } from './braces.js';
 
 /** Linux PATH_MAX: a tracked cwd longer than this is unknown (and paths below it stay bounded). */
 const PATH_MAX = 4096;
@@ -114,6 +116,7 @@ const HANDLERS: Record<string, EffectHandler> = {
   ...remoteHandlers,
   ...archiveHandlers,
   ...execHandlers,
+  ...dbClientHandlers,
   git: gitHandler,
 };
 
@@ -125,6 +128,8 @@ export interface EffectsResult {
   cwds: (string | undefined)[];
   /** Top-level cwd after the whole line, when known. */
   finalCwd?: string;
+  /** For each sub-command that runs git: the repository it runs against (index → info). */
+  gitRepositories: Map<number, GitRepositoryInfo>;
 }
 
 function basename(text: string): string {
@@ -283,6 +288,7 @@ export function commandEffects(cmd: SimpleCommand, sink: EffectSink, xargsInputs
       'argument',
       cmd.argv.length ? 'environment of this command' : 'shell variable',
     );
+  envAssignmentEffects(cmd, sink);
   const program = cmd.argv[0];
   if (!program) return;
   if (program.dynamic) {
@@ -342,6 +348,17 @@ function cdTarget(cmd: SimpleCommand, sink: EffectSink, stack: string[]): string
   return t && !t.glob && t.target.length <= PATH_MAX ? t.target : undefined;
 }
 
+const PERSISTING = new Set(['export', 'declare', 'typeset', 'readonly', 'local']);
+
+/** `GIT_DIR=…` / `export GIT_WORK_TREE=…` on their own change what later git calls run against. */
+function recordGitEnv(cmd: SimpleCommand, env: EffectEnv): void {
+  const program = cmd.argv[0]?.text;
+  if (cmd.argv.length > 0 && !(program && PERSISTING.has(program))) return;
+  for (const a of cmd.assignments)
+    if (a.name === 'GIT_DIR' || a.name === 'GIT_WORK_TREE')
+      env.gitEnv?.set(a.name, { value: a.value, dynamic: /[$`]/.test(a.value) });
+}
+
 /** Text between two commands of the same subshell scope: only blanks, `;`, `&&`, `||` (no `|`, `&`, parens). */
 function sameScope(between: string): boolean {
   return /^(?:\s|;|&&|\|\|)*$/.test(between);
@@ -363,7 +380,9 @@ export function computeEffects(
     home: opts.home,
     resolver: opts.resolver ?? fsPathResolver,
     createdLinks: new Map(),
+    gitEnv: new Map(),
   };
+  const gitRepositories = new Map<number, GitRepositoryInfo>();
   const effects: Effect[] = [];
   const cwds: (string | undefined)[] = [];
   let outer: string | undefined = opts.cwd;
@@ -409,6 +428,8 @@ export function computeEffects(
       xargsInputsFor(cmd, index > 0 ? commands[index - 1] : undefined),
     );
     effects.push(...sink.effects);
+    if (sink.gitRepository) gitRepositories.set(index, sink.gitRepository);
+    recordGitEnv(cmd, env);
     if (orBranch && !inSub) {
       const name = cmd.argv[0]?.text;
       // `cd X || exit`: after the line, the cd succeeded. Any other fallback leaves either cwd.
@@ -428,7 +449,7 @@ export function computeEffects(
     afterCd = { previous: before };
     outer = target;
   }
-  const result: EffectsResult = { effects, cwds };
+  const result: EffectsResult = { effects, cwds, gitRepositories };
   if (outer !== undefined) result.finalCwd = outer;
   return result;
 }

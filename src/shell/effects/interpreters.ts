@@ -8,6 +8,7 @@
  * Source: issue 4 "Effects" (source/. read+exec; interpreter one-liners unknown); security README
  * "Protected files" (interpreter one-liners are a write vector).
  */
+import path from 'node:path';
 import type { Word } from '../types.js';
 import { words } from '../read-only/options.js';
 import type { EffectHandler } from './handler.js';
@@ -21,12 +22,76 @@ export function summary(code: string): string {
   return code.length > SUMMARY_CHARS ? `${code.slice(0, SUMMARY_CHARS)}…` : code;
 }
 
-/** String literals in one-liner code that look like paths (`'/home/u/.bashrc'`, `"~/x"`, `'./f'`). */
-export function pathLiterals(code: string): string[] {
-  const out: string[] = [];
-  const re = /(['"])((?:\/|~\/|\.\.?\/)[^'"\s]*|\.[A-Za-z0-9_][A-Za-z0-9_.-]*)\1/g;
-  for (let m = re.exec(code); m; m = re.exec(code)) out.push(m[2] as string);
+/**
+ * Constructs of one-liner code that stand for the home directory: `os.path.expanduser('~')`,
+ * `Path.home()`, `os.environ['HOME']`/`os.getenv('HOME')`, `process.env.HOME`, `os.homedir()`,
+ * Ruby `ENV['HOME']`/`Dir.home`, Perl `$ENV{HOME}`, PHP `getenv('HOME')`/`$_SERVER['HOME']`,
+ * and `$HOME` inside a string.
+ */
+const HOME_REFERENCE =
+  /expanduser\(\s*['"]~|Path\.home\(\)|environ(?:\.get\(|\[)\s*['"]HOME|getenv\(\s*['"]HOME|env\.HOME\b|env\[\s*['"]HOME|homedir\(\)|ENV\[\s*['"]HOME|Dir\.home|\$ENV\{\s*['"]?HOME|\$_SERVER\[\s*['"]HOME|\$HOME\b|\$\{HOME\}/;
+
+/** Mode prefixes of open() paths: Perl `>`, `>>`, `+<`, `+>`, `<`, `>&`; a trailing/leading `|` is a pipe. */
+const MODE_PREFIX = /^\s*\+?(?:>>|>|<)&?\s*/;
+
+/** A home-directory expression at the start of a literal (`${process.env.HOME}/x`, `$ENV{HOME}/x`, `$HOME/x`). */
+const LEADING_HOME =
+  /^(?:\$\{[^}]*HOME[^}]*\}|\$ENV\{\s*['"]?HOME['"]?\s*\}|\$HOME\b|\$\{HOME\}|#\{[^}]*HOME[^}]*\})/;
+
+const PATHY =
+  /^(?:\/|~\/|\.\.?\/)[^\s]*$|^\.[A-Za-z0-9_][A-Za-z0-9_.\/-]*$|^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_.-]+)+$/;
+
+/** A path named in one-liner code: as written, and whether it lies below the home directory. */
+export interface CodePath {
+  text: string;
+  /** True when the code builds it from the home directory (`Path.home() / '.bashrc'`). */
+  home: boolean;
+}
+
+/**
+ * String literals in one-liner code that name files, with open() mode prefixes removed
+ * (`open(">>~/.bashrc")`, `"+<path"`) and home-directory constructs resolved: a literal that
+ * starts with a home expression is below home, and when the code refers to the home directory
+ * anywhere, every relative name it holds (`'.bashrc'`, `'.ssh/authorized_keys'`) is reported
+ * below home as well.
+ */
+export function codePaths(code: string): CodePath[] {
+  const out: CodePath[] = [];
+  const homeCode = HOME_REFERENCE.test(code);
+  const re = /(['"`])((?:(?!\1)[^\\\n]|\\.)*)\1/g;
+  for (let m = re.exec(code); m; m = re.exec(code)) {
+    const literal = m[2] as string;
+    let t = literal.replace(MODE_PREFIX, '');
+    const moded = t !== literal && t !== '';
+    let home = false;
+    const lead = LEADING_HOME.exec(t);
+    if (lead) {
+      home = true;
+      t = t.slice(lead[0].length).replace(/^\/+/, '');
+      if (t === '') continue;
+    }
+    if (/[$`{}]/.test(t) && !home) continue;
+    if (!PATHY.test(t) && !((home || moded) && /^[\w.-]+$/.test(t))) continue;
+    if (home) out.push({ text: t, home: true });
+    else {
+      out.push({ text: t, home: false });
+      // Code that refers to the home directory may join any name to it (`HOME + '/.bashrc'`).
+      if (homeCode && !t.startsWith('~')) out.push({ text: t.replace(/^\.?\/+/, ''), home: true });
+    }
+  }
+  // Quoting the analysis does not follow (`"#{ENV["HOME"]}/.bashrc"`): any dot-name in code that
+  // refers to the home directory may be joined to it.
+  if (homeCode)
+    for (const m of code.matchAll(/(?:^|[^\w.~/])\/?(\.[A-Za-z0-9_][\w.-]*(?:\/[\w.-]+)*)/g))
+      out.push({ text: m[1] as string, home: true });
   return out;
+}
+
+/** String literals in one-liner code that look like paths (see `codePaths`), as written. */
+export function pathLiterals(code: string): string[] {
+  return codePaths(code)
+    .filter((p) => !p.home)
+    .map((p) => p.text);
 }
 
 function oneLiner(sink: EffectSink, program: string, code: Word | undefined): void {
@@ -38,14 +103,20 @@ function oneLiner(sink: EffectSink, program: string, code: Word | undefined): vo
     'interpreter',
     `${program} one-liner (effects not analysed)`,
   );
-  for (const p of pathLiterals(text))
+  for (const p of codePaths(text)) {
+    const target = p.home
+      ? path.join(sink.env.home, p.text.replace(/^~\//, ''))
+      : (sink.absolute(p.text) ?? p.text);
     sink.other(
       'write',
-      sink.absolute(p) ?? p,
+      target,
       'unknown',
       'interpreter',
-      `path named in a ${program} one-liner`,
+      p.home
+        ? `path built from the home directory in a ${program} one-liner`
+        : `path named in a ${program} one-liner`,
     );
+  }
 }
 
 function scriptFile(sink: EffectSink, program: string, w: Word | undefined): void {
@@ -227,7 +298,9 @@ function shellHandler(program: string): EffectHandler {
   };
 }
 
-const sourceHandler: EffectHandler = (args, sink) => scriptFile(sink, 'source', args[0]);
+/** `source [--] FILE [ARGS]`: the file runs in the current shell. */
+const sourceHandler: EffectHandler = (args, sink) =>
+  scriptFile(sink, 'source', args[0]?.text === '--' ? args[1] : args[0]);
 
 /** Shells and `source`/`.` by program name. */
 export const interpreterHandlers: Record<string, EffectHandler> = {

@@ -85,19 +85,24 @@ export function bindLoopVariables(cmd: SimpleCommand, loops: readonly Loop[]): S
     } else hi = mid - 1;
   }
   if (!found || cmd.end > found.bodyEnd) return cmd;
-  const enclosing = [found];
-  let changed = false;
-  const argv: Word[] = [];
-  for (const [i, w] of cmd.argv.entries()) {
-    const m = VARIABLE_WORD.exec(w.raw);
-    const name = m?.[1] ?? m?.[2];
-    const loop = i > 0 && w.dynamic && name ? enclosing.find((l) => l.name === name) : undefined;
-    if (!loop) {
-      argv.push(w);
-      continue;
+  const loop = found;
+  const bind = (words: readonly Word[]): { out: Word[]; changed: boolean } => {
+    let changed = false;
+    const out: Word[] = [];
+    for (const [i, w] of words.entries()) {
+      const m = VARIABLE_WORD.exec(w.raw);
+      const name = m?.[1] ?? m?.[2];
+      if (i === 0 || !w.dynamic || name !== loop.name) {
+        out.push(w);
+        continue;
+      }
+      changed = true;
+      for (const item of loop.items) out.push(itemWord(item));
     }
-    changed = true;
-    for (const item of loop.items) argv.push(itemWord(item));
-  }
-  return changed ? { ...cmd, argv } : cmd;
+    return { out, changed };
+  };
+  const argv = bind(cmd.argv);
+  if (!argv.changed) return cmd;
+  // The words as written (fullArgv, read by the read-only validator) get the same binding.
+  return { ...cmd, argv: argv.out, fullArgv: bind(cmd.fullArgv).out };
 }

@@ -101,6 +101,16 @@ function dataFile(value: string, form: boolean): string | undefined {
   return m ? m[1] : undefined;
 }
 
+/** The pattern of files a `-o` name with `#N` placeholders writes (`out_#1.txt` → `/cwd/out_*`). */
+function globOutput(sink: EffectSink, out: PathInput): string {
+  const head = out.text.replace(/#\d.*$/s, '');
+  if (out.dynamic) return out.text;
+  const slash = head.lastIndexOf('/');
+  const dir = slash >= 0 ? head.slice(0, slash + 1) : './';
+  const abs = sink.absolute(dir);
+  return abs === undefined ? out.text : `${abs.replace(/\/$/, '')}/${head.slice(slash + 1)}*`;
+}
+
 const curlHandler: EffectHandler = (args, sink) => {
   const items = CURL_SCAN(args);
   const urls: PathInput[] = [...operands(items)];
@@ -115,8 +125,13 @@ const curlHandler: EffectHandler = (args, sink) => {
     ...words('-x --proxy --preproxy --socks4 --socks4a --socks5 --socks5-hostname'),
   ))
     network(sink, valueInput(o, args), 'curl proxy');
-  for (const o of options(items, '-o', '--output'))
-    sink.file('write', valueInput(o, args), 'flag', 'curl -o');
+  for (const o of options(items, '-o', '--output')) {
+    const out = valueInput(o, args);
+    // `#1` in an output name is the text a URL glob (`{a,b}`, `[1-3]`) matched: the name is not known.
+    if (/#\d/.test(out.text))
+      sink.other('write', globOutput(sink, out), 'unknown', 'flag', 'curl -o with a URL glob name');
+    else sink.file('write', out, 'flag', 'curl -o');
+  }
   const outDir = options(items, '--output-dir')[0];
   if (options(items, '-O', '--remote-name', '--remote-name-all').length > 0) {
     const dir: PathInput = outDir ? valueInput(outDir, args) : { text: '.' };

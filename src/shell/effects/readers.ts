@@ -165,7 +165,12 @@ const awkHandler: EffectHandler = (args, sink) => {
   for (const r of a.reads)
     if (r.known) sink.literal('read', r.target, 'interpreter', 'awk getline <');
     else sink.other('read', r.target, 'unknown', 'interpreter', 'awk getline < (computed file name)');
-  for (const e of a.executes) sink.other('exec', e, 'unknown', 'interpreter', 'awk runs a command');
+  for (const e of a.executes) {
+    sink.other('exec', e, 'unknown', 'interpreter', 'awk runs a command');
+    // A pipe or system() string is shell text nobody parses here: its writes are not known either,
+    // so bypassPermissions asks as for any write it cannot see.
+    sink.other('write', `${e} (files it writes)`, 'unknown', 'interpreter', 'awk runs a shell command');
+  }
 };
 
 const findHandler: EffectHandler = (args, sink) => {

@@ -18,6 +18,7 @@ import {
   scanner,
   valueInput,
 } from './handler.js';
+import { contentsWrite } from './files.js';
 import type { EffectSink } from './sink.js';
 import { urlHost } from './network.js';
 
@@ -101,16 +102,17 @@ function copyOperands(sink: EffectSink, ops: readonly Word[], prog: string): voi
   for (const s of sources)
     if (s.dynamic || !REMOTE_SPEC.test(s.text)) sink.file('read', s, 'argument', `${prog} source`);
   if (last && (last.dynamic || !REMOTE_SPEC.test(last.text))) {
-    const dirLike = sources.length > 1 || last.text.endsWith('/') || last.text === '.' || last.text === '..';
-    if (dirLike)
-      for (const s of sources)
-        sink.file(
-          'write',
-          joinPath(last, basenameOf(s.text.replace(/^[^:]*:/, ''))),
-          'argument',
-          `${prog} destination`,
-        );
-    else sink.file('write', last, 'argument', `${prog} destination`);
+    // Into an existing directory the copy is DIR/basename(SRC); unknown → both names.
+    const dirLike = sources.length > 1 ? true : sink.isDirectory(last);
+    for (const s of sources) {
+      const path = s.text.replace(/^[^:]*:/, '');
+      // rsync `SRC/` copies the contents of SRC (names unknown) straight into the destination.
+      if (prog === 'rsync' && !s.dynamic && (path.endsWith('/') || /(^|\/)\.$/.test(path)))
+        contentsWrite(sink, last, s, `${prog} destination`);
+      else if (dirLike !== false)
+        sink.file('write', joinPath(last, basenameOf(path)), 'argument', `${prog} destination`);
+    }
+    if (dirLike !== true) sink.file('write', last, 'argument', `${prog} destination`);
   }
 }
 

@@ -3,7 +3,7 @@
  *
  * Path resolution of a word: `$HOME`/`${HOME}`/`$PWD`/`${PWD}` are substituted; any other
  * expansion → `unknown` (target = the word as written) → unquoted brace expansion expanded
- * statically (braces.ts) → `~`, `..` and relative paths resolved against the tracked cwd
+ * statically (brace-expand.ts) → `~`, `..` and relative paths resolved against the tracked cwd
  * (`expandPath`; relative with an unknown cwd → `unknown`) → symlinks created earlier in the same
  * command line (`ln -s`) and then the injectable `PathResolver` applied. When the resolved path
  * differs from the path as written, both are reported (a deny rule applies if either matches;
@@ -18,9 +18,10 @@
  * need approval), §3.6.
  */
 import type { Effect, EffectCertainty, EffectKind, EffectSource } from '../../core/effects.js';
+import type { GitRepositoryInfo } from '../../core/permission-types.js';
 import { expandPath, isPathInside, type PathResolver } from '../../core/paths.js';
 import type { Word } from '../types.js';
-import { expandBraces } from './braces.js';
+import { expandBraceText } from '../brace-expand.js';
 
 /** The world shared by all sub-commands of one command line. */
 export interface EffectEnv {
@@ -28,6 +29,11 @@ export interface EffectEnv {
   resolver: PathResolver;
   /** Symlinks created earlier in this command line (`ln -s T L`): absolute link → absolute target. */
   createdLinks: Map<string, string>;
+  /**
+   * `GIT_DIR`/`GIT_WORK_TREE` assigned earlier in the line (`export GIT_DIR=…; git log`): name →
+   * value as written (dynamic values keep their `$`). Optional; absent means none.
+   */
+  gitEnv?: Map<string, { value: string; dynamic: boolean }>;
 }
 
 const NOT_FILES = /^\/dev\/(null|stdin|stdout|stderr|tty|fd\/\d+|zero|random|urandom|full)$/;
@@ -64,6 +70,8 @@ function globIsSafe(pattern: string): boolean {
 
 export class EffectSink {
   readonly effects: Effect[] = [];
+  /** Set by the git handler: the repository this sub-command runs against. */
+  gitRepository?: GitRepositoryInfo;
   private readonly seen = new Set<string>();
 
   constructor(
@@ -143,7 +151,7 @@ export class EffectSink {
     }
     let texts = [text];
     if (input.braceExpansion) {
-      const expanded = expandBraces(text);
+      const expanded = expandBraceText(text);
       if (!expanded) return { targets: [], unknown: raw };
       texts = expanded;
     }
@@ -165,6 +173,24 @@ export class EffectSink {
       out.targets.push(entry);
     }
     return out;
+  }
+
+  /**
+   * Whether a path word names an existing directory: `true` for `/`, `.`, `..`, a trailing `/`,
+   * the home directory and the cwd; otherwise the resolver's answer (`PathResolver.isDirectory`,
+   * a stat); `undefined` when the word or the answer is unknown (callers then assume both).
+   */
+  isDirectory(input: PathInput): boolean | undefined {
+    const text = input.text;
+    if (!input.dynamic && (/\/$/.test(text) || ['.', '..', '/'].includes(text) || /\/\.\.?$/.test(text)))
+      return true;
+    const r = this.resolve(input);
+    if (r.unknown !== undefined || r.targets.length !== 1) return undefined;
+    const t = r.targets[0] as ResolvedTargets['targets'][number];
+    if (t.glob) return undefined;
+    if (t.target === this.realpath(expandPath(this.env.home, { cwd: '/' }))) return true;
+    if (this.cwd !== undefined && t.target === this.realpath(this.cwd)) return true;
+    return this.env.resolver.isDirectory?.(t.target);
   }
 
   /**

@@ -11,8 +11,10 @@
  * --global), "Agent and VCS config".
  */
 import path from 'node:path';
+import { GIT_EXEC_KEYS } from '../analyze-findings.js';
 import { splitGitGlobal } from '../read-only/git.js';
-import type { Word } from '../types.js';
+import type { GitRepositoryInfo } from '../../core/permission-types.js';
+import type { SimpleCommand, Word } from '../types.js';
 import { basenameOf, type EffectHandler } from './handler.js';
 import { urlHost } from './network.js';
 import type { EffectSink, PathInput } from './sink.js';
@@ -36,6 +38,22 @@ function remoteHost(sink: EffectSink, w: Word | undefined, sub: string): void {
     sink.other('network', w.raw, 'unknown', 'argument', `git ${sub}`);
     return;
   }
+  const helper = /^([A-Za-z][A-Za-z0-9+.-]*)::/.exec(w.text)?.[1];
+  if (helper !== undefined) {
+    // `<transport>::<address>` runs the remote helper git-remote-<transport>; the ext helper runs
+    // the command written in the address (gitremote-helpers(7), git-remote-ext(1)).
+    if (helper === 'ext')
+      sink.other(
+        'exec',
+        w.text,
+        'unknown',
+        'argument',
+        `git ${sub}: the ext transport runs the command in the URL`,
+      );
+    else sink.other('exec', `git-remote-${helper}`, 'known', 'argument', `git ${sub} runs a remote helper`);
+    sink.other('network', w.text, 'unknown', 'argument', `git ${sub} through a remote helper`);
+    return;
+  }
   const u = urlHost(w.text);
   if (u.file !== undefined) {
     sink.literal('read', u.file, 'argument', `git ${sub} file:// remote`);
@@ -56,19 +74,90 @@ function remoteHost(sink: EffectSink, w: Word | undefined, sub: string): void {
 }
 
 /** Non-option words after the sub-command (a cheap split; `--` ends options). */
-function splitSubArgs(args: readonly Word[]): { opts: Word[]; operands: Word[]; pathspecs: Word[] } {
+function splitSubArgs(
+  args: readonly Word[],
+  sub?: string,
+): { opts: Word[]; operands: Word[]; pathspecs: Word[] } {
   const opts: Word[] = [];
   const ops: Word[] = [];
   const pathspecs: Word[] = [];
+  const valued = (sub && VALUED_SUB_OPTIONS.get(sub)) || undefined;
   let afterDashDash = false;
-  for (const w of args) {
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
     if (afterDashDash) pathspecs.push(w);
     else if (w.text === '--') afterDashDash = true;
-    else if (w.text.startsWith('-') && w.text !== '-') opts.push(w);
-    else ops.push(w);
+    else if (w.text.startsWith('-') && w.text !== '-') {
+      opts.push(w);
+      if (valued?.has(w.text) && args[i + 1]) opts.push(args[++i] as Word);
+    } else ops.push(w);
   }
   return { opts, operands: ops, pathspecs };
 }
+
+/** Options of the clone/fetch/push family whose value is the next word (so it is not an operand). */
+const VALUED_SUB_OPTIONS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  [
+    'clone',
+    new Set([
+      '-c',
+      '--config',
+      '-u',
+      '--upload-pack',
+      '--template',
+      '-b',
+      '--branch',
+      '-o',
+      '--origin',
+      '--depth',
+      '--reference',
+      '--reference-if-able',
+      '--separate-git-dir',
+      '-j',
+      '--jobs',
+      '--filter',
+      '--shallow-since',
+      '--shallow-exclude',
+      '--server-option',
+      '--bundle-uri',
+    ]),
+  ],
+  [
+    'fetch',
+    new Set([
+      '--upload-pack',
+      '--depth',
+      '--deepen',
+      '--shallow-since',
+      '--shallow-exclude',
+      '-j',
+      '--jobs',
+      '--filter',
+      '-o',
+      '--server-option',
+      '--negotiation-tip',
+    ]),
+  ],
+  [
+    'pull',
+    new Set([
+      '--upload-pack',
+      '--depth',
+      '--deepen',
+      '--shallow-since',
+      '--shallow-exclude',
+      '-j',
+      '--jobs',
+      '-s',
+      '--strategy',
+      '-X',
+      '--strategy-option',
+      '-o',
+      '--server-option',
+    ]),
+  ],
+  ['push', new Set(['--receive-pack', '--exec', '--repo', '-o', '--push-option', '--signed'])],
+]);
 
 /**
  * `git commit -F/--file FILE` and `-t/--template FILE` (also `tag`/`merge -F`) read FILE into the
@@ -125,7 +214,190 @@ function configEffects(sink: EffectSink, args: readonly Word[]): void {
   else sink.file('read', target, 'argument', 'git config (reads)');
 }
 
-export const gitHandler: EffectHandler = (args, sink) => {
+/** Values of `--git-dir`/`--work-tree` among git's global options (`--opt=V` or `--opt V`). */
+function globalValue(args: readonly Word[], end: number, name: string): PathInput | undefined {
+  let found: PathInput | undefined;
+  for (let i = 0; i < end; i++) {
+    const w = args[i] as Word;
+    if (w.text.startsWith(`${name}=`)) {
+      const v = w.text.slice(name.length + 1);
+      found = { ...w, text: v, raw: v };
+    } else if (w.text === name && args[i + 1]) found = args[i + 1];
+  }
+  return found;
+}
+
+/** The resolved absolute path of a path input (symlinks followed), or undefined when it is not static. */
+function absoluteOf(sink: EffectSink, input: PathInput): string | undefined {
+  const r = sink.resolve(input);
+  return r.unknown === undefined && r.targets.length === 1 && !r.targets[0]?.glob
+    ? r.targets[0]?.target
+    : undefined;
+}
+
+/**
+ * The repository git runs against (see GitRepositoryInfo): `--git-dir`, then `GIT_DIR` (a prefix
+ * assignment or one made earlier in the line), then the directory after `-C` and `cd`.
+ */
+function gitRepository(
+  args: readonly Word[],
+  subIndex: number,
+  sink: EffectSink,
+  cmd: SimpleCommand,
+  chdir: boolean,
+): GitRepositoryInfo {
+  const end = subIndex < 0 ? args.length : subIndex;
+  const envOf = (name: string): PathInput | undefined => {
+    const a = [...cmd.assignments].reverse().find((x) => x.name === name);
+    if (a) return { text: a.value, dynamic: /[$`]/.test(a.value) };
+    const e = sink.env.gitEnv?.get(name);
+    return e ? { text: e.value, dynamic: e.dynamic } : undefined;
+  };
+  const gitDir = globalValue(args, end, '--git-dir');
+  const envDir = gitDir ? undefined : envOf('GIT_DIR');
+  const workTree = globalValue(args, end, '--work-tree') ?? envOf('GIT_WORK_TREE');
+  const info: GitRepositoryInfo = gitDir
+    ? { via: '--git-dir' }
+    : envDir
+      ? { via: 'GIT_DIR' }
+      : { via: chdir ? '-C' : 'cwd' };
+  const dir = gitDir ?? envDir;
+  const abs = dir
+    ? absoluteOf(sink, dir)
+    : sink.cwd === undefined
+      ? undefined
+      : absoluteOf(sink, { text: sink.cwd });
+  if (abs !== undefined) info.dir = abs;
+  if (workTree) info.workTree = absoluteOf(sink, workTree) ?? 'unknown';
+  return info;
+}
+
+/**
+ * git options that name a program to run, or a template or configuration to load (which can name
+ * programs): [scope, option pattern, reason], one row per option; scope is `global` (before the
+ * sub-command) or the sub-command. Each is an unknown execution.
+ */
+/** `-s NAME`, `-sNAME`, `--strategy NAME`, `--strategy=NAME`. */
+const STRATEGY = /^(?:-s|--strategy(?:=|$))/;
+
+export const GIT_EXEC_OPTIONS: ReadonlyArray<readonly [string, RegExp, string]> = [
+  [
+    'global',
+    /^-c(?:$|.)/,
+    'sets configuration for this run (pagers, ssh commands, fsmonitor, hooks, aliases)',
+  ],
+  ['global', /^--config-env(?:=|$)/, 'sets configuration from the environment'],
+  ['global', /^--exec-path=/, 'runs git helper programs from another directory'],
+  [
+    'clone',
+    /^(?:-u|--upload-pack(?:=|$))/,
+    'names the program run on the other side (a local path runs here)',
+  ],
+  ['clone', /^--template(?:=|$)/, 'copies hooks from a template directory'],
+  ['clone', /^(?:-c|--config(?:=|$))/, 'sets configuration of the new repository (hooks path, fsmonitor)'],
+  ['init', /^--template(?:=|$)/, 'copies hooks from a template directory'],
+  ['fetch', /^--upload-pack(?:=|$)/, 'names the program run on the other side'],
+  ['pull', /^--upload-pack(?:=|$)/, 'names the program run on the other side'],
+  ['ls-remote', /^--upload-pack(?:=|$)/, 'names the program run on the other side'],
+  ['push', /^--receive-pack(?:=|$)|^--exec(?:=|$)/, 'names the program run on the other side'],
+  ['archive', /^--exec(?:=|$)/, 'names the program run on the other side'],
+  ['rebase', /^(?:-x|--exec(?:=|$))/, 'runs a shell command after each commit'],
+  ['bisect', /^run$/, 'runs a command at each step'],
+  ['submodule', /^foreach$/, 'runs a shell command in each submodule'],
+  ['filter-branch', /^--/, 'runs shell filters on every commit'],
+  ['difftool', /^(?:-x|--extcmd(?:=|$)|-t|--tool(?:=|$))/, 'runs a diff program'],
+  ['mergetool', /^(?:-t|--tool(?:=|$))/, 'runs a merge program'],
+  ['grep', /^(?:-O|--open-files-in-pager)/, 'runs a pager program on the matches'],
+  ['send-email', /^--(?:smtp-server|sendmail-cmd)(?:=|$)/, 'runs a program to send mail'],
+  ['config', /^--edit$|^-e$/, 'runs an editor'],
+  ['instaweb', /^(?:-d|--httpd(?:=|$)|-b|--browser(?:=|$))/, 'runs the named web server or browser'],
+  ['web--browse', /^(?:-b|--browser(?:=|$)|-t|--tool(?:=|$)|--cmd(?:=|$))/, 'runs the named browser'],
+  ['merge', STRATEGY, 'a strategy that is not built in runs the program git-merge-NAME'],
+  ['pull', STRATEGY, 'a strategy that is not built in runs the program git-merge-NAME'],
+  ['rebase', STRATEGY, 'a strategy that is not built in runs the program git-merge-NAME'],
+  ['cherry-pick', STRATEGY, 'a strategy that is not built in runs the program git-merge-NAME'],
+  ['revert', STRATEGY, 'a strategy that is not built in runs the program git-merge-NAME'],
+];
+
+/** The merge strategies git carries itself (git-merge(1) "MERGE STRATEGIES"); any other name is a program. */
+const BUILTIN_STRATEGIES = new Set(['ort', 'recursive', 'resolve', 'octopus', 'ours', 'subtree']);
+
+/** The strategy an `-s NAME`/`-sNAME`/`--strategy[=]NAME` word names, or undefined when it names none. */
+function strategyName(w: Word, next: Word | undefined): Word | undefined {
+  if (w.text === '-s' || w.text === '--strategy') return next;
+  const v = w.text.startsWith('--strategy=') ? w.text.slice(11) : w.text.slice(2);
+  return { ...w, text: v };
+}
+
+/** Sub-commands that always run a command (their operands are the command). */
+const GIT_ALWAYS_EXEC = new Set(['filter-branch', 'filter-repo', 'mergetool']);
+
+/** Unknown execs for git's program-naming options (see GIT_EXEC_OPTIONS). */
+function gitExecOptions(args: readonly Word[], subIndex: number, sink: EffectSink): void {
+  const end = subIndex < 0 ? args.length : subIndex;
+  const sub = subIndex < 0 ? undefined : args[subIndex]?.text;
+  const hit = (scope: string, w: Word, next: Word | undefined): void => {
+    const row = GIT_EXEC_OPTIONS.find(([s, re]) => s === scope && re.test(w.text));
+    // `-c KEY=VALUE` / `--config KEY=VALUE`: only keys that name programs (or pull in config) run anything.
+    if (row && /^(?:-c|--config)(?:$|=|.)/.test(w.text) && !w.text.startsWith('--config-env')) {
+      const kv =
+        w.text === '-c' || w.text === '--config'
+          ? next
+          : { ...w, text: w.text.replace(/^(?:-c|--config=)/, '') };
+      const key = kv?.text.split('=')[0]?.toLowerCase() ?? '';
+      if (kv && !kv.dynamic && !GIT_EXEC_KEYS.test(key)) return;
+    }
+    if (row && row[1] === STRATEGY) {
+      const name = strategyName(w, next);
+      if (name && !name.dynamic && BUILTIN_STRATEGIES.has(name.text)) return;
+    }
+    if (row)
+      sink.other(
+        'exec',
+        `git ${scope === 'global' ? '' : `${scope} `}${w.text}`,
+        'unknown',
+        'flag',
+        `git ${row[0] === 'global' ? w.text.slice(0, 2) : row[0]}: ${row[2]}`,
+      );
+  };
+  for (let i = 0; i < end; i++) hit('global', args[i] as Word, args[i + 1]);
+  if (sub === undefined) return;
+  for (let i = subIndex + 1; i < args.length; i++) {
+    const w = args[i] as Word;
+    if (w.text === '--' && sub !== 'bisect') break;
+    hit(sub, w, args[i + 1]);
+  }
+  if (GIT_ALWAYS_EXEC.has(sub))
+    sink.other('exec', `git ${sub}`, 'unknown', 'argument', `git ${sub} runs configured or given programs`);
+}
+
+/** Options of `git worktree add` that take a value. */
+const WORKTREE_VALUED = new Set(['-b', '-B', '--reason', '--orphan']);
+
+/**
+ * `git worktree add [opts] PATH [COMMIT]` writes PATH (a new checkout); `move WT NEW` writes NEW
+ * and deletes WT; `remove WT` deletes WT; `list`/`prune`/`lock` change only `.git`.
+ */
+function worktreeEffects(rest: readonly Word[], sink: EffectSink): void {
+  const action = rest[0]?.text;
+  const ops: Word[] = [];
+  for (let i = 1; i < rest.length; i++) {
+    const w = rest[i] as Word;
+    if (WORKTREE_VALUED.has(w.text)) i++;
+    else if (!w.text.startsWith('-')) ops.push(w);
+  }
+  if (action === 'add') {
+    if (ops[0]) sink.file('write', ops[0], 'argument', 'git worktree add (a new checkout)');
+    else sink.other('write', 'new worktree', 'unknown', 'argument', 'git worktree add');
+  } else if (action === 'move') {
+    if (ops[0]) sink.file('delete', ops[0], 'argument', 'git worktree move');
+    if (ops[1]) sink.file('write', ops[1], 'argument', 'git worktree move');
+  } else if (action === 'remove') {
+    for (const w of ops) sink.file('delete', w, 'argument', 'git worktree remove');
+  }
+}
+
+export const gitHandler: EffectHandler = (args, sink, cmd) => {
   const g = splitGitGlobal(args);
   for (const d of g.chdirs) {
     sink.file('read', d, 'cwd', 'git -C');
@@ -135,6 +407,8 @@ export const gitHandler: EffectHandler = (args, sink) => {
       sink.cwd = abs;
     }
   }
+  sink.gitRepository = gitRepository(args, g.subIndex, sink, cmd, g.chdirs.length > 0);
+  gitExecOptions(args, g.subIndex, sink);
   for (const w of args.slice(0, g.subIndex < 0 ? args.length : g.subIndex)) {
     const m = /^--(git-dir|work-tree)=(.*)$/.exec(w.text);
     if (m) sink.file('read', { ...w, text: m[2] as string, raw: m[2] as string }, 'flag', `git --${m[1]}`);
@@ -145,7 +419,7 @@ export const gitHandler: EffectHandler = (args, sink) => {
   const subWord = args[g.subIndex] as Word;
   const sub = subWord.text;
   const rest = args.slice(g.subIndex + 1);
-  const { opts, operands, pathspecs } = splitSubArgs(rest);
+  const { opts, operands, pathspecs } = splitSubArgs(rest, sub);
   for (const [k, w] of rest.entries()) {
     const m = /^--output=(.*)$/s.exec(w.text);
     if (m)
@@ -239,6 +513,10 @@ export const gitHandler: EffectHandler = (args, sink) => {
       sink.file('read', w, 'argument', 'git mv');
     }
     if (last) sink.file('write', last, 'argument', 'git mv');
+    return;
+  }
+  if (sub === 'worktree') {
+    worktreeEffects(rest, sink);
     return;
   }
   if (sub === 'apply' || sub === 'am')

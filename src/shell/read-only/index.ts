@@ -17,6 +17,7 @@
 import type { Redirect, SimpleCommand, Word } from '../types.js';
 import { coreUtilValidators } from './core-utils.js';
 import { gitValidator } from './git.js';
+import { inspectValidators } from './inspect.js';
 import { validateLaunch } from './launchers.js';
 import { DANGEROUS_VARIABLE, miscValidators } from './misc.js';
 import { searchValidators } from './search.js';
@@ -27,6 +28,7 @@ export type { ReadOnlyVerdict, Validator } from './verdict.js';
 
 /** Every program the validator knows, by name. */
 export const READ_ONLY_VALIDATORS: Readonly<Record<string, Validator>> = {
+  ...inspectValidators,
   ...coreUtilValidators,
   ...textValidators,
   ...searchValidators,

@@ -206,6 +206,8 @@ const DOCKER_SUB: Record<string, Validator> = {
 };
 
 const dockerValidator: Validator = (args, cmd) => {
+  if (args.length === 1 && /^(?:--version|-v)$/.test(args[0]?.text ?? ''))
+    return yes('docker --version only prints');
   let i = 0;
   while (i < args.length && (args[i] as Word).text.startsWith('-')) {
     const t = (args[i] as Word).text;
@@ -307,10 +309,15 @@ const aliasValidator: Validator = (args) =>
     ? yes('alias only prints aliases')
     : no('alias with a definition changes what later commands run');
 
-const shoptValidator: Validator = (args) =>
-  args.some((w) => w.text === '-s' || w.text === '-u')
-    ? no('shopt -s/-u changes shell behaviour (expand_aliases …)')
-    : yes('shopt only prints');
+/** shopt options that only change which names a glob yields, never what runs or what a glob can reach. */
+const HARMLESS_SHOPT = new Set(['nullglob', 'globstar', 'checkwinsize', 'histappend', 'cmdhist']);
+
+const shoptValidator: Validator = (args) => {
+  if (!args.some((w) => w.text === '-s' || w.text === '-u')) return yes('shopt only prints');
+  return args.every((w) => !w.dynamic && (/^-[squ]+$/.test(w.text) || HARMLESS_SHOPT.has(w.text)))
+    ? yes('shopt sets only glob-result options (nullglob, globstar)')
+    : no('shopt -s/-u changes shell behaviour (expand_aliases, dotglob …)');
+};
 
 /** `--version`-style queries of common tools: read-only when that is the whole command. */
 function versionOnly(program: string, accepted: string[]): Validator {

@@ -1,0 +1,100 @@
+/**
+ * Parsing one script (the command line, or a script handed to a shell) the way bash reads it:
+ *
+ * 1. parse (parse-mask.ts: tree-sitter with its same-length retries);
+ * 2. join backslash-newline continuations (continuations.ts) and parse the joined text;
+ * 3. locate heredocs with bash's rule (heredocs.ts) and parse the text with every heredoc
+ *    operator turned into a same-length input redirection and every body blanked, so the parser
+ *    splits the command line exactly as bash does; the bodies are handed back by operator offset.
+ *
+ * When the parser's own reading of the heredocs (step 2's tree) disagrees with bash's rule, the
+ * command is still split as bash reads it, and a problem is reported (the line asks): the
+ * analysis does not rely on either reading alone. Offsets of the result refer to `source`.
+ */
+import { joinContinuations } from './continuations.js';
+import { type Heredoc, maskHeredocs, scanHeredocs } from './heredocs.js';
+import { parseBashTolerant } from './parse-mask.js';
+import type { ParsedBash, SyntaxNode } from './parser.js';
+
+/** A parsed script. */
+export interface ParsedScript {
+  parsed: ParsedBash;
+  /** The text as bash reads it (continuations joined); every offset refers to it. */
+  source: string;
+  /** Offsets in `source` where an unquoted word was joined across a continuation. */
+  midWord: number[];
+  /** Here-documents by the offset of their `<<` operator. */
+  heredocs: ReadonlyMap<number, Heredoc>;
+  /** Reasons the reading cannot be trusted in full (empty when it can). */
+  problems: string[];
+}
+
+const NO_HEREDOCS: ReadonlyMap<number, Heredoc> = new Map();
+
+/** Parses `text` as bash reads it (see the module comment). Never throws for any text. */
+export function parseScript(text: string): ParsedScript {
+  let parsed = parseBashTolerant(text);
+  // A parse its budget cut (budget.ts) is not worth re-reading: the analysis asks anyway.
+  if (parsed.cut) return { parsed, source: text, midWord: [], heredocs: NO_HEREDOCS, problems: [] };
+  let source = text;
+  let midWord: number[] = [];
+  const quotedBodies = text.includes('\\\n')
+    ? scanHeredocs(text)
+        .heredocs.filter((h) => h.quoted)
+        .map((h) => [h.bodyStart, h.end] as const)
+    : [];
+  const joined = joinContinuations(text, parsed.root, quotedBodies);
+  if (joined) {
+    source = joined.text;
+    midWord = joined.midWord;
+    parsed = parseBashTolerant(source);
+  }
+  const scan = scanHeredocs(source);
+  const problems: string[] = [];
+  if (scan.heredocs.length === 0 || scan.unsure) {
+    if (scan.unsure && hasHeredocNode(parsed.root))
+      problems.push(`the heredocs cannot be located (${scan.unsure})`);
+    return { parsed, source, midWord, heredocs: NO_HEREDOCS, problems };
+  }
+  if (!treeAgrees(parsed.root, scan.heredocs))
+    problems.push(
+      'the parser reads the heredocs differently from bash; the command is split as bash reads it',
+    );
+  const masked = maskHeredocs(source, scan.heredocs) as string;
+  const maskedParse = parseBashTolerant(masked);
+  const heredocs = new Map(scan.heredocs.map((h) => [h.op, h]));
+  return { parsed: { ...maskedParse, source }, source, midWord, heredocs, problems };
+}
+
+function hasHeredocNode(root: SyntaxNode): boolean {
+  const stack = [root];
+  while (stack.length > 0) {
+    const n = stack.pop() as SyntaxNode;
+    if (n.type === 'heredoc_redirect') return true;
+    for (const c of n.children) stack.push(c);
+  }
+  return false;
+}
+
+/** True when every heredoc the tree found is one bash finds, with its delimiter on the same line. */
+function treeAgrees(root: SyntaxNode, heredocs: readonly Heredoc[]): boolean {
+  const byOp = new Map(heredocs.map((h) => [h.op, h]));
+  // A document the input ends inside (no delimiter line) may be missing from the tree: bash reads
+  // it to the end of the input, and nothing follows it to be misread.
+  const expected = heredocs.filter((h) => h.terminated).length;
+  let found = 0;
+  const stack = [root];
+  while (stack.length > 0) {
+    const n = stack.pop() as SyntaxNode;
+    if (n.type === 'heredoc_redirect') {
+      const op = n.children.find((c) => c.type === '<<' || c.type === '<<-');
+      const h = op ? byOp.get(op.start) : undefined;
+      if (!h) return false;
+      if (h.terminated) found++;
+      const end = n.children.find((c) => c.type === 'heredoc_end');
+      if (end ? !(h.terminated && end.start >= h.bodyEnd && end.start <= h.end) : h.terminated) return false;
+    }
+    for (const c of n.children) stack.push(c);
+  }
+  return found === expected;
+}
