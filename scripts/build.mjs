@@ -3,7 +3,8 @@
 //   bundling: same layout, same imports), with the files modules read at run time (the tools'
 //   *.prompt.md) copied beside them;
 // - the start-up bundles bin/gantry.js runs (dist/fast/*.mjs; npm packages stay external):
-//   `gantry hook` (run on every tool call of a host), `gantry check`, and the rest of the command line;
+//   `gantry hook` (run on every tool call of a host), `gantry check`, the rest of the command line,
+//   and the shell-analysis worker thread the servers (`gantry mcp`, the hook server) start;
 // - the type declarations (`tsc -p tsconfig.build.json`, declarations only);
 // - dist/.build-stamp.json, which bin/gantry.js compares with the sources in a git checkout.
 //
@@ -47,7 +48,11 @@ const SPLIT_ENTRIES = {
   gantry: 'src/cli/cli-entry.ts',
 };
 /** The start-up bundles made as one file each. */
-const SINGLE_ENTRIES = { 'gantry-check': 'src/cli/check-entry.ts' };
+const SINGLE_ENTRIES = {
+  'gantry-check': 'src/cli/check-entry.ts',
+  // src/shell/worker/entry.ts finds it beside the bundle's chunks
+  'gantry-analysis-worker': 'src/shell/worker/analysis-worker.ts',
+};
 
 const notShipped = NOT_SHIPPED.map((s) => new RegExp(s));
 const isShipped = (rel) => !notShipped.some((re) => re.test(rel));

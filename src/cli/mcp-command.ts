@@ -21,6 +21,7 @@ import { PERMISSION_MODES, type PermissionMode } from '../core/index.js';
 import { serveHttp, serveStdio } from '../mcp/server/transports.js';
 import { assembleToolPool } from '../runtime/index.js';
 import { createSandboxManager, type SandboxManager } from '../sandbox/index.js';
+import { configureShellAnalysis, shellAnalysisSummary, stopShellAnalysisWorkers } from '../shell/index.js';
 import { stopAllProcessGroups } from '../tools/bash/exec.js';
 import { removeStaleTempFiles } from '../tools/file-io/atomic-write.js';
 import { pruneSessionDirs, sessionDirFor, sessionsRoot } from '../tools/file-io/session-files.js';
@@ -97,6 +98,15 @@ export async function runMcp(o: McpCliOptions, version: string): Promise<number>
   if (broken.length) return fail(broken.map((p) => `${p.file}: ${p.message}`).join('; '));
   for (const p of guard.settings.problems)
     process.stderr.write(`settings ${p.severity}: ${p.file ?? ''} ${p.message}\n`);
+  // Bash analyses run in worker threads, so a slow one never delays another session's calls, and
+  // stop at the deadline (docs/analysis-budget.md).
+  configureShellAnalysis({
+    workers: true,
+    ...(guard.settings.analysisDeadlineMs !== undefined
+      ? { deadlineMs: guard.settings.analysisDeadlineMs }
+      : {}),
+  });
+  process.stderr.write(`gantry mcp: Bash analysis ${shellAnalysisSummary()}\n`);
   // The Bash sandbox, when settings enable it (spec §7): one manager per server process.
   const sandbox: SandboxManager | undefined = guard.settings.sandbox.enabled
     ? createSandboxManager({
@@ -127,7 +137,7 @@ export async function runMcp(o: McpCliOptions, version: string): Promise<number>
     const keepAlive = setInterval(() => undefined, 1000);
     try {
       await stopAllProcessGroups();
-      await sandbox?.dispose();
+      await Promise.all([sandbox?.dispose(), stopShellAnalysisWorkers()]);
     } finally {
       clearInterval(keepAlive);
     }

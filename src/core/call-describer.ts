@@ -22,6 +22,8 @@ export interface DescribeWorld {
   home: string;
   /** Symlink resolution (the real filesystem, or a declared map in tests and the security corpus). */
   resolver: PathResolver;
+  /** Deadline of a shell analysis (ms; default: the process-wide one, docs/analysis-budget.md). */
+  analysisDeadlineMs?: number;
 }
 
 /** A tool's describer: `(input, world) → CallDescription`. Never throws for an object input. */

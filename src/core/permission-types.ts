@@ -59,6 +59,12 @@ export interface Finding {
   behavior: 'ask' | 'deny';
   /** Index into `CallDescription.subcommands` (Bash only). */
   subcommand?: number;
+  /**
+   * An ask that holds in every mode: bypassPermissions, a hook's allow, sandbox auto-allow and the
+   * auto-mode classifier do not lift it (a deny still wins). Set when the analysis could not look at
+   * the whole call (it stopped at its deadline or budget, docs/analysis-budget.md).
+   */
+  everyMode?: boolean;
 }
 
 /** One environment assignment in front of a command (`FOO=1 cmd`). */

@@ -7,6 +7,7 @@
  *   2 deny rules (tool, parameters, sub-commands, Read/Edit over effects, domains), tool deny → deny
  *   3 protected-path writes, deny-level findings             → deny
  *     agent/VCS config writes, critical-path removals        → ask (every mode; never auto-allowed)
+ *     an analysis that stopped early (`everyMode` finding)   → ask (every mode; never auto-allowed)
  *     hook ask                                               → ask
  *   4 findings, unknown effects, paths outside the working directories → ask
  *     (skipped by bypassPermissions, a hook allow, and sandbox auto-allow)
@@ -99,6 +100,17 @@ export function runPipeline(input: PipelineInput): PipelineResult {
     );
   const prot = protectedStep(view, input);
   if (prot) return out(prot, prot.behavior === 'deny' ? 'protected-path' : 'config-path');
+  // An analysis that stopped early (docs/analysis-budget.md): no mode, hook or sandbox lifts it.
+  const incomplete = req.description.findings.find((f) => f.behavior === 'ask' && f.everyMode);
+  if (incomplete)
+    return out(
+      ask({
+        type: 'check',
+        checkId: incomplete.id,
+        message: `Needs approval in every mode: ${incomplete.message} [${incomplete.id}].`,
+      }),
+      'check',
+    );
   if (hook?.decision === 'ask')
     return out(
       ask({

@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { SandboxSettings } from '../core/sandbox-settings.js';
-import { analyzeCommandAsync } from '../shell/index.js';
+import { analyzeCommandCached, analyzeCommandOffThread, initShellParser } from '../shell/index.js';
 import { sandboxViolationNotes } from './annotate.js';
 import { probeSandbox, type SandboxAvailability } from './availability.js';
 import { buildBwrapCommand } from './bwrap-command.js';
@@ -42,12 +42,22 @@ import {
 export type SandboxSpawnSpec = SpawnSpec;
 export type { SandboxCallInfo };
 
+/**
+ * The analysis the Bash call was just described with (remembered by the shell room), else a new
+ * one — off the event loop when the process runs analysis workers (docs/analysis-budget.md).
+ */
+async function analyzeOnce(command: string, o: { cwd: string; home: string }) {
+  await initShellParser();
+  return analyzeCommandCached(command, o) ?? (await analyzeCommandOffThread(command, o));
+}
+
 export interface SandboxManagerOptions {
   settings: SandboxSettings;
   /** Project root first, then additional working directories (absolute); read on every call. */
   workingDirectories: () => readonly string[];
   /**
-   * Shell analysis for `excludedCommands`; default `analyzeCommandAsync` of `src/shell`. When it
+   * Shell analysis for `excludedCommands`; default: the analysis `src/shell` remembers from the
+   * call's description, else a new one (in a worker when the process runs them). When it
    * fails or returns nothing the command is not excluded (it stays sandboxed: fail closed).
    */
   analyzeCommand?: (
@@ -112,7 +122,7 @@ export class SandboxManager {
         const cwd = input.cwd ?? this.options.workingDirectories()[0] ?? process.cwd();
         analysis = this.options.analyzeCommand
           ? await this.options.analyzeCommand(input.command, cwd)
-          : await analyzeCommandAsync(input.command, { cwd, home: this.options.home ?? homedir() });
+          : await analyzeOnce(input.command, { cwd, home: this.options.home ?? homedir() });
       } catch {
         analysis = undefined;
       }

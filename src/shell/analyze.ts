@@ -8,16 +8,24 @@
  * → effects with cd tracking (effects/) → `SubcommandInfo[]` → `readOnly` = parse ok, every
  * sub-command read-only, no finding, and no write/delete/network/unknown effect.
  *
- * Sub-command cap: the first `FULL_ANALYSIS_LIMIT` (1000) sub-commands get read-only validation and
+ * Sub-command cap: the first `FULL_ANALYSIS_LIMIT` (256) sub-commands get read-only validation and
  * effects; past it the line gets a `SUBCOMMAND_CAP` finding (ask) and the remaining sub-commands are
  * still listed (so deny rules keep matching them), marked not read-only.
+ *
+ * Budget (budget.ts, docs/analysis-budget.md): the whole analysis runs within a deadline
+ * (`opts.deadlineMs`, default 1000 ms) and the parser within its work budget. When either stops the
+ * work early, what was analysed is kept (deny rules and protected paths still match it) and an
+ * `ANALYSIS_DEADLINE` or `ANALYSIS_BUDGET` finding asks in every mode (`everyMode`): the rest of
+ * the command was never looked at, so no mode may allow it.
  *
  * Source: issue 4 "Shell analysis"; seed 000 §2.2 (lifecycle), security README "Decision order"
  * (cap: past it ask, never allow; a deny anywhere still wins; chains of 100 analysed in full).
  */
 import type { Effect } from '../core/effects.js';
 import type { EnvAssignment, Finding, SubcommandInfo } from '../core/permission-types.js';
+import { fsPathResolver } from '../core/paths.js';
 import { programFindings } from './analyze-findings.js';
+import { AnalysisBudget, defaultDeadlineMs, withBudget } from './budget.js';
 import { runSecurityChecks } from './checks/index.js';
 import { hashBindsName } from './checks/shell-state.js';
 import { computeEffects } from './effects/index.js';
@@ -25,11 +33,17 @@ import { bindLoopVariables, findLoops } from './effects/loop-vars.js';
 import { initShellParser } from './parser.js';
 import { checkReadOnly } from './read-only/index.js';
 import { no, type ReadOnlyVerdict } from './read-only/verdict.js';
+import { cachingResolver } from './resolver-cache.js';
 import { parseAndSplit } from './split.js';
 import type { AnalyzeOptions, CommandAnalysis, SimpleCommand } from './types.js';
 
-/** Sub-commands analysed in full (read-only + effects); the corpus expects 100 to be. */
-export const FULL_ANALYSIS_LIMIT = 1000;
+/**
+ * Sub-commands analysed in full (read-only + effects); the corpus expects 100 to be. Each costs
+ * 10–100 µs (options, path resolution through the filesystem), so 256 keeps a 64 KiB line of
+ * thousands of sub-commands within the analysis time budget (docs/analysis-budget.md); past it the
+ * line asks, and every sub-command is still listed for deny rules.
+ */
+export const FULL_ANALYSIS_LIMIT = 256;
 
 /** True when an effect stops a command from being read-only. */
 export function disqualifiesReadOnly(e: Effect): boolean {
@@ -57,12 +71,34 @@ function ruleText(cmd: SimpleCommand): string {
  * Analyses one Bash command line. Synchronous: call `await initShellParser()` once before (or use
  * `analyzeCommandAsync`).
  * @param command - the command exactly as the model sent it.
- * @param opts - `{cwd, home, resolver?}`: the world the command runs in.
+ * @param opts - `{cwd, home, resolver?, deadlineMs?}`: the world the command runs in, and the
+ *   analysis deadline in ms (default: `GANTRY_ANALYSIS_DEADLINE_MS`, the configured one, or 1000).
  * @returns the analysis; never throws for any input (a parse failure is `parseOk: false` plus an
- *   `UNPARSEABLE_COMMAND` finding).
+ *   `UNPARSEABLE_COMMAND` finding; work stopped by the budget adds an every-mode ask finding).
  * @throws Error only when the parser was not initialised (a programming error).
  */
 export function analyzeCommand(command: string, opts: AnalyzeOptions): CommandAnalysis {
+  const budget = new AnalysisBudget(opts.deadlineMs ?? defaultDeadlineMs());
+  const resolver = cachingResolver(opts.resolver ?? fsPathResolver);
+  return withBudget(budget, () => analyzeWithin(command, { ...opts, resolver }, budget));
+}
+
+/** The finding of an analysis its budget stopped early (asks in every mode). */
+export function budgetFinding(budget: AnalysisBudget): Finding | undefined {
+  const stop = budget.stop;
+  if (!stop) return undefined;
+  return {
+    id: stop.kind === 'deadline' ? 'ANALYSIS_DEADLINE' : 'ANALYSIS_BUDGET',
+    message:
+      stop.kind === 'deadline'
+        ? `The ${stop.message}; the part not analysed could do anything, so it cannot be proven safe.`
+        : `The analysis stopped early (${stop.message}); the part not analysed could do anything, so it cannot be proven safe.`,
+    behavior: 'ask',
+    everyMode: true,
+  };
+}
+
+function analyzeWithin(command: string, opts: AnalyzeOptions, budget: AnalysisBudget): CommandAnalysis {
   const split = parseAndSplit(command);
   const commands = split.commands;
   // Offsets of the split refer to the line as bash reads it (continuations joined).
@@ -84,7 +120,7 @@ export function analyzeCommand(command: string, opts: AnalyzeOptions): CommandAn
     });
   }
   const seen = new Set(findings.map((f) => `${f.id}\u0000${f.subcommand ?? ''}`));
-  for (let i = 0; i < limit; i++) {
+  for (let i = 0; i < limit && !((i & 63) === 0 && budget.expired()); i++) {
     for (const f of programFindings(commands[i] as SimpleCommand, i)) {
       const key = `${f.id}\u0000${f.subcommand ?? ''}`;
       if (seen.has(key)) continue;
@@ -97,14 +133,30 @@ export function analyzeCommand(command: string, opts: AnalyzeOptions): CommandAn
   const loops = findLoops(source);
   let pathShadowed = false;
   const unsafeEffectAt = new Set<number>();
+  // Commands launched by one `find -exec …` (or another launcher) share the launcher's word list,
+  // and the verdict depends only on that list: judged once per list, not once per clause (a find
+  // with thousands of -exec clauses was quadratic).
+  const verdicts = new Map<readonly unknown[], ReadOnlyVerdict>();
+  const readOnlyOf = (cmd: SimpleCommand, shadowed: boolean): ReadOnlyVerdict => {
+    if (shadowed || cmd.assignments.length || cmd.redirects.length || cmd.fullArgv.length === 0)
+      return checkReadOnly(cmd, { pathShadowed: shadowed });
+    let v = verdicts.get(cmd.fullArgv);
+    if (!v) {
+      v = checkReadOnly(cmd, { pathShadowed: false });
+      verdicts.set(cmd.fullArgv, v);
+    }
+    return v;
+  };
   for (const e of effects)
     if (disqualifiesReadOnly(e) && e.subcommand !== undefined) unsafeEffectAt.add(e.subcommand);
   for (const [i, cmd] of commands.entries()) {
     let verdict: ReadOnlyVerdict;
     if (i >= limit) verdict = no('past the sub-command analysis limit');
+    else if (budget.stop?.kind === 'deadline' || ((i & 63) === 0 && budget.expired()))
+      verdict = no('the analysis stopped before reaching it');
     else {
       // A for-loop variable bound to its static word list reads like those words (loop-vars.ts).
-      verdict = checkReadOnly(bindLoopVariables(cmd, loops), { pathShadowed });
+      verdict = readOnlyOf(bindLoopVariables(cmd, loops), pathShadowed);
       if (verdict.readOnly && unsafeEffectAt.has(i))
         verdict = no(
           'it writes, deletes, contacts the network or has an effect that cannot be resolved statically',
@@ -129,14 +181,21 @@ export function analyzeCommand(command: string, opts: AnalyzeOptions): CommandAn
     if (repository) info.gitRepository = repository;
     subcommands.push(info);
   }
+  const stopped = budgetFinding(budget);
+  if (stopped) {
+    findings.push(stopped);
+    const message = budget.stop?.message as string;
+    if (!split.problems.includes(message)) split.problems.push(message);
+  }
+  const ok = split.ok && !stopped;
   const readOnly =
-    split.ok &&
+    ok &&
     findings.length === 0 &&
     subcommands.every((s) => s.readOnly) &&
     !effects.some(disqualifiesReadOnly);
   const analysis: CommandAnalysis = {
     command,
-    parseOk: split.ok,
+    parseOk: ok,
     problems: split.problems,
     subcommands,
     findings,

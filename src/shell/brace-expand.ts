@@ -10,16 +10,37 @@
  * placeholder that no brace rule treats specially, and the placeholders are mapped back in every
  * result, so each result keeps which characters were quoted (for globbing and tilde expansion).
  *
- * Cap: more than `MAX_BRACE_WORDS` results, a result longer than the input cap, or more quoted
- * characters than placeholders → undefined (callers fail closed: unknown word, the command asks).
+ * Cap: more than `MAX_BRACE_WORDS` results, more than `MAX_BRACE_EXPANSION_CHARS` characters of
+ * results (budget.ts), an expansion the library's step budget cut short, or more quoted characters
+ * than placeholders → undefined (callers fail closed: unknown word, the command asks).
  */
 import { expand } from 'brace-expansion';
+import { MAX_BRACE_EXPANSION_CHARS } from './budget.js';
 
 /** Most words one brace expression may produce before the analysis gives up (fail closed). */
 export const MAX_BRACE_WORDS = 1024;
 
-/** Total characters of all results before the analysis gives up. */
-const MAX_BRACE_CHARS = 256 * 1024;
+/** Total characters of all results before the analysis gives up (budget.ts). */
+const MAX_BRACE_CHARS = MAX_BRACE_EXPANSION_CHARS;
+
+/**
+ * Steps (characters scanned, results built) the library may take per expansion. Within the word and
+ * character caps an expansion needs far fewer; a long word of many groups (`{a,b}{a,b}…`, each
+ * group rebuilding up to `MAX_BRACE_WORDS` results) reaches it within milliseconds and is refused.
+ */
+const MAX_BRACE_STEPS = 1_000_000;
+
+/**
+ * `{` nested in one another, at most: the library stops following nesting (leaves it literal) far
+ * deeper, after seconds of work; real words nest a few levels.
+ */
+const MAX_BRACE_DEPTH = 64;
+
+/** `{a},b}` rewrites the library may make per expansion (its own default). */
+const MAX_BRACE_REWRITES = 1000;
+
+/** Longest sentinel the library writes for one escaped character (`\0PERIOD0.…\0`), with margin. */
+const ESCAPED_CHAR = 32;
 
 const PUA_START = 0xe000;
 const PUA_SIZE = 0x1900; // U+E000 … U+F8FF
@@ -59,13 +80,28 @@ export function expandMaskedWord(text: string, mask: string): BraceResult[] | un
     encoded += String.fromCharCode(PUA_START + table.length);
     table.push({ char: c, mask: m });
   }
-  const results = expand(encoded, { max: MAX_BRACE_WORDS + 1, maxLength: MAX_BRACE_CHARS + 1 });
+  // The library drops, without saying so, the results past `max` words or `maxLength` characters,
+  // counted in its escaped form (each `\{`, `\}`, `\,`, `\.`, `\\` and each `{a},b}` rewrite
+  // becomes a sentinel of at most `ESCAPED_CHAR` characters). No result is longer than the word
+  // (each picks one alternative per group; a sequence value is no longer than its `{a..b}` body),
+  // so when results were dropped for length the kept ones add up to more than `MAX_BRACE_CHARS`
+  // characters as bash spells them: refused below (`total`), never returned short.
+  if (braceDepth(encoded) > MAX_BRACE_DEPTH) return undefined;
+  const results = expand(encoded, {
+    max: MAX_BRACE_WORDS + 1,
+    maxLength: ESCAPED_CHAR * (MAX_BRACE_CHARS + encoded.length + MAX_BRACE_REWRITES + 1),
+    maxRewrites: MAX_BRACE_REWRITES,
+    maxSteps: MAX_BRACE_STEPS,
+  });
   if (results.length > MAX_BRACE_WORDS) return undefined;
   let total = 0;
+  for (const r of results) total += r.length;
+  if (total > MAX_BRACE_CHARS) return undefined;
+  // Past its step budget the library leaves the set it was expanding, and the rest, literal: a
+  // result that still expands means the expansion was not finished (refused, fail closed).
+  for (const r of results) if (stillExpands(r)) return undefined;
   const out: BraceResult[] = [];
   for (const r of results) {
-    total += r.length;
-    if (total > MAX_BRACE_CHARS) return undefined;
     let t = '';
     let k = '';
     for (const c of r) {
@@ -83,6 +119,30 @@ export function expandMaskedWord(text: string, mask: string): BraceResult[] | un
     out.push({ text: t, mask: k });
   }
   return out;
+}
+
+/** Deepest nesting of `{` in `text` (escaped or unmatched braces counted too: an over-count only refuses). */
+function braceDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x7d && depth > 0) depth--;
+  }
+  return deepest;
+}
+
+/** True when `text` (an encoded result) has a brace set the library would still expand. */
+function stillExpands(text: string): boolean {
+  if (!BRACE_HINT.test(text)) return false;
+  const again = expand(text, {
+    max: 2,
+    maxLength: ESCAPED_CHAR * (2 * text.length + MAX_BRACE_REWRITES + 1),
+    maxRewrites: MAX_BRACE_REWRITES,
+    maxSteps: MAX_BRACE_STEPS,
+  });
+  return again.length !== 1 || again[0] !== text;
 }
 
 /**

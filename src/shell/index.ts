@@ -9,10 +9,12 @@
  * - The phases, for callers that need one: `parseAndSplit`, `runSecurityChecks`, `checkReadOnly`,
  *   `analyzeSed`, `computeEffects`.
  */
+import { fsPathResolver } from '../core/paths.js';
 import type { CallDescription } from '../core/permission-types.js';
 import { analyzeCommand } from './analyze.js';
 import { initShellParser } from './parser.js';
 import type { AnalyzeOptions, CommandAnalysis } from './types.js';
+import { analyzeCommandOffThread, type OffThreadOptions, shellAnalysisDeadlineMs } from './worker/service.js';
 
 export {
   analyzeCommand,
@@ -28,6 +30,29 @@ export { initShellParser, isShellParserReady, MAX_PARSE_INPUT_CHARS } from './pa
 export { checkReadOnly, READ_ONLY_VALIDATORS, type ReadOnlyVerdict } from './read-only/index.js';
 export { analyzeSed, type SedAnalysis } from './sed.js';
 export { parseAndSplit, parseAndSplitAsync } from './split.js';
+export {
+  AnalysisBudget,
+  DEFAULT_ANALYSIS_DEADLINE_MS,
+  MAX_ANALYSIS_DEADLINE_MS,
+  MIN_ANALYSIS_DEADLINE_MS,
+  normalizeDeadlineMs,
+  PARSE_BUDGET,
+} from './budget.js';
+export { type AnalysisPool, type AnalysisPoolOptions, createAnalysisPool } from './worker/pool.js';
+export { bundledWorker, sourceWorker, type WorkerSpec } from './worker/entry.js';
+export {
+  analyzeCommandCached,
+  analyzeCommandOffThread,
+  configureShellAnalysis,
+  type OffThreadOptions,
+  SYNC_DEADLINE_MS,
+  SYNC_MAX_CHARS,
+  type ShellAnalysisConfig,
+  shellAnalysisDeadlineMs,
+  shellAnalysisPool,
+  shellAnalysisSummary,
+  stopShellAnalysisWorkers,
+} from './worker/service.js';
 export type { AnalyzeOptions, CommandAnalysis, Redirect, SimpleCommand, SplitResult, Word } from './types.js';
 
 const SUMMARY_CHARS = 200;
@@ -60,9 +85,18 @@ export function describeAnalysis(a: CommandAnalysis): CallDescription {
 
 /**
  * Describes a Bash call for the permission engine (design.md §2 step 4). Loads the parser if needed.
+ * Runs in a worker thread when the process turned workers on (worker/service.ts); the deadline is
+ * `opts.deadlineMs`, else the process-wide one (docs/analysis-budget.md). A resolver other than the
+ * real filesystem's keeps the analysis in this thread (a resolver cannot cross threads).
  * @returns a `CallDescription`; never rejects for any command text.
  */
 export async function describeBashCommand(command: string, opts: AnalyzeOptions): Promise<CallDescription> {
   await initShellParser();
-  return describeAnalysis(analyzeCommand(command, opts));
+  if (opts.resolver && opts.resolver !== fsPathResolver)
+    return describeAnalysis(
+      analyzeCommand(command, { ...opts, deadlineMs: opts.deadlineMs ?? shellAnalysisDeadlineMs() }),
+    );
+  const o: OffThreadOptions = { cwd: opts.cwd, home: opts.home };
+  if (opts.deadlineMs !== undefined) o.deadlineMs = opts.deadlineMs;
+  return describeAnalysis(await analyzeCommandOffThread(command, o));
 }

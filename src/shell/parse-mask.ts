@@ -13,19 +13,56 @@
  * heredoc bodies (rescanned raw, words-rescan.ts) and delimiters read as written. The rewrites only
  * ever make the tree see more substitutions than bash runs, never fewer.
  */
+import { activeBudget, MAX_NESTED_PARSES, MAX_REPARSED_CHARS } from './budget.js';
 import { type ParsedBash, parseBash, type SyntaxNode } from './parser.js';
 
 /**
- * `parseBash(source)`, retried once on `maskForParse(source)` when the first parse has an error and
- * the retry has none. The result's `source` (and every node offset) refers to `source` as written.
+ * `parseBash(source)` with the same-length retries of `parseOnce` (the heredoc rewrite, the
+ * `[ … ]` rewrite). The result's `source` (and every node offset) refers to `source` as written.
+ *
+ * Within an analysis (an active budget, budget.ts) the result is memoised by text, so a script or
+ * substitution body met many times is parsed once, and the characters parsed in all are capped at
+ * the command's length plus `MAX_REPARSED_CHARS`, the number of different texts at
+ * `MAX_NESTED_PARSES`: past either, the text is not parsed (an empty tree with `cut` set; the
+ * budget records why, and the analysis asks).
  */
 export function parseBashTolerant(source: string): ParsedBash {
+  const budget = activeBudget();
+  if (!budget) return parseOnce(source);
+  const memo = budget.parses.get(source);
+  if (memo) return memo;
+  const over =
+    budget.parsedChars === 0
+      ? undefined
+      : budget.parsedChars + source.length > budget.firstParseChars + MAX_REPARSED_CHARS
+        ? `nested scripts and substitutions add up to more than ${MAX_REPARSED_CHARS} characters to re-parse`
+        : budget.parses.size > MAX_NESTED_PARSES
+          ? `more than ${MAX_NESTED_PARSES} different nested scripts and substitutions to parse`
+          : undefined;
+  if (over) {
+    budget.stopWith('reparse', over);
+    return { source, root: emptyRoot(), hasError: true, nodeCount: 1, cut: { readChars: 0, reason: over } };
+  }
+  if (budget.parsedChars === 0) budget.firstParseChars = source.length;
+  budget.parsedChars += source.length;
+  const parsed = parseOnce(source);
+  budget.parses.set(source, parsed);
+  return parsed;
+}
+
+/**
+ * One parse of `source` with the same-length retries: the heredoc rewrite when the first parse has
+ * an error, then the `[ … ]` rewrite (maskTestBrackets). A parse cut by its budget is returned as it
+ * is (the analysis asks), never retried.
+ */
+function parseOnce(source: string): ParsedBash {
   let parsed = parseBash(source);
+  if (parsed.cut) return parsed;
   let text = source;
   if (parsed.hasError) {
     const masked = maskForParse(source);
     const retry = masked === undefined ? undefined : parseBash(masked);
-    if (retry && !retry.hasError) {
+    if (retry && !retry.hasError && !retry.cut) {
       parsed = retry;
       text = masked as string;
     }
@@ -33,6 +70,19 @@ export function parseBashTolerant(source: string): ParsedBash {
   const brackets = maskTestBrackets(text, parsed.root);
   if (brackets !== undefined) parsed = parseBash(brackets);
   return parsed.source === source ? parsed : { ...parsed, source };
+}
+
+function emptyRoot(): ParsedBash['root'] {
+  return {
+    type: 'program',
+    named: true,
+    missing: false,
+    field: null,
+    start: 0,
+    end: 0,
+    children: [],
+    parent: null,
+  };
 }
 
 /**

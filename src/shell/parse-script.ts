@@ -34,6 +34,8 @@ const NO_HEREDOCS: ReadonlyMap<number, Heredoc> = new Map();
 /** Parses `text` as bash reads it (see the module comment). Never throws for any text. */
 export function parseScript(text: string): ParsedScript {
   let parsed = parseBashTolerant(text);
+  // A parse its budget cut (budget.ts) is not worth re-reading: the analysis asks anyway.
+  if (parsed.cut) return { parsed, source: text, midWord: [], heredocs: NO_HEREDOCS, problems: [] };
   let source = text;
   let midWord: number[] = [];
   const quotedBodies = text.includes('\\\n')

@@ -13,6 +13,7 @@
  * command they feed, a command before the scripts/commands it launches (`sh -c`, `find -exec`),
  * statements in source order. Commands with no words (`A=1`, `> file`) have an empty `argv`.
  */
+import { activeBudget, budgetExpired } from './budget.js';
 import { parseScript } from './parse-script.js';
 import { initShellParser, isShellParserReady, MAX_PARSE_INPUT_CHARS } from './parser.js';
 import { processLaunch } from './split-nested.js';
@@ -57,7 +58,8 @@ export function parseAndSplit(command: string): SplitResult {
       context: 'none',
       depth: 0,
     });
-  if (parsed.hasError) state.problem(describeError(source, parsed.root));
+  if (parsed.cut) state.problem(parsed.cut.reason);
+  else if (parsed.hasError) state.problem(describeError(source, parsed.root));
   state.stack.push({
     kind: 'stmt',
     node: parsed.root,
@@ -66,13 +68,27 @@ export function parseAndSplit(command: string): SplitResult {
     connector: '',
     trailing: [],
   });
+  let substitutionChars = 0;
   while (state.stack.length > 0) {
     if (++state.tasks > SPLIT_LIMITS.maxTasks) {
       state.problem('the command is too complex to analyse');
       break;
     }
+    if ((state.tasks & 63) === 0 && budgetExpired()) {
+      state.problem(activeBudget()?.stop?.message ?? 'the analysis deadline passed');
+      break;
+    }
     const task = state.stack.pop();
     if (!task) break;
+    if (task.kind === 'stmt' && SUBSTITUTIONS.has(task.node.type)) {
+      substitutionChars += task.node.end - task.node.start;
+      if (substitutionChars > MAX_SUBSTITUTION_CHARS) {
+        state.problem(
+          `substitutions nested too deeply: their bodies add up to more than ${MAX_SUBSTITUTION_CHARS} characters`,
+        );
+        continue;
+      }
+    }
     if (task.kind === 'emit') state.commands.push(task.cmd);
     else if (task.kind === 'emit-if-none') {
       if (state.commands.length === task.since) state.commands.push(task.cmd);
@@ -94,6 +110,16 @@ export function parseAndSplit(command: string): SplitResult {
   return result;
 }
 
+/**
+ * Substitution bodies split per command line, in characters summed over all of them. Bodies nested
+ * inside one another (`$(… $(… $(…)))`) each contain every level inside them, so the sum grows with
+ * the square of the nesting: past this, deeper bodies are not split and the command asks (300
+ * levels of short commands stay well under it; 64 KiB of nesting passes it after ~15 levels).
+ */
+export const MAX_SUBSTITUTION_CHARS = 1_000_000;
+
+const SUBSTITUTIONS = new Set(['command_substitution', 'process_substitution']);
+
 /** `initShellParser()` then `parseAndSplit(command)`. */
 export async function parseAndSplitAsync(command: string): Promise<SplitResult> {
   await initShellParser();
@@ -105,22 +131,30 @@ const WORD_CHAR = /[^\s;&|<>()]/;
 /**
  * tree-sitter-bash splits `ec\<newline>ho` into two words where bash (which removes the pair before
  * tokenising) reads `echo`. Such a continuation inside a word is a parser differential: fail closed.
+ * A continuation inside a quoted or heredoc span is text, not code: the innermost span containing it
+ * (the one that starts last) decides. One sweep over the spans sorted by start: O((k + s) log s).
  */
 function checkLineContinuations(command: string, state: SplitState): void {
+  const candidates: number[] = [];
   for (let i = command.indexOf('\\\n'); i >= 0; i = command.indexOf('\\\n', i + 2)) {
     let backslashes = 0;
     for (let k = i - 1; k >= 0 && command[k] === '\\'; k--) backslashes++;
     if (backslashes % 2 === 1) continue;
     if (!WORD_CHAR.test(command[i - 1] ?? ' ') || !WORD_CHAR.test(command[i + 2] ?? ' ')) continue;
-    let kind = 'code';
-    let innermost = -1;
-    for (const span of state.spans) {
-      if (span.start <= i && i < span.end && span.start >= innermost) {
-        innermost = span.start;
-        kind = span.kind;
-      }
-    }
-    if (kind === 'code') {
+    candidates.push(i);
+  }
+  if (candidates.length === 0) return;
+  // stable sort by start: of two spans with the same start, the later one is the inner one
+  const spans = state.spans.map((span, order) => ({ span, order }));
+  spans.sort((a, b) => a.span.start - b.span.start || a.order - b.order);
+  const open: (typeof state.spans)[number][] = [];
+  let next = 0;
+  for (const i of candidates) {
+    while (next < spans.length && (spans[next]?.span.start ?? 0) <= i)
+      open.push((spans[next++] as (typeof spans)[number]).span);
+    while (open.length > 0 && (open[open.length - 1]?.end ?? 0) <= i) open.pop();
+    const innermost = open[open.length - 1];
+    if (!innermost || innermost.kind === 'code') {
       state.problem(`line continuation inside a word at offset ${i} (bash joins the pieces into one word)`);
       return;
     }

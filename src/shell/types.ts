@@ -181,6 +181,11 @@ export interface AnalyzeOptions {
   home: string;
   /** Resolves symlinks (injectable; default: the real filesystem). */
   resolver?: import('../core/paths.js').PathResolver;
+  /**
+   * Deadline of the analysis in ms (default 1000, budget.ts). Past it every phase stops and the
+   * analysis carries an `ANALYSIS_DEADLINE` finding that asks in every mode.
+   */
+  deadlineMs?: number;
 }
 
 /** Full analysis of one Bash command line: what permission rules, checks and effects need. */

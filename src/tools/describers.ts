@@ -44,7 +44,12 @@ let shellModule: Promise<typeof import('../shell/index.js')> | undefined;
 export const describeCommandLazily: DescribeCommand = async (command: string, world: DescribeWorld) => {
   shellModule ??= import('../shell/index.js');
   const shell = await shellModule;
-  return shell.describeBashCommand(command, { cwd: world.cwd, home: world.home, resolver: world.resolver });
+  return shell.describeBashCommand(command, {
+    cwd: world.cwd,
+    home: world.home,
+    resolver: world.resolver,
+    ...(world.analysisDeadlineMs !== undefined ? { deadlineMs: world.analysisDeadlineMs } : {}),
+  });
 };
 
 /** Options of {@link createToolDescribers}. */

@@ -16,7 +16,11 @@ import {
 const argv = process.argv.slice(2);
 if (argv[0] === '--hook-daemon' && argv[1]) {
   const { runHookDaemon } = await import('./hook-daemon.js');
-  await runHookDaemon(argv[1]);
+  // Bundled, the analysis worker is built next to this file (scripts/build.mjs).
+  const worker = import.meta.url.endsWith('.ts')
+    ? undefined
+    : new URL('./gantry-analysis-worker.mjs', import.meta.url);
+  await runHookDaemon(argv[1], undefined, worker);
   process.exit(0); // stopped (idle or signal): do not linger on handles the guard may hold
 } else {
   const args = argv[0] === 'hook' ? argv.slice(1) : argv;

@@ -52,7 +52,12 @@ export interface HookWireAnswer {
 }
 
 /** Environment variables a decision reads (forwarded to the server per request). */
-export const FORWARDED_ENV = ['HOME', 'CLAUDE_PROJECT_DIR', 'GANTRY_HOOK_LOG'] as const;
+export const FORWARDED_ENV = [
+  'HOME',
+  'CLAUDE_PROJECT_DIR',
+  'GANTRY_HOOK_LOG',
+  'GANTRY_ANALYSIS_DEADLINE_MS',
+] as const;
 
 /** Parses the hook's own flags. Unknown flags are ignored (a host may pass extra words). */
 export function parseHookArgs(argv: readonly string[]): {

@@ -14,7 +14,12 @@ import { chmodSync, lstatSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { connect, createServer, type Socket } from 'node:net';
 import path from 'node:path';
-import { initShellParser } from '../../shell/index.js';
+import {
+  bundledWorker,
+  configureShellAnalysis,
+  initShellParser,
+  stopShellAnalysisWorkers,
+} from '../../shell/index.js';
 import { type HookWireAnswer, type HookWireRequest, parseHookArgs } from './hook-client.js';
 import { createGuard, type Guard, type GuardOptions } from '../shared/guard.js';
 import { handleHook } from './run-hook.js';
@@ -85,10 +90,16 @@ function isAlive(socketPath: string): Promise<boolean> {
   });
 }
 
-/** Runs the server until idle. Resolves when it has stopped. */
+/**
+ * Runs the server until idle. Resolves when it has stopped.
+ * @param analysisWorker - the built analysis worker file when running bundled (dist/); from the
+ *   sources the worker of src/shell/worker is used. Bash analyses run in worker threads, so one slow
+ *   analysis never holds up the other clients (docs/analysis-budget.md).
+ */
 export async function runHookDaemon(
   socketPath: string,
   idleMs = Number(process.env.GANTRY_HOOK_DAEMON_IDLE_MS) || DEFAULT_IDLE_MS,
+  analysisWorker?: URL,
 ): Promise<void> {
   const dir = path.dirname(socketPath);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -111,6 +122,7 @@ export async function runHookDaemon(
     // none
   }
   await initShellParser();
+  configureShellAnalysis({ workers: analysisWorker ? { worker: bundledWorker(analysisWorker) } : true });
   let idle: NodeJS.Timeout;
   // allowHalfOpen: the client ends its side after the request and still reads the answer.
   const server = createServer({ allowHalfOpen: true }, (sock: Socket) => {
@@ -156,4 +168,5 @@ export async function runHookDaemon(
   } catch {
     // already gone
   }
+  await stopShellAnalysisWorkers();
 }

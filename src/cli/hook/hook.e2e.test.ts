@@ -27,7 +27,11 @@ let home: string;
 let project: string;
 
 beforeAll(() => {
-  const r = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  // the JavaScript bundles the hook runs (declarations are not needed; an up-to-date dist/ is kept)
+  const r = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale', '--js-only'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  });
   expect(r.status, r.stderr).toBe(0);
   home = realpathSync(mkdtempSync(path.join(tmpdir(), 'gantry-hook-home-')));
   project = path.join(home, 'app');
@@ -220,6 +224,43 @@ describe('gantry hook (real process, Claude Code protocol)', () => {
       writeFileSync(local, '{}');
     }
     expect(hook(call).decision).toBe('ask');
+  });
+
+  it('a denied command padded with valid extglob is denied cold and warm (it used to give no answer within the host timeout)', async () => {
+    const command = `shopt -s extglob\necho pwned >> ~/.bashrc; ls @(x)${'@(x)'.repeat(16300)}`;
+    const call = pre('Bash', { command }, { permission_mode: 'bypassPermissions' });
+    // The work budget (counted, not timed) cuts this parse; a long deadline keeps a loaded machine's
+    // cold start from turning the deny into the deadline's ask. It reaches the resident server too.
+    const slow = { GANTRY_ANALYSIS_DEADLINE_MS: '20000' };
+    const cold = hook(call, [], { GANTRY_HOOK_DAEMON: '0', ...slow });
+    expect(cold.decision).toBe('deny');
+    expect(cold.code).toBe(2);
+    expect(cold.out.hookSpecificOutput.permissionDecisionReason).toContain('.bashrc');
+    hook(pre('Bash', { command: 'ls' })); // starts the resident server if no earlier test did
+    const runDir = path.join(home, '.gantry', 'run');
+    for (
+      let i = 0;
+      i < 100 && !(existsSync(runDir) && readdirSync(runDir).some((f) => f.endsWith('.sock')));
+      i++
+    ) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(hook(call, [], slow)).toEqual(cold);
+  });
+
+  it('padding that cannot be analysed asks even in bypassPermissions, with the reason', () => {
+    const call = pre(
+      'Bash',
+      { command: `ls ${'|&'.repeat(30_000)}` },
+      { permission_mode: 'bypassPermissions' },
+    );
+    const envs: Record<string, string>[] = [{ GANTRY_HOOK_DAEMON: '0' }, {}];
+    for (const env of envs) {
+      const r = hook(call, [], env);
+      expect(r.decision).toBe('ask');
+      expect(r.code).toBe(0);
+      expect(r.out.hookSpecificOutput.permissionDecisionReason).toContain('in every mode');
+    }
   });
 
   it('deny rules on legacy aliases and prototype names apply, and every other call is still decided', () => {

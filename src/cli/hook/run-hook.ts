@@ -100,6 +100,8 @@ export async function handleHook(stdinText: string, opts: HookOptions = {}): Pro
       projectRoot,
       ...(opts.settingsFiles ? { settingsFiles: opts.settingsFiles } : {}),
       ...(payload.transcript_path ? { transcriptPath: payload.transcript_path } : {}),
+      // the caller's deadline variable (docs/analysis-budget.md), also when a resident server answers
+      env: { GANTRY_ANALYSIS_DEADLINE_MS: env.GANTRY_ANALYSIS_DEADLINE_MS },
       ...opts.guard,
     });
     const broken = explicitSettingsErrors(guard.settings, opts.settingsFiles)[0];

@@ -3,6 +3,7 @@
  * SIGINT or SIGTERM. The first line on stdout is the hook URL; where the token came from goes to
  * stderr (never the token itself). Exit 0 after a signal, 3 on a usage error or a port in use.
  */
+import { shellAnalysisSummary } from '../../shell/index.js';
 import { loadHookToken } from './hook-token.js';
 import { startHookServer } from './serve.js';
 
@@ -41,6 +42,7 @@ export async function runServe(o: ServeCliOptions): Promise<number> {
     return 3;
   }
   process.stdout.write(`${running.url}\n`);
+  process.stderr.write(`gantry serve: Bash analysis ${shellAnalysisSummary()}\n`);
   process.stderr.write(
     token.source === 'env'
       ? 'gantry serve: bearer token from GANTRY_HOOK_TOKEN\n'

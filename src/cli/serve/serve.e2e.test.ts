@@ -16,6 +16,7 @@ let project: string;
 let child: ChildProcess;
 let url: string;
 let token: string;
+let stderr = '';
 
 const settingsFile = () => path.join(project, '.claude', 'settings.json');
 
@@ -32,6 +33,9 @@ beforeAll(async () => {
     cwd: project,
     env: { PATH: process.env.PATH, HOME: home },
     stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stderr?.on('data', (c: Buffer) => {
+    stderr += c.toString('utf8');
   });
   const first = await new Promise<string>((resolve, reject) => {
     const rl = createInterface({ input: child.stdout as NodeJS.ReadableStream });
@@ -78,6 +82,12 @@ describe('gantry serve', () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/hook$/);
     expect(statSync(path.join(home, '.gantry', 'hook-token')).mode & 0o777).toBe(0o600);
     expect(token).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('analyses Bash in its bundled worker thread, so one slow analysis never holds up another request', async () => {
+    for (let i = 0; i < 100 && !stderr.includes('Bash analysis'); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(stderr).toMatch(/gantry serve: Bash analysis in \d+ worker threads?, deadline 1000 ms/);
   });
 
   it.each([

@@ -8,6 +8,8 @@
  * - Every request needs `Authorization: Bearer <token>` (hook-token.ts); anything else is 401.
  * - Routes: `POST /hook` (also `/`), `GET /health`. Bodies over {@link MAX_BODY_BYTES} are 413;
  *   a body not received within {@link BODY_TIMEOUT_MS} is 408.
+ * - Bash analyses run in worker threads and stop at the deadline, so one slow analysis never holds
+ *   up another request (docs/analysis-budget.md).
  * - Settings are re-read when a settings or trust file changes (the same stat check as the
  *   resident hook server), so an edited deny rule applies at the next call.
  * - A deny is a 200 response whose JSON says `permissionDecision: "deny"` (HTTP hooks have no exit
@@ -17,7 +19,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { initShellParser } from '../../shell/index.js';
+import { configureShellAnalysis, initShellParser, stopShellAnalysisWorkers } from '../../shell/index.js';
 import { cachedGuard } from '../hook/hook-daemon.js';
 import { handleHook } from '../hook/run-hook.js';
 import { bearerMatches } from './hook-token.js';
@@ -80,6 +82,7 @@ function readBody(req: IncomingMessage): Promise<{ ok: true; text: string } | { 
 /** Starts the server; resolves once it listens. */
 export async function startHookServer(o: ServeOptions): Promise<RunningServer> {
   await initShellParser();
+  configureShellAnalysis({ workers: true });
   const env = o.env ?? process.env;
   const base = o.cwd ?? process.cwd();
   const settingsFiles = o.settingsFiles?.map((f) => path.resolve(base, f));
@@ -135,6 +138,6 @@ export async function startHookServer(o: ServeOptions): Promise<RunningServer> {
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      }).then(stopShellAnalysisWorkers),
   };
 }

@@ -50,6 +50,16 @@ export interface GuardOptions {
   transcriptPath?: string;
   /** Directories readable without asking (a runtime's session directory of spilled results). */
   readableDirectories?: string[];
+  /**
+   * Deadline of one Bash analysis (ms). Default: `GANTRY_ANALYSIS_DEADLINE_MS`, else the settings
+   * key `analysisDeadlineMs`, else 1000 (docs/analysis-budget.md). Past it the call asks.
+   */
+  analysisDeadlineMs?: number;
+  /**
+   * The environment the deadline variable is read from (default `process.env`). The resident hook
+   * server passes the calling client's, so its own start-up environment never applies.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface GuardCheck {
@@ -65,6 +75,8 @@ export interface Guard {
   readonly projectRoot: string;
   /** The mode in force when a call does not name one. */
   readonly mode: PermissionMode;
+  /** Deadline of one Bash analysis (ms): the option, the environment, the settings, or 1000. */
+  readonly analysisDeadlineMs: number;
   /** Describes one call (loads the shell parser on the first Bash call). */
   describe(toolName: string, input: Record<string, unknown>, cwd?: string): Promise<CallDescription>;
   /** Describes and decides one call. `hooks` (default false) runs the PreToolUse hooks from settings. */
@@ -89,6 +101,20 @@ export function explicitSettingsErrors(settings: LoadedSettings, files: readonly
   return settings.problems.filter((p) => p.severity === 'error' && p.file !== undefined && named.has(p.file));
 }
 
+/** Default deadline of one Bash analysis (ms; the shell room's, not imported here so the hook's Read path stays small). */
+const DEFAULT_ANALYSIS_DEADLINE_MS = 1000;
+
+/** A deadline in ms from the first source that sets one, clamped to 10 ms … 120 s (docs/analysis-budget.md). */
+function pickDeadline(...sources: (number | string | undefined)[]): number {
+  for (const v of sources) {
+    if (v === undefined || (typeof v === 'string' && v.trim() === '')) continue;
+    const n = Number(v);
+    if (!Number.isFinite(n)) continue;
+    return Math.min(120_000, Math.max(10, Math.round(n)));
+  }
+  return DEFAULT_ANALYSIS_DEADLINE_MS;
+}
+
 /** Loads settings and builds the engine (see module doc). Never throws on bad settings: problems are in `settings.problems`. */
 export function createGuard(opts: GuardOptions): Guard {
   const cwd = path.resolve(opts.cwd);
@@ -109,12 +135,19 @@ export function createGuard(opts: GuardOptions): Guard {
     ...(opts.trust !== undefined ? { trust: opts.trust } : {}),
   });
 
+  /** The explicit option, else the environment variable, else the settings key, else the default. */
+  const analysisDeadlineMs = pickDeadline(
+    opts.analysisDeadlineMs,
+    (opts.env ?? process.env).GANTRY_ANALYSIS_DEADLINE_MS,
+    settings.analysisDeadlineMs,
+  );
+
   const describe = async (
     toolName: string,
     input: Record<string, unknown>,
     callCwd = cwd,
   ): Promise<CallDescription> => {
-    const world: DescribeWorld = { cwd: callCwd, home, resolver: fsPathResolver };
+    const world: DescribeWorld = { cwd: callCwd, home, resolver: fsPathResolver, analysisDeadlineMs };
     return describerFor(toolName).describe(input, world);
   };
 
@@ -130,6 +163,7 @@ export function createGuard(opts: GuardOptions): Guard {
     engine,
     projectRoot,
     mode: settings.defaultMode,
+    analysisDeadlineMs,
     describe,
     async check(toolName, input, o = {}) {
       const callCwd = path.resolve(o.cwd ?? cwd);

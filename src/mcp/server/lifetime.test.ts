@@ -1,8 +1,9 @@
 /**
  * `gantry mcp` over stdio ends with its session: the SDK client's own `close()`, end of input, and
  * SIGTERM / SIGINT / SIGHUP each end a real server process with exit 0 while a foreground command
- * and a background task are running, and afterwards no process of either is left (counted by a
- * marker in their command lines, wherever they were reparented).
+ * and a background task are running (the task also started a process in a new session), and
+ * afterwards no process of any is left (counted by a marker in their command lines, wherever they
+ * were reparented).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -25,12 +26,20 @@ afterEach(async () => {
   layout = undefined;
 });
 
-/** A foreground command that never ends by itself and a background task, each with its own marker. */
-function workload(): { foreground: string; background: string; markers: [string, string] } {
+/**
+ * A foreground command that never ends by itself and a background task that also moved a process
+ * into a new session (`setsid`: out of its process group), each with its own marker.
+ */
+function workload(): { foreground: string; background: string; markers: [string, string, string] } {
   const fg = uniqueSleepMarker();
   const bg = uniqueSleepMarker();
-  markers.push(fg, bg);
-  return { foreground: `tail -f /dev/null; echo ${fg}`, background: `sleep ${bg}`, markers: [fg, bg] };
+  const escaped = uniqueSleepMarker();
+  markers.push(fg, bg, escaped);
+  return {
+    foreground: `tail -f /dev/null; echo ${fg}`,
+    background: `setsid sleep ${escaped} </dev/null >/dev/null 2>&1 & sleep ${bg}`,
+    markers: [fg, bg, escaped],
+  };
 }
 
 const running = (ms: readonly string[]) => ms.every((m) => processesWithMarker(m).length > 0);

@@ -41,6 +41,14 @@ export interface LoadSettingsOptions extends Omit<SourceOptions, 'home'> {
 
 const WIDENING_MODES: readonly PermissionMode[] = ['acceptEdits', 'auto', 'bypassPermissions'];
 
+/**
+ * The default analysis deadline (ms; the shell room's `DEFAULT_ANALYSIS_DEADLINE_MS`, which this
+ * room does not import at load time): an untrusted project may set a shorter one only.
+ */
+const DEFAULT_ANALYSIS_DEADLINE_MS = 1000;
+
+const analysisDeadline = (ms: number | undefined) => (ms === undefined ? {} : { analysisDeadlineMs: ms });
+
 /** Drops what an untrusted project may not widen; returns warnings. */
 function applyDistrust(c: SourceContent): SettingsProblem[] {
   const warn = (message: string): SettingsProblem => ({ severity: 'warning', file: c.spec.file, message });
@@ -66,6 +74,16 @@ function applyDistrust(c: SourceContent): SettingsProblem[] {
     out.push(warn('untrusted folder: hooks ignored (they would run commands from the repository)'));
     c.preToolUseHooks = [];
     c.eventHooks = {};
+  }
+  // A longer analysis deadline could outlast the host's hook timeout (the host then runs the call
+  // unchecked): an untrusted project may only shorten it.
+  if (c.analysisDeadlineMs !== undefined && c.analysisDeadlineMs > DEFAULT_ANALYSIS_DEADLINE_MS) {
+    out.push(
+      warn(
+        `untrusted folder: analysisDeadlineMs ${c.analysisDeadlineMs} ignored (only a shorter deadline applies)`,
+      ),
+    );
+    delete c.analysisDeadlineMs;
   }
   if (c.sandbox) {
     const s = c.sandbox;
@@ -227,6 +245,7 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
     additionalDirectories,
     disableBypassPermissionsMode: contents.some((c) => c.disableBypassPermissionsMode === true),
     disableAutoMode: contents.some((c) => c.disableAutoMode === true),
+    ...analysisDeadline(firstSet((c) => c.analysisDeadlineMs)),
     preToolUseHooks,
     eventHooks,
     sandbox: mergeSandboxSettings(contents.map((c) => c.sandbox ?? {})),

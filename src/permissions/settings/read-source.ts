@@ -39,6 +39,8 @@ export interface SourceContent {
   preToolUseHooks: HookMatcherConfig[];
   /** Command hooks of the other events (`HOOK_EVENT_NAMES`), by event. */
   eventHooks: Partial<Record<HookEventName, HookMatcherConfig[]>>;
+  /** Gantry's `analysisDeadlineMs` (a positive number of ms), docs/analysis-budget.md. */
+  analysisDeadlineMs?: number;
   /** The file's `sandbox` object, validated, filesystem paths absolute. */
   sandbox?: SandboxSettingsInput;
   problems: SettingsProblem[];
@@ -192,6 +194,12 @@ export function readSettingsSource(
   if (amh !== undefined) out.allowManagedHooksOnly = amh;
   const dah = bool(root, 'disableAllHooks', []);
   if (dah !== undefined) out.disableAllHooks = dah;
+  const deadline = root.analysisDeadlineMs;
+  if (deadline !== undefined) {
+    if (typeof deadline === 'number' && Number.isFinite(deadline) && deadline > 0)
+      out.analysisDeadlineMs = deadline;
+    else problem(['analysisDeadlineMs'], '"analysisDeadlineMs" must be a positive number of milliseconds');
+  }
 
   readHooks(root, spec, problem, lineOf, out);
   readSandbox(root, spec, problem, home, out);

@@ -89,6 +89,12 @@ export interface LoadedSettings {
   additionalDirectories: string[];
   disableBypassPermissionsMode: boolean;
   disableAutoMode: boolean;
+  /**
+   * Deadline of one Bash analysis (ms), from the settings key `analysisDeadlineMs` (highest
+   * precedence that sets it; an untrusted project may only shorten it). Unset: the environment
+   * variable `GANTRY_ANALYSIS_DEADLINE_MS` or 1000 ms (docs/analysis-budget.md).
+   */
+  analysisDeadlineMs?: number;
   preToolUseHooks: HookMatcherConfig[];
   /**
    * Command hooks of the other events, by event, after the same trust and disable rules as

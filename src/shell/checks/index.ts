@@ -7,6 +7,7 @@
  * closed), linear in the size of the command.
  */
 import type { Finding } from '../../core/permission-types.js';
+import { budgetExpired } from '../budget.js';
 import type { SplitResult } from '../types.js';
 import { ARITHMETIC_INJECTION } from './arithmetic.js';
 import { BRACE_EXPANSION } from './brace.js';
@@ -142,6 +143,7 @@ export const ALL_DETECTORS: readonly Detector[] = [...CLASSIC_DETECTORS, ...ADDE
 export function runSecurityChecks(command: string, split: SplitResult): Finding[] {
   const out: Finding[] = [...split.findings];
   for (const detector of ALL_DETECTORS) {
+    if (budgetExpired()) break; // the analysis reports the deadline (analyze.ts)
     try {
       out.push(...detector.detect(command, split));
     } catch (error) {

@@ -27,6 +27,7 @@
 import type { Effect } from '../../core/effects.js';
 import type { GitRepositoryInfo } from '../../core/permission-types.js';
 import { fsPathResolver } from '../../core/paths.js';
+import { budgetExpired } from '../budget.js';
 import type { AnalyzeOptions, SimpleCommand, Word } from '../types.js';
 import { archiveHandlers } from './archives.js';
 import { dbClientHandlers } from './db-clients.js';
@@ -46,6 +47,9 @@ import { gitHandler } from './vcs.js';
 import { getOwn } from '../../core/get-own.js';
 
 export { EffectSink, type EffectEnv } from './sink.js';
+
+/** Linux PATH_MAX: a tracked cwd longer than this is unknown (and paths below it stay bounded). */
+const PATH_MAX = 4096;
 
 /** Programs whose only effect is on shell variables. */
 const DECLARERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly', 'unset', 'read']);
@@ -340,7 +344,8 @@ function cdTarget(cmd: SimpleCommand, sink: EffectSink, stack: string[]): string
   const r = sink.resolve(target);
   if (r.unknown !== undefined || r.targets.length !== 1) return undefined;
   const t = r.targets[0];
-  return t && !t.glob ? t.target : undefined;
+  // A directory path longer than PATH_MAX cannot be used by a system call: the cwd is unknown.
+  return t && !t.glob && t.target.length <= PATH_MAX ? t.target : undefined;
 }
 
 const PERSISTING = new Set(['export', 'declare', 'typeset', 'readonly', 'local']);
@@ -388,8 +393,10 @@ export function computeEffects(
   const stack: string[] = [];
   const loops = source !== undefined ? findLoops(source) : [];
   let afterCd: { previous: string | undefined } | undefined;
+  let stopped = false; // the analysis deadline passed: no more effects (analyze.ts reports it)
   for (const [index, cmd] of commands.entries()) {
-    if (index >= limit) {
+    if (!stopped && (index & 63) === 0) stopped = budgetExpired();
+    if (index >= limit || stopped) {
       cwds.push(undefined);
       continue;
     }

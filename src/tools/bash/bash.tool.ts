@@ -96,6 +96,22 @@ export function createBashTool(options: BashToolOptions = {}) {
     return analysis;
   };
 
+  /**
+   * The analysis the permission decision uses: the call's analysis, unless there is none yet or the
+   * synchronous one stopped at its deadline (a short one while analysis workers run); then a fresh
+   * one from `analyzeAsync` (a worker thread in the servers, the full deadline), which becomes the
+   * call's analysis (docs/analysis-budget.md).
+   */
+  const decisionAnalysisOf = async (input: BashInput, cwd: string): Promise<CommandAnalysis | undefined> => {
+    const hit = analyses.get(input);
+    const complete =
+      hit && hit.cwd === cwd && !hit.analysis.findings.some((f) => f.id === 'ANALYSIS_DEADLINE');
+    if (complete || !shell.analyzeAsync) return analysisOf(input, cwd);
+    const analysis = await shell.analyzeAsync(input.command, cwd);
+    analyses.set(input, { cwd, analysis });
+    return analysis;
+  };
+
   /** The shared Bash describer (the guard's), here only for the classifier text. */
   const describer = bashDescriber(async (command, world) => {
     await shell.init();
@@ -134,8 +150,8 @@ export function createBashTool(options: BashToolOptions = {}) {
       const cwd = context.getAppState().cwd;
       await shell.init();
       // The describer (also used by the guard) over this call's one analysis.
-      const description = await bashDescriber((_command, world) => {
-        const analysis = analysisOf(input, world.cwd);
+      const description = await bashDescriber(async (_command, world) => {
+        const analysis = await decisionAnalysisOf(input, world.cwd);
         if (!analysis) {
           throw new ToolExecutionError(
             'The shell analysis of this command failed, so it cannot be checked and was not run.',

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isProcessAlive, liveGroupMembers, startProcess } from './exec.js';
+import { isProcessAlive, liveGroupMembers, startProcess, stopAllProcessGroups } from './exec.js';
 import { buildShellSpawnSpec } from './spawn-spec.js';
 
 let dir: string;
@@ -133,5 +133,76 @@ describe('startProcess', () => {
     await proc.exited;
     expect((await readFile(out, 'utf8')).trim()).toBe('no-tty');
     expect(existsSync(out)).toBe(true);
+  });
+});
+
+describe('processes that leave the process group (setsid, a double fork into a new session)', () => {
+  // Each escapee writes its pid; it has its own session, so only the command's tag finds it.
+  const escape = (pidFile: string) =>
+    `setsid sh -c 'echo $$ > ${pidFile}; exec sleep 300' </dev/null >/dev/null 2>&1 &`;
+  const doubleFork = (pidFile: string) =>
+    `( setsid sh -c '(sleep 300 </dev/null >/dev/null 2>&1 & echo $! > ${pidFile})' & ) ; sleep 0.2`;
+
+  it('a foreground command’s setsid child is counted and stopped when the command returns', async () => {
+    const pidFile = path.join(dir, 'escaped.pid');
+    const proc = await startProcess({
+      spec: spec(`${escape(pidFile)} echo started`),
+      outputFile: path.join(dir, 'out'),
+      graceMs: 2000,
+    });
+    const escaped = Number(await waitForFile(pidFile));
+    await proc.exited;
+    expect(isProcessAlive(escaped)).toBe(true);
+    expect(liveGroupMembers(proc.pid)).not.toContain(escaped); // it really left the group
+    expect(await proc.stopLeftovers()).toEqual({ count: 1, signal: 'SIGTERM' });
+    expect(isProcessAlive(escaped)).toBe(false);
+  });
+
+  it('a daemon’s double fork into a new session is stopped with the command', async () => {
+    const pidFile = path.join(dir, 'daemon.pid');
+    const proc = await startProcess({
+      spec: spec(doubleFork(pidFile)),
+      outputFile: path.join(dir, 'out'),
+      graceMs: 2000,
+    });
+    const daemon = Number(await waitForFile(pidFile));
+    await proc.exited;
+    expect(isProcessAlive(daemon)).toBe(true);
+    expect((await proc.stopLeftovers())?.count).toBe(1);
+    expect(isProcessAlive(daemon)).toBe(false);
+  });
+
+  it('stopping every group at shutdown also stops what a still-running command moved into a new session', async () => {
+    const pidFile = path.join(dir, 'escaped.pid');
+    const proc = await startProcess({
+      spec: spec(`${escape(pidFile)} sleep 300`),
+      outputFile: path.join(dir, 'out'),
+      graceMs: 2000,
+    });
+    const escaped = Number(await waitForFile(pidFile));
+    expect(isProcessAlive(escaped)).toBe(true);
+    await stopAllProcessGroups();
+    expect(isProcessAlive(escaped)).toBe(false);
+    expect(isProcessAlive(proc.pid)).toBe(false);
+  });
+
+  it('another command’s processes are never touched', async () => {
+    const pidFile = path.join(dir, 'other.pid');
+    const other = await startProcess({
+      spec: spec(`${escape(pidFile)} sleep 300`),
+      outputFile: path.join(dir, 'out-other'),
+      graceMs: 2000,
+    });
+    const keep = Number(await waitForFile(pidFile));
+    const proc = await startProcess({
+      spec: spec('sleep 0.1 & echo done'),
+      outputFile: path.join(dir, 'out'),
+      graceMs: 2000,
+    });
+    await proc.exited;
+    await proc.stopLeftovers();
+    expect(isProcessAlive(keep)).toBe(true);
+    await other.terminate('stopped');
+    expect(isProcessAlive(keep)).toBe(false);
   });
 });

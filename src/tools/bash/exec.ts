@@ -9,9 +9,20 @@
  * output never passes through Node's memory) → `exited` resolves with the leader's exit →
  * `terminate(reason)` sends SIGTERM to the group, waits up to `graceMs` for the leader AND every
  * other group member to end, then sends SIGKILL to the group if anything is left.
+ *
+ * The command's processes are its process group plus those that left it (`setsid`, a double fork
+ * into a new session) but still carry the command's tag in their environment (process-tag.ts);
+ * both are stopped together.
  */
 import { spawn } from 'node:child_process';
 import { closeSync, constants as fsConstants, openSync, readdirSync, readFileSync } from 'node:fs';
+import {
+  newProcessTag,
+  PROCESS_TAG_ENV,
+  processStartTicks,
+  scanCommandProcesses,
+  signalEach,
+} from './process-tag.js';
 import type { SpawnSpec } from './spawn-spec.js';
 
 /** How the leader process ended. */
@@ -43,14 +54,17 @@ export interface RunningProcess {
    * After the leader exited: stops what it left running in its group (`cmd &`, `nohup cmd &`) the
    * same way as `terminate` (SIGTERM, then SIGKILL after the grace period), without marking the
    * command as stopped. Resolves with how many processes were left and the last signal sent, or
-   * undefined when the group was already empty. Processes that left the group (`setsid`) are not
-   * reached.
+   * undefined when the group was already empty. Processes that left the group (`setsid`) but carry
+   * the command's tag count and are stopped too.
    */
   stopLeftovers(): Promise<{ count: number; signal: StopSignal } | undefined>;
 }
 
-/** Every process group started here that may still have members, for {@link stopAllProcessGroups}. */
-const liveGroups = new Set<RunningProcess>();
+/**
+ * Every process group started here that may still have members, for {@link stopAllProcessGroups}:
+ * handle → SIGKILLs the group and the processes that left it, synchronously.
+ */
+const liveGroups = new Map<RunningProcess, () => void>();
 
 /**
  * Stops every process group this process started that is still running (foreground commands,
@@ -59,7 +73,7 @@ const liveGroups = new Set<RunningProcess>();
  * when every group is gone.
  */
 export async function stopAllProcessGroups(): Promise<number> {
-  const groups = [...liveGroups];
+  const groups = [...liveGroups.keys()];
   await Promise.all(
     groups.map(async (g) => {
       await g.terminate('stopped');
@@ -74,7 +88,7 @@ export async function stopAllProcessGroups(): Promise<number> {
  * shutdown): SIGKILL them synchronously, so none is left running under init.
  */
 function killListedGroupsNow(): void {
-  for (const g of liveGroups) signalGroup(g.pid, 'SIGKILL');
+  for (const killNow of liveGroups.values()) killNow();
 }
 let exitHookInstalled = false;
 
@@ -188,6 +202,7 @@ export interface StartProcessOptions {
  */
 export async function startProcess(options: StartProcessOptions): Promise<RunningProcess> {
   const { spec, graceMs } = options;
+  const tag = newProcessTag();
   // O_APPEND: writers that share or re-open the file never overwrite each other's output.
   const fd = openSync(
     options.outputFile,
@@ -197,7 +212,7 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
   try {
     child = spawn(spec.file, spec.args, {
       cwd: spec.cwd,
-      env: spec.env,
+      env: { ...spec.env, [PROCESS_TAG_ENV]: tag },
       stdio: ['ignore', fd, fd],
       detached: true,
       windowsHide: true,
@@ -213,6 +228,20 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     // After a successful spawn the only errors are failed kill() calls; the group kill handles those.
   });
   if (options.unref) child.unref();
+  const since = processStartTicks(pid);
+  /** The command's live processes: its group and those that left it (pid → identity). */
+  const members = (): Map<number, string> => {
+    const scan = scanCommandProcesses(pid, tag, since);
+    if (!scan) return groupMemberIdentities(pid);
+    for (const [p, identity] of scan.escaped) scan.group.set(p, identity);
+    return scan.group;
+  };
+  /** Signals the group and every process that left it. */
+  const signalAll = (signal: NodeJS.Signals): void => {
+    signalGroup(pid, signal);
+    const scan = scanCommandProcesses(pid, tag, since);
+    if (scan) signalEach(scan.escaped.keys(), signal);
+  };
   const exited = new Promise<ExitInfo>((resolve) => {
     child.once('exit', (code, signal) => {
       const signalCode = signal ? SIGNAL_NUMBERS[signal] : undefined;
@@ -231,16 +260,16 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
 
   /** SIGTERM the group, wait up to the grace period, then SIGKILL what is left (see `terminate`). */
   const stopGroup = async (): Promise<StopSignal> => {
-    let signalled = groupMemberIdentities(pid);
-    signalGroup(pid, 'SIGTERM');
+    let signalled = members();
+    signalAll('SIGTERM');
     const deadline = Date.now() + graceMs;
     while (Date.now() < deadline) {
       await heldDelay(Math.min(25, Math.max(1, deadline - Date.now())));
-      const members = groupMemberIdentities(pid);
-      if (leaderDone && members.size === 0) return 'SIGTERM';
+      const current = members();
+      if (leaderDone && current.size === 0) return 'SIGTERM';
       // A process forked just before the SIGTERM may have exec'd with the signal lost (bash resets
       // its handlers in the child); one forked after it never got it. Both get their own SIGTERM.
-      for (const [member, identity] of members) {
+      for (const [member, identity] of current) {
         if (signalled.get(member) === identity) continue;
         try {
           process.kill(member, 'SIGTERM');
@@ -248,16 +277,16 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
           // gone meanwhile
         }
       }
-      signalled = members;
+      signalled = current;
     }
-    if (leaderDone && liveGroupMembers(pid).length === 0) return 'SIGTERM';
-    signalGroup(pid, 'SIGKILL');
+    if (leaderDone && members().size === 0) return 'SIGTERM';
+    signalAll('SIGKILL');
     await exited;
     // SIGKILL cannot be caught, but delivery is not instant: wait (bounded, for processes stuck in
     // uninterruptible sleep) until no member is left, re-sending it to late forks.
     const killDeadline = Date.now() + KILL_SETTLE_MS;
-    while (liveGroupMembers(pid).length > 0 && Date.now() < killDeadline) {
-      signalGroup(pid, 'SIGKILL');
+    while (members().size > 0 && Date.now() < killDeadline) {
+      signalAll('SIGKILL');
       await heldDelay(10);
     }
     return 'SIGKILL';
@@ -274,7 +303,7 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
 
   const stopLeftovers = async (): Promise<{ count: number; signal: StopSignal } | undefined> => {
     await exited;
-    const count = liveGroupMembers(pid).length;
+    const count = members().size;
     if (count === 0) {
       liveGroups.delete(handle);
       return undefined;
@@ -293,7 +322,7 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     groupGone,
     stopLeftovers,
   };
-  liveGroups.add(handle);
+  liveGroups.set(handle, () => signalAll('SIGKILL'));
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.once('exit', killListedGroupsNow);
@@ -301,7 +330,7 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
   // Forget a group once it is empty; one whose leader left members behind stays listed until it is
   // stopped (by `stopLeftovers`, `terminate` or `stopAllProcessGroups`).
   void exited.then(() => {
-    if (liveGroupMembers(pid).length === 0 && !stopping) liveGroups.delete(handle);
+    if (members().size === 0 && !stopping) liveGroups.delete(handle);
   });
   return handle;
 }

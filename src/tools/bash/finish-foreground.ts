@@ -89,11 +89,14 @@ function stopNote(run: CommandRun, options: FinishOptions): string {
   }
 }
 
-/** The note for processes a command left running in its group (they were stopped when it returned). */
+/**
+ * The note for processes a command left running, in its group or moved into a new session
+ * (`setsid`; exec.ts), which were stopped when it returned.
+ */
 export function leftoverNote(leftovers: { count: number; signal: 'SIGTERM' | 'SIGKILL' }): string {
   const what = leftovers.count === 1 ? '1 process' : `${leftovers.count} processes`;
   return (
-    `The command left ${what} running in the background of its process group; ` +
+    `The command left ${what} running in the background; ` +
     `${leftovers.count === 1 ? 'it was' : 'they were'} stopped with ${leftovers.signal} when the command returned. ` +
     'To keep a process running after the command returns, start it with run_in_background: true.'
   );

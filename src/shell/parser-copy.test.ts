@@ -1,0 +1,75 @@
+/**
+ * The fast tree copy (direct calls into web-tree-sitter's wasm module, parser-copy.ts) gives exactly
+ * the tree the public cursor API gives: on every tldr command, the generated worst-case shapes, and
+ * trees with ERROR and MISSING nodes. If an upgrade of web-tree-sitter changed its module, this
+ * fails (or the copier falls back to the portable path, which the first test shows).
+ */
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedFile } from '../testing/shared-data.js';
+import { WORST_CASE_GENERATORS } from '../testing/worst-case-commands.js';
+import { initShellParser, parseBash, parserCopiesFast, type SyntaxNode } from './parser.js';
+
+beforeAll(async () => {
+  await initShellParser();
+});
+
+/** The tree in pre-order as one flat list of node facts (iterative: deep trees must not overflow the stack). */
+function shape(root: SyntaxNode): string[] {
+  const out: string[] = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const n = stack.pop() as SyntaxNode;
+    out.push(`${n.type}|${n.named}|${n.missing}|${n.field}|${n.start}|${n.end}|${n.children.length}`);
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i] as SyntaxNode);
+  }
+  return out;
+}
+
+function same(command: string): void {
+  const fast = parseBash(command, 'fast');
+  const portable = parseBash(command, 'portable');
+  expect(fast.hasError).toBe(portable.hasError);
+  expect(fast.nodeCount).toBe(portable.nodeCount);
+  expect(shape(fast.root)).toEqual(shape(portable.root));
+}
+
+describe('fast and portable tree copies agree', () => {
+  it('the installed web-tree-sitter exposes what the fast copy needs', () => {
+    expect(parserCopiesFast()).toBe(true);
+  });
+
+  it('on commands with errors, missing nodes, fields, heredocs and non-ASCII text', () => {
+    for (const c of [
+      'ls -la | grep x && echo "$(date)" > /tmp/f',
+      'echo $(',
+      'if true; then echo',
+      'cat <<EOF\nhello $x\nEOF\n',
+      'for f in *; do rm "$f"; done',
+      'echo é😀 "ü" $((1+2)) ${x:-y}',
+      'a=(1 2 3); echo ${a[@]}',
+      '[[ -f x ]] || { echo no; exit 1; }',
+    ])
+      same(c);
+  });
+
+  it.each(WORST_CASE_GENERATORS.map((g) => [g.name, g] as const))('on the %s shape at 4 KiB', (_name, g) => {
+    same(g.build(4096));
+  });
+
+  const file = sharedFile('data/real/tldr-commands.jsonl');
+  it.skipIf(!file)('on every tldr command', () => {
+    const commands = readFileSync(file as string, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => (JSON.parse(l) as { command: string }).command);
+    expect(commands.length).toBeGreaterThan(20_000);
+    const mismatches: string[] = [];
+    for (const c of commands) {
+      const fast = parseBash(c, 'fast');
+      const portable = parseBash(c, 'portable');
+      if (shape(fast.root).join('\n') !== shape(portable.root).join('\n')) mismatches.push(c);
+    }
+    expect(mismatches).toEqual([]);
+  });
+});
