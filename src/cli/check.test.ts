@@ -123,3 +123,59 @@ describe('gantry check', () => {
     expect(r.stderr).toMatch(/gantry check:/);
   });
 });
+
+describe('gantry check with a broken settings file (fail closed)', () => {
+  it.each([
+    ['{\n  "permissions": {\n    "deny": ["Bash(ls:*)",]\n  }\n}\n', 3, 'JSON typo (trailing comma)'],
+    ['{\n  "permissions": {\n    "deny": "Bash(ls:*)"\n  }\n}\n', 3, 'permissions.deny is a string'],
+    ['{\n  "permissions": {\n    "deny": {"0": "Bash(ls:*)"}\n  }\n}\n', 3, 'permissions.deny is an object'],
+  ])(
+    'a broken ~/.claude/settings.json makes `ls` ask and names file:line (%#: %s)',
+    async (text, line, _why) => {
+      const { home, project } = world();
+      const file = path.join(home, '.claude', 'settings.json');
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, text);
+      let out = '';
+      let err = '';
+      const code = await runCheck(['ls'], {
+        cwd: project,
+        home,
+        trust: true,
+        out: (t) => {
+          out += t;
+        },
+        err: (t) => {
+          err += t;
+        },
+      });
+      expect(code).toBe(1);
+      expect(out).toMatch(/^ASK/);
+      expect(out).toContain(`${file}:${line}`);
+      expect(out).toContain('decided by: settings');
+      expect(err).toContain(file);
+      let json = '';
+      await runCheck(['ls'], {
+        cwd: project,
+        home,
+        trust: true,
+        json: true,
+        out: (t) => (json += t),
+        err: () => {},
+      });
+      const j = JSON.parse(json);
+      expect(j.decision).toBe('ask');
+      expect(j.reason.type).toBe('settings');
+      expect(j.settings.broken[0].file).toBe(file);
+      const denied = await runCheck(['ls'], {
+        cwd: project,
+        home,
+        trust: true,
+        mode: 'dontAsk',
+        out: () => {},
+        err: () => {},
+      });
+      expect(denied).toBe(2);
+    },
+  );
+});

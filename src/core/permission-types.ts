@@ -139,6 +139,7 @@ export type DecisionReasonType =
   | 'tool'
   | 'sandbox'
   | 'default'
+  | 'settings'
   | 'error';
 
 export interface DecisionReason {

@@ -89,6 +89,11 @@ export function toCheckJson(r: GuardCheck, settings: LoadedSettings): Record<str
     findings: r.description.findings,
     effects: r.description.effects,
     trace: r.detailed.trace,
-    settings: { files: settings.files, problems: settings.problems, trust: settings.trust },
+    settings: {
+      files: settings.files,
+      problems: settings.problems,
+      broken: settings.broken,
+      trust: settings.trust,
+    },
   };
 }

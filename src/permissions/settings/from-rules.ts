@@ -6,7 +6,8 @@
 import { type SandboxSettings, defaultSandboxSettings } from '../../core/sandbox-settings.js';
 import type { PermissionBehavior, PermissionMode, RuleSource } from '../../core/permission-types.js';
 import { compileRule, RuleSet } from '../rules/rule-set.js';
-import type { HookMatcherConfig, LoadedSettings, SettingsProblem } from './types.js';
+import { ruleToolScope } from './broken.js';
+import type { BrokenSetting, HookMatcherConfig, LoadedSettings, SettingsProblem } from './types.js';
 
 export interface InlineSettings {
   projectRoot: string;
@@ -30,6 +31,7 @@ export interface InlineSettings {
 export function settingsFromRules(s: InlineSettings): LoadedSettings {
   const rules = new RuleSet();
   const problems: SettingsProblem[] = [];
+  const broken: BrokenSetting[] = [];
   const source = s.source ?? 'session';
   for (const behavior of ['deny', 'ask', 'allow'] as PermissionBehavior[])
     for (const text of s[behavior] ?? []) {
@@ -37,12 +39,17 @@ export function settingsFromRules(s: InlineSettings): LoadedSettings {
         { text, behavior, source, pathRoot: s.pathRoot ?? s.projectRoot },
         { home: s.home, cwd: s.projectRoot },
       );
-      for (const p of rp)
-        problems.push({
-          severity: p.severity,
-          message: `${p.behavior} rule "${p.rule}": ${p.message}`,
-          rule: p.rule,
-        });
+      for (const p of rp) {
+        const message = `${p.behavior} rule "${p.rule}": ${p.message}`;
+        problems.push({ severity: p.severity, message, rule: p.rule });
+        if (p.severity === 'error' && p.behavior !== 'allow')
+          broken.push({
+            file: `${source} rules`,
+            message: `malformed ${message}`,
+            source,
+            scope: ruleToolScope(p.rule),
+          });
+      }
       if (rule) rules.add(rule);
     }
   return {
@@ -55,6 +62,7 @@ export function settingsFromRules(s: InlineSettings): LoadedSettings {
     preToolUseHooks: [...(s.preToolUseHooks ?? [])],
     sandbox: { ...defaultSandboxSettings(), ...s.sandbox },
     trust: { trusted: true, reason: 'inline settings' },
+    broken,
     files: [],
     projectRoot: s.projectRoot,
     home: s.home,

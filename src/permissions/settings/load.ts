@@ -11,6 +11,9 @@
  *   bypassPermissions), `additionalDirectories`, hooks and widening sandbox keys are ignored, each with
  *   a warning naming the file; deny/ask rules and narrowing keys still apply.
  * - Malformed rules are reported with file and line and skipped; nothing is dropped silently.
+ * - Fail closed: a problem that may have dropped a restriction (an unparsable file, a deny list of
+ *   the wrong type, a malformed deny or ask rule …) is also listed in `broken`; the engine then asks
+ *   for every call it could have restricted (types.ts `BrokenSetting`).
  */
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -18,10 +21,17 @@ import type { PermissionMode } from '../../core/permission-types.js';
 import { compileRule, type RuleEntry, RuleSet } from '../rules/rule-set.js';
 import { parsePermissionMode, splitToolList } from './cli-flags.js';
 import { mergeSandboxSettings, type SandboxSettingsInput } from '../../core/sandbox-settings.js';
+import { ruleToolScope } from './broken.js';
 import { readSettingsSource, type SourceContent } from './read-source.js';
 import { type SourceOptions, settingsSources } from './sources.js';
 import { resolveTrust } from './trust.js';
-import type { CliPermissionFlags, HookMatcherConfig, LoadedSettings, SettingsProblem } from './types.js';
+import type {
+  BrokenSetting,
+  CliPermissionFlags,
+  HookMatcherConfig,
+  LoadedSettings,
+  SettingsProblem,
+} from './types.js';
 
 export interface LoadSettingsOptions extends Omit<SourceOptions, 'home'> {
   home?: string;
@@ -102,8 +112,19 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
   const specs = all.filter((s) => chosen.get(s.file) === s);
 
   const contents = specs.map((spec) => readSettingsSource(spec, { home, projectRoot }));
+  const broken: BrokenSetting[] = [];
   for (const c of contents) {
     problems.push(...c.problems);
+    const untrusted = c.spec.projectSupplied && !trust.trusted;
+    for (const p of c.problems)
+      if (p.failClosed && !(untrusted && c.trustedOnly.has(p)))
+        broken.push({
+          file: p.file ?? c.spec.file,
+          ...(p.line !== undefined ? { line: p.line } : {}),
+          message: p.message,
+          source: c.spec.source,
+          scope: p.failClosed,
+        });
     if (c.spec.projectSupplied && c.loaded && !trust.trusted) problems.push(...applyDistrust(c));
   }
   for (const c of contents) {
@@ -140,8 +161,11 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
   if (cli.dangerouslySkipPermissions) cliMode = 'bypassPermissions';
   if (cli.permissionMode !== undefined) {
     cliMode = parsePermissionMode(cli.permissionMode);
-    if (!cliMode)
-      problems.push({ severity: 'error', message: `unknown --permission-mode "${cli.permissionMode}"` });
+    if (!cliMode) {
+      const message = `unknown --permission-mode "${cli.permissionMode}"`;
+      problems.push({ severity: 'error', message, failClosed: 'all' });
+      broken.push({ file: '--permission-mode', message, source: 'cliArg', scope: 'all' });
+    }
   }
 
   const entries: RuleEntry[] = [];
@@ -168,7 +192,16 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
   const rules = new RuleSet();
   for (const entry of entries) {
     const { rule, problems: rp } = compileRule(entry, { home, cwd: projectRoot });
-    for (const p of rp)
+    for (const p of rp) {
+      // A malformed deny or ask rule could only have restricted the tool it names.
+      if (p.severity === 'error' && p.behavior !== 'allow')
+        broken.push({
+          file: p.file ?? (p.source === 'cliArg' ? '--disallowedTools' : p.source),
+          ...(p.line !== undefined ? { line: p.line } : {}),
+          message: `malformed ${p.behavior} rule "${p.rule}": ${p.message}`,
+          source: p.source,
+          scope: ruleToolScope(p.rule),
+        });
       problems.push({
         severity: p.severity,
         message: `${p.severity === 'error' ? 'malformed' : 'note on'} ${p.behavior} rule "${p.rule}": ${p.message}`,
@@ -176,6 +209,7 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
         ...(p.file !== undefined ? { file: p.file } : {}),
         ...(p.line !== undefined ? { line: p.line } : {}),
       });
+    }
     if (rule) rules.add(rule);
   }
 
@@ -215,6 +249,7 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
     preToolUseHooks,
     sandbox: mergeSandboxSettings(contents.map((c) => c.sandbox ?? {})),
     trust,
+    broken,
     files: contents.map((c) => ({ file: c.spec.file, source: c.spec.source, loaded: c.loaded })),
     projectRoot,
     home,

@@ -4,6 +4,11 @@
  * files carry much more than permissions). A missing file is not a problem (except one named with
  * `--settings`, which is an error); an unreadable or
  * syntactically broken one is an error and contributes nothing.
+ *
+ * Problems that may have dropped a restriction carry `failClosed` (types.ts `BrokenSetting`): the
+ * file is unreadable or not JSON, `permissions`, a deny or ask list, a mode, a boolean switch or a
+ * hook has the wrong shape (`all`), or a sandbox key was dropped (`sandbox`). Problems that only
+ * lose a widening (a broken allow list, `additionalDirectories`) do not.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -33,6 +38,8 @@ export interface SourceContent {
   /** The file's `sandbox` object, validated, filesystem paths absolute. */
   sandbox?: SandboxSettingsInput;
   problems: SettingsProblem[];
+  /** Problems about parts an untrusted project may not use anyway (hooks): they fail closed only when trusted. */
+  trustedOnly: Set<SettingsProblem>;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> =>
@@ -54,6 +61,7 @@ export function readSettingsSource(
     additionalDirectories: [],
     preToolUseHooks: [],
     problems: [],
+    trustedOnly: new Set(),
   };
   let text: string;
   try {
@@ -66,12 +74,14 @@ export function readSettingsSource(
         severity: 'error',
         file: spec.file,
         message: 'settings file given with --settings does not exist',
+        failClosed: 'all',
       });
     else if (code !== 'ENOENT' && code !== 'ENOTDIR')
       out.problems.push({
         severity: 'error',
         file: spec.file,
         message: `cannot read settings: ${(e as Error).message}`,
+        failClosed: 'all',
       });
     return out;
   }
@@ -83,15 +93,27 @@ export function readSettingsSource(
       file: spec.file,
       line: parsed.line,
       message: `invalid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.message}; the whole file is ignored`,
+      failClosed: 'all',
     });
     return out;
   }
   out.loaded = true;
   const root = parsed.value;
   const lineOf = (p: JsonPath): number | undefined => parsed.lineOf(p);
-  const problem = (p: JsonPath, message: string, severity: SettingsProblem['severity'] = 'error'): void => {
+  /** `failClosed` (default `all`): what the dropped part could have restricted; `false` when only a widening is lost. */
+  const problem = (
+    p: JsonPath,
+    message: string,
+    failClosed: SettingsProblem['failClosed'] | false = 'all',
+  ): void => {
     const line = lineOf(p);
-    out.problems.push({ severity, file: spec.file, message, ...(line !== undefined ? { line } : {}) });
+    out.problems.push({
+      severity: 'error',
+      file: spec.file,
+      message,
+      ...(line !== undefined ? { line } : {}),
+      ...(failClosed ? { failClosed } : {}),
+    });
   };
   if (!isObj(root)) {
     problem([], 'settings must be a JSON object; the whole file is ignored');
@@ -104,17 +126,18 @@ export function readSettingsSource(
     problem([...p, key], `"${key}" must be true or false`);
     return undefined;
   };
+  /** A list whose loss only narrows (directories): its problems do not fail closed. */
   const strings = (obj: Record<string, unknown>, key: string, p: JsonPath): string[] | undefined => {
     const v = obj[key];
     if (v === undefined) return undefined;
     if (!Array.isArray(v)) {
-      problem([...p, key], `"${key}" must be an array of strings`);
+      problem([...p, key], `"${key}" must be an array of strings`, false);
       return undefined;
     }
     const res: string[] = [];
     v.forEach((item, i) => {
       if (typeof item === 'string') res.push(item);
-      else problem([...p, key, i], `"${key}[${i}]" must be a string; entry ignored`);
+      else problem([...p, key, i], `"${key}[${i}]" must be a string; entry ignored`, false);
     });
     return res;
   };
@@ -127,8 +150,14 @@ export function readSettingsSource(
     for (const behavior of ['allow', 'ask', 'deny'] as PermissionBehavior[]) {
       const list = perms[behavior];
       if (list === undefined) continue;
+      // A lost allow list only narrows; a lost deny or ask list could hide any restriction.
+      const lost = behavior === 'allow' ? false : 'all';
       if (!Array.isArray(list)) {
-        problem(['permissions', behavior], `"permissions.${behavior}" must be an array of rule strings`);
+        problem(
+          ['permissions', behavior],
+          `"permissions.${behavior}" must be an array of rule strings; the list is ignored`,
+          lost,
+        );
         continue;
       }
       list.forEach((text, i) => {
@@ -137,6 +166,7 @@ export function readSettingsSource(
           problem(
             ['permissions', behavior, i],
             `permissions.${behavior}[${i}] is not a string; rule ignored`,
+            lost,
           );
           return;
         }
@@ -183,7 +213,9 @@ export function readSettingsSource(
   const dah = bool(root, 'disableAllHooks', []);
   if (dah !== undefined) out.disableAllHooks = dah;
 
+  const before = out.problems.length;
   readHooks(root, spec, problem, lineOf, out);
+  for (const p of out.problems.slice(before)) out.trustedOnly.add(p);
   readSandbox(root, spec, problem, home, out);
   return out;
 }
@@ -191,7 +223,7 @@ export function readSettingsSource(
 function readHooks(
   root: Record<string, unknown>,
   spec: SettingsSourceSpec,
-  problem: (p: JsonPath, m: string) => void,
+  problem: (p: JsonPath, m: string, failClosed?: SettingsProblem['failClosed'] | false) => void,
   lineOf: (p: JsonPath) => number | undefined,
   out: SourceContent,
 ): void {
@@ -215,6 +247,7 @@ function readHooks(
         problem(
           hp,
           `hook type ${JSON.stringify(h.type)} is not supported by Gantry's engine (only "command"); skipped`,
+          false,
         );
         return;
       }
@@ -243,12 +276,12 @@ function readHooks(
 function readSandbox(
   root: Record<string, unknown>,
   spec: SettingsSourceSpec,
-  problem: (p: JsonPath, m: string) => void,
+  problem: (p: JsonPath, m: string, failClosed?: SettingsProblem['failClosed'] | false) => void,
   home: string,
   out: SourceContent,
 ): void {
   if (root.sandbox === undefined) return;
-  if (!isObj(root.sandbox)) return problem(['sandbox'], '"sandbox" must be an object');
+  if (!isObj(root.sandbox)) return problem(['sandbox'], '"sandbox" must be an object', 'sandbox');
   // Drop invalid keys one by one (each reported with its line) so the valid ones still apply.
   const sb: Record<string, unknown> = structuredClone(root.sandbox);
   for (let attempt = 0; attempt < 20; attempt++) {
@@ -260,10 +293,10 @@ function readSandbox(
     const issue = r.error.issues[0];
     if (!issue || issue.path.length === 0) break;
     const keyPath = issue.path.slice(0, 2).map((k) => (typeof k === 'symbol' ? String(k) : k));
-    problem(['sandbox', ...keyPath], `sandbox.${keyPath.join('.')}: ${issue.message}; ignored`);
+    problem(['sandbox', ...keyPath], `sandbox.${keyPath.join('.')}: ${issue.message}; ignored`, 'sandbox');
     let parent: Record<string, unknown> = sb;
     for (const k of keyPath.slice(0, -1)) parent = (parent[k as string] ?? {}) as Record<string, unknown>;
     delete parent[keyPath[keyPath.length - 1] as string];
   }
-  problem(['sandbox'], 'sandbox settings could not be read; ignored');
+  problem(['sandbox'], 'sandbox settings could not be read; ignored', 'sandbox');
 }

@@ -14,6 +14,33 @@ export interface SettingsProblem {
   line?: number;
   /** The rule text, when the problem is about one rule. */
   rule?: string;
+  /**
+   * Set when the problem lost something that could restrict decisions (a file that does not parse,
+   * a deny list of the wrong type, a mode that is not a mode): the decisions it could affect ask
+   * until the file is fixed (see {@link BrokenSetting}). Absent for losses that only narrow (a
+   * broken allow list) and for notes.
+   */
+  failClosed?: 'all' | 'sandbox';
+}
+
+/**
+ * A settings file that is broken in a way that may have dropped restrictions. While any is loaded,
+ * the engine asks (denies where nobody can be asked) for every call its lost part could have
+ * restricted, naming the file, the line and the error.
+ *
+ * - `all`: the file (or its `permissions`, a deny/ask list, the mode, a hook) could not be read, so
+ *   any call could have been denied or asked;
+ * - `sandbox`: its `sandbox` settings were partly dropped, so the sandbox may be weaker than the
+ *   file says: sandboxed commands are not auto-allowed;
+ * - `{ toolName }`: one deny or ask rule is malformed; it could only have covered that tool (and
+ *   the tool's aliases).
+ */
+export interface BrokenSetting {
+  file: string;
+  line?: number;
+  message: string;
+  source: RuleSource;
+  scope: 'all' | 'sandbox' | { toolName: string };
 }
 
 /** One command hook of a `hooks.<Event>[].hooks` list (spec §4.1; only `type: command` runs here). */
@@ -76,6 +103,8 @@ export interface LoadedSettings {
   sandbox: SandboxSettings;
   /** Whether project-supplied settings may widen permissions, and why. */
   trust: { trusted: boolean; reason: string };
+  /** Broken settings that make decisions fail closed (empty when every file was read). */
+  broken: BrokenSetting[];
   /** Every file looked at, in precedence order. */
   files: { file: string; source: RuleSource; loaded: boolean }[];
   projectRoot: string;
