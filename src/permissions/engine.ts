@@ -72,6 +72,11 @@ export interface PermissionEngineOptions {
    * output (design.md §5: "written to a file the model can Read"). Writes there still ask.
    */
   readableDirectories?: readonly string[];
+  /**
+   * The session's plan file (absolute path) for a request, declared by the host's plan-mode tools:
+   * in plan mode, writing exactly that file is allowed; every other change is refused.
+   */
+  planFile?: (request: PermissionRequest) => string | undefined;
 }
 
 export interface DecideOptions {
@@ -188,6 +193,7 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
     const sandboxBroken = sandboxed && brokenFor(req, true).some((b) => b.scope === 'sandbox');
     if (sandboxBroken)
       trace.push('settings: sandbox settings are broken; sandboxed commands are not auto-allowed');
+    const planFile = mode === 'plan' ? opts.planFile?.(req) : undefined;
     const result = runPipeline({
       request: req,
       rules: settings.rules,
@@ -199,6 +205,9 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
       ...(hook ? { hook } : {}),
       acceptEditsCommands,
       ...(readableDirs ? { readableDirs } : {}),
+      floor: settings.destructiveFloor,
+      secretReads: settings.secretReads.value,
+      ...(planFile ? { planFile } : {}),
     });
     return { mode, result, trace: [...trace, ...result.trace] };
   };

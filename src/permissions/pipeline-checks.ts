@@ -8,8 +8,10 @@ import type { DecisionReason, PermissionDecision } from '../core/permission-type
 import type { CallView } from './call-view.js';
 import { describeEffect, MODE_LABEL } from './explain.js';
 import { ask, deny, type PipelineInput } from './pipeline-types.js';
+import type { Effect } from '../core/effects.js';
+import { PATH_CONTROL_CHARACTER } from '../core/path-characters.js';
 import { isCriticalRemovalTarget, matchProtectedWrite } from './protected-paths.js';
-import { allowPathCovers } from './rule-match.js';
+import { allowPathCovers, matchShellAllow } from './rule-match.js';
 import { isExemptDevicePath } from './working-dirs.js';
 
 /** Placeholder directory for a write whose directory is unknown (never a real path). */
@@ -80,6 +82,34 @@ export function protectedStep(view: CallView, input: PipelineInput): PermissionD
   return configHit;
 }
 
+/** Ask-level findings that hold in every mode (bypassPermissions and a hook allow included). */
+const EVERY_MODE_FINDINGS: ReadonlySet<string> = new Set([PATH_CONTROL_CHARACTER]);
+
+/** Step 3: an ask-level finding that no mode skips (a file path with control characters). */
+export function everyModeFinding(view: CallView): DecisionReason | undefined {
+  const f = view.description.findings.find((x) => x.behavior === 'ask' && EVERY_MODE_FINDINGS.has(x.id));
+  return f
+    ? { type: 'check', checkId: f.id, message: `Needs approval in every mode: ${f.message} [${f.id}].` }
+    : undefined;
+}
+
+/** Expansion characters: an unknown target spelled with them may be any file (`$F`, `*`, `#1`). */
+const OPEN_TARGET = /[$`*?[{<#]/;
+
+/**
+ * An unknown effect that an allow rule for its own sub-command answers: the program's inherent
+ * behaviour in a described place (`npm install` writing the dependencies, `npx` downloading), not an
+ * option that names a program or a target (those come with source `flag`, `redirect` or
+ * `interpreter`, or an expansion in the target) and never an unknown execution.
+ */
+function coveredByAllow(view: CallView, input: PipelineInput, e: Effect): boolean {
+  if (e.kind === 'exec' || e.source !== 'argument' || OPEN_TARGET.test(e.target)) return false;
+  const sub = e.subcommand !== undefined ? view.subcommands[e.subcommand] : undefined;
+  return (
+    sub !== undefined && matchShellAllow(input.rules, view.toolName, sub, input.mode === 'auto') !== undefined
+  );
+}
+
 /** Step 4: findings, unknown effects, file effects outside the working directories. */
 export function checksStep(view: CallView, input: PipelineInput): DecisionReason | undefined {
   for (const finding of view.description.findings)
@@ -95,7 +125,9 @@ export function checksStep(view: CallView, input: PipelineInput): DecisionReason
   // is unknown (`npx` may download, `curl $URL`) does not ask by itself: it already keeps the command
   // from being read-only, so only an allow rule for the program can let it through.
   const domainRules = input.rules.domainRules('deny').length + input.rules.domainRules('ask').length > 0;
-  const firstUnknown = view.unknown.find((e) => e.kind !== 'network' || domainRules);
+  const firstUnknown = view.unknown.find(
+    (e) => (e.kind !== 'network' || domainRules) && !coveredByAllow(view, input, e),
+  );
   if (firstUnknown)
     return {
       type: 'unknown-effect',
@@ -119,25 +151,22 @@ export function checksStep(view: CallView, input: PipelineInput): DecisionReason
 }
 
 /**
- * An unknown effect that could hide a protected write or a rule match (for the modes that skip the
- * safety checks): unknown writes and deletes always (a protected file could be the target); unknown
- * reads when Read deny/ask rules exist; unknown execs when Bash deny/ask rules exist; unknown hosts
- * when WebFetch domain rules exist.
+ * An unknown effect that bypassPermissions and a hook allow must not run blind: unknown writes,
+ * deletes and executions always (a protected file could be the target, the program could be
+ * anything); unknown reads when Read deny/ask rules exist; unknown hosts when WebFetch domain rules
+ * exist.
  */
 export function hiddenRuleRisk(view: CallView, input: PipelineInput): DecisionReason | undefined {
   if (!view.unknown.length) return undefined;
   const rules = input.rules;
   const pathRules = rules.pathRules('deny').length + rules.pathRules('ask').length > 0;
   const domainRules = rules.domainRules('deny').length + rules.domainRules('ask').length > 0;
-  const shellRules = [...rules.forTool('deny', view.toolName), ...rules.forTool('ask', view.toolName)].some(
-    (r) => r.kind === 'shell',
-  );
   const risky = view.unknown.find(
     (e) =>
       e.kind === 'write' ||
       e.kind === 'delete' ||
+      e.kind === 'exec' ||
       (e.kind === 'read' && pathRules) ||
-      (e.kind === 'exec' && shellRules) ||
       (e.kind === 'network' && domainRules),
   );
   if (!risky) return undefined;

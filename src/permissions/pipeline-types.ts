@@ -2,6 +2,7 @@
  * The pipeline's vocabulary: its input, its result, the steps that can decide, and the two
  * built-in tool/program lists modes use. See pipeline.ts for the order.
  */
+import type { DestructiveFloorLevel } from '../core/destructive-floor/index.js';
 import type { PathResolver } from '../core/paths.js';
 import type {
   DecisionReason,
@@ -46,6 +47,15 @@ export interface PipelineInput {
   acceptEditsCommands?: ReadonlySet<string>;
   /** Directories that may be read (not written) without asking: the session's spill directory. */
   readableDirs?: WorkingDirectories;
+  /** The destructive floor's level and the lower settings that were ignored (default standard). */
+  floor?: { value: DestructiveFloorLevel; ignored: readonly string[] };
+  /** Credential-file reads: ask (default) or allow. */
+  secretReads?: 'ask' | 'allow';
+  /**
+   * The session's plan file (absolute): in plan mode, writing it is the one change allowed. Set by
+   * the host's plan-mode tools (`PermissionEngineOptions.planFile`).
+   */
+  planFile?: string;
 }
 
 export type PipelineStep =
@@ -54,6 +64,8 @@ export type PipelineStep =
   | 'tool'
   | 'protected-path'
   | 'config-path'
+  | 'floor'
+  | 'secret'
   | 'check'
   | 'ask-rule'
   | 'mode'

@@ -96,13 +96,16 @@ export function analyzeCommand(command: string, opts: AnalyzeOptions): CommandAn
     if (disqualifiesReadOnly(e) && e.subcommand !== undefined) unsafeEffectAt.add(e.subcommand);
   for (const [i, cmd] of commands.entries()) {
     let verdict: ReadOnlyVerdict;
+    let programReadOnly = false;
     if (i >= limit) verdict = no('past the sub-command analysis limit');
     else {
       verdict = checkReadOnly(cmd, { pathShadowed });
-      if (verdict.readOnly && unsafeEffectAt.has(i))
+      if (verdict.readOnly && unsafeEffectAt.has(i)) {
+        programReadOnly = true;
         verdict = no(
           'it writes, deletes, contacts the network or has an effect that cannot be resolved statically',
         );
+      }
     }
     if (shadowsPath(cmd)) pathShadowed = true;
     const info: SubcommandInfo = {
@@ -119,6 +122,10 @@ export function analyzeCommand(command: string, opts: AnalyzeOptions): CommandAn
     };
     const cwd = cwds[i];
     if (cwd !== undefined) info.cwd = cwd;
+    if (cmd.connector) info.connector = cmd.connector;
+    if (cmd.inFunction !== undefined) info.inFunction = cmd.inFunction;
+    if (cmd.background) info.background = true;
+    if (programReadOnly) info.readOnlyProgram = true;
     subcommands.push(info);
   }
   const readOnly =

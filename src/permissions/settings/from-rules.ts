@@ -6,6 +6,7 @@
 import { type SandboxSettings, defaultSandboxSettings } from '../../core/sandbox-settings.js';
 import type { PermissionBehavior, PermissionMode, RuleSource } from '../../core/permission-types.js';
 import { compileRule, RuleSet } from '../rules/rule-set.js';
+import type { DestructiveFloorLevel } from '../../core/destructive-floor/index.js';
 import { ruleToolScope } from './broken.js';
 import type { BrokenSetting, HookMatcherConfig, LoadedSettings, SettingsProblem } from './types.js';
 
@@ -25,6 +26,10 @@ export interface InlineSettings {
   sandbox?: Partial<SandboxSettings>;
   disableBypassPermissionsMode?: boolean;
   disableAutoMode?: boolean;
+  /** Destructive floor level (default `standard`). */
+  destructiveFloor?: DestructiveFloorLevel;
+  /** Credential-file reads (default `ask`). */
+  secretReads?: 'ask' | 'allow';
 }
 
 /** Compiles inline rule lists into `LoadedSettings` (malformed rules land in `problems`). */
@@ -63,6 +68,8 @@ export function settingsFromRules(s: InlineSettings): LoadedSettings {
     sandbox: { ...defaultSandboxSettings(), ...s.sandbox },
     trust: { trusted: true, reason: 'inline settings' },
     broken,
+    destructiveFloor: { value: s.destructiveFloor ?? 'standard', ignored: [] },
+    secretReads: { value: s.secretReads ?? 'ask', ignored: [] },
     files: [],
     projectRoot: s.projectRoot,
     home: s.home,

@@ -25,11 +25,13 @@ import { ruleToolScope } from './broken.js';
 import { readSettingsSource, type SourceContent } from './read-source.js';
 import { type SourceOptions, settingsSources } from './sources.js';
 import { resolveTrust } from './trust.js';
+import type { DestructiveFloorLevel } from '../../core/destructive-floor/index.js';
 import type {
   BrokenSetting,
   CliPermissionFlags,
   HookMatcherConfig,
   LoadedSettings,
+  ScalarSetting,
   SettingsProblem,
 } from './types.js';
 
@@ -87,6 +89,44 @@ function applyDistrust(c: SourceContent): SettingsProblem[] {
     if (JSON.stringify(kept) !== JSON.stringify(s))
       out.push(warn('untrusted folder: sandbox settings that widen access ignored'));
     c.sandbox = kept;
+  }
+  return out;
+}
+
+const FLOOR_ORDER: readonly DestructiveFloorLevel[] = ['off', 'standard', 'strict'];
+const SECRET_ORDER: readonly ('allow' | 'ask')[] = ['allow', 'ask'];
+const LOWERING_SOURCES = new Set(['managed', 'userSettings']);
+
+/**
+ * A safety scalar (destructive floor, secret reads) that only managed and user settings may lower:
+ * the base is the managed value, else the user value, else `fallback`; any source may raise it,
+ * and a lower value from any other source (local, project, `--settings`) is ignored with a warning.
+ * `order` lists the values from the least to the most strict.
+ */
+function guardedScalar<T>(
+  contents: readonly SourceContent[],
+  get: (c: SourceContent) => T | undefined,
+  fallback: T,
+  order: readonly T[],
+  key: string,
+  problems: SettingsProblem[],
+): ScalarSetting<T> {
+  let out: ScalarSetting<T> = { value: fallback, ignored: [] };
+  const base =
+    contents.find((c) => c.spec.source === 'managed' && get(c) !== undefined) ??
+    contents.find((c) => c.spec.source === 'userSettings' && get(c) !== undefined);
+  if (base) out = { value: get(base) as T, file: base.spec.file, source: base.spec.source, ignored: [] };
+  const rank = (v: T): number => order.indexOf(v);
+  const floorOfBase = out.value;
+  for (const c of contents) {
+    const v = get(c);
+    if (v === undefined) continue;
+    if (rank(v) > rank(out.value)) out = { ...out, value: v, file: c.spec.file, source: c.spec.source };
+    else if (!LOWERING_SOURCES.has(c.spec.source) && rank(v) < rank(floorOfBase)) {
+      const note = `${c.spec.file} sets ${key} ${JSON.stringify(v)}, but only user or managed settings may lower it; ignored`;
+      out.ignored.push(note);
+      problems.push({ severity: 'warning', file: c.spec.file, message: note });
+    }
   }
   return out;
 }
@@ -242,6 +282,15 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
   return {
     rules,
     problems,
+    destructiveFloor: guardedScalar(
+      contents,
+      (c) => c.destructiveFloor,
+      'standard',
+      FLOOR_ORDER,
+      'destructiveFloor',
+      problems,
+    ),
+    secretReads: guardedScalar(contents, (c) => c.secretReads, 'ask', SECRET_ORDER, 'secretReads', problems),
     defaultMode,
     additionalDirectories,
     disableBypassPermissionsMode: contents.some((c) => c.disableBypassPermissionsMode === true),

@@ -18,6 +18,7 @@ import {
   type SandboxSettingsInput,
   SandboxSettingsInputSchema,
 } from '../../core/sandbox-settings.js';
+import { DESTRUCTIVE_FLOOR_LEVELS, type DestructiveFloorLevel } from '../../core/destructive-floor/index.js';
 import type { RuleEntry } from '../rules/rule-set.js';
 import { parsePermissionMode } from './cli-flags.js';
 import { type JsonPath, parseJsonWithLines } from './json-locate.js';
@@ -31,6 +32,10 @@ export interface SourceContent {
   additionalDirectories: string[];
   disableBypassPermissionsMode?: boolean;
   disableAutoMode?: boolean;
+  /** `destructiveFloor` as written (an unknown value reads as `strict`, the fail-closed reading). */
+  destructiveFloor?: DestructiveFloorLevel;
+  /** `secretReads` as written (an unknown value reads as `ask`). */
+  secretReads?: 'ask' | 'allow';
   allowManagedPermissionRulesOnly?: boolean;
   allowManagedHooksOnly?: boolean;
   disableAllHooks?: boolean;
@@ -208,6 +213,31 @@ export function readSettingsSource(
   }
   const topAmp = bool(root, 'allowManagedPermissionRulesOnly', []);
   if (topAmp !== undefined) out.allowManagedPermissionRulesOnly = topAmp;
+  const floor = root.destructiveFloor;
+  if (floor !== undefined) {
+    if (typeof floor === 'string' && DESTRUCTIVE_FLOOR_LEVELS.includes(floor as DestructiveFloorLevel))
+      out.destructiveFloor = floor as DestructiveFloorLevel;
+    else {
+      out.destructiveFloor = 'strict';
+      problem(
+        ['destructiveFloor'],
+        `"destructiveFloor" must be "off", "standard" or "strict" (got ${JSON.stringify(floor)}); read as "strict"`,
+        false,
+      );
+    }
+  }
+  const secrets = root.secretReads;
+  if (secrets !== undefined) {
+    if (secrets === 'ask' || secrets === 'allow') out.secretReads = secrets;
+    else {
+      out.secretReads = 'ask';
+      problem(
+        ['secretReads'],
+        `"secretReads" must be "ask" or "allow" (got ${JSON.stringify(secrets)}); read as "ask"`,
+        false,
+      );
+    }
+  }
   const amh = bool(root, 'allowManagedHooksOnly', []);
   if (amh !== undefined) out.allowManagedHooksOnly = amh;
   const dah = bool(root, 'disableAllHooks', []);

@@ -4,6 +4,7 @@
  */
 import type { PermissionMode, RuleSource } from '../../core/permission-types.js';
 import type { SandboxSettings } from '../../core/sandbox-settings.js';
+import type { DestructiveFloorLevel } from '../../core/destructive-floor/index.js';
 import type { RuleSet } from '../rules/rule-set.js';
 
 /** A problem found while loading settings; always carries the file and, when known, the line. */
@@ -88,6 +89,16 @@ export interface CliPermissionFlags {
   dangerouslySkipPermissions?: boolean;
 }
 
+/** A Gantry scalar setting with its origin, and the lower values that were ignored (for explanations). */
+export interface ScalarSetting<T> {
+  value: T;
+  /** The file that set it; undefined for the default. */
+  file?: string;
+  source?: RuleSource;
+  /** `project settings /p/.claude/settings.json set destructiveFloor "off"; …` */
+  ignored: string[];
+}
+
 /** Everything the engine needs from settings, merged. */
 export interface LoadedSettings {
   rules: RuleSet;
@@ -103,6 +114,16 @@ export interface LoadedSettings {
   sandbox: SandboxSettings;
   /** Whether project-supplied settings may widen permissions, and why. */
   trust: { trusted: boolean; reason: string };
+  /**
+   * The destructive floor's level and where it came from. Only user and managed settings may lower
+   * it below `standard`; a lower value elsewhere is ignored and named in `notes`.
+   */
+  destructiveFloor: ScalarSetting<DestructiveFloorLevel>;
+  /**
+   * Reading credential files (`.env`, private keys, cloud credentials): `ask` (default) or `allow`.
+   * Only user and managed settings may set `allow`.
+   */
+  secretReads: ScalarSetting<'ask' | 'allow'>;
   /** Broken settings that make decisions fail closed (empty when every file was read). */
   broken: BrokenSetting[];
   /** Every file looked at, in precedence order. */
