@@ -17,6 +17,7 @@
  * | anything else | none; ruleContents from `subagent_type` (Agent/Task) or `skill`/`command` (Skill) |
  */
 import { knownEffect, unknownEffect } from '../core/effects.js';
+import { pathCharacterFindings } from '../core/path-characters.js';
 import { expandPath } from '../core/paths.js';
 import type { CallDescription } from '../core/permission-types.js';
 import { hostOf } from './rules/domain-pattern.js';
@@ -86,6 +87,16 @@ export function describeToolInput(
         findings: [],
         readOnly: false,
         summary: `${toolName} (no ${field})`,
+      };
+    // A NUL byte or a control character: the file opened is not the one judged (core/path-characters.ts).
+    const odd = pathCharacterFindings(raw, field);
+    if (odd.length)
+      return {
+        ruleContents: [],
+        effects: [unknownEffect(kind, raw, 'tool-input', `${field} with control characters`)],
+        findings: odd,
+        readOnly: false,
+        summary: `${toolName} ${JSON.stringify(raw)}`,
       };
     let abs = expandPath(raw, world);
     if (toolName === 'Glob' && typeof input.pattern === 'string')

@@ -128,7 +128,8 @@ export function runPipeline(input: PipelineInput): PipelineResult {
   const prot = protectedStep(view, input);
   if (prot?.behavior === 'deny') return out(prot, 'protected-path');
   if (floor) return out(floor, 'floor');
-  if (prot) return out(prot, 'config-path');
+  // The plan file lives under the agent's configuration directory; plan mode may write it.
+  if (prot && !planFile) return out(prot, 'config-path');
   trace.push('floor: no destructive-floor row matches');
   const everyMode = everyModeFinding(view);
   if (everyMode) return out(ask(everyMode), 'check');
@@ -211,7 +212,7 @@ export function runPipeline(input: PipelineInput): PipelineResult {
       allow(
         modeReason(
           mode,
-          `Allowed: acceptEdits mode permits ${view.isShell ? 'simple filesystem commands' : 'file edits'} inside the working directories.`,
+          `Allowed: acceptEdits mode permits ${view.isShell ? 'simple filesystem commands and redirections into files' : 'file edits'} inside the working directories.`,
         ),
       ),
       'mode',

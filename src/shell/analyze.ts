@@ -21,10 +21,12 @@ import { programFindings } from './analyze-findings.js';
 import { runSecurityChecks } from './checks/index.js';
 import { computeEffects } from './effects/index.js';
 import { initShellParser } from './parser.js';
-import { checkReadOnly } from './read-only/index.js';
+import { checkReadOnly, redirectWritesFile } from './read-only/index.js';
 import { no, type ReadOnlyVerdict } from './read-only/verdict.js';
 import { parseAndSplit } from './split.js';
-import type { AnalyzeOptions, CommandAnalysis, SimpleCommand } from './types.js';
+import type { AnalyzeOptions, CommandAnalysis, Redirect, SimpleCommand } from './types.js';
+
+const writesThrough = (r: Redirect): boolean => r.op === '<>' || redirectWritesFile(r);
 
 /** Sub-commands analysed in full (read-only + effects); the corpus expects 100 to be. */
 export const FULL_ANALYSIS_LIMIT = 1000;
@@ -105,6 +107,10 @@ export function analyzeCommand(command: string, opts: AnalyzeOptions): CommandAn
         verdict = no(
           'it writes, deletes, contacts the network or has an effect that cannot be resolved statically',
         );
+      } else if (!verdict.readOnly && cmd.redirects.some(writesThrough)) {
+        // Read-only apart from its output redirections (`echo x > notes.txt`): an edit, for acceptEdits.
+        const bare = { ...cmd, redirects: cmd.redirects.filter((r) => !writesThrough(r)) };
+        programReadOnly = checkReadOnly(bare, { pathShadowed }).readOnly;
       }
     }
     if (shadowsPath(cmd)) pathShadowed = true;

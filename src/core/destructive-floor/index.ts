@@ -59,17 +59,21 @@ export function evaluateDestructiveFloor(
   return hits.sort((a, b) => ORDER[a.behavior] - ORDER[b.behavior]);
 }
 
+/** Strict rows too routine to warn about on every run. */
+const NOT_WARNED = new Set(['git-push', 'git-history-rewrite']);
+
 /**
  * The person-facing warnings of the Bash tool: one sentence per row that fires at the strict level
- * (so `rm -rf build` still warns), in table order; empty when nothing destructive is found.
+ * (so `rm -rf build` still warns; ordinary pushes and amends do not), deny rows first; empty when
+ * nothing destructive is found.
  */
 export function destructiveWarnings(input: FloorInput, ctx: FloorContext): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const h of evaluateDestructiveFloor(input, ctx, 'strict')) {
-    if (seen.has(h.rowId)) continue;
+    if (seen.has(h.rowId) || NOT_WARNED.has(h.rowId)) continue;
     seen.add(h.rowId);
-    out.push(`${h.what}: ${h.reason.replace(/^strict floor: /, '')}.`);
+    out.push(`${h.what}: ${h.reason}.`);
   }
   return out;
 }

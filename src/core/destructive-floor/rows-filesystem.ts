@@ -226,10 +226,15 @@ function secretSources(call: FloorCall): Map<number, string> {
   return out;
 }
 
-/** Protected files of the deny class (credentials, registry and shell start-up files, which often export tokens). */
+/**
+ * Protected files of the deny class (credentials, registry and shell start-up files, which often
+ * export tokens). Key directories (`.ssh`, `.gnupg`) are left to the secret-file list, which knows
+ * their public parts (`id_rsa.pub`, `known_hosts`).
+ */
 function credentialProtected(p: string): string | undefined {
   const m = matchProtectedPath(p);
-  return m?.entry.class === 'deny' ? m.entry.why : undefined;
+  if (m?.entry.class !== 'deny' || m.entry.name === '.ssh' || m.entry.name === '.gnupg') return undefined;
+  return m.entry.why;
 }
 
 const SUBSTITUTION_VIA = /^(?:\$\(\)|backtick|<\(\)|>\(\))/;

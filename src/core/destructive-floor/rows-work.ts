@@ -315,7 +315,8 @@ const STRICT_ROWS: readonly FloorRow[] = [
   {
     id: 'recursive-removal',
     level: 'strict',
-    reason: 'strict floor: every recursive removal asks, inside the project too',
+    reason:
+      'a recursive removal deletes a whole directory tree with no way back (the strict floor asks for it inside the project too)',
     match(call) {
       const out: FloorMatch[] = [];
       for (const e of call.effects) {
@@ -330,11 +331,17 @@ const STRICT_ROWS: readonly FloorRow[] = [
       return out;
     },
   },
-  gitRow('git-push', 'strict', 'strict floor: every push changes shared state', 'push', () => true),
+  gitRow(
+    'git-push',
+    'strict',
+    'a push changes what everyone sharing the remote sees (the strict floor asks for every push)',
+    'push',
+    () => true,
+  ),
   gitRow(
     'git-history-rewrite',
     'strict',
-    'strict floor: rewriting history (rebase, commit --amend, filter-branch, reflog expire, gc --prune, update-ref -d) can lose commits',
+    'rewriting history (rebase, commit --amend, filter-branch, reflog expire, gc --prune, update-ref -d) can lose commits (the strict floor asks for it)',
     ['rebase', 'commit', 'filter-branch', 'filter-repo', 'reflog', 'gc', 'update-ref'],
     (a, sub) =>
       sub === 'commit'
@@ -347,8 +354,11 @@ const STRICT_ROWS: readonly FloorRow[] = [
               ? a.includes('-d')
               : true,
   ),
-  perSub('sql-delete', 'strict', 'strict floor: any DELETE through a database client asks', (s, call) =>
-    sqlTexts(s, call).some((t) => SQL_DELETE.test(t)) ? `${s.name} with DELETE` : undefined,
+  perSub(
+    'sql-delete',
+    'strict',
+    'DELETE removes rows for good (the strict floor asks for any DELETE)',
+    (s, call) => (sqlTexts(s, call).some((t) => SQL_DELETE.test(t)) ? `${s.name} with DELETE` : undefined),
   ),
 ];
 

@@ -92,7 +92,8 @@ export function createBashTool(options: BashToolOptions = {}) {
     userFacingName: () => 'Bash',
     isReadOnly: provenReadOnly,
     isConcurrencySafe: provenReadOnly,
-    isDestructive: (input: BashInput) => destructiveWarning(input.command) !== undefined,
+    isDestructive: (input: BashInput) =>
+      destructiveWarning(shell.analyzeSync(input.command, process.cwd()), process.cwd()) !== undefined,
     toAutoClassifierInput: (input: BashInput) => input.command,
 
     async validateInput(input: BashInput, _context?: ToolUseContext) {
@@ -123,7 +124,8 @@ export function createBashTool(options: BashToolOptions = {}) {
       const notes = start.note ? [start.note] : [];
       if (start.note) context.setAppState((prev) => ({ ...prev, cwd: start.cwd }));
       const timeoutMs = effectiveTimeoutMs(input, limits);
-      const warning = destructiveWarning(input.command);
+      await shell.init().catch(() => undefined);
+      const warning = destructiveWarning(shell.analyzeSync(input.command, start.cwd), start.cwd);
       const dangerouslyDisableSandbox = input.dangerouslyDisableSandbox === true;
 
       if (input.run_in_background) {

@@ -6,7 +6,8 @@
  * reports both paths the same way).
  */
 import type { CallDescription, ToolUseContext } from '../../core/index.js';
-import { knownEffect } from '../../core/index.js';
+import { knownEffect, unknownEffect } from '../../core/index.js';
+import { pathCharacterFindings } from '../../core/path-characters.js';
 import { resolveFilePath } from './resolve-path.js';
 
 /**
@@ -21,6 +22,23 @@ export function describeFileCall(options: {
   requestedPath: string;
   context: Pick<ToolUseContext, 'getAppState'>;
 }): CallDescription {
+  // A NUL byte or a control character: the file opened is not the one judged (core/path-characters.ts).
+  const odd = pathCharacterFindings(options.requestedPath, options.field);
+  if (odd.length)
+    return {
+      ruleContents: [],
+      effects: [
+        unknownEffect(
+          options.kind,
+          options.requestedPath,
+          'tool-input',
+          `${options.field} with control characters`,
+        ),
+      ],
+      findings: odd,
+      readOnly: false,
+      summary: `${options.toolName} ${JSON.stringify(options.requestedPath)}`,
+    };
   const p = resolveFilePath(options.requestedPath, options.context);
   const detail = p.viaSymlink ? `${options.field} via symlink ${p.absolute}` : options.field;
   const named = p.viaSymlink && p.absolute !== p.resolved;
