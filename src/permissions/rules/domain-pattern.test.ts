@@ -13,6 +13,10 @@ describe('compileDomainPattern', () => {
     ['example.*', 'example.org', true, 'star within one label'],
     ['example.*', 'example.evil.com', false, 'star does not cross labels'],
     ['*', 'anything.test', true, 'domain:* is any host'],
+    ['bücher.de', 'xn--bcher-kva.de', true, 'a Unicode rule matches the punycode host URL parsing gives'],
+    ['*.bücher.de', 'www.xn--bcher-kva.de', true, 'a Unicode wildcard rule'],
+    ['xn--bcher-kva.de', 'xn--bcher-kva.de', true, 'a punycode rule'],
+    ['bücher.de', 'buecher.de', false, 'a different name'],
   ])('%s vs %s → %s (%s)', (pattern, host, expected) => {
     expect(compileDomainPattern(pattern)(host)).toBe(expected);
   });
@@ -24,6 +28,9 @@ describe('hostOf', () => {
     ['domain:api.example.com', 'api.example.com', 'rule content form'],
     ['evil.example/x', 'evil.example', 'bare host with path'],
     ['127.0.0.1:8080', '127.0.0.1', 'host and port'],
+    ['https://bücher.de/x', 'xn--bcher-kva.de', 'a Unicode URL host in punycode'],
+    ['domain:BÜCHER.de', 'xn--bcher-kva.de', 'a Unicode rule content'],
+    ['bücher.de:443/x', 'xn--bcher-kva.de', 'a bare Unicode host with a port'],
   ])('%s → %s (%s)', (input, host) => {
     expect(hostOf(input)).toBe(host);
   });

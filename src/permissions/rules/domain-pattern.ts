@@ -1,19 +1,25 @@
 /**
- * `WebFetch(domain:…)` host patterns (spec §3.7): case-insensitive, a trailing `.` ignored;
+ * `WebFetch(domain:…)` host patterns (spec §3.7): case-insensitive, a trailing `.` ignored, Unicode
+ * names compared in punycode on both sides (a rule `bücher.de` matches `xn--bcher-kva.de`);
  * `*` = any host; `*.example.com` = any subdomain at any depth but not the apex; any other `*`
  * matches within one label (`example.*` matches `example.org`, not `example.evil.com`).
  */
+import { normalizeHostName } from '../../core/host-name.js';
 
-/** Lower-cases a host, drops a trailing dot, a port and IPv6 brackets' surroundings. */
+/**
+ * A host without its port, normalised by the one host normaliser (core/host-name.ts: lower case, no
+ * trailing dot, punycode). IPv6 literals keep their brackets (`[::1]`), as `URL.hostname` gives them.
+ */
 export function normaliseHost(host: string): string {
-  let h = host.trim().toLowerCase();
+  const h = host.trim();
   if (h.startsWith('[')) {
     const end = h.indexOf(']');
-    return end === -1 ? h : h.slice(0, end + 1);
+    return end === -1 ? h.toLowerCase() : `[${normalizeHostName(h.slice(1, end))}]`;
   }
   const colon = h.lastIndexOf(':');
-  if (colon !== -1 && /^\d+$/.test(h.slice(colon + 1))) h = h.slice(0, colon);
-  return h.replace(/\.$/, '');
+  const bare =
+    colon !== -1 && h.indexOf(':') === colon && /^\d+$/.test(h.slice(colon + 1)) ? h.slice(0, colon) : h;
+  return normalizeHostName(bare);
 }
 
 /** Extracts the host from a URL or `host[:port]`; undefined when there is none. */
