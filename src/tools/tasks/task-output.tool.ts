@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { type BackgroundTaskInfo, buildTool, ToolInputError, type ToolUseContext } from '../../core/index.js';
+import { compileLinearRegex, type LinearRegex } from '../ripgrep/linear-regex.js';
 import { readNewOutput } from './read-task-output.js';
 import { backgroundTasks, type BackgroundTaskManager, taskTypeName } from './task-manager.js';
 
@@ -88,16 +89,10 @@ async function pollUntilEnded(ended: () => boolean, timeoutMs: number, signal: A
   }
 }
 
-function compileFilter(filter: string | undefined): RegExp | undefined {
+/** The model's filter (JavaScript syntax) on the linear-time engine: no pattern can stall the process. */
+function compileFilter(filter: string | undefined): LinearRegex | undefined {
   if (filter === undefined) return undefined;
-  try {
-    return new RegExp(filter);
-  } catch (error) {
-    throw new ToolInputError(
-      `filter is not a valid regular expression: ${(error as Error).message}`,
-      'filter',
-    );
-  }
+  return compileLinearRegex(filter, { javascript: true, field: 'filter' });
 }
 
 /** Builds the TaskOutput tool over a task registry (default: the process-wide one). */
