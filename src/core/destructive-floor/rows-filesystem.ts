@@ -207,7 +207,7 @@ const forkBomb: FloorRow = {
 };
 
 /** Finding ids of the shell analysis that mark a whole-environment dump or a secret variable printed. */
-export const SECRET_FINDING_IDS: ReadonlySet<string> = new Set(['ENV_DUMP', 'SECRET_VARIABLE']);
+export const SECRET_FINDING_IDS: ReadonlySet<string> = new Set(['ENVIRONMENT_DUMP', 'SECRET_VARIABLE']);
 
 /** Sub-commands whose output carries a secret: a secret or protected credential file read, an env dump. */
 function secretSources(call: FloorCall): Map<number, string> {
@@ -222,7 +222,7 @@ function secretSources(call: FloorCall): Map<number, string> {
   }
   for (const f of call.input.findings)
     if (SECRET_FINDING_IDS.has(f.id) && f.subcommand !== undefined && !out.has(f.subcommand))
-      out.set(f.subcommand, f.id === 'ENV_DUMP' ? 'the whole environment' : 'a secret variable');
+      out.set(f.subcommand, f.id === 'ENVIRONMENT_DUMP' ? 'the whole environment' : 'a secret variable');
   return out;
 }
 
