@@ -16,8 +16,9 @@ import { cpus, loadavg } from 'node:os';
 import { mapPathResolver } from '../src/core/paths.js';
 import type { CallDescription, PermissionRequest } from '../src/core/permission-types.js';
 import { CORPUS_HOME, CORPUS_PROJECT, parseCases } from '../src/permissions/corpus/evaluate.js';
-import { loadBashDescriber } from '../src/permissions/corpus/shell-describer.js';
-import { describeToolInput } from '../src/permissions/describe-input.js';
+import { loadCorpusDescribers } from '../src/cli/shared/corpus-describers.js';
+import { buildPermissionRequest } from '../src/core/permission-request.js';
+import { hostToolDescriber } from '../src/permissions/describe-input.js';
 import { createPermissionEngine } from '../src/permissions/engine.js';
 import { settingsFromRules } from '../src/permissions/settings/from-rules.js';
 import { sharedFile } from '../src/testing/shared-data.js';
@@ -106,7 +107,7 @@ export default async function bench(): Promise<BenchReport> {
     .filter((c) => typeof c === 'string')
     .map((command) => ({ toolName: 'Bash', input: { command }, command }));
 
-  const describeBash = await loadBashDescriber();
+  const { describeBash, describerFor } = await loadCorpusDescribers();
   const resolver = mapPathResolver({});
   const world = { cwd: CORPUS_PROJECT, home: CORPUS_HOME, resolver };
   const engine = createPermissionEngine({
@@ -119,24 +120,26 @@ export default async function bench(): Promise<BenchReport> {
     }),
     resolver,
   });
+  const describerOf = (it: Item) => describerFor?.(it.toolName) ?? hostToolDescriber(it.toolName);
   const describe = (it: Item): CallDescription =>
     it.command !== undefined
       ? describeBash(it.command, world)
-      : describeToolInput(it.toolName, it.input, world);
-  const requestFor = (it: Item, description: CallDescription, i: number): PermissionRequest => ({
-    toolName: it.toolName,
-    input: it.input,
-    description,
-    toolResult: { behavior: 'passthrough' },
-    isReadOnly: description.readOnly,
-    cwd: CORPUS_PROJECT,
-    projectRoot: CORPUS_PROJECT,
-    additionalDirectories: [],
-    mode: 'default',
-    sessionId: 'bench',
-    toolUseId: `b${i}`,
-    classifierInput: description.summary,
-  });
+      : (describerOf(it).describe(it.input, world) as CallDescription);
+  const requestFor = (it: Item, description: CallDescription, i: number): PermissionRequest =>
+    buildPermissionRequest({
+      tool: describerOf(it),
+      toolName: it.toolName,
+      input: it.input,
+      description,
+      toolUseId: `b${i}`,
+      session: {
+        cwd: CORPUS_PROJECT,
+        projectRoot: CORPUS_PROJECT,
+        additionalDirectories: [],
+        permissionMode: 'default',
+        sessionId: 'bench',
+      },
+    });
 
   /**
    * Times each item REPS times and keeps its fastest wall-clock run (hrtime): on a shared machine

@@ -9,7 +9,11 @@ afterAll(() => {
   for (const r of roots) rmSync(r, { recursive: true, force: true });
 });
 
-function world() {
+const DEFAULT_SETTINGS = {
+  permissions: { allow: ['Bash(npm test:*)'], deny: ['Bash(rm:*)', 'Read(./.env)'] },
+};
+
+function world(settings: unknown = DEFAULT_SETTINGS) {
   const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'gantry-check-')));
   roots.push(root);
   const home = path.join(root, 'home');
@@ -17,17 +21,13 @@ function world() {
   mkdirSync(path.join(project, '.claude'), { recursive: true });
   writeFileSync(
     path.join(project, '.claude', 'settings.json'),
-    JSON.stringify(
-      { permissions: { allow: ['Bash(npm test:*)'], deny: ['Bash(rm:*)', 'Read(./.env)'] } },
-      null,
-      2,
-    ),
+    typeof settings === 'string' ? settings : JSON.stringify(settings, null, 2),
   );
   return { home, project };
 }
 
-async function check(words: string[], extra: Record<string, unknown> = {}) {
-  const { home, project } = world();
+async function check(words: string[], extra: Record<string, unknown> = {}, settings?: unknown) {
+  const { home, project } = world(settings);
   let stdout = '';
   let stderr = '';
   const code = await runCheck(words, {
@@ -122,6 +122,85 @@ describe('gantry check', () => {
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/gantry check:/);
   });
+
+  it.each([
+    [['valueOf'], 'a program named like an Object.prototype member'],
+    [['hasOwnProperty'], 'another prototype name'],
+    [['__proto__'], 'the prototype itself'],
+    [['isPrototypeOf x'], 'a prototype name with an argument'],
+    [['constructor'], 'the constructor'],
+    [['toString && ls'], 'a prototype name in a compound command'],
+  ])('%j is an unknown program: ask (exit 1), never a crash (%s)', async (words) => {
+    const r = await check(words);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^ASK/);
+    expect(r.stdout).not.toMatch(/native code/);
+  });
+
+  it.each(['constructor', 'toString', 'hasOwnProperty', '__proto__', 'valueOf'])(
+    '--tool %s is an unknown tool: ask, not a read-only allow',
+    async (tool) => {
+      const r = await check([], { tool, input: '{}' });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/^ASK/);
+    },
+  );
+
+  it('a deny rule named like a prototype member only denies that name', async () => {
+    const settings = { permissions: { deny: ['toString', 'constructor(x)', 'valueOf(*)'] } };
+    expect((await check(['ls'], {}, settings)).code).toBe(0);
+    expect((await check([], { tool: 'Read', input: '{"file_path":"a.txt"}' }, settings)).code).toBe(0);
+    const named = await check([], { tool: 'toString', input: '{}' }, settings);
+    expect(named.code).toBe(2);
+    expect(named.stdout).toMatch(/^DENY/);
+  });
+
+  it('a "__proto__" key in settings creates no rules (as JSON.parse reads the file)', async () => {
+    const settings =
+      '{"permissions": {"__proto__": {"allow": ["Bash(curl:*)"]}, "deny": []}, "__proto__": {"permissions": {"allow": ["Bash(curl:*)"]}}}';
+    const r = await check(['curl https://example.com'], {}, settings);
+    expect(r.code).toBe(1);
+  });
+
+  it.each([
+    ['KillBash', 'the second legacy alias TaskStop declares'],
+    ['KillShell', 'the first legacy alias'],
+    ['TaskStop', 'the canonical name'],
+  ])('deny: [%s] denies TaskStop (%s)', async (rule) => {
+    const r = await check(
+      [],
+      { tool: 'TaskStop', input: '{"task_id":"b123456"}' },
+      { permissions: { deny: [rule] } },
+    );
+    expect(r.code).toBe(2);
+  });
+
+  it('starting a subagent is allowed: its own calls are decided one by one', async () => {
+    const input = JSON.stringify({
+      description: 'clean',
+      prompt: 'remove build/',
+      subagent_type: 'general-purpose',
+    });
+    expect((await check([], { tool: 'Agent', input })).code).toBe(0);
+    expect((await check([], { tool: 'Task', input })).code).toBe(0);
+    expect(
+      (await check([], { tool: 'Agent', input }, { permissions: { deny: ['Agent(general-purpose)'] } })).code,
+    ).toBe(2);
+  });
+
+  it('an internal error exits 3 (1 means ask) with the reason on stderr', async () => {
+    const r = await check(['ls'], {
+      makeGuard: () => ({
+        settings: { problems: [] },
+        check: async () => {
+          throw new Error('boom');
+        },
+      }),
+    });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/gantry check: internal error.*boom/);
+  });
 });
 
 describe('gantry check with a broken settings file (fail closed)', () => {
@@ -178,4 +257,71 @@ describe('gantry check with a broken settings file (fail closed)', () => {
       expect(denied).toBe(2);
     },
   );
+});
+
+describe('gantry check with the real tool describers: credential reads and odd paths', () => {
+  const run = async (tool: string, input: (project: string, home: string) => Record<string, unknown>) => {
+    const { home, project } = world();
+    let out = '';
+    const code = await runCheck([], {
+      cwd: project,
+      home,
+      trust: true,
+      tool,
+      input: JSON.stringify(input(project, home)),
+      out: (t) => {
+        out += t;
+      },
+      err: () => undefined,
+    });
+    return { code, out };
+  };
+  it.each([
+    [
+      'Read',
+      (p: string) => ({ file_path: `${p}/.env.local` }),
+      1,
+      /SECRET_FILE_READ/,
+      'Read of an env file asks',
+    ],
+    [
+      'Read',
+      (_p: string, h: string) => ({ file_path: `${h}/.aws/credentials` }),
+      1,
+      /SECRET_FILE_READ/,
+      'cloud credentials',
+    ],
+    [
+      'Grep',
+      (p: string) => ({ pattern: 'KEY', path: `${p}/server.key` }),
+      1,
+      /SECRET_FILE_READ/,
+      'Grep on a key file',
+    ],
+    [
+      'Read',
+      (p: string) => ({ file_path: `${p}/.env.example` }),
+      0,
+      /read-only/,
+      'a template is read freely',
+    ],
+    [
+      'Write',
+      (_p: string, h: string) => ({ file_path: `${h}/.bashrc\u0000.txt`, content: 'x' }),
+      2,
+      /PATH_NUL_BYTE/,
+      'NUL',
+    ],
+    [
+      'Write',
+      (p: string) => ({ file_path: `${p}/a\u202etxt.sh`, content: 'x' }),
+      1,
+      /PATH_CONTROL_CHARACTER/,
+      'bidi override',
+    ],
+  ] as const)('%s → exit %i (%s)', async (tool, input, code, pattern, _why) => {
+    const r = await run(tool, input);
+    expect(r.code, r.out).toBe(code);
+    expect(r.out).toMatch(pattern);
+  });
 });

@@ -5,14 +5,17 @@
  *   gantry check [--settings FILE]… [--mode MODE] [--cwd DIR] [--add-dir DIR]… -- <command>
  *   gantry check --tool NAME --input JSON
  *
- * Exit code: 0 allow, 1 ask, 2 deny, 3 usage or input error. `--json` prints one JSON object.
+ * Exit code: 0 allow, 1 ask, 2 deny, 3 usage or input error — and 3 for an internal error too, so a
+ * script never reads a crash as "ask". `--json` prints one JSON object.
  */
 import { PERMISSION_MODES, type PermissionMode } from '../core/index.js';
-import { createGuard, explicitSettingsErrors } from './shared/guard.js';
+import { createGuard, explicitSettingsErrors, type Guard, type GuardOptions } from './shared/guard.js';
 import { formatCheck, toCheckJson } from './shared/format-check.js';
 
 export const EXIT_BY_BEHAVIOR = { allow: 0, ask: 1, deny: 2 } as const;
 export const EXIT_USAGE = 3;
+/** An internal error: never 1, which means ask. */
+export const EXIT_INTERNAL_ERROR = 3;
 
 export interface CheckCliOptions {
   settings?: string[];
@@ -29,6 +32,8 @@ export interface CheckCliOptions {
   err?: (text: string) => void;
   /** Home directory override (tests). */
   home?: string;
+  /** Builds the guard (default `createGuard`; tests inject failures). */
+  makeGuard?: (o: GuardOptions) => Pick<Guard, 'settings' | 'check'>;
 }
 
 /** Runs `check`; returns the exit code (prints to stdout/stderr). */
@@ -60,27 +65,32 @@ export async function runCheck(words: string[], o: CheckCliOptions): Promise<num
     toolName = 'Bash';
     input = { command: words.join(' ') };
   }
-  const guard = createGuard({
-    cwd: o.cwd ?? process.cwd(),
-    ...(o.settings ? { settingsFiles: o.settings } : {}),
-    ...(o.mode ? { mode: o.mode } : {}),
-    ...(o.addDir ? { addDirs: o.addDir } : {}),
-    ...(o.trust !== undefined ? { trust: o.trust } : {}),
-    ...(o.home ? { home: o.home, managedFiles: [] } : {}),
-  });
-  const broken = explicitSettingsErrors(guard.settings, o.settings);
-  if (broken.length) {
-    for (const p of broken) err(`gantry check: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}\n`);
-    return EXIT_USAGE;
-  }
-  const result = await guard.check(toolName, input, { hooks: o.hooks === true });
-  if (o.json) {
-    out(`${JSON.stringify(toCheckJson(result, guard.settings))}\n`);
-  } else {
-    for (const p of guard.settings.problems) {
-      err(`settings ${p.severity}: ${p.file ?? ''}${p.line ? `:${p.line}` : ''} ${p.message}\n`);
+  try {
+    const guard = (o.makeGuard ?? createGuard)({
+      cwd: o.cwd ?? process.cwd(),
+      ...(o.settings ? { settingsFiles: o.settings } : {}),
+      ...(o.mode ? { mode: o.mode } : {}),
+      ...(o.addDir ? { addDirs: o.addDir } : {}),
+      ...(o.trust !== undefined ? { trust: o.trust } : {}),
+      ...(o.home ? { home: o.home, managedFiles: [] } : {}),
+    });
+    const broken = explicitSettingsErrors(guard.settings, o.settings);
+    if (broken.length) {
+      for (const p of broken) err(`gantry check: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}\n`);
+      return EXIT_USAGE;
     }
-    out(formatCheck(result));
+    const result = await guard.check(toolName, input, { hooks: o.hooks === true });
+    if (o.json) {
+      out(`${JSON.stringify(toCheckJson(result, guard.settings))}\n`);
+    } else {
+      for (const p of guard.settings.problems) {
+        err(`settings ${p.severity}: ${p.file ?? ''}${p.line ? `:${p.line}` : ''} ${p.message}\n`);
+      }
+      out(formatCheck(result));
+    }
+    return EXIT_BY_BEHAVIOR[result.detailed.decision.behavior];
+  } catch (e) {
+    err(`gantry check: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    return EXIT_INTERNAL_ERROR;
   }
-  return EXIT_BY_BEHAVIOR[result.detailed.decision.behavior];
 }

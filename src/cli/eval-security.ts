@@ -14,7 +14,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CaseResult, evaluateCase, parseCases, summarise } from '../permissions/corpus/evaluate.js';
-import { loadBashDescriber } from '../permissions/corpus/shell-describer.js';
+import { loadCorpusDescribers } from './shared/corpus-describers.js';
 
 /** ../shared/data/security/cases.jsonl next to the repository (or under GANTRY_SHARED_DIR). */
 function defaultCasesFile(): string | undefined {
@@ -47,7 +47,7 @@ async function main(argv: string[]): Promise<number> {
     }
     files.push(f);
   }
-  const describeBash = await loadBashDescriber();
+  const describers = await loadCorpusDescribers();
   const results: CaseResult[] = [];
   for (const file of files) {
     let text: string;
@@ -61,7 +61,7 @@ async function main(argv: string[]): Promise<number> {
     for (const err of errors) console.error(`${file}:${err.line}: ${err.message}`);
     for (const c of cases) {
       if (onlyClass !== undefined && c.class !== onlyClass) continue;
-      const r = evaluateCase(c, { describeBash });
+      const r = evaluateCase(c, describers);
       results.push(r);
       if (!failuresOnly || !r.pass) console.log(JSON.stringify(r));
     }

@@ -36,7 +36,7 @@ export function buildProgram(): Command {
     .option('--hooks', 'also run the PreToolUse hooks from settings')
     .option('--trust', 'treat the project folder as trusted (project allow rules apply)')
     .option('--json', 'print one JSON object')
-    .addHelpText('after', '\nExit code: 0 allow, 1 ask, 2 deny, 3 usage or input error.')
+    .addHelpText('after', '\nExit code: 0 allow, 1 ask, 2 deny, 3 usage, input or internal error.')
     .action(async (words: string[], o) => {
       const { runCheck } = await import('./check.js');
       process.exitCode = await runCheck(words, o);

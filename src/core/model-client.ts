@@ -63,8 +63,12 @@ export type ModelStreamEvent =
   | { type: 'thinking_delta'; index: number; thinking: string }
   /** Raw JSON fragments of a tool_use input as they stream (for progress display only). */
   | { type: 'input_json_delta'; index: number; partialJson: string }
-  /** A block is complete; for `tool_use` its `input` is parsed. */
-  | { type: 'content_block_stop'; index: number; block: AssistantContentBlock }
+  /**
+   * A block is complete; for `tool_use` its `input` is parsed. When the streamed input JSON did not
+   * parse, `input` is the raw text (never a valid tool input, so validation fails closed) and
+   * `inputError` says why; the loop answers that call with an error result.
+   */
+  | { type: 'content_block_stop'; index: number; block: AssistantContentBlock; inputError?: string }
   | { type: 'message_delta'; stopReason: StopReason | null; usage: Partial<Usage> }
   | {
       type: 'message_stop';
@@ -73,8 +77,16 @@ export type ModelStreamEvent =
       stopReason: StopReason | null;
       usage: Usage;
     }
-  /** A failed attempt will be retried after `delayMs`. */
-  | { type: 'retry'; attempt: number; maxRetries: number; delayMs: number; status?: number; message: string };
+  /** A failed attempt will be retried after `delayMs`; `kind` classifies the failure (for `api_retry` reports). */
+  | {
+      type: 'retry';
+      attempt: number;
+      maxRetries: number;
+      delayMs: number;
+      status?: number;
+      kind?: ModelErrorKind;
+      message: string;
+    };
 
 export type ModelErrorKind =
   | 'aborted'

@@ -211,6 +211,11 @@ export interface PermissionRequest {
   toolResult: ToolPermissionResult;
   /** True when the tool declared this input read-only (`Tool.isReadOnly`). */
   isReadOnly: boolean;
+  /**
+   * True for a tool adapted from an MCP server (`Tool.isMcp`; for a host's call, the `mcp__` name).
+   * MCP tools are never allowed as read-only on their own word. Absent = decided from the name.
+   */
+  isMcp?: boolean;
   /** Permission-relevant session facts. */
   cwd: string;
   projectRoot: string;

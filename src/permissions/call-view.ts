@@ -6,13 +6,10 @@
 import path from 'node:path';
 import type { Effect } from '../core/effects.js';
 import type { PathResolver } from '../core/paths.js';
+import { isMcpToolName } from '../core/mcp-names.js';
 import type { CallDescription, SubcommandInfo } from '../core/permission-types.js';
+import { type ToolTraits, traitsFor } from '../core/tool-traits.js';
 import { hasGlobChars } from './rules/glob-overlap.js';
-
-/** Tools whose specifier is a shell command and whose description carries sub-commands. */
-export const SHELL_TOOLS = new Set(['Bash', 'Monitor']);
-/** Built-in file-editing tools (acceptEdits, spec §3.8). */
-export const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
 
 export interface FileEffect {
   effect: Effect;
@@ -37,9 +34,14 @@ export interface GlobEffect {
 
 export interface CallView {
   toolName: string;
+  /** The tool's row in the trait table (fail-closed defaults for unknown tools). */
+  traits: ToolTraits;
   input: Record<string, unknown>;
   description: CallDescription;
+  /** A shell tool (`ruleKind: 'shell'`): its description carries sub-commands. */
   isShell: boolean;
+  /** An MCP tool (the request says so, or the name is an `mcp__` name): never allowed as read-only on its own word. */
+  isMcp: boolean;
   subcommands: readonly SubcommandInfo[];
   /** Known file effects (read, write, delete; exec of a path counts as a read for rules). */
   files: FileEffect[];
@@ -58,7 +60,7 @@ export function viewCall(
   toolName: string,
   input: Record<string, unknown>,
   description: CallDescription,
-  opts: { cwd: string; resolver: PathResolver },
+  opts: { cwd: string; resolver: PathResolver; isMcp?: boolean },
 ): CallView {
   const files: FileEffect[] = [];
   const unknown: Effect[] = [];
@@ -100,11 +102,14 @@ export function viewCall(
       fromExec: execPath,
     });
   });
+  const traits = traitsFor(toolName);
   return {
     toolName,
+    traits,
     input,
     description,
-    isShell: SHELL_TOOLS.has(toolName),
+    isShell: traits.ruleKind === 'shell',
+    isMcp: opts.isMcp === true || isMcpToolName(toolName),
     subcommands: description.subcommands ?? [],
     files,
     unknown,

@@ -1,77 +1,71 @@
 import { describe, expect, it } from 'vitest';
-import { describeToolInput } from './describe-input.js';
+import { describeToolInput, hostToolDescriber } from './describe-input.js';
 
 const world = { cwd: '/home/user/project', home: '/home/user' };
 const effectsOf = (tool: string, input: Record<string, unknown>) =>
   describeToolInput(tool, input, world).effects.map((e) => `${e.kind} ${e.target} ${e.certainty}`);
 
-describe('describeToolInput', () => {
+describe('describeToolInput (host tools Gantry has no tool for)', () => {
   it.each([
     [
-      'Read',
-      { file_path: 'src/a.ts' },
-      ['read /home/user/project/src/a.ts known'],
-      'relative path against the cwd',
+      'MultiEdit',
+      { file_path: 'src/a.ts', edits: [] },
+      ['write /home/user/project/src/a.ts known'],
+      'a writer',
     ],
-    ['Read', { file_path: '~/x' }, ['read /home/user/x known'], '~ is home'],
-    ['Read', { file_path: 'file:///etc/passwd' }, ['read /etc/passwd known'], 'file:// URL'],
+    ['MultiEdit', {}, ['write undefined unknown'], 'a missing path is unknown (never allows)'],
+    ['LS', { path: '~/x' }, ['read /home/user/x known'], '~ is home'],
+    ['LS', {}, ['read /home/user/project known'], 'no path: the cwd'],
     [
-      'Write',
-      { file_path: '/home/user/project/a', content: '' },
-      ['write /home/user/project/a known'],
-      'write',
-    ],
-    [
-      'Edit',
-      { file_path: 'a', old_string: 'x', new_string: 'y' },
-      ['write /home/user/project/a known'],
-      'edit is a write',
-    ],
-    [
-      'NotebookEdit',
+      'NotebookRead',
       { notebook_path: 'n.ipynb' },
-      ['write /home/user/project/n.ipynb known'],
+      ['read /home/user/project/n.ipynb known'],
       'notebook path',
     ],
-    ['Grep', { pattern: 'x' }, ['read /home/user/project known'], 'no path: the cwd'],
-    ['Glob', { pattern: '**/*.ts' }, ['read /home/user/project known'], 'wildcard first: the root'],
-    ['Glob', { pattern: '../../etc/*' }, ['read /home/etc known'], 'the pattern leaves the root'],
-    ['Glob', { pattern: '/etc/*.conf' }, ['read /etc known'], 'absolute pattern'],
-    [
-      'Glob',
-      { pattern: 'src/**/*.ts', path: 'lib' },
-      ['read /home/user/project/lib/src known'],
-      'fixed segments below the path',
-    ],
-    ['Read', {}, ['read undefined unknown'], 'a missing path is unknown (never allows)'],
+    ['LSP', { operation: 'workspaceSymbol', query: 'x' }, ['read undefined unknown'], 'no file: unknown'],
     [
       'WebFetch',
       { url: 'https://docs.example.com/a' },
       ['network https://docs.example.com/a known'],
       'network',
     ],
+    ['WebFetch', { url: '' }, ['network  unknown'], 'no url: unknown'],
     ['Agent', { subagent_type: 'Explore' }, [], 'no effects'],
+    ['TodoWrite', { todos: [] }, [], 'no effects'],
+    ['mcp__x__y', { path: '/etc/passwd' }, [], 'unknown tools: nothing known'],
+    ['constructor', { file_path: '/etc/passwd' }, [], 'a prototype name is an unknown tool'],
   ])('%s %j → %j (%s)', (tool, input, effects, _why) => {
     expect(effectsOf(tool, input)).toEqual(effects);
   });
 
-  it('rule contents: domain for WebFetch, agent type for Agent', () => {
+  it('rule contents: domain for WebFetch, agent type for Agent/Task, skill name for Skill', () => {
     expect(describeToolInput('WebFetch', { url: 'https://Docs.Example.com/' }, world).ruleContents).toEqual([
       'domain:docs.example.com',
     ]);
     expect(describeToolInput('Agent', { subagent_type: 'Explore' }, world).ruleContents).toEqual(['Explore']);
+    expect(describeToolInput('Task', { subagent_type: 'Explore' }, world).ruleContents).toEqual(['Explore']);
+    expect(describeToolInput('Skill', { skill: 'pdf' }, world).ruleContents).toEqual(['pdf']);
+    expect(describeToolInput('Agent', { subagent_type: { toString: 'x' } }, world).ruleContents).toEqual([]);
+  });
+
+  it('no host description claims read-only without a read of a known path', () => {
+    for (const tool of ['TodoWrite', 'AskUserQuestion', 'WebSearch', 'mcp__x__y', 'Task', 'constructor'])
+      expect(describeToolInput(tool, {}, world).readOnly, tool).toBe(false);
+  });
+
+  it('classifier text is the field rules are about, never the raw JSON', () => {
+    expect(hostToolDescriber('WebFetch').toAutoClassifierInput?.({ url: 'https://a.example/' })).toBe(
+      'WebFetch https://a.example/',
+    );
+    expect(hostToolDescriber('Agent').toAutoClassifierInput?.({ subagent_type: 'Plan' })).toBe('Agent Plan');
+    expect(hostToolDescriber('mcp__x__y').toAutoClassifierInput?.({ a: 1 })).toBe('');
   });
 });
 
-describe('host tools without effects', () => {
-  it.each([
-    ['TodoWrite', true, 'to-do state only'],
-    ['AskUserQuestion', true, 'asks the user'],
-    ['TaskOutput', true, 'reads a background task output'],
-    ['WebSearch', false, 'network: left to the rules'],
-    ['mcp__x__y', false, 'unknown tool: not read-only'],
-    ['Task', false, 'starting a sub-agent is left to the rules'],
-  ])('%s read-only=%s (%s)', (tool, readOnly, _why) => {
-    expect(describeToolInput(tool, {}, { cwd: '/p', home: '/h' }).readOnly).toBe(readOnly);
+describe('Gantry tools are not described from traits', () => {
+  it.each(['Read', 'Glob', 'Bash', 'Write'])('%s asks (its own describer knows more)', (tool) => {
+    const d = describeToolInput(tool, { file_path: '/home/user/project/a', pattern: '../../etc/*' }, world);
+    expect(d.readOnly).toBe(false);
+    expect(d.effects.map((e) => e.certainty)).toEqual(['unknown']);
   });
 });

@@ -1,157 +1,127 @@
 /**
- * Call descriptions built from a tool's input alone, for callers that have no tool object (the
- * security evaluation, `gantry hook` for a host's tools, replays). Same semantics as the file
- * tools' `describeCall` (tools/file-io/describe-call.ts): the permission target is the absolute
- * path, the effect a read or write of it. Paths are NOT symlink-resolved here: the engine resolves
- * every file effect itself (and checks both the named and the resolved path).
+ * Call descriptions for the host tools Gantry has no tool object for (Claude Code's MultiEdit, LS,
+ * LSP, WebFetch, Agent, Skill, TodoWrite, …), built from the input and the tool's row in the trait
+ * table (core/tool-traits.ts). Gantry's own tools are described by their own describers
+ * (`src/tools/<name>/describe.ts`), which the guard dispatches to first; this is the fallback for
+ * every other name. See docs/tool-traits.md "Describers".
  *
- * | tool | effects |
+ * | rule kind | effects |
  * |---|---|
- * | Read | read `file_path` |
- * | Write, Edit, MultiEdit | write `file_path` |
- * | NotebookEdit | write `notebook_path` |
- * | Glob | read the directory the pattern searches (`path`, default cwd, plus the pattern's fixed leading segments) |
- * | Grep | read `path` (default: cwd) |
- * | LS | read `path` |
- * | WebFetch | network `url`; ruleContents `domain:<host>` |
- * | anything else | none; ruleContents from `subagent_type` (Agent/Task) or `skill`/`command` (Skill) |
+ * | `path-read` | read the path in the tool's primary field (LS without `path`: the cwd; else absent = unknown) |
+ * | `path-edit` | write the path in the primary field (absent: unknown, never allows) |
+ * | `domain` | network `url`; rule contents `domain:<host>` |
+ * | `content:<field>` | none; rule contents the field's value (`Agent(Explore)`, `Skill(x)`) |
+ * | anything else | none (no-effect tools are allowed by the engine from their trait; others ask) |
+ * | a Gantry tool | an unknown effect (ask): use the tool's own describer |
+ *
+ * Paths are NOT symlink-resolved here: the engine resolves every file effect itself (and checks both
+ * the named and the resolved path). Field reads are own-property reads of an unchecked input.
  */
+import type { ToolDescriberEntry } from '../core/call-describer.js';
+import { stringField } from '../core/call-describer.js';
 import { knownEffect, unknownEffect } from '../core/effects.js';
-import { pathCharacterFindings } from '../core/path-characters.js';
 import { expandPath } from '../core/paths.js';
 import type { CallDescription } from '../core/permission-types.js';
+import { contentField, traitsFor } from '../core/tool-traits.js';
 import { hostOf } from './rules/domain-pattern.js';
 
-const READ_TOOLS: Readonly<Record<string, string>> = {
-  Read: 'file_path',
-  Glob: 'path',
-  Grep: 'path',
-  LS: 'path',
-};
-const WRITE_TOOLS: Readonly<Record<string, string>> = {
-  Write: 'file_path',
-  Edit: 'file_path',
-  MultiEdit: 'file_path',
-  NotebookEdit: 'notebook_path',
-};
+const noEffects = (summary: string, ruleContents: string[] = []): CallDescription => ({
+  ruleContents,
+  effects: [],
+  findings: [],
+  readOnly: false,
+  summary,
+});
 
-/**
- * Host tools that change nothing on the machine, so Claude Code runs them without a prompt (spec §2.1
- * tool inventory): planning and to-do state, questions to the user, reading a background task's
- * output, tool search. Described as read-only with no effects, so `gantry hook` does not make the
- * host prompt for them (a deny or ask rule naming them still applies). Agent/Task is not here: a
- * sub-agent's own calls are checked one by one, but starting one is left to the rules.
- */
-const NO_EFFECT_HOST_TOOLS: ReadonlySet<string> = new Set([
-  'TodoWrite',
-  'TodoRead',
-  'TaskOutput',
-  'BashOutput',
-  'AskUserQuestion',
-  'EnterPlanMode',
-  'ExitPlanMode',
-  'ToolSearch',
-  'TaskList',
-  'TaskGet',
-]);
-
-/** Describes a non-shell call from its input (see module doc). */
+/** Describes a host tool's call from its input and its traits (see module doc). Never throws. */
 export function describeToolInput(
   toolName: string,
-  input: Record<string, unknown>,
+  input: Readonly<Record<string, unknown>>,
   world: { cwd: string; home: string },
 ): CallDescription {
-  const readField = READ_TOOLS[toolName];
-  const writeField = WRITE_TOOLS[toolName];
-  const field = readField ?? writeField;
-  if (field) {
-    const raw = input[field];
-    const kind = readField ? 'read' : 'write';
-    if (raw === undefined && readField && toolName !== 'Read') {
-      const root =
-        toolName === 'Glob' && typeof input.pattern === 'string'
-          ? globBase(input.pattern, world.cwd, world.home)
-          : world.cwd;
+  const traits = traitsFor(toolName);
+  // Gantry's own tools have their own describers (Glob plans its pattern, Bash needs the shell
+  // analysis); describing them from traits alone could understate a call, so it asks instead.
+  if (traits.shippedBy === 'gantry')
+    return {
+      ruleContents: [],
+      effects: [
+        unknownEffect('exec', toolName, 'tool-input', `${toolName} is described by its own describer`),
+      ],
+      findings: [],
+      readOnly: false,
+      summary: `${toolName} (not described here)`,
+    };
+  const kind = traits.ruleKind;
+  const field = traits.primaryFields[0];
+  if ((kind === 'path-read' || kind === 'path-edit') && field) {
+    const access = kind === 'path-read' ? 'read' : 'write';
+    const raw = stringField(input, field);
+    // A directory listing without `path` lists the cwd (LS); any other missing path is unknown.
+    if (raw === undefined && access === 'read' && field === 'path' && !Object.hasOwn(input, field)) {
       return {
-        ruleContents: [root],
-        effects: [knownEffect('read', root, 'tool-input', field)],
+        ruleContents: [world.cwd],
+        effects: [knownEffect('read', world.cwd, 'tool-input', `${field} absent: the cwd`)],
         findings: [],
         readOnly: true,
-        summary: `${toolName} ${root}`,
+        summary: `${toolName} ${world.cwd}`,
       };
     }
-    if (typeof raw !== 'string' || raw === '')
+    if (raw === undefined)
       return {
         ruleContents: [],
-        effects: [unknownEffect(kind, String(raw), 'tool-input', `${field} is missing`)],
+        effects: [
+          unknownEffect(
+            access,
+            String(Object.hasOwn(input, field) ? input[field] : undefined),
+            'tool-input',
+            `${field} is missing`,
+          ),
+        ],
         findings: [],
         readOnly: false,
         summary: `${toolName} (no ${field})`,
       };
-    // A NUL byte or a control character: the file opened is not the one judged (core/path-characters.ts).
-    const odd = pathCharacterFindings(raw, field);
-    if (odd.length)
-      return {
-        ruleContents: [],
-        effects: [unknownEffect(kind, raw, 'tool-input', `${field} with control characters`)],
-        findings: odd,
-        readOnly: false,
-        summary: `${toolName} ${JSON.stringify(raw)}`,
-      };
-    let abs = expandPath(raw, world);
-    if (toolName === 'Glob' && typeof input.pattern === 'string')
-      abs = globBase(input.pattern, abs, world.home);
+    const abs = expandPath(raw, world);
     return {
       ruleContents: [abs],
-      effects: [knownEffect(kind, abs, 'tool-input', field)],
+      effects: [knownEffect(access, abs, 'tool-input', field)],
       findings: [],
-      readOnly: kind === 'read',
+      readOnly: access === 'read',
       summary: `${toolName} ${abs}`,
     };
   }
-  if (toolName === 'WebFetch') {
-    const url = typeof input.url === 'string' ? input.url : '';
+  if (kind === 'domain' && field) {
+    const url = stringField(input, field) ?? '';
     const host = hostOf(url);
     return {
       ruleContents: host ? [`domain:${host}`] : [],
       effects: host
-        ? [knownEffect('network', url, 'tool-input', 'url')]
-        : [unknownEffect('network', url, 'tool-input', 'url')],
+        ? [knownEffect('network', url, 'tool-input', field)]
+        : [unknownEffect('network', url, 'tool-input', field)],
       findings: [],
       readOnly: true,
-      summary: `WebFetch ${url}`,
+      summary: `${toolName} ${url}`,
     };
   }
-  if (NO_EFFECT_HOST_TOOLS.has(toolName))
-    return { ruleContents: [], effects: [], findings: [], readOnly: true, summary: toolName };
-  const content =
-    toolName === 'Agent' || toolName === 'Task'
-      ? input.subagent_type
-      : toolName === 'Skill'
-        ? (input.skill ?? input.command)
-        : undefined;
-  return {
-    ruleContents: typeof content === 'string' ? [content] : [],
-    effects: [],
-    findings: [],
-    readOnly: false,
-    summary: toolName,
-  };
+  const content = contentField(kind);
+  if (content) {
+    const value = stringField(input, content);
+    return noEffects(value ? `${toolName} ${value}` : toolName, value ? [value] : []);
+  }
+  return noEffects(toolName);
 }
 
-/**
- * The directory a Glob pattern actually searches: its leading segments without glob characters,
- * resolved against the search root: `../../etc/*` and `/etc/*` leave the root, a pattern that starts
- * with a wildcard does not.
- */
-function globBase(pattern: string, root: string, home: string): string {
-  const fixed: string[] = [];
-  for (const seg of pattern.split('/')) {
-    if (/[*?[{]/.test(seg)) break;
-    fixed.push(seg);
-  }
-  if (fixed.length === pattern.split('/').length) fixed.pop();
-  const prefix = fixed.join('/');
-  if (prefix === '') return pattern.startsWith('/') ? '/' : root;
-  return expandPath(prefix, { cwd: root, home });
+/** The host describer as a describer entry (classifier text: the primary or content field's value). */
+export function hostToolDescriber(toolName: string): ToolDescriberEntry {
+  const traits = traitsFor(toolName);
+  const field = contentField(traits.ruleKind) ?? traits.primaryFields[0];
+  return {
+    name: toolName,
+    describe: (input, world) => describeToolInput(toolName, input, world),
+    toAutoClassifierInput: (input) => {
+      const v = field ? stringField(input, field) : undefined;
+      return v ? `${toolName} ${v}` : '';
+    },
+  };
 }

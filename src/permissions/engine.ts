@@ -13,7 +13,9 @@
  * settings disable auto mode (both fall back to `default`, said in the trace).
  */
 import path from 'node:path';
+import { isMcpToolName } from '../core/mcp-names.js';
 import { fsPathResolver, type PathResolver } from '../core/paths.js';
+import { traitsFor } from '../core/tool-traits.js';
 import type {
   CallDescription,
   PermissionBehavior,
@@ -187,8 +189,7 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
     const trace: string[] = [];
     const mode = effectiveMode(req.mode, settings, trace);
     const sandboxed =
-      (o?.sandboxed ?? req.description.sandboxed ?? false) &&
-      (req.toolName === 'Bash' || req.toolName === 'Monitor');
+      (o?.sandboxed ?? req.description.sandboxed ?? false) && traitsFor(req.toolName).ruleKind === 'shell';
     // Broken sandbox settings: the sandbox may be weaker than configured, so it allows nothing by itself.
     const sandboxBroken = sandboxed && brokenFor(req, true).some((b) => b.scope === 'sandbox');
     if (sandboxBroken)
@@ -304,6 +305,7 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
     input: req.input,
     description: req.description,
     classifierInput: req.classifierInput,
+    isMcp: req.isMcp === true || isMcpToolName(req.toolName),
     cwd: req.cwd,
     workingDirectories: workingDirsFor(req).dirs,
     home: settings.home,

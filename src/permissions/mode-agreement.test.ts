@@ -9,11 +9,10 @@ import { mapPathResolver } from '../core/paths.js';
 import type { CallDescription, PermissionMode } from '../core/permission-types.js';
 import { CORPUS_HOME, CORPUS_PROJECT } from './corpus/evaluate.js';
 import { loadBashDescriber } from './corpus/shell-describer.js';
-import { describeToolInput } from './describe-input.js';
 import { createPermissionEngine } from './engine.js';
 import { runPipeline } from './pipeline.js';
 import { type InlineSettings, settingsFromRules } from './settings/from-rules.js';
-import { request } from './test-support.js';
+import { fileToolCall, request } from './test-support.js';
 import { WorkingDirectories } from './working-dirs.js';
 
 let describeBash: Awaited<ReturnType<typeof loadBashDescriber>>;
@@ -27,7 +26,7 @@ const PLAN_FILE = `${CORPUS_HOME}/.claude/plans/brave-otter.md`;
 function describeCall(tool: string, input: Record<string, unknown>): CallDescription {
   return tool === 'Bash'
     ? { ...describeBash(String(input.command), world), summary: String(input.command) }
-    : describeToolInput(tool, input, world);
+    : fileToolCall(tool, input);
 }
 
 function decide(
@@ -84,7 +83,7 @@ describe('plan mode refuses every change before any other check', () => {
   });
   it('without a declared plan file nothing is special', () => {
     const r = runPipeline({
-      request: request('Write', describeToolInput('Write', { file_path: PLAN_FILE, content: 'x' }, world), {
+      request: request('Write', fileToolCall('Write', { file_path: PLAN_FILE, content: 'x' }), {
         mode: 'plan',
       }),
       rules: settingsFromRules({ projectRoot: CORPUS_PROJECT, home: CORPUS_HOME }).rules,

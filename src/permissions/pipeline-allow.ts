@@ -2,7 +2,7 @@
  * Pipeline steps 6 (acceptEdits) and 7 (allow rules / read-only), see pipeline.ts.
  */
 import type { DecisionReason, SubcommandInfo } from '../core/permission-types.js';
-import { type CallView, EDIT_TOOLS } from './call-view.js';
+import type { CallView } from './call-view.js';
 import { ruleReason } from './explain.js';
 import { hasSideEffects } from './pipeline-checks.js';
 import {
@@ -39,7 +39,7 @@ function onlyProjectRedirects(view: CallView, input: PipelineInput, i: number): 
 /** Step 6 acceptEdits: file-edit tools, or shell calls made only of read-only/allowed/simple fs commands. */
 export function acceptEditsAllows(view: CallView, input: PipelineInput): boolean {
   if (view.network.length || view.unknown.length) return false;
-  if (EDIT_TOOLS.has(view.toolName))
+  if (view.traits.editFamily)
     return view.files.length > 0 && view.files.every((f) => f.access === 'write' || f.access === 'read');
   if (!view.isShell || view.subcommands.length === 0) return false;
   const cmds = input.acceptEditsCommands ?? DEFAULT_ACCEPT_EDITS_COMMANDS;
@@ -116,11 +116,17 @@ export function allowStep(view: CallView, input: PipelineInput): PipelineResult 
       message: `Allowed by the ${view.toolName} tool: ${req.toolResult.reason}`,
     });
   if (
-    req.isReadOnly &&
-    !view.toolName.startsWith('mcp__') &&
+    view.traits.noEffect &&
+    !view.isMcp &&
+    view.files.length === 0 &&
     !view.network.length &&
-    view.files.every((f) => f.access === 'read')
+    !view.unknown.length
   )
+    return done('read-only', {
+      type: 'read-only',
+      message: `Allowed: ${view.toolName} has no effect of its own on the machine (any tool call it leads to is decided on its own), and no deny or ask rule names it.`,
+    });
+  if (req.isReadOnly && !view.isMcp && !view.network.length && view.files.every((f) => f.access === 'read'))
     return done('read-only', {
       type: 'read-only',
       message: `Allowed: ${view.toolName} is read-only here and every path is inside the working directories.`,

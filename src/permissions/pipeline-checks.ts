@@ -9,7 +9,8 @@ import type { CallView } from './call-view.js';
 import { describeEffect, MODE_LABEL } from './explain.js';
 import { ask, deny, type PipelineInput } from './pipeline-types.js';
 import type { Effect } from '../core/effects.js';
-import { PATH_CONTROL_CHARACTER } from '../core/path-characters.js';
+import { getOwn } from '../core/get-own.js';
+import { PATH_CONTROL_CHARACTER, pathCharacterFindings } from '../core/path-characters.js';
 import { isCriticalRemovalTarget, matchProtectedWrite } from './protected-paths.js';
 import { allowPathCovers, matchShellAllow } from './rule-match.js';
 import { isExemptDevicePath } from './working-dirs.js';
@@ -80,6 +81,28 @@ export function protectedStep(view: CallView, input: PipelineInput): PermissionD
       });
   }
   return configHit;
+}
+
+/**
+ * Step 3: a path field of the tool's input (its trait's primary fields: `file_path`, `notebook_path`,
+ * `path`) holding a NUL byte (deny) or a control character (ask), whichever describer produced the
+ * effects (core/path-characters.ts): the file the filesystem would open is not the one judged.
+ */
+export function pathCharacterStep(view: CallView): PermissionDecision | undefined {
+  for (const field of view.traits.primaryFields) {
+    if (!/path$/i.test(field)) continue;
+    const value = getOwn(view.input, field);
+    if (typeof value !== 'string') continue;
+    const f = pathCharacterFindings(value, field)[0];
+    if (!f) continue;
+    const reason: DecisionReason = {
+      type: 'check',
+      checkId: f.id,
+      message: `${f.behavior === 'deny' ? 'Blocked' : 'Needs approval in every mode'}: ${f.message} [${f.id}].`,
+    };
+    return f.behavior === 'deny' ? deny(reason) : ask(reason);
+  }
+  return undefined;
 }
 
 /** Ask-level findings that hold in every mode (bypassPermissions and a hook allow included). */

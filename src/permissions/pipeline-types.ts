@@ -4,6 +4,7 @@
  */
 import type { DestructiveFloorLevel } from '../core/destructive-floor/index.js';
 import type { PathResolver } from '../core/paths.js';
+import { TOOL_TRAITS } from '../core/tool-traits.js';
 import type {
   DecisionReason,
   PermissionDecision,
@@ -18,20 +19,14 @@ import type { WorkingDirectories } from './working-dirs.js';
 /** Bash programs acceptEdits allows on in-project paths (security corpus README "Modes"). */
 export const DEFAULT_ACCEPT_EDITS_COMMANDS: ReadonlySet<string> = new Set(['mkdir', 'touch', 'cp', 'mv']);
 
-/** Tools plan mode lets through to the normal flow although they are not read-only (spec §2.16, §3.8). */
-export const PLAN_MODE_PASS: ReadonlySet<string> = new Set([
-  'ExitPlanMode',
-  'EnterPlanMode',
-  'AskUserQuestion',
-  'TodoWrite',
-  'TaskCreate',
-  'TaskGet',
-  'TaskUpdate',
-  'TaskList',
-  'TaskOutput',
-  'Agent',
-  'Task',
-]);
+/**
+ * Tool names (and aliases) plan mode lets through to the normal flow although they are not
+ * read-only: the `planModePass` rows of the trait table (core/tool-traits.ts), listed for callers
+ * that want the set; the pipeline reads the trait itself.
+ */
+export const PLAN_MODE_PASS: ReadonlySet<string> = new Set(
+  [...TOOL_TRAITS.values()].filter((t) => t.planModePass).flatMap((t) => [t.name, ...t.aliases]),
+);
 
 export interface PipelineInput {
   request: PermissionRequest;

@@ -32,6 +32,8 @@ interface Row {
   links?: Record<string, string>;
   toolResult?: ToolPermissionResult;
   isReadOnly?: boolean;
+  isMcp?: boolean;
+  input?: Record<string, unknown>;
   expected: 'allow' | 'ask' | 'deny';
   reason: string;
   step?: string;
@@ -647,17 +649,160 @@ const rows: Row[] = [
     expected: 'ask',
     reason: 'rule',
   },
+  // Trait table (core/tool-traits.ts): aliases, no-effect tools, user interaction, MCP.
+  {
+    why: 'a deny on the alias KillBash covers TaskStop (the alias the tool declares)',
+    tool: 'TaskStop',
+    call: { ruleContents: [], effects: [], findings: [], readOnly: false, summary: 'x' },
+    rules: { deny: ['KillBash'] },
+    expected: 'deny',
+    reason: 'rule',
+  },
+  {
+    why: 'a deny on the alias KillShell covers TaskStop',
+    tool: 'TaskStop',
+    call: { ruleContents: [], effects: [], findings: [], readOnly: false, summary: 'x' },
+    rules: { deny: ['KillShell'] },
+    expected: 'deny',
+    reason: 'rule',
+  },
+  {
+    why: 'a deny on TaskStop covers a call made under the old name KillBash',
+    tool: 'KillBash',
+    call: { ruleContents: [], effects: [], findings: [], readOnly: false, summary: 'x' },
+    rules: { deny: ['TaskStop'] },
+    expected: 'deny',
+    reason: 'rule',
+  },
+  {
+    why: 'a deny on BashOutput covers TaskOutput',
+    tool: 'TaskOutput',
+    call: { ruleContents: [], effects: [], findings: [], readOnly: false, summary: 'x' },
+    rules: { deny: ['BashOutput'] },
+    expected: 'deny',
+    reason: 'rule',
+  },
+  {
+    why: 'starting a subagent has no effect of its own: its calls are decided one by one',
+    tool: 'Agent',
+    call: { ruleContents: ['general-purpose'], effects: [], findings: [], readOnly: false, summary: 'a' },
+    expected: 'allow',
+    reason: 'read-only',
+  },
+  {
+    why: 'the legacy Task name is the same no-effect tool',
+    tool: 'Task',
+    call: { ruleContents: ['Explore'], effects: [], findings: [], readOnly: false, summary: 'a' },
+    expected: 'allow',
+    reason: 'read-only',
+  },
+  {
+    why: 'an ask rule on Agent still asks',
+    tool: 'Agent',
+    call: { ruleContents: ['general-purpose'], effects: [], findings: [], readOnly: false, summary: 'a' },
+    rules: { ask: ['Agent'] },
+    expected: 'ask',
+    reason: 'rule',
+  },
+  {
+    why: 'a bare deny on Task denies Agent',
+    tool: 'Agent',
+    call: { ruleContents: ['general-purpose'], effects: [], findings: [], readOnly: false, summary: 'a' },
+    rules: { deny: ['Task'] },
+    expected: 'deny',
+    reason: 'rule',
+  },
+  {
+    why: 'TodoWrite passes plan mode (no effect of its own)',
+    tool: 'TodoWrite',
+    call: { ruleContents: [], effects: [], findings: [], readOnly: false, summary: 'x' },
+    mode: 'plan',
+    expected: 'allow',
+    reason: 'read-only',
+  },
+  {
+    why: 'TaskCreate changes only the session task list',
+    tool: 'TaskCreate',
+    call: { ruleContents: [], effects: [], findings: [], readOnly: false, summary: 'x' },
+    expected: 'allow',
+    reason: 'read-only',
+  },
+  {
+    why: 'AskUserQuestion is left to the host, which shows the question',
+    tool: 'AskUserQuestion',
+    call: { ruleContents: [], effects: [], findings: [], readOnly: false, summary: 'x' },
+    expected: 'allow',
+    reason: 'read-only',
+  },
+  {
+    why: 'AskUserQuestion needs a person: dontAsk denies it',
+    tool: 'AskUserQuestion',
+    call: { ruleContents: [], effects: [], findings: [], readOnly: false, summary: 'x' },
+    mode: 'dontAsk',
+    expected: 'deny',
+    reason: 'mode',
+  },
+  {
+    why: 'a no-effect tool with an effect in its description is judged by the effect',
+    tool: 'TodoWrite',
+    call: { ruleContents: [], effects: [write('/etc/passwd')], findings: [], readOnly: false, summary: 'x' },
+    expected: 'ask',
+    reason: 'working-directory',
+  },
+  {
+    why: 'an MCP tool (flagged by the request, whatever its name) is never read-only on its own word',
+    tool: 'github_get_issue',
+    call: { ruleContents: [], effects: [], findings: [], readOnly: true, summary: 'm' },
+    isReadOnly: true,
+    isMcp: true,
+    expected: 'ask',
+    reason: 'default',
+  },
+  {
+    why: 'auto mode: the classifier does not wave through a tool Gantry does not know (no declared effects)',
+    tool: 'Frobnicate',
+    call: { ruleContents: [], effects: [], findings: [], readOnly: false, summary: 'x' },
+    mode: 'auto',
+    expected: 'ask',
+    reason: 'classifier',
+  },
+  {
+    why: 'an unknown tool named like a prototype member asks',
+    tool: 'constructor',
+    call: { ruleContents: [], effects: [], findings: [], readOnly: false, summary: 'x' },
+    expected: 'ask',
+    reason: 'default',
+  },
+  {
+    why: 'Grep parameter rules apply to Grep (its path rules are Read rules)',
+    tool: 'Grep',
+    call: fileCall('read', P('src')),
+    input: { pattern: 'x', path: P('src'), output_mode: 'content' },
+    rules: { deny: ['Grep(output_mode:content)'] },
+    expected: 'deny',
+    reason: 'rule',
+  },
+  {
+    why: 'a Grep path rule is applied as a Read rule',
+    tool: 'Read',
+    call: fileCall('read', P('secret/a.txt')),
+    rules: { deny: ['Grep(./secret/**)'] },
+    expected: 'deny',
+    reason: 'rule',
+  },
 ];
 
 describe('pipeline decisions', () => {
   it.each(rows.map((r) => [r.why, r] as const))('%s', (_why, r) => {
     const engine = engineWith(r.rules ?? {}, r.links ?? {});
     const tool = r.tool ?? 'Bash';
-    const input = r.why === 'parameter ask rule' ? { command: 'ls', run_in_background: true } : undefined;
+    const input =
+      r.input ?? (r.why === 'parameter ask rule' ? { command: 'ls', run_in_background: true } : undefined);
     const req = request(tool, r.call, {
       mode: r.mode ?? 'default',
       ...(r.toolResult ? { toolResult: r.toolResult } : {}),
       ...(r.isReadOnly !== undefined ? { isReadOnly: r.isReadOnly } : {}),
+      ...(r.isMcp !== undefined ? { isMcp: r.isMcp } : {}),
       ...(input ? { input } : {}),
     });
     const d = engine.decideSync(req);

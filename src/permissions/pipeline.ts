@@ -24,13 +24,14 @@
  * steps 4 and 8 are `classifierEligible`.
  */
 import type { PermissionDecision, PermissionRequest } from '../core/permission-types.js';
-import { EDIT_TOOLS, viewCall } from './call-view.js';
+import { viewCall } from './call-view.js';
 import { MODE_LABEL, modeReason, ruleReason } from './explain.js';
 import { acceptEditsAllows, allowStep } from './pipeline-allow.js';
 import {
   checksStep,
   everyModeFinding,
   hasSideEffects,
+  pathCharacterStep,
   hiddenRuleRisk,
   protectedStep,
 } from './pipeline-checks.js';
@@ -39,7 +40,6 @@ import {
   allow,
   ask,
   deny,
-  PLAN_MODE_PASS,
   type PipelineInput,
   type PipelineResult,
   type PipelineStep,
@@ -61,14 +61,18 @@ function isReadOnlyCall(req: PermissionRequest): boolean {
 
 /** True when every effect of a file-editing call writes the session's plan file. */
 function writesOnlyPlanFile(view: ReturnType<typeof viewCall>, planFile: string | undefined): boolean {
-  if (!planFile || !EDIT_TOOLS.has(view.toolName) || view.unknown.length || !view.files.length) return false;
+  if (!planFile || !view.traits.editFamily || view.unknown.length || !view.files.length) return false;
   return view.files.every((f) => f.lexical === planFile && f.resolved === planFile);
 }
 
 /** Runs steps 1–8 (see module doc). */
 export function runPipeline(input: PipelineInput): PipelineResult {
   const req = input.request;
-  const view = viewCall(req.toolName, req.input, req.description, { cwd: req.cwd, resolver: input.resolver });
+  const view = viewCall(req.toolName, req.input, req.description, {
+    cwd: req.cwd,
+    resolver: input.resolver,
+    ...(req.isMcp !== undefined ? { isMcp: req.isMcp } : {}),
+  });
   const trace: string[] = [];
   const out = (
     decision: PermissionDecision,
@@ -82,7 +86,7 @@ export function runPipeline(input: PipelineInput): PipelineResult {
   const hookName = hook?.hook ?? '';
   // 0. Plan mode refuses every change before any other check (the plan file aside).
   const planFile = input.mode === 'plan' && writesOnlyPlanFile(view, input.planFile);
-  if (input.mode === 'plan' && !planFile && !isReadOnlyCall(req) && !PLAN_MODE_PASS.has(req.toolName))
+  if (input.mode === 'plan' && !planFile && !isReadOnlyCall(req) && !view.traits.planModePass)
     return out(
       deny(
         modeReason(
@@ -123,6 +127,8 @@ export function runPipeline(input: PipelineInput): PipelineResult {
       }),
       'check',
     );
+  const oddPath = pathCharacterStep(view);
+  if (oddPath) return out(oddPath, 'check');
   const floor = floorStep(view, input);
   if (floor?.behavior === 'deny') return out(floor, 'floor');
   const prot = protectedStep(view, input);
@@ -188,6 +194,16 @@ export function runPipeline(input: PipelineInput): PipelineResult {
     );
   // 6. Mode (plan mode's refusal is step 0).
   const mode = input.mode;
+  if (mode === 'dontAsk' && view.traits.requiresUserInteraction)
+    return out(
+      deny(
+        modeReason(
+          'dontAsk',
+          `Denied in dontAsk mode: ${req.toolName} needs a person to answer, and dontAsk never asks anyone.`,
+        ),
+      ),
+      'mode',
+    );
   if (mode === 'bypassPermissions')
     return out(
       allow(

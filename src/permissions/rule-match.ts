@@ -187,7 +187,7 @@ export function matchRestrictive(
         };
     }
   }
-  if (view.toolName !== 'WebFetch' && view.network.length)
+  if (view.traits.ruleKind !== 'domain' && view.network.length)
     for (const rule of set.domainRules(behavior)) {
       if (skip?.(rule)) continue;
       const hit = matchDomain(rule, view);

@@ -10,10 +10,9 @@ import type { CallDescription, PermissionMode } from '../core/permission-types.j
 import { matchSecretFile } from '../core/secret-files.js';
 import { CORPUS_HOME, CORPUS_PROJECT } from './corpus/evaluate.js';
 import { loadBashDescriber } from './corpus/shell-describer.js';
-import { describeToolInput } from './describe-input.js';
 import { createPermissionEngine } from './engine.js';
 import { type InlineSettings, settingsFromRules } from './settings/from-rules.js';
-import { request } from './test-support.js';
+import { fileToolCall, request } from './test-support.js';
 
 let describeBash: Awaited<ReturnType<typeof loadBashDescriber>>;
 beforeAll(async () => {
@@ -34,7 +33,7 @@ function decide(
   const description: CallDescription =
     tool === 'Bash'
       ? { ...describeBash(String(input.command), world), summary: String(input.command) }
-      : describeToolInput(tool, input, world);
+      : fileToolCall(tool, input);
   return engine.decideSync({ ...request(tool, description, { mode }), input });
 }
 const bash = (command: string, mode: PermissionMode = 'default', extra: Partial<InlineSettings> = {}) =>

@@ -14,6 +14,7 @@
  * Accepting one persists it with `persistRule` (settings/persist.ts) to `.claude/settings.local.json`.
  */
 import path from 'node:path';
+import { getOwn } from '../core/get-own.js';
 import { isPathInside } from '../core/paths.js';
 import type { PermissionSuggestion, SubcommandInfo } from '../core/permission-types.js';
 import type { CallView } from './call-view.js';
@@ -94,7 +95,7 @@ export function bashRuleFor(sub: SubcommandInfo): string {
   let arity = 1;
   for (let n = Math.min(3, words.length); n >= 1; n--) {
     const key = words.slice(0, n).join(' ');
-    const a = COMMAND_ARITY[key];
+    const a = getOwn(COMMAND_ARITY, key);
     if (a !== undefined) {
       arity = a;
       break;
@@ -136,12 +137,12 @@ export function suggestRules(view: CallView, projectRoot: string): PermissionSug
       const r = `${view.toolName}(${bashRuleFor(sub)})`;
       if (!rules.includes(r)) rules.push(r);
     }
-  } else if (view.toolName === 'WebFetch') {
+  } else if (view.traits.ruleKind === 'domain') {
     const host =
       view.description.ruleContents.map(hostOf).find(Boolean) ??
       view.network.map((e) => hostOf(e.target)).find(Boolean);
-    if (host) rules.push(`WebFetch(domain:${host})`);
-  } else if (view.files.length && !view.toolName.startsWith('mcp__')) {
+    if (host) rules.push(`${view.toolName}(domain:${host})`);
+  } else if (view.files.length && !view.isMcp) {
     for (const f of view.files) {
       const r = pathRuleFor(f.access === 'write' ? 'Edit' : 'Read', f.lexical, projectRoot);
       if (!rules.includes(r)) rules.push(r);

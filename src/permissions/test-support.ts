@@ -4,6 +4,7 @@
  */
 import { type Effect, knownEffect, unknownEffect } from '../core/effects.js';
 import { mapPathResolver } from '../core/paths.js';
+import { buildPermissionRequest } from '../core/permission-request.js';
 import type {
   CallDescription,
   Finding,
@@ -94,25 +95,31 @@ export function fileCall(kind: 'read' | 'write', p: string): CallDescription {
   };
 }
 
+/**
+ * A request for `description`, built the way the runtime and the guard build it
+ * (`buildPermissionRequest`, no tool predicates: read-only only when the description says so);
+ * `extra` overrides any field.
+ */
 export function request(
   toolName: string,
   description: CallDescription,
   extra: Partial<PermissionRequest> & { mode?: PermissionMode; toolResult?: ToolPermissionResult } = {},
 ): PermissionRequest {
   return {
-    toolName,
-    input:
-      toolName === 'Bash' ? { command: description.summary } : { file_path: description.ruleContents[0] },
-    description,
-    toolResult: { behavior: 'passthrough' },
-    isReadOnly: description.readOnly,
-    cwd: PROJECT,
-    projectRoot: PROJECT,
-    additionalDirectories: [],
-    mode: 'default',
-    sessionId: 'test-session',
-    toolUseId: 'toolu_test',
-    classifierInput: description.summary,
+    ...buildPermissionRequest({
+      tool: { name: toolName },
+      input:
+        toolName === 'Bash' ? { command: description.summary } : { file_path: description.ruleContents[0] },
+      description,
+      toolUseId: 'toolu_test',
+      session: {
+        cwd: PROJECT,
+        projectRoot: PROJECT,
+        additionalDirectories: [],
+        permissionMode: 'default',
+        sessionId: 'test-session',
+      },
+    }),
     ...extra,
   };
 }
@@ -126,4 +133,39 @@ export function engineWith(
     settings: settingsFromRules({ projectRoot: PROJECT, home: HOME, pathRoot: '/', ...rules }),
     resolver: mapPathResolver(links),
   });
+}
+
+/** The input fields Gantry's file tools take their path from, and the access they make. */
+const FILE_TOOL_FIELDS: Readonly<Record<string, ['read' | 'write', string]>> = {
+  Read: ['read', 'file_path'],
+  Grep: ['read', 'path'],
+  Glob: ['read', 'path'],
+  Write: ['write', 'file_path'],
+  Edit: ['write', 'file_path'],
+  NotebookEdit: ['write', 'notebook_path'],
+};
+
+/**
+ * A file tool's description as its describer states it (one read or write of the absolute path in
+ * its input field; an unknown effect when the field is missing). Real describers are tested in
+ * src/tools; the guard-level tests in src/cli use them end to end.
+ */
+export function fileToolCall(tool: string, input: Readonly<Record<string, unknown>>): CallDescription {
+  const [kind, field] = FILE_TOOL_FIELDS[tool] ?? ['read', 'file_path'];
+  const p = input[field];
+  if (typeof p !== 'string')
+    return {
+      ruleContents: [],
+      effects: [unknownEffect(kind, String(p), 'tool-input')],
+      findings: [],
+      readOnly: false,
+      summary: tool,
+    };
+  return {
+    ruleContents: [p],
+    effects: [knownEffect(kind, p, 'tool-input', field)],
+    findings: [],
+    readOnly: kind === 'read',
+    summary: `${tool} ${p}`,
+  };
 }

@@ -12,9 +12,9 @@ import {
   type PermissionDecider,
   type PermissionDecision,
   PermissionDeniedError,
-  type PermissionRequest,
   type ToolUseContext,
 } from '../core/index.js';
+import { buildPermissionRequest } from '../core/permission-request.js';
 import type { CanUseTool } from './types.js';
 
 export interface AuthorizeCallOptions {
@@ -52,21 +52,15 @@ export async function authorizeCall(options: AuthorizeCallOptions): Promise<Auth
   const { tool, input, toolUseId, context } = options;
   const toolResult = await tool.checkPermissions(input, context);
   const description = await tool.describeCall(input, context);
-  const appState = context.getAppState();
-  const request: PermissionRequest = {
-    toolName: tool.name,
+  const request = buildPermissionRequest({
+    tool,
     input,
     description,
     toolResult,
-    isReadOnly: tool.isReadOnly(input),
-    cwd: appState.cwd,
-    projectRoot: appState.projectRoot,
-    additionalDirectories: appState.additionalDirectories,
-    mode: appState.permissionMode,
-    sessionId: appState.sessionId,
     toolUseId,
-    classifierInput: tool.toAutoClassifierInput(input),
-  };
+    session: context.getAppState(),
+    context,
+  });
   let decision: PermissionDecision;
   try {
     decision = await options.decide(request);

@@ -166,6 +166,7 @@ describe('permissions', () => {
         description: { ruleContents: ['/x'], effects: [], findings: [], readOnly: true, summary: 'read /x' },
         toolResult: { behavior: 'allow', reason: 'reads are fine' },
         isReadOnly: true,
+        isMcp: false,
         cwd: temp.dir,
         projectRoot: temp.dir,
         additionalDirectories: [],

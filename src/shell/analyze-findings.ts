@@ -15,6 +15,7 @@ import type { Finding } from '../core/permission-types.js';
 import { analyzeAwk } from './read-only/awk.js';
 import { analyzeSed } from './sed.js';
 import type { SimpleCommand, Word } from './types.js';
+import { getOwn } from '../core/get-own.js';
 
 /** git config keys whose value is a program (or pulls in other config) — setting one changes what git runs. */
 const GIT_EXEC_KEYS =
@@ -41,7 +42,7 @@ function interpreterKey(program: string): string | undefined {
   if (/^ruby[\d.]*$/.test(program)) return 'ruby';
   if (/^php[\d.]*$/.test(program)) return 'php';
   if (/^lua(jit|[\d.]*)$/.test(program)) return 'lua';
-  return INTERPRETER_INLINE[program] ? program : undefined;
+  return getOwn(INTERPRETER_INLINE, program) ? program : undefined;
 }
 
 function basename(word: Word | undefined): string | undefined {
@@ -220,7 +221,7 @@ export function programFindings(cmd: SimpleCommand, index: number): Finding[] {
       );
   } else {
     const key = interpreterKey(program);
-    const inline = key ? INTERPRETER_INLINE[key] : undefined;
+    const inline = key ? getOwn(INTERPRETER_INLINE, key) : undefined;
     if (inline) {
       // Options with an attached value (`-MFile::Temp`, `-Wdefault`, `-Iinc`) are not inline-code flags.
       const hit = args.find((w) => !/^-[MmIWXr]./.test(w.text) && inline.test(w.text));

@@ -13,6 +13,7 @@
 import { isShellParserReady } from './parser.js';
 import { parseAndSplit } from './split.js';
 import type { SimpleCommand } from './types.js';
+import { getOwn } from '../core/get-own.js';
 
 /** How to present an exit status. `isError` false means the run succeeded (possibly with a note). */
 export interface ExitCodeInterpretation {
@@ -105,6 +106,6 @@ export function interpretExitCode(
     argv = lastTopLevel(command)?.argv.map((w) => w.text) ?? [];
   }
   const program = (argv[0] ?? '').replace(/^.*\//, '');
-  const semantics = SEMANTICS[program] ?? plain;
+  const semantics = getOwn(SEMANTICS, program) ?? plain;
   return semantics(code, argv.slice(1));
 }

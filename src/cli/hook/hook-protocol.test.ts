@@ -114,3 +114,29 @@ describe('answerFor', () => {
     expect(JSON.parse(a.stdout).hookSpecificOutput.permissionDecision).toBe('ask');
   });
 });
+
+describe('hook input that is not clean UTF-8, or huge', () => {
+  const decode = (bytes: number[]) => Buffer.from(bytes).toString('utf8');
+  const payload = (command: string) =>
+    JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } });
+
+  it.each([
+    [
+      'invalid UTF-8 bytes inside a string (decoded to U+FFFD, as readStdin does)',
+      () => {
+        const head = Buffer.from(
+          '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls ',
+        );
+        const tail = Buffer.from('"}}');
+        return Buffer.concat([head, Buffer.from([0xff, 0xfe, 0xc3]), tail]).toString('utf8');
+      },
+      'decide',
+    ],
+    ['invalid UTF-8 outside strings', () => decode([0x7b, 0xff, 0x7d]), 'invalid'],
+    ['a lone surrogate escape', () => payload('echo \ud800'), 'decide'],
+    ['a command of 1 MB', () => payload('a'.repeat(1_000_000)), 'decide'],
+    ['empty stdin', () => '', 'invalid'],
+  ])('%s → %s', (_why, make, kind) => {
+    expect(parseHookInput(make()).kind).toBe(kind);
+  });
+});

@@ -7,7 +7,9 @@
  * `AfterTool` with its tool names (`run_shell_command`, `read_file`, `write_file`, `replace`, …), and
  * shells given as an argv array (Codex-style `command: ["bash", "-lc", "…"]`).
  */
+import { getOwn } from '../../core/get-own.js';
 import type { PermissionDecision } from '../../core/index.js';
+import { foreignToolName } from '../../core/tool-traits.js';
 
 export interface HookPayload {
   hook_event_name: string;
@@ -29,40 +31,24 @@ export type ParsedHookInput =
 const PRE_EVENTS = new Set(['PreToolUse', 'BeforeTool']);
 const POST_EVENTS = new Set(['PostToolUse', 'PostToolUseFailure', 'AfterTool']);
 
-/** Other agents' tool names → Claude Code's (tool, field renames). */
-const TOOL_ALIASES: Readonly<Record<string, { tool: string; fields?: Record<string, string> }>> = {
-  run_shell_command: { tool: 'Bash' },
-  shell: { tool: 'Bash' },
-  exec_command: { tool: 'Bash', fields: { cmd: 'command' } },
-  execute_bash: { tool: 'Bash' },
-  bash: { tool: 'Bash' },
-  local_shell: { tool: 'Bash' },
-  read_file: { tool: 'Read', fields: { absolute_path: 'file_path', path: 'file_path' } },
-  read_many_files: { tool: 'Read', fields: { absolute_path: 'file_path' } },
-  write_file: { tool: 'Write', fields: { path: 'file_path' } },
-  replace: { tool: 'Edit', fields: { path: 'file_path' } },
-  edit_file: { tool: 'Edit', fields: { path: 'file_path' } },
-  glob: { tool: 'Glob' },
-  search_file_content: { tool: 'Grep' },
-  grep: { tool: 'Grep' },
-  web_fetch: { tool: 'WebFetch' },
-};
-
 /** POSIX single-quote a word when it needs it. */
 function shQuote(w: string): string {
   return /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Normalises a tool call to Claude Code's names and fields. */
+/** Normalises a tool call to Claude Code's names and fields (the `foreignNames` of the trait table). */
 export function normaliseToolCall(
   toolName: string,
   input: Record<string, unknown>,
 ): { toolName: string; input: Record<string, unknown> } {
-  const alias = TOOL_ALIASES[toolName];
+  const alias = foreignToolName(toolName);
   if (!alias) return { toolName, input };
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(input)) out[alias.fields?.[k] ?? k] = v;
-  if (alias.tool === 'Bash' && Array.isArray(out.command)) {
+  const renames = alias.foreign.fields ?? {};
+  // Object.fromEntries defines own properties: a `__proto__` key stays a plain key.
+  const out: Record<string, unknown> = Object.fromEntries(
+    Object.entries(input).map(([k, v]) => [getOwn(renames, k) ?? k, v]),
+  );
+  if (alias.traits.name === 'Bash' && Array.isArray(out.command)) {
     const argv = out.command.map(String);
     // `bash -lc "<script>"` runs the script: check the script itself.
     const script =
@@ -71,7 +57,7 @@ export function normaliseToolCall(
       /^-l?c$/.test(argv[1] ?? '');
     out.command = script ? (argv[2] as string) : argv.map(shQuote).join(' ');
   }
-  return { toolName: alias.tool, input: out };
+  return { toolName: alias.traits.name, input: out };
 }
 
 /** Parses the hook's stdin. Never throws. */

@@ -89,6 +89,23 @@ describe('gantry hook (real process, Claude Code protocol)', () => {
     ['Read', { file_path: '/APP/src/a.ts' }, 'allow', 0, 'read inside the project'],
     ['TodoWrite', { todos: [] }, 'allow', 0, 'a host tool that changes nothing: no prompt (as Claude Code)'],
     [
+      'Agent',
+      { description: 'clean', prompt: 'remove build/', subagent_type: 'general-purpose' },
+      'allow',
+      0,
+      'starting a subagent: no prompt, its own calls come through the hook one by one',
+    ],
+    [
+      'Task',
+      { description: 'd', prompt: 'p', subagent_type: 'Explore' },
+      'allow',
+      0,
+      'the legacy Agent name',
+    ],
+    ['TaskCreate', { subject: 's', description: 'd' }, 'allow', 0, 'the session task list changes nothing'],
+    ['constructor', {}, 'ask', 0, 'a prototype name is an unknown tool: ask, never a read-only allow'],
+    ['Bash', { command: 'valueOf' }, 'ask', 0, 'a prototype name as a program: ask, not an internal error'],
+    [
       'mcp__jira__create_issue',
       { title: 'x' },
       'ask',
@@ -192,6 +209,23 @@ describe('gantry hook (real process, Claude Code protocol)', () => {
       writeFileSync(local, '{}');
     }
     expect(hook(call).decision).toBe('ask');
+  });
+
+  it('deny rules on legacy aliases and prototype names apply, and every other call is still decided', () => {
+    const settings = path.join(home, 'team-settings.json');
+    writeFileSync(
+      settings,
+      JSON.stringify({ permissions: { deny: ['KillBash', 'toString', 'valueOf(x)'] } }),
+    );
+    const args = ['--settings', settings];
+    const stop = hook(pre('TaskStop', { task_id: 'b123456' }), args);
+    expect(stop.decision).toBe('deny');
+    expect(stop.code).toBe(2);
+    expect(stop.out.hookSpecificOutput.permissionDecisionReason).toMatch(/KillBash/);
+    const ls = hook(pre('Bash', { command: 'ls' }), args);
+    expect(ls.decision).toBe('allow');
+    expect(ls.out.hookSpecificOutput.permissionDecisionReason).not.toMatch(/internal error/);
+    expect(hook(pre('toString', {}), args).decision).toBe('deny');
   });
 
   it('--pass-allow emits no decision for allow', () => {

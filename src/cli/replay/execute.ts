@@ -37,13 +37,15 @@ export function rerootCall(
   row: Pick<ReplayRow, 'input' | 'cwd' | 'projectRoot'>,
   workspace: string,
 ): { input: Record<string, unknown>; cwd: string } {
-  const input: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row.input)) {
-    input[k] =
+  // Object.fromEntries defines own properties: a recorded `__proto__` key stays a plain key.
+  const input: Record<string, unknown> = Object.fromEntries(
+    Object.entries(row.input).map(([k, v]) => [
+      k,
       typeof v === 'string' && (k === 'command' || k.endsWith('path'))
         ? reroot(v, row.projectRoot, workspace)
-        : v;
-  }
+        : v,
+    ]),
+  );
   const cwd = isPathInside(row.cwd, row.projectRoot)
     ? path.join(workspace, path.relative(row.projectRoot, row.cwd))
     : workspace;

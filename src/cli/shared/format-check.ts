@@ -35,7 +35,8 @@ export function formatCheck(r: GuardCheck): string {
   const d = r.detailed.decision;
   const out: string[] = [];
   const summary = r.description.summary || JSON.stringify(r.input);
-  const head = summary.startsWith(`${r.toolName} `) ? summary : `${r.toolName} ${summary}`;
+  const head =
+    summary === r.toolName || summary.startsWith(`${r.toolName} `) ? summary : `${r.toolName} ${summary}`;
   out.push(`${d.behavior.toUpperCase()}  ${head}`);
   out.push(`├─ reason: ${d.reason.message}`);
   out.push(`├─ decided by: ${reasonLabel(d.reason)} (step ${r.detailed.step})`);

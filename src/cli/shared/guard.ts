@@ -4,22 +4,27 @@
  * decides tool calls given by name and input — including calls of tools Gantry does not run itself
  * (a host's TodoWrite, WebFetch, MCP tools).
  *
- * Descriptions come from the analysis, not from tool objects, so a decision never loads a tool's
- * runtime dependencies (images, PDFs): Bash → shell analysis (`describeBashCommand`), everything
- * else → `describeToolInput` (the same semantics as the file tools' `describeCall`). This keeps the
- * hook's start-up small: the shell parser is loaded only when a Bash call needs it.
+ * Descriptions come from the tools' own describers (`src/tools/describers.ts`: the functions each
+ * tool's `describeCall` uses), and for host tools Gantry has no tool for, from their traits
+ * (`describeToolInput`). A decision never loads a tool's runtime dependencies (images, PDFs), and
+ * the shell parser is loaded only when a Bash call needs it. The request is built by
+ * `buildPermissionRequest`, as the runtime builds it.
  */
 import { homedir } from 'node:os';
 import path from 'node:path';
-import type { CallDescription, PermissionMode, PermissionRequest } from '../../core/index.js';
+import type { DescribeWorld, ToolDescriberEntry } from '../../core/call-describer.js';
+import type { CallDescription, PermissionMode } from '../../core/index.js';
+import { fsPathResolver } from '../../core/paths.js';
+import { buildPermissionRequest } from '../../core/permission-request.js';
+import { hostToolDescriber } from '../../permissions/describe-input.js';
 import {
   createPermissionEngine,
   type DetailedDecision,
-  describeToolInput,
   type LoadedSettings,
   loadSettings,
   type PermissionEngine,
 } from '../../permissions/index.js';
+import { toolDescriberFor } from '../../tools/describers.js';
 
 export interface GuardOptions {
   /** Working directory of the calls (absolute or relative to process.cwd()). */
@@ -70,10 +75,10 @@ export interface Guard {
   ): Promise<GuardCheck>;
 }
 
-const SHELL_TOOLS = new Set(['Bash', 'Monitor']);
-
-/** The shell analysis, loaded on the first Bash call (the hook's Read path never loads the parser). */
-let shellModule: Promise<typeof import('../../shell/index.js')> | undefined;
+/** Gantry's describer for the tool, or the host describer from its traits (never undefined). */
+export function describerFor(toolName: string): ToolDescriberEntry {
+  return toolDescriberFor(toolName) ?? hostToolDescriber(toolName);
+}
 
 /**
  * Errors in the settings files the user named explicitly (`--settings`): a missing or unparsable
@@ -109,22 +114,8 @@ export function createGuard(opts: GuardOptions): Guard {
     input: Record<string, unknown>,
     callCwd = cwd,
   ): Promise<CallDescription> => {
-    if (SHELL_TOOLS.has(toolName)) {
-      const command = input.command;
-      if (typeof command !== 'string') {
-        return {
-          ruleContents: [],
-          effects: [],
-          findings: [{ id: 'INVALID_INPUT', message: 'Bash input has no string `command`', behavior: 'ask' }],
-          readOnly: false,
-          summary: `${toolName} (invalid input)`,
-        };
-      }
-      shellModule ??= import('../../shell/index.js');
-      const shell = await shellModule;
-      return shell.describeBashCommand(command, { cwd: callCwd, home });
-    }
-    return describeToolInput(toolName, input, { cwd: callCwd, home });
+    const world: DescribeWorld = { cwd: callCwd, home, resolver: fsPathResolver };
+    return describerFor(toolName).describe(input, world);
   };
 
   const engine = createPermissionEngine({
@@ -143,20 +134,20 @@ export function createGuard(opts: GuardOptions): Guard {
     async check(toolName, input, o = {}) {
       const callCwd = path.resolve(o.cwd ?? cwd);
       const description = await describe(toolName, input, callCwd);
-      const request: PermissionRequest = {
+      const request = buildPermissionRequest({
+        tool: describerFor(toolName),
         toolName,
         input,
         description,
-        toolResult: { behavior: 'passthrough' },
-        isReadOnly: description.readOnly,
-        cwd: callCwd,
-        projectRoot,
-        additionalDirectories: [],
-        mode: o.mode ?? settings.defaultMode,
-        sessionId: o.sessionId ?? 'gantry-cli',
         toolUseId: o.toolUseId ?? 'toolu_gantry_cli',
-        classifierInput: SHELL_TOOLS.has(toolName) ? String(input.command ?? '') : JSON.stringify(input),
-      };
+        session: {
+          cwd: callCwd,
+          projectRoot,
+          additionalDirectories: [],
+          permissionMode: o.mode ?? settings.defaultMode,
+          sessionId: o.sessionId ?? 'gantry-cli',
+        },
+      });
       const detailed = o.hooks
         ? await engine.decideDetailed(request)
         : await engine.decideDetailed(request, { skipHooks: true });

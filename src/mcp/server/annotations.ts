@@ -8,6 +8,7 @@
  * (fail closed: the hint never understates what a tool can do).
  */
 import type { AnyTool } from '../../core/index.js';
+import { traitsFor } from '../../core/tool-traits.js';
 
 export interface McpToolAnnotations {
   title?: string;
@@ -16,9 +17,6 @@ export interface McpToolAnnotations {
   idempotentHint: boolean;
   openWorldHint: boolean;
 }
-
-/** Tools that reach outside the local machine (network, other processes' worlds). */
-const OPEN_WORLD_TOOLS = new Set(['Bash', 'WebFetch', 'WebSearch', 'Agent']);
 
 function flag(fn: () => boolean): boolean {
   try {
@@ -32,7 +30,8 @@ function flag(fn: () => boolean): boolean {
  * `readOnlyHint`: the tool is read-only for every input (probed with `{}`).
  * `destructiveHint`: any tool that is not read-only may overwrite or delete (MCP default is true).
  * `idempotentHint`: read-only tools only.
- * `openWorldHint`: shells and network tools, and every MCP-adapted tool.
+ * `openWorldHint`: the `openWorld` trait (shells, network tools, agents; core/tool-traits.ts), and
+ *   every MCP-adapted tool.
  */
 export function annotationsFor(tool: AnyTool): McpToolAnnotations {
   const readOnly = flag(() => tool.isReadOnly({}));
@@ -43,6 +42,6 @@ export function annotationsFor(tool: AnyTool): McpToolAnnotations {
     readOnlyHint: readOnly,
     destructiveHint: !readOnly,
     idempotentHint: readOnly,
-    openWorldHint: OPEN_WORLD_TOOLS.has(tool.name) || tool.isMcp,
+    openWorldHint: traitsFor(tool.name).openWorld || tool.isMcp,
   };
 }

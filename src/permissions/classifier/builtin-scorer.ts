@@ -15,6 +15,8 @@
 import path from 'node:path';
 import { isInsideAny } from '../../core/paths.js';
 import type { SubcommandInfo } from '../../core/permission-types.js';
+import { isMcpToolName } from '../../core/mcp-names.js';
+import { traitsOf } from '../../core/tool-traits.js';
 import type { AutoModeClassifier, ClassifierRequest, ClassifierVerdict, RiskLevel } from './types.js';
 
 const HIGH_PROGRAMS = new Set([
@@ -220,8 +222,18 @@ export function scoreRisk(req: ClassifierRequest): ClassifierVerdict {
     }
   }
   for (const sub of d.subcommands ?? []) scoreSubcommand(sub, hasNetwork, raise);
-  if (!d.subcommands?.length && !d.effects.length && !d.readOnly && req.toolName.startsWith('mcp__'))
-    raise('MEDIUM', `${req.toolName} is an MCP tool with no declared effects`);
+  if (
+    !d.subcommands?.length &&
+    !d.effects.length &&
+    !d.readOnly &&
+    (req.isMcp === true || !traitsOf(req.toolName))
+  )
+    raise(
+      'MEDIUM',
+      req.isMcp === true || isMcpToolName(req.toolName)
+        ? `${req.toolName} is an MCP tool with no declared effects`
+        : `${req.toolName} is a tool Gantry does not know, with no declared effects`,
+    );
   if (req.askReason.type === 'working-directory' && risk === 'LOW') raise('MEDIUM', req.askReason.message);
   if (req.askReason.type === 'check' && risk === 'LOW') raise('MEDIUM', req.askReason.message);
   const order: RiskLevel[] = ['HIGH', 'MEDIUM', 'LOW'];

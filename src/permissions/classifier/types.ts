@@ -14,6 +14,8 @@ export interface ClassifierRequest {
   description: CallDescription;
   /** The tool's compact text for classifiers (`Tool.toAutoClassifierInput`). */
   classifierInput: string;
+  /** An MCP tool (the request's `isMcp`, or an `mcp__` name). Absent = not known to be one. */
+  isMcp?: boolean;
   cwd: string;
   workingDirectories: readonly string[];
   home: string;

@@ -7,17 +7,20 @@
  *   `mapPathResolver`; relative file-tool paths resolve against the project, `~/` against home.
  * - rules: the case's `cwd_rules` allow/deny/ask lists; `/x` in path rules is absolute (corpus
  *   convention, "Rule syntax"); `mode` is the permission mode.
- * - Bash cases are described by the injected `describeBash` (the shell analysis); file-tool cases
- *   by the injected `describeTool` when given, else from the input (describe-input.ts).
+ * - Bash cases are described by the injected `describeBash` (the shell analysis); tool cases by
+ *   the injected `describerFor` (Gantry's tool describers), else by the host describer
+ *   (describe-input.ts); the request is built by `buildPermissionRequest`, as the runtime does.
  *
  * Scoring: pass when the decision equals `expected` or is in `also_ok`; `unsafe` = allow where
  * ask/deny was expected, or ask where deny was expected (ask not in also_ok); `over-blocking` =
  * ask/deny where allow was expected; any other miss (deny where ask was expected) is `stricter`.
  */
 import path from 'node:path';
+import type { ToolDescriberEntry } from '../../core/call-describer.js';
 import { mapPathResolver, type PathResolver } from '../../core/paths.js';
+import { buildPermissionRequest } from '../../core/permission-request.js';
 import type { CallDescription, PermissionBehavior, PermissionMode } from '../../core/permission-types.js';
-import { describeToolInput } from '../describe-input.js';
+import { hostToolDescriber } from '../describe-input.js';
 import { createPermissionEngine } from '../engine.js';
 import { parsePermissionMode } from '../settings/cli-flags.js';
 import { settingsFromRules } from '../settings/from-rules.js';
@@ -63,11 +66,12 @@ export interface CaseWorld {
 
 export interface EvaluateOptions {
   describeBash: (command: string, world: CaseWorld) => CallDescription;
-  describeTool?: (
-    toolName: string,
-    input: Record<string, unknown>,
-    world: CaseWorld,
-  ) => CallDescription | undefined;
+  /**
+   * The describer of a tool by name (Gantry's tools: `src/tools/describers.ts`); undefined for
+   * names it does not describe, which fall back to the host describer (describe-input.ts). Must
+   * answer synchronously (the evaluation runs nothing asynchronous).
+   */
+  describerFor?: (toolName: string) => ToolDescriberEntry | undefined;
   project?: string;
   home?: string;
 }
@@ -113,30 +117,37 @@ export function evaluateCase(c: SecurityCase, opts: EvaluateOptions): CaseResult
     let toolName: string;
     let input: Record<string, unknown>;
     let description: CallDescription;
+    let tool: ToolDescriberEntry;
     if (typeof c.command === 'string') {
       toolName = 'Bash';
       input = { command: c.command };
       description = opts.describeBash(c.command, world);
+      tool = opts.describerFor?.('Bash') ?? hostToolDescriber('Bash');
     } else if (typeof c.tool === 'string' && c.input && typeof c.input === 'object') {
       toolName = c.tool;
       input = c.input;
-      description = opts.describeTool?.(toolName, input, world) ?? describeToolInput(toolName, input, world);
+      tool = opts.describerFor?.(toolName) ?? hostToolDescriber(toolName);
+      const described = tool.describe(input, world);
+      if (described instanceof Promise) return fail(`the ${toolName} describer is asynchronous`);
+      description = described;
     } else return fail('case has neither "command" nor "tool" + "input"');
     const engine = createPermissionEngine({ settings, resolver: world.resolver });
-    const d = engine.decideSync({
-      toolName,
-      input,
-      description,
-      toolResult: { behavior: 'passthrough' },
-      isReadOnly: description.readOnly,
-      cwd: project,
-      projectRoot: project,
-      additionalDirectories: [],
-      mode,
-      sessionId: 'eval',
-      toolUseId: `eval-${c.id}`,
-      classifierInput: description.summary,
-    });
+    const d = engine.decideSync(
+      buildPermissionRequest({
+        tool,
+        toolName,
+        input,
+        description,
+        toolUseId: `eval-${c.id}`,
+        session: {
+          cwd: project,
+          projectRoot: project,
+          additionalDirectories: [],
+          permissionMode: mode,
+          sessionId: 'eval',
+        },
+      }),
+    );
     const decision = d.decision.behavior;
     return {
       ...base,

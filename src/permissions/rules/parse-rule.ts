@@ -9,11 +9,17 @@
  * Our decisions where the spec leaves them open (spec §3.3 [INFERRED]):
  * - `Tool()` (empty parentheses) is malformed; `Tool(*)` is the bare tool.
  * - Inside a Bash specifier `\*` is a literal star and `\\` a backslash.
- * - Path rules written for `Write`, `MultiEdit`, `NotebookEdit` are read as `Edit(...)` rules and
- *   `Glob(...)` as `Read(...)`, with a warning (Claude Code accepts and ignores them; honouring them is
- *   the fail-closed choice for deny rules and what the author meant for allow rules).
+ * - Path rules written for another file tool are read as `Edit(...)` (writers: `Write`, `MultiEdit`,
+ *   `NotebookEdit`) or `Read(...)` (readers: `Glob`, `Grep`, `LS`, `NotebookRead`, `LSP`), with a
+ *   warning (Claude Code accepts and ignores them; honouring them is the fail-closed choice for deny
+ *   rules and what the author meant for allow rules).
+ *
+ * What kind of specifier a tool takes comes from its row in the trait table (core/tool-traits.ts,
+ * `ruleKind`, `primaryFields`, `paramFields`); names not in the table take generic content rules.
  */
+import { isMcpToolName } from '../../core/mcp-names.js';
 import type { PermissionBehavior } from '../../core/permission-types.js';
+import { traitsOf } from '../../core/tool-traits.js';
 
 export interface RuleText {
   toolName: string;
@@ -45,48 +51,6 @@ export function parseRuleText(text: string): ParseResult<RuleText> {
   if (content === '*') return { ok: true, value: { toolName }, warnings: [] };
   return { ok: true, value: { toolName, ruleContent: content }, warnings: [] };
 }
-
-/** Tools whose specifier is a shell command pattern. */
-export const SHELL_RULE_TOOLS = new Set(['Bash', 'Monitor']);
-/** Tools whose specifier is a gitignore-style path (after aliasing). */
-export const PATH_RULE_TOOLS = new Set(['Read', 'Edit']);
-/** Path-rule aliases: `Write(x)` is read as `Edit(x)`, `Glob(x)` as `Read(x)` (see module doc). */
-export const PATH_RULE_ALIASES: Readonly<Record<string, 'Read' | 'Edit'>> = {
-  Write: 'Edit',
-  MultiEdit: 'Edit',
-  NotebookEdit: 'Edit',
-  Glob: 'Read',
-};
-
-/**
- * Top-level input fields per built-in tool (for `Tool(param:value)` rules, spec §3.3). The primary
- * content field of each tool is excluded: a parameter rule on it is malformed.
- */
-export const PARAM_FIELDS: Readonly<
-  Record<string, { fields: readonly string[]; primary: readonly string[] }>
-> = {
-  Bash: {
-    fields: ['timeout', 'description', 'run_in_background', 'dangerouslyDisableSandbox'],
-    primary: ['command'],
-  },
-  Monitor: { fields: ['timeout', 'description'], primary: ['command'] },
-  Read: { fields: ['offset', 'limit', 'pages'], primary: ['file_path'] },
-  Edit: { fields: ['replace_all'], primary: ['file_path'] },
-  Write: { fields: [], primary: ['file_path'] },
-  Grep: {
-    fields: ['pattern', 'glob', 'type', 'output_mode', 'multiline', '-i', '-n', 'head_limit'],
-    primary: ['path'],
-  },
-  Glob: { fields: ['pattern'], primary: ['path'] },
-  NotebookEdit: { fields: ['cell_id', 'cell_type', 'edit_mode'], primary: ['notebook_path'] },
-  WebFetch: { fields: ['prompt'], primary: ['url'] },
-  WebSearch: { fields: ['query', 'allowed_domains', 'blocked_domains'], primary: [] },
-  Agent: {
-    fields: ['model', 'subagent_type', 'description', 'run_in_background', 'isolation'],
-    primary: [],
-  },
-  Task: { fields: ['model', 'subagent_type', 'description', 'run_in_background'], primary: [] },
-};
 
 export type RuleKind =
   /** Bare tool, tool-name glob, or MCP server/tool name. */
@@ -131,20 +95,14 @@ export function classifyRule(parsed: RuleText, behavior: PermissionBehavior): Pa
       };
     return { ok: true, value: { toolName, kind: { type: 'tool' } }, warnings };
   }
-  if (toolName.startsWith('mcp__')) {
+  if (isMcpToolName(toolName)) {
     if (content !== undefined)
       return { ok: false, error: `MCP rules take no specifier: use "${toolName}" or "${toolName}__<tool>"` };
     return { ok: true, value: { toolName, kind: { type: 'tool' } }, warnings };
   }
   if (content === undefined) return { ok: true, value: { toolName, kind: { type: 'tool' } }, warnings };
 
-  const alias = PATH_RULE_ALIASES[toolName];
-  if (alias) {
-    warnings.push(`path rule ${toolName}(${content}) is applied as ${alias}(${content})`);
-    toolName = alias;
-  }
-
-  // Parameter rules (deny/ask only).
+  // Parameter rules (deny/ask only), on the tool as named.
   const param = parseParamRule(toolName, content);
   if (param) {
     if ('error' in param) return { ok: false, error: param.error };
@@ -164,37 +122,51 @@ export function classifyRule(parsed: RuleText, behavior: PermissionBehavior): Pa
     };
   }
 
-  if (SHELL_RULE_TOOLS.has(toolName))
-    return {
-      ok: true,
-      value: { toolName, ruleContent: content, kind: { type: 'shell', pattern: content } },
-      warnings,
-    };
-  if (PATH_RULE_TOOLS.has(toolName))
-    return {
-      ok: true,
-      value: {
-        toolName,
-        ruleContent: content,
-        kind: { type: 'path', access: toolName as 'Read' | 'Edit', pattern: content },
-      },
-      warnings,
-    };
-  if (toolName === 'WebFetch') {
-    const m = /^domain:(.+)$/s.exec(content.trim());
-    if (!m?.[1]?.trim()) return { ok: false, error: `WebFetch rules take "domain:<host>", got "${content}"` };
-    return {
-      ok: true,
-      value: { toolName, ruleContent: content, kind: { type: 'domain', host: m[1].trim() } },
-      warnings,
-    };
+  const ruleKind = traitsOf(toolName)?.ruleKind ?? 'content';
+  if (ruleKind === 'path-read' || ruleKind === 'path-edit') {
+    const access = ruleKind === 'path-read' ? 'Read' : 'Edit';
+    if (toolName !== access) {
+      warnings.push(`path rule ${toolName}(${content}) is applied as ${access}(${content})`);
+      toolName = access;
+    }
   }
-  if (toolName === 'WebSearch') return { ok: false, error: 'WebSearch rules take no specifier' };
-  return {
-    ok: true,
-    value: { toolName, ruleContent: content, kind: { type: 'content', pattern: content } },
-    warnings,
-  };
+  switch (ruleKind) {
+    case 'shell':
+      return {
+        ok: true,
+        value: { toolName, ruleContent: content, kind: { type: 'shell', pattern: content } },
+        warnings,
+      };
+    case 'path-read':
+    case 'path-edit':
+      return {
+        ok: true,
+        value: {
+          toolName,
+          ruleContent: content,
+          kind: { type: 'path', access: toolName as 'Read' | 'Edit', pattern: content },
+        },
+        warnings,
+      };
+    case 'domain': {
+      const m = /^domain:(.+)$/s.exec(content.trim());
+      if (!m?.[1]?.trim())
+        return { ok: false, error: `${toolName} rules take "domain:<host>", got "${content}"` };
+      return {
+        ok: true,
+        value: { toolName, ruleContent: content, kind: { type: 'domain', host: m[1].trim() } },
+        warnings,
+      };
+    }
+    case 'none':
+      return { ok: false, error: `${toolName} rules take no specifier` };
+    default:
+      return {
+        ok: true,
+        value: { toolName, ruleContent: content, kind: { type: 'content', pattern: content } },
+        warnings,
+      };
+  }
 }
 
 /**
@@ -205,16 +177,16 @@ function parseParamRule(
   toolName: string,
   content: string,
 ): { param: string; value: string } | { error: string } | undefined {
-  const table = PARAM_FIELDS[toolName];
-  if (!table) return undefined;
+  const traits = traitsOf(toolName);
+  if (!traits) return undefined;
   const m = PARAM_RULE.exec(content);
   if (!m) return undefined;
   const param = m[1] as string;
   const value = (m[2] as string).trim();
-  if (SHELL_RULE_TOOLS.has(toolName) && value === '*') return undefined;
-  if (table.primary.includes(param))
+  if (traits.ruleKind === 'shell' && value === '*') return undefined;
+  if (traits.primaryFields.includes(param))
     return { error: `parameter rules cannot constrain the primary field "${param}" of ${toolName}` };
-  if (!table.fields.includes(param)) return undefined;
+  if (!traits.paramFields.includes(param)) return undefined;
   if (value === '') return { error: `parameter rule ${toolName}(${content}) has no value` };
   return { param, value };
 }

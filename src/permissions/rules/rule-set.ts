@@ -5,7 +5,9 @@
  * deny list first, then ask, then allow; within a list the first match in load order is reported,
  * but order never changes *whether* a list matches.
  */
+import { parseMcpToolName } from '../../core/mcp-names.js';
 import type { PermissionBehavior, PermissionRule, RuleSource } from '../../core/permission-types.js';
+import { canonicalToolName, EDIT_FAMILY_NAMES, toolNamesOf, traitsFor } from '../../core/tool-traits.js';
 import { compileDomainPattern } from './domain-pattern.js';
 import { classifyRule, parseRuleText, type RuleKind } from './parse-rule.js';
 import { type CompiledPathPattern, compilePathPattern, type PathAnchors } from './path-pattern.js';
@@ -47,35 +49,29 @@ export interface CompiledRule {
   broad: boolean;
 }
 
-/** Tool names that are aliases of one another (spec §1.1): a rule on one covers all. */
-const TOOL_ALIASES: Readonly<Record<string, readonly string[]>> = {
-  Agent: ['Agent', 'Task'],
-  Task: ['Agent', 'Task'],
-  TaskOutput: ['TaskOutput', 'BashOutput'],
-  BashOutput: ['TaskOutput', 'BashOutput'],
-  TaskStop: ['TaskStop', 'KillShell'],
-  KillShell: ['TaskStop', 'KillShell'],
-};
 /**
- * A bare `Edit` deny/ask rule covers every file writer (spec §3.6: Edit rules govern Edit, Write,
- * NotebookEdit). A bare `Edit` *allow* covers Edit only, as Claude Code 2.1.332 does (a bare `Edit`
- * allow still asks for Write; ../shared/peers cc-matrix).
+ * Which tool names a rule on `name` concerns. Aliases come from the trait table (core/tool-traits.ts):
+ * a rule on `KillBash` covers `TaskStop`, `KillShell` and `KillBash`. A bare `Edit` deny/ask rule
+ * covers every file writer (`editFamily`: Edit, Write, MultiEdit, NotebookEdit); a bare `Edit`
+ * *allow* covers Edit only, as Claude Code 2.1.332 does (a bare `Edit` allow still asks for Write).
+ * `mcp__server` covers every tool of that server; `*` globs match whole names.
  */
-const EDIT_FAMILY = ['Edit', 'Write', 'MultiEdit', 'NotebookEdit'];
-
 function toolNameMatcher(name: string, behavior: PermissionBehavior): (toolName: string) => boolean {
   if (name === '*') return () => true;
   if (name.includes('*')) {
     const re = new RegExp(`^${name.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
     return (t) => re.test(t);
   }
-  if (name.startsWith('mcp__') && !name.slice(5).includes('__')) {
+  const mcp = parseMcpToolName(name);
+  if (mcp && mcp.toolName === undefined) {
     // `mcp__server`: every tool of that server.
     return (t) => t === name || t.startsWith(`${name}__`);
   }
-  const family = TOOL_ALIASES[name] ?? (name === 'Edit' && behavior !== 'allow' ? EDIT_FAMILY : undefined);
-  if (family) return (t) => family.includes(t);
-  return (t) => t === name;
+  const family: ReadonlySet<string> =
+    canonicalToolName(name) === 'Edit' && behavior !== 'allow'
+      ? EDIT_FAMILY_NAMES
+      : new Set(toolNamesOf(name));
+  return (t) => family.has(t);
 }
 
 const INTERPRETERS = new Set([
@@ -170,7 +166,7 @@ export function compileRule(
   switch (kind.type) {
     case 'tool':
       return {
-        rule: { ...base, broad: entry.behavior === 'allow' && (toolName === 'Bash' || toolName === 'Agent') },
+        rule: { ...base, broad: entry.behavior === 'allow' && traitsFor(toolName).broadAllow },
         problems,
       };
     case 'shell': {

@@ -13,6 +13,7 @@
  * sets after splitting bundles (`-fr` = `-r -f`) and known long aliases (`--force` = `-f`), so
  * `Bash(rm -rf /:*)` also stops `rm -fr /` and `rm --recursive --force /`.
  */
+import { getOwn } from '../../core/get-own.js';
 
 export type ShellPattern =
   | { type: 'any' }
@@ -143,7 +144,7 @@ function shapeOf(words: readonly string[]): Shape | undefined {
       rest = rest.slice(i + 1);
     } else rest = [];
   }
-  const aliases = LONG_ALIASES[head.join(' ')] ?? {};
+  const aliases: Readonly<Record<string, string>> = getOwn(LONG_ALIASES, head.join(' ')) ?? {};
   const flags = new Set<string>();
   const positionals: string[] = [];
   let endOfFlags = false;
@@ -153,10 +154,11 @@ function shapeOf(words: readonly string[]): Shape | undefined {
       continue;
     }
     if (!endOfFlags && w.startsWith('--')) {
-      flags.add(aliases[w] ?? w);
+      flags.add(getOwn(aliases, w) ?? w);
     } else if (!endOfFlags && /^-[A-Za-z]+$/.test(w)) {
-      if (aliases[w]) flags.add(aliases[w] as string);
-      else for (const c of w.slice(1)) flags.add(aliases[`-${c}`] ?? `-${c}`);
+      const alias = getOwn(aliases, w);
+      if (alias) flags.add(alias);
+      else for (const c of w.slice(1)) flags.add(getOwn(aliases, `-${c}`) ?? `-${c}`);
     } else if (!endOfFlags && w.length > 1 && w.startsWith('-')) flags.add(w);
     else positionals.push(w);
   }

@@ -12,6 +12,7 @@ import type { CallDescription, PermissionMode, PermissionRequest } from '../../c
 import { describeBashCommand, initShellParser } from '../../shell/index.js';
 import type { AutoModeClassifier } from '../classifier/types.js';
 import { describeToolInput } from '../describe-input.js';
+import { fileToolCall } from '../test-support.js';
 import { createPermissionEngine } from '../engine.js';
 import { loadSettings } from './load.js';
 
@@ -52,6 +53,7 @@ const load = (o: { trust?: boolean; settingsFiles?: string[]; permissionMode?: s
 
 async function describeCall(tool: string, input: Record<string, unknown>): Promise<CallDescription> {
   if (tool === 'Bash') return describeBashCommand(String(input.command), { cwd: project, home });
+  if (tool === 'Read') return fileToolCall(tool, input);
   return describeToolInput(tool, input, { cwd: project, home });
 }
 
@@ -191,9 +193,12 @@ describe('what a broken file cannot have restricted is decided as before', () =>
   });
 
   it('a malformed Task rule also covers Agent (aliases): the alias cannot slip past', async () => {
+    const agent = { description: 'x', prompt: 'x', subagent_type: 'Explore' };
+    expect((await decide('Agent', agent)).detailed.decision.behavior).toBe('allow');
     put(userFile(), '{ "permissions": { "deny": ["Task(Explore"] } }');
-    const { detailed } = await decide('Agent', { description: 'x', prompt: 'x', subagent_type: 'Explore' });
-    expect(detailed.decision.behavior).not.toBe('allow');
+    const { detailed } = await decide('Agent', agent);
+    expect(detailed.decision.behavior).toBe('ask');
+    expect(detailed.decision.reason.type).toBe('settings');
   });
 
   it('a broken hook in an untrusted project changes nothing: untrusted hooks never run anyway', async () => {

@@ -1,8 +1,11 @@
 /**
- * A small JSON parser that remembers where each value starts, so settings problems (a malformed
- * rule, a wrong type) are reported with their 1-based line (issue 5: "reported at load time with
- * its file and line"). Strict JSON (RFC 8259) — the format Claude Code writes — so an existing
- * settings file parses the same as with `JSON.parse`.
+ * Settings JSON with the line where each value starts, so settings problems (a malformed rule, a
+ * wrong type) are reported with their 1-based line.
+ *
+ * Two passes: a small strict scanner (RFC 8259, nesting capped at 200) records lines and finds the
+ * position of a syntax error; the VALUE always comes from `JSON.parse`, as Claude Code reads the
+ * file. So a `"__proto__"` key is an ordinary own key (it never becomes a prototype that smuggles
+ * inherited `allow` rules), and a duplicate key keeps its last value.
  *
  * Returns `{ok: true, value, lineOf(path)}` or `{ok: false, message, line, column}`; never throws.
  */
@@ -12,6 +15,8 @@ export type JsonPath = readonly (string | number)[];
 export type LocatedJson =
   | { ok: true; value: unknown; lineOf(path: JsonPath): number | undefined }
   | { ok: false; message: string; line: number; column: number };
+
+const LITERAL = /true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
 class JsonSyntaxError extends Error {
   constructor(
@@ -69,18 +74,17 @@ export function parseJsonWithLines(text: string): LocatedJson {
       return fail('invalid escape in string');
     }
   };
-  const value = (path: (string | number)[]): unknown => {
+  const value = (path: (string | number)[]): void => {
     if (path.length > 200) fail('nesting deeper than 200 levels');
     ws();
     lines.set(path.join('\u0000'), lineAt(i));
     const c = text[i];
     if (c === '{') {
       i++;
-      const obj: Record<string, unknown> = {};
       ws();
       if (text[i] === '}') {
         i++;
-        return obj;
+        return;
       }
       for (;;) {
         ws();
@@ -89,7 +93,7 @@ export function parseJsonWithLines(text: string): LocatedJson {
         ws();
         if (text[i] !== ':') fail('expected ":" after property name');
         i++;
-        obj[key] = value([...path, key]);
+        value([...path, key]);
         ws();
         if (text[i] === ',') {
           i++;
@@ -97,21 +101,20 @@ export function parseJsonWithLines(text: string): LocatedJson {
         }
         if (text[i] === '}') {
           i++;
-          return obj;
+          return;
         }
         fail('expected "," or "}" in object');
       }
     }
     if (c === '[') {
       i++;
-      const arr: unknown[] = [];
       ws();
       if (text[i] === ']') {
         i++;
-        return arr;
+        return;
       }
-      for (;;) {
-        arr.push(value([...path, arr.length]));
+      for (let n = 0; ; n++) {
+        value([...path, n]);
         ws();
         if (text[i] === ',') {
           i++;
@@ -119,28 +122,37 @@ export function parseJsonWithLines(text: string): LocatedJson {
         }
         if (text[i] === ']') {
           i++;
-          return arr;
+          return;
         }
         fail('expected "," or "]" in array');
       }
     }
-    if (c === '"') return str();
-    const lit = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(
-      text.slice(i, i + 64),
-    );
+    if (c === '"') {
+      str();
+      return;
+    }
+    // Sticky match at `i`: a literal of any length (a number is not cut at some width).
+    LITERAL.lastIndex = i;
+    const lit = LITERAL.exec(text);
     if (!lit) return fail(c === undefined ? 'unexpected end of input' : `unexpected character "${c}"`);
     i += lit[0].length;
-    return JSON.parse(lit[0]) as unknown;
   };
   try {
-    const v = value([]);
+    value([]);
     ws();
     if (i < text.length) fail('unexpected text after the JSON value');
-    return { ok: true, value: v, lineOf: (p) => lines.get(p.join('\u0000')) };
   } catch (e) {
     if (!(e instanceof JsonSyntaxError)) throw e;
     const line = lineAt(Math.min(e.pos, text.length));
     const column = Math.min(e.pos, text.length) - (lineStarts[line - 1] as number) + 1;
     return { ok: false, message: e.message, line, column };
   }
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    // The scanner accepted what JSON.parse refuses: report JSON.parse's reason, at the top.
+    return { ok: false, message: (e as Error).message, line: 1, column: 1 };
+  }
+  return { ok: true, value: v, lineOf: (p) => lines.get(p.join('\u0000')) };
 }

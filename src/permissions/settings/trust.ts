@@ -14,6 +14,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { getOwn } from '../../core/get-own.js';
 import { isPathInside } from '../../core/paths.js';
 
 export interface TrustOptions {
@@ -60,7 +61,7 @@ export function resolveTrust(opts: TrustOptions): TrustResult {
   const projects = (
     readJson(claudeFile) as { projects?: Record<string, { hasTrustDialogAccepted?: unknown }> }
   )?.projects;
-  if (projects && projects[root]?.hasTrustDialogAccepted === true)
+  if (projects && typeof projects === 'object' && getOwn(projects, root)?.hasTrustDialogAccepted === true)
     return { trusted: true, reason: `trust dialog accepted in Claude Code (${claudeFile})` };
   return {
     trusted: false,

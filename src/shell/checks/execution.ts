@@ -8,6 +8,7 @@
 import type { Finding } from '../../core/permission-types.js';
 import { type Detector, finding, programOf } from './detector.js';
 import { EXECUTION_PRIMITIVE_RULES, LAUNCHED_EXECUTORS } from './primitives.js';
+import { getOwn } from '../../core/get-own.js';
 
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 
@@ -20,7 +21,7 @@ export const EXECUTION_PRIMITIVE: Detector = {
     split.commands.forEach((cmd, i) => {
       const program = programOf(cmd);
       if (!program) return;
-      const rule = EXECUTION_PRIMITIVE_RULES[program];
+      const rule = getOwn(EXECUTION_PRIMITIVE_RULES, program);
       const why = rule?.(cmd, cmd.argv.slice(1));
       if (why) {
         out.push(finding(this, `${why}.`, i));
@@ -56,7 +57,7 @@ export const EVAL_OR_SOURCE: Detector = {
       if (!program || cmd.argv[0]?.text.includes('/')) return;
       const args = cmd.argv.slice(1).filter((w) => !w.text.startsWith('-'));
       const why =
-        EVAL_PROGRAMS[program] ??
+        getOwn(EVAL_PROGRAMS, program) ??
         (program === 'trap' && args.length >= 2
           ? 'installs a command to run later on a signal'
           : undefined) ??

@@ -9,6 +9,7 @@
 import type { SimpleCommand, Word } from '../types.js';
 import { SHELL_NAMES } from '../wrappers.js';
 import { gitSubcommand } from './substitution.js';
+import { getOwn } from '../../core/get-own.js';
 
 type Rule = (cmd: SimpleCommand, args: Word[]) => string | undefined;
 
@@ -127,7 +128,7 @@ export const EXECUTION_PRIMITIVE_RULES: Readonly<Record<string, Rule>> = {
     }
     if (anyText(args, /^--(upload-pack|receive-pack)(=|$)/))
       return '--upload-pack/--receive-pack name a program to run';
-    if (sub) return GIT_EXEC_SUBCOMMAND[sub.name]?.(args.slice(sub.index));
+    if (sub) return getOwn(GIT_EXEC_SUBCOMMAND, sub.name)?.(args.slice(sub.index));
     return undefined;
   },
   rg: (_c, a) =>

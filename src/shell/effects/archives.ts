@@ -13,6 +13,7 @@ import type { Word } from '../types.js';
 import { type EffectHandler, joinPath, operands, options, scanner, valueInput } from './handler.js';
 import type { PathInput } from './sink.js';
 import { words } from '../read-only/options.js';
+import { getOwn } from '../../core/get-own.js';
 
 /** tar short options that take a value, in bundle order (old-style `tar xzf a.tgz` too). */
 const TAR_SHORT_VALUE = new Set(['f', 'C', 'T', 'X', 'b', 'I', 'F', 'g', 'K', 'L', 'N', 'V', 'H']);
@@ -124,8 +125,8 @@ const LONG_TO_SHORT: Record<string, string> = {
 
 const tarHandler: EffectHandler = (args, sink) => {
   const { opts, operands: members } = parseTar(args);
-  const names = new Set(opts.map((o) => LONG_TO_SHORT[o.name] ?? o.name));
-  const get = (n: string): TarOption[] => opts.filter((o) => (LONG_TO_SHORT[o.name] ?? o.name) === n);
+  const names = new Set(opts.map((o) => getOwn(LONG_TO_SHORT, o.name) ?? o.name));
+  const get = (n: string): TarOption[] => opts.filter((o) => (getOwn(LONG_TO_SHORT, o.name) ?? o.name) === n);
   const archive = get('f')[0]?.value;
   const dir: PathInput = get('C')[0]?.value ?? { text: '.' };
   for (const o of get('T')) if (o.value) sink.file('read', o.value, 'flag', 'tar -T');

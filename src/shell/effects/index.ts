@@ -40,6 +40,7 @@ import { type EffectEnv, EffectSink } from './sink.js';
 import { bindLoopVariables, findLoops } from './loop-vars.js';
 import { symlinkFollowEffects } from './symlink-follow.js';
 import { gitHandler } from './vcs.js';
+import { getOwn } from '../../core/get-own.js';
 
 export { EffectSink, type EffectEnv } from './sink.js';
 export { expandBraces } from './braces.js';
@@ -308,7 +309,7 @@ export function commandEffects(cmd: SimpleCommand, sink: EffectSink, xargsInputs
     return;
   }
   if (name === 'cd' || name === 'pushd' || name === 'popd' || NO_FILE_EFFECTS.has(name)) return;
-  const handler = HANDLERS[name] ?? interpreterEffects(name);
+  const handler = getOwn(HANDLERS, name) ?? interpreterEffects(name);
   if (handler) handler(args, sink, cmd);
   else unknownProgramEffects(args, sink, cmd);
   symlinkFollowEffects(name, args, sink);

@@ -12,6 +12,7 @@ import type { Word } from '../types.js';
 import { words } from '../read-only/options.js';
 import type { EffectHandler } from './handler.js';
 import type { EffectSink } from './sink.js';
+import { getOwn } from '../../core/get-own.js';
 
 const SUMMARY_CHARS = 200;
 
@@ -103,7 +104,7 @@ function interpreterName(program: string): string | undefined {
   if (/^ruby[\d.]*$/.test(program)) return 'ruby';
   if (/^php[\d.]*$/.test(program)) return 'php';
   if (/^lua[\d.]*$/.test(program) || program === 'luajit') return 'lua';
-  return INTERPRETERS[program] ? program : undefined;
+  return getOwn(INTERPRETERS, program) ? program : undefined;
 }
 
 /** Interpreters whose inline-code option accepts the code attached (`python -cCODE`, `perl -e'…'`). */

@@ -8,6 +8,7 @@
  * -fprint, -fprint0, -fprintf, -fls); GNU findutils 4.9 manual.
  */
 import type { Word } from '../types.js';
+import { getOwn } from '../../core/get-own.js';
 
 /** Number of arguments each known primary takes (options, tests, read-only actions). */
 const PRIMARY_ARGS: Record<string, number> = {
@@ -167,7 +168,7 @@ export function analyzeFind(args: readonly Word[]): FindAnalysis {
       out.deletes = true;
       continue;
     }
-    const writeArgs = WRITE_PRIMARIES[t];
+    const writeArgs = getOwn(WRITE_PRIMARIES, t);
     if (writeArgs !== undefined) {
       const f = args[i];
       if (f) out.writes.push(f);
@@ -187,7 +188,7 @@ export function analyzeFind(args: readonly Word[]): FindAnalysis {
       i++;
       continue;
     }
-    const n = PRIMARY_ARGS[t];
+    const n = getOwn(PRIMARY_ARGS, t);
     if (n === undefined) {
       out.unknown.push(t);
       continue;

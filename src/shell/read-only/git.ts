@@ -23,6 +23,7 @@ import {
 } from './git-options.js';
 import { type ArgItem, hasOption, type OptionTable, operandsOf, words } from './options.js';
 import { byTable, no, type ReadOnlyVerdict, type Validator, yes } from './verdict.js';
+import { getOwn } from '../../core/get-own.js';
 
 /** Global options of git, split from the sub-command (exact spellings; git does not abbreviate these). */
 export interface GitGlobal {
@@ -82,7 +83,7 @@ export function splitGitGlobal(args: readonly Word[]): GitGlobal {
     const eq = t.indexOf('=');
     const name = eq < 0 ? t : t.slice(0, eq);
     const c = name.startsWith('-c') && !name.startsWith('--') ? '-c' : name;
-    const why = GLOBAL_UNSAFE[c];
+    const why = getOwn(GLOBAL_UNSAFE, c);
     if (why) {
       out.unsafe ??= `git ${c}: ${why}`;
       if (
@@ -391,7 +392,7 @@ export const gitValidator: Validator = (args, cmd) => {
   if (g.subIndex < 0) return yes('git without a sub-command prints help or version');
   const subWord = args[g.subIndex] as Word;
   if (subWord.dynamic) return no('git sub-command is an expansion');
-  const v = GIT_SUBCOMMANDS[subWord.text];
+  const v = getOwn(GIT_SUBCOMMANDS, subWord.text);
   if (!v) return no(`git ${subWord.text} is not a read-only git sub-command (or is an alias)`);
   return v(args.slice(g.subIndex + 1), cmd);
 };

@@ -15,6 +15,7 @@ import type { SimpleCommand, Word } from '../types.js';
 import { DANGEROUS_VARIABLE } from './misc.js';
 import { compileOptions, scanArgs, words } from './options.js';
 import { disqualifier, no, type ReadOnlyVerdict, type Validator, yes } from './verdict.js';
+import { getOwn } from '../../core/get-own.js';
 
 /** Programs never read-only whatever follows: they change user, root or namespaces. */
 const CONTEXT_CHANGERS = new Set([
@@ -193,7 +194,7 @@ export function validateLaunch(
     }
     const step = peelLauncher(name, args);
     if (!step) {
-      const v = registry[name];
+      const v = getOwn(registry, name);
       if (!v) return no(`${name} is not a known read-only program`);
       const verdict = v(args, cmd);
       return via.length && verdict.readOnly ? yes(`${verdict.reason} (via ${via.join(', ')})`) : verdict;

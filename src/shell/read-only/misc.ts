@@ -10,6 +10,7 @@
 import type { Word } from '../types.js';
 import { compileOptions, operandsOf, scanArgs, words } from './options.js';
 import { anyArgs, byTable, disqualifier, no, type Validator, yes } from './verdict.js';
+import { getOwn } from '../../core/get-own.js';
 
 const MAN = byTable('man', {
   safe: [
@@ -222,7 +223,7 @@ const dockerValidator: Validator = (args, cmd) => {
     sub = sub === 'container' ? 'ps' : 'images';
     rest = rest.slice(1);
   }
-  const v = sub ? DOCKER_SUB[sub] : undefined;
+  const v = sub ? getOwn(DOCKER_SUB, sub) : undefined;
   if (!v) return no(`docker ${sub ?? ''} is not a read-only docker command`);
   return v(rest, cmd);
 };

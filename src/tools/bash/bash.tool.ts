@@ -19,6 +19,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describeWorldOf } from '../../core/call-describer.js';
 import { AbortError, buildTool, type ToolUseContext } from '../../core/index.js';
 import { backgroundTasks, type BackgroundTaskManager } from '../tasks/task-manager.js';
 import {
@@ -29,6 +30,7 @@ import {
 } from './bash-input.js';
 import { type BashOutput, mapBashResult } from './bash-output.js';
 import { nextCwd, startCwd } from './cwd.js';
+import { bashDescriber } from './describe.js';
 import { destructiveWarning } from './destructive-warning.js';
 import { finishForeground } from './finish-foreground.js';
 import { startBackgroundCommand } from './run-background.js';
@@ -84,6 +86,8 @@ export function createBashTool(options: BashToolOptions = {}) {
     return shell.analyzeSync(input.command, process.cwd())?.readOnly === true;
   };
 
+  const describer = bashDescriber((command, world) => shell.describe(command, world.cwd));
+
   return buildTool({
     name: 'Bash',
     description,
@@ -94,7 +98,7 @@ export function createBashTool(options: BashToolOptions = {}) {
     isConcurrencySafe: provenReadOnly,
     isDestructive: (input: BashInput) =>
       destructiveWarning(shell.analyzeSync(input.command, process.cwd()), process.cwd()) !== undefined,
-    toAutoClassifierInput: (input: BashInput) => input.command,
+    toAutoClassifierInput: describer.toAutoClassifierInput,
 
     async validateInput(input: BashInput, _context?: ToolUseContext) {
       if (input.command.trim() === '') return { ok: false, message: 'command is empty.', field: 'command' };
@@ -104,7 +108,7 @@ export function createBashTool(options: BashToolOptions = {}) {
 
     async describeCall(input: BashInput, context: ToolUseContext) {
       const cwd = context.getAppState().cwd;
-      const description = await shell.describe(input.command, cwd);
+      const description = await describer.describe(input, describeWorldOf(context));
       if (!options.sandbox?.decide) return description;
       const decision = await options.sandbox
         .decide({

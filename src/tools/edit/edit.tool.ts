@@ -14,12 +14,12 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { describeWorldOf } from '../../core/call-describer.js';
 import type { ToolUseContext } from '../../core/index.js';
 import { buildTool, ToolInputError } from '../../core/index.js';
 import { extensionOf } from '../file-io/binary.js';
 import { commitTextWrite } from '../file-io/commit-write.js';
 import { fileToolsCompat } from '../file-io/compat.js';
-import { describeFileCall } from '../file-io/describe-call.js';
 import { checkReadBeforeWrite, STALE_MESSAGE } from '../file-io/freshness.js';
 import { applyLineEnding, directoryLineEnding } from '../file-io/line-endings.js';
 import { loadPrompt } from '../file-io/load-prompt.js';
@@ -29,7 +29,9 @@ import { makeStructuredPatch, type PatchHunk } from '../file-io/patch.js';
 import { resolveFilePath } from '../file-io/resolve-path.js';
 import { lineOfIndex, snippetAround, updatedBrief, updatedWithSnippet } from '../file-io/snippet.js';
 import { loadTextFile, type TextFileSnapshot } from '../file-io/text-file.js';
+import { validateByPlanning } from '../file-io/validate-plan.js';
 import { applyEditMatch, type EditMatch, findEditMatch } from './match.js';
+import { editDescriber } from './describe.js';
 
 const EditInput = z.strictObject({
   file_path: z.string().describe('The absolute path of the file to change.'),
@@ -203,28 +205,13 @@ export const EditTool = buildTool({
   inputSchema: EditInput,
   maxResultSizeChars: 100_000,
   userFacingName: (input?: EditInput) => (input?.old_string === '' ? 'Create' : 'Update'),
-  toAutoClassifierInput: (input: EditInput) => `Edit ${input.file_path}: ${input.new_string.slice(0, 300)}`,
+  toAutoClassifierInput: editDescriber.toAutoClassifierInput,
 
-  async validateInput(input: EditInput, context: ToolUseContext) {
-    try {
-      await planEdit(input, context);
-      return { ok: true };
-    } catch (error) {
-      if (error instanceof ToolInputError) {
-        return { ok: false, message: error.message, ...(error.field ? { field: error.field } : {}) };
-      }
-      throw error;
-    }
-  },
+  validateInput: (input: EditInput, context: ToolUseContext) =>
+    validateByPlanning(() => planEdit(input, context), 'file_path'),
 
   async describeCall(input: EditInput, context: ToolUseContext) {
-    return describeFileCall({
-      toolName: 'Edit',
-      kind: 'write',
-      field: 'file_path',
-      requestedPath: input.file_path,
-      context,
-    });
+    return editDescriber.describe(input, describeWorldOf(context));
   },
 
   async *call(input: EditInput, context: ToolUseContext) {

@@ -1,57 +1,56 @@
 /**
- * `describeCall` for the file tools (design.md §2 step 4, §3): the permission target is the
- * absolute, symlink-resolved path, and the one effect is a read or write of it, stated from the
- * tool's own input field. When a symlink was followed, the path as named is a second effect (and
+ * The describer shared by the file tools (docs/tool-traits.md "Describers"): the permission target
+ * is the absolute, symlink-resolved path, and the one effect is a read or write of it, stated from
+ * the tool's own input field. When a symlink was followed, the path as named is a second effect (and
  * rule target), so a deny rule written against the link's own name still matches (the shell analysis
  * reports both paths the same way).
+ *
+ * Pure: paths resolve through `world.resolver`. The input may come straight from a host (not
+ * schema-checked): a missing, empty or non-string path field gives an `unknown` effect, which never
+ * allows.
  */
-import type { CallDescription, ToolUseContext } from '../../core/index.js';
-import { knownEffect, unknownEffect } from '../../core/index.js';
-import { pathCharacterFindings } from '../../core/path-characters.js';
-import { resolveFilePath } from './resolve-path.js';
+import type { DescribeWorld } from '../../core/call-describer.js';
+import { stringField } from '../../core/call-describer.js';
+import { knownEffect, unknownEffect } from '../../core/effects.js';
+import { expandPath } from '../../core/paths.js';
+import type { CallDescription } from '../../core/permission-types.js';
 
 /**
- * Describes a file tool call on `requestedPath`.
- * @param kind - `read` for Read (the call is then read-only), `write` for Write/Edit/NotebookEdit.
- * @param field - the input field the path came from (`file_path`, `notebook_path`).
+ * Describes a file tool call on the path in `input[field]`.
+ * @param kind - `read` for readers (the call is then read-only), `write` for writers.
+ * @param field - the input field the path comes from (`file_path`, `notebook_path`).
  */
 export function describeFileCall(options: {
   toolName: string;
   kind: 'read' | 'write';
   field: string;
-  requestedPath: string;
-  context: Pick<ToolUseContext, 'getAppState'>;
+  input: Readonly<Record<string, unknown>>;
+  world: DescribeWorld;
 }): CallDescription {
-  // A NUL byte or a control character: the file opened is not the one judged (core/path-characters.ts).
-  const odd = pathCharacterFindings(options.requestedPath, options.field);
-  if (odd.length)
+  const { toolName, kind, field, world } = options;
+  const requested = stringField(options.input, field);
+  if (requested === undefined) {
+    const raw = Object.hasOwn(options.input, field) ? options.input[field] : undefined;
     return {
       ruleContents: [],
-      effects: [
-        unknownEffect(
-          options.kind,
-          options.requestedPath,
-          'tool-input',
-          `${options.field} with control characters`,
-        ),
-      ],
-      findings: odd,
+      effects: [unknownEffect(kind, String(raw), 'tool-input', `${field} is missing`)],
+      findings: [],
       readOnly: false,
-      summary: `${options.toolName} ${JSON.stringify(options.requestedPath)}`,
+      summary: `${toolName} (no ${field})`,
     };
-  const p = resolveFilePath(options.requestedPath, options.context);
-  const detail = p.viaSymlink ? `${options.field} via symlink ${p.absolute}` : options.field;
-  const named = p.viaSymlink && p.absolute !== p.resolved;
+  }
+  const absolute = expandPath(requested, world);
+  const resolved = world.resolver.realpath(absolute);
+  const viaSymlink = resolved !== absolute;
+  const detail = viaSymlink ? `${field} via symlink ${absolute}` : field;
   return {
-    ruleContents: named ? [p.resolved, p.absolute] : [p.resolved],
+    ruleContents: viaSymlink ? [resolved, absolute] : [resolved],
     effects: [
-      knownEffect(options.kind, p.resolved, 'tool-input', detail),
-      ...(named
-        ? [knownEffect(options.kind, p.absolute, 'tool-input', `${options.field} as named (a symlink)`)]
-        : []),
+      knownEffect(kind, resolved, 'tool-input', detail),
+      ...(viaSymlink ? [knownEffect(kind, absolute, 'tool-input', `${field} as named (a symlink)`)] : []),
     ],
     findings: [],
-    readOnly: options.kind === 'read',
-    summary: `${options.toolName} ${p.resolved}`,
+    readOnly: kind === 'read',
+    summary: `${toolName} ${resolved}`,
   };
 }

@@ -9,7 +9,7 @@
  */
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { VCS_DIRECTORIES } from '../ripgrep/index.js';
+import { VCS_DIRECTORIES } from '../ripgrep/search-types.js';
 
 /** Characters that make a path segment a glob (`*`, `?`, `[…]`, `{a,b}`, extglob `(…)`, `!`, escapes). */
 const GLOB_SYNTAX = /[*?[\]{}()!\\]/;

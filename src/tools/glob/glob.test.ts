@@ -176,7 +176,7 @@ describe('Glob: bad input', () => {
 
 describe('Glob: permissions and flags', () => {
   it('is read-only and concurrency-safe', () => {
-    expect(GlobTool.isReadOnly()).toBe(true);
+    expect(GlobTool.isReadOnly({ pattern: '*' })).toBe(true);
     expect(GlobTool.isConcurrencySafe()).toBe(true);
   });
 

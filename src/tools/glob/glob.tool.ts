@@ -16,10 +16,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { describeWorldOf } from '../../core/call-describer.js';
 import { buildTool, type CallDescription, type ToolUseContext } from '../../core/index.js';
 import {
   compatChoice,
-  describeSearchRoot,
   formatResultPath,
   hasNullByte,
   isAbsentPath,
@@ -33,9 +33,9 @@ import {
   resolvedCwd,
   resolveSearchPath,
   searchEngineProvider,
-  searchPathAsNamed,
 } from '../ripgrep/index.js';
-import { planGlob, vcsDirectoriesToExclude } from './glob-pattern.js';
+import { type GlobSearchPlan, globDescriber, planGlobSearch } from './describe.js';
+import { vcsDirectoriesToExclude } from './glob-pattern.js';
 
 /** Most paths returned (spec §2.5). */
 export const GLOB_MAX_RESULTS = 100;
@@ -75,21 +75,9 @@ export type GlobToolOptions = ResolveSearchEngineOptions;
 
 const prompt = readFileSync(new URL('./glob.prompt.md', import.meta.url), 'utf8').trim();
 
-interface ResolvedGlob {
-  /** The directory searched, symlinks resolved. */
-  root: string;
-  /** The same directory as named by `path` and the pattern, symlinks not resolved. */
-  named: string;
-  relPattern: string;
-}
-
 /** The directory a call really searches (symlinks resolved) and the pattern left to match under it. */
-function resolveGlob(input: GlobInput, context: ToolUseContext): ResolvedGlob {
-  const root = resolveSearchPath(input.path, context);
-  const plan = planGlob(input.pattern, root);
-  const base = plan.base === root ? root : resolveSearchPath(plan.base, context);
-  const named = planGlob(input.pattern, searchPathAsNamed(input.path, context)).base;
-  return { root: base, named, relPattern: plan.relPattern };
+function resolveGlob(input: GlobInput, context: ToolUseContext): GlobSearchPlan {
+  return planGlobSearch(input.pattern, input.path, describeWorldOf(context));
 }
 
 /** Builds a Glob tool. */
@@ -99,10 +87,10 @@ export function createGlobTool(options: GlobToolOptions = {}) {
     name: 'Glob',
     description: prompt,
     inputSchema: GlobInput,
-    isReadOnly: () => true,
+    isReadOnly: globDescriber.isReadOnly,
     isConcurrencySafe: () => true,
     userFacingName: () => 'Search',
-    toAutoClassifierInput: (input: GlobInput) => `${input.pattern}${input.path ? ` in ${input.path}` : ''}`,
+    toAutoClassifierInput: globDescriber.toAutoClassifierInput,
 
     async validateInput(input: GlobInput, context) {
       if (hasNullByte(input.pattern) || hasNullByte(input.path)) {
@@ -133,8 +121,7 @@ export function createGlobTool(options: GlobToolOptions = {}) {
     },
 
     async describeCall(input: GlobInput, context): Promise<CallDescription> {
-      const { root, named } = resolveGlob(input, context);
-      return describeSearchRoot('Glob', input.pattern, root, named);
+      return globDescriber.describe(input, describeWorldOf(context));
     },
 
     async *call(input: GlobInput, context) {

@@ -18,11 +18,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { describeWorldOf } from '../../core/call-describer.js';
 import { buildTool, type CallDescription } from '../../core/index.js';
 import {
   compatChoice,
   DEFAULT_MAX_COLUMNS,
-  describeSearchRoot,
   hasNullByte,
   isAbsentPath,
   isNonNegativeInteger,
@@ -32,9 +32,9 @@ import {
   resolvedCwd,
   resolveSearchPath,
   searchEngineProvider,
-  searchPathAsNamed,
   VCS_DIRECTORIES,
 } from '../ripgrep/index.js';
+import { grepDescriber } from './describe.js';
 import { type GrepOutput, renderGrepOutput } from './grep-output.js';
 import { runGrep } from './grep-search.js';
 
@@ -122,10 +122,10 @@ export function createGrepTool(options: GrepToolOptions = {}) {
     description: prompt,
     inputSchema: GrepInput,
     maxResultSizeChars: GREP_MAX_RESULT_SIZE_CHARS,
-    isReadOnly: () => true,
+    isReadOnly: grepDescriber.isReadOnly,
     isConcurrencySafe: () => true,
     userFacingName: () => 'Search',
-    toAutoClassifierInput: (input: GrepInput) => `${input.pattern}${input.path ? ` in ${input.path}` : ''}`,
+    toAutoClassifierInput: grepDescriber.toAutoClassifierInput,
 
     async validateInput(input: GrepInput, context) {
       if (hasNullByte(input.pattern) || hasNullByte(input.path) || hasNullByte(input.glob)) {
@@ -156,8 +156,7 @@ export function createGrepTool(options: GrepToolOptions = {}) {
     },
 
     async describeCall(input: GrepInput, context): Promise<CallDescription> {
-      const root = resolveSearchPath(input.path, context);
-      return describeSearchRoot('Grep', input.pattern, root, searchPathAsNamed(input.path, context));
+      return grepDescriber.describe(input, describeWorldOf(context));
     },
 
     async *call(input: GrepInput, context) {

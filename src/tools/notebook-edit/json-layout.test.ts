@@ -45,3 +45,18 @@ describe('parseJsonSpans', () => {
     expect(() => parseJsonSpans(text)).toThrow(SyntaxError);
   });
 });
+
+describe('parseJsonSpans: number literals of any length', () => {
+  it.each([
+    ['1'.repeat(63), 'just under the old 64-character cut'],
+    ['1'.repeat(65), 'just over it'],
+    [`0.${'3'.repeat(100)}`, 'a long fraction'],
+  ])('%s… spans the whole literal (%s)', (num) => {
+    const text = `{"a": ${num}, "b": true}`;
+    const root = parseJsonSpans(text);
+    expect(root.kind).toBe('object');
+    if (root.kind !== 'object') return;
+    const a = root.members[0]?.value;
+    expect(a && text.slice(a.start, a.end)).toBe(num);
+  });
+});

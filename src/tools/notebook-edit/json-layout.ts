@@ -23,6 +23,8 @@ export interface JsonMember {
   value: JsonNode;
 }
 
+const SCALAR = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
+
 /** Parses `text` as JSON, keeping positions. @throws SyntaxError naming the offset. */
 export function parseJsonSpans(text: string): JsonNode {
   let pos = 0;
@@ -104,7 +106,9 @@ export function parseJsonSpans(text: string): JsonNode {
       string();
       return { kind: 'scalar', start, end: pos };
     }
-    const m = /^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(text.slice(pos, pos + 64));
+    // Sticky match at `pos`: a literal of any length (a long number is not cut at some width).
+    SCALAR.lastIndex = pos;
+    const m = SCALAR.exec(text);
     if (!m) return fail('unexpected character');
     pos += m[0].length;
     return { kind: 'scalar', start, end: pos };

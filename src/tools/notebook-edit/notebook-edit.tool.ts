@@ -11,12 +11,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { describeWorldOf } from '../../core/call-describer.js';
 import type { ToolUseContext } from '../../core/index.js';
 import { buildTool, ToolInputError } from '../../core/index.js';
 import { extensionOf } from '../file-io/binary.js';
 import { commitTextWrite } from '../file-io/commit-write.js';
 import { fileToolsCompat } from '../file-io/compat.js';
-import { describeFileCall } from '../file-io/describe-call.js';
 import { checkReadBeforeWrite } from '../file-io/freshness.js';
 import { loadPrompt } from '../file-io/load-prompt.js';
 import { modelContentOf, withModelContent } from '../file-io/model-content.js';
@@ -32,7 +32,9 @@ import {
 } from '../file-io/notebook.js';
 import { resolveFilePath } from '../file-io/resolve-path.js';
 import { loadTextFile, type TextFileSnapshot } from '../file-io/text-file.js';
+import { validateByPlanning } from '../file-io/validate-plan.js';
 import { deleteCellText, insertCellText, openNotebookDocument, replaceCellText } from './splice.js';
+import { notebookEditDescriber } from './describe.js';
 
 const NotebookEditInput = z.strictObject({
   notebook_path: z.string().describe('The absolute path of the .ipynb notebook to change.'),
@@ -226,29 +228,13 @@ export const NotebookEditTool = buildTool({
   inputSchema: NotebookEditInput,
   maxResultSizeChars: 100_000,
   userFacingName: (_input?: NotebookEditInput) => 'Edit Notebook',
-  toAutoClassifierInput: (input: NotebookEditInput) =>
-    `NotebookEdit ${input.notebook_path} ${input.edit_mode ?? 'replace'} ${input.cell_id ?? ''}: ${input.new_source.slice(0, 300)}`,
+  toAutoClassifierInput: notebookEditDescriber.toAutoClassifierInput,
 
-  async validateInput(input: NotebookEditInput, context: ToolUseContext) {
-    try {
-      await planNotebookEdit(input, context);
-      return { ok: true };
-    } catch (error) {
-      if (error instanceof ToolInputError) {
-        return { ok: false, message: error.message, ...(error.field ? { field: error.field } : {}) };
-      }
-      throw error;
-    }
-  },
+  validateInput: (input: NotebookEditInput, context: ToolUseContext) =>
+    validateByPlanning(() => planNotebookEdit(input, context), 'notebook_path'),
 
   async describeCall(input: NotebookEditInput, context: ToolUseContext) {
-    return describeFileCall({
-      toolName: 'NotebookEdit',
-      kind: 'write',
-      field: 'notebook_path',
-      requestedPath: input.notebook_path,
-      context,
-    });
+    return notebookEditDescriber.describe(input, describeWorldOf(context));
   },
 
   async *call(input: NotebookEditInput, context: ToolUseContext) {

@@ -303,7 +303,7 @@ describe('Read: abort', () => {
 describe('Read: contract', () => {
   it('is read-only, concurrency-safe, never spilled, and describes itself for the classifier', () => {
     const input = { file_path: '/p/a.ts' };
-    expect(ReadTool.isReadOnly()).toBe(true);
+    expect(ReadTool.isReadOnly({ file_path: '/x' })).toBe(true);
     expect(ReadTool.isConcurrencySafe()).toBe(true);
     expect(ReadTool.maxResultSizeChars).toBe(Number.POSITIVE_INFINITY);
     expect(ReadTool.toAutoClassifierInput(input)).toBe('Read /p/a.ts');

@@ -11,11 +11,11 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { describeWorldOf } from '../../core/call-describer.js';
 import type { ToolResultContent, ToolUseContext } from '../../core/index.js';
 import { buildTool, hashContent, ToolExecutionError, ToolInputError } from '../../core/index.js';
 import { extensionOf, hasBinaryExtension } from '../file-io/binary.js';
 import { fileToolsCompat } from '../file-io/compat.js';
-import { describeFileCall } from '../file-io/describe-call.js';
 import { recordFileState } from '../file-io/freshness.js';
 import { numberLines } from '../file-io/line-numbers.js';
 import { loadPrompt } from '../file-io/load-prompt.js';
@@ -32,6 +32,7 @@ import {
 import { parsePageRange, type ReadPdfOutput, readPdf } from './read-pdf.js';
 import { readTextWindow } from './read-text.js';
 import { CHARS_PER_TOKEN, emptyFileNote, type ReadTextOutput, renderTextRead } from './text-result.js';
+import { readDescriber } from './describe.js';
 
 const ReadInput = z.strictObject({
   file_path: z.string().describe('The absolute path of the file to read.'),
@@ -102,10 +103,10 @@ export const ReadTool = buildTool({
   description: loadPrompt(import.meta.url, './read.prompt.md'),
   inputSchema: ReadInput,
   maxResultSizeChars: Number.POSITIVE_INFINITY,
-  isReadOnly: () => true,
+  isReadOnly: readDescriber.isReadOnly,
   isConcurrencySafe: () => true,
   userFacingName: (_input?: ReadInput) => 'Read',
-  toAutoClassifierInput: (input: ReadInput) => `Read ${input.file_path}`,
+  toAutoClassifierInput: readDescriber.toAutoClassifierInput,
 
   async validateInput(input: ReadInput) {
     if (input.file_path.trim() === '') {
@@ -130,13 +131,7 @@ export const ReadTool = buildTool({
   },
 
   async describeCall(input: ReadInput, context: ToolUseContext) {
-    return describeFileCall({
-      toolName: 'Read',
-      kind: 'read',
-      field: 'file_path',
-      requestedPath: input.file_path,
-      context,
-    });
+    return readDescriber.describe(input, describeWorldOf(context));
   },
 
   async *call(input: ReadInput, context: ToolUseContext) {

@@ -13,6 +13,7 @@
  * linear-time engine (linear-regex.ts), so a pathological pattern cannot block the event loop, and
  * the deadline is checked between files and every few thousand lines.
  */
+import { getOwn } from '../../core/get-own.js';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AbortError, ToolInputError } from '../../core/index.js';
@@ -197,7 +198,7 @@ function emitContent(found: FileSearch, request: SearchRequest, regex: LinearReg
 
 function typeFilterFor(type: string | undefined): ((rel: string) => boolean) | undefined {
   if (type === undefined) return undefined;
-  const globs = FILE_TYPE_GLOBS[type];
+  const globs = getOwn(FILE_TYPE_GLOBS, type);
   if (!globs) {
     throw new ToolInputError(
       `Unknown file type "${type}" for the JavaScript search fallback (ripgrep is not available). ` +

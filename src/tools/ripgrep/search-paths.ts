@@ -11,15 +11,11 @@
  */
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import {
-  type CallDescription,
-  displayPath,
-  expandPath,
-  fsPathResolver,
-  knownEffect,
-  resolvePath,
-  type ToolUseContext,
-} from '../../core/index.js';
+import { type DescribeWorld, describeWorldOf } from '../../core/call-describer.js';
+import type { ToolUseContext } from '../../core/context.js';
+import { knownEffect } from '../../core/effects.js';
+import { displayPath, expandPath } from '../../core/paths.js';
+import type { CallDescription } from '../../core/permission-types.js';
 
 /** The session cwd with symlinks resolved (so paths under it display relative). */
 export function resolvedCwd(context: ToolUseContext): string {
@@ -40,15 +36,22 @@ export function isAbsentPath(input: string | undefined, cwd: string): boolean {
 
 /** Absolute, symlink-resolved path of a tool's `path` input (the cwd when absent). */
 export function resolveSearchPath(input: string | undefined, context: ToolUseContext): string {
-  const cwd = context.getAppState().cwd;
-  if (isAbsentPath(input, cwd)) return resolvedCwd(context);
-  return resolvePath(input as string, { cwd, resolver: fsPathResolver });
+  return searchRootIn(input, describeWorldOf(context));
 }
 
 /** Absolute path of a tool's `path` input as named (`~` and cwd-relative resolved, symlinks NOT resolved). */
 export function searchPathAsNamed(input: string | undefined, context: ToolUseContext): string {
-  const cwd = context.getAppState().cwd;
-  return isAbsentPath(input, cwd) ? path.resolve(cwd) : expandPath(input as string, { cwd });
+  return searchRootAsNamedIn(input, describeWorldOf(context));
+}
+
+/** {@link resolveSearchPath} in a describe world (`world.resolver` resolves the symlinks). */
+export function searchRootIn(input: string | undefined, world: DescribeWorld): string {
+  return world.resolver.realpath(searchRootAsNamedIn(input, world));
+}
+
+/** {@link searchPathAsNamed} in a describe world. */
+export function searchRootAsNamedIn(input: string | undefined, world: DescribeWorld): string {
+  return isAbsentPath(input, world.cwd) ? path.resolve(world.cwd) : expandPath(input as string, world);
 }
 
 /**

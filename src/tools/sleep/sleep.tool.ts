@@ -8,7 +8,9 @@
  * wait starts → return `{ sleptMs }`. Read-only and concurrency-safe: it touches nothing.
  */
 import { z } from 'zod';
+import { describeWorldOf } from '../../core/call-describer.js';
 import { AbortError, buildTool } from '../../core/index.js';
+import { sleepDescriber } from './describe.js';
 
 /** Longest wait accepted, in ms (10 minutes, the longest Bash timeout; spec §2.7). */
 export const SLEEP_MAX_DURATION_MS = 600_000;
@@ -58,10 +60,13 @@ export const SleepTool = buildTool({
     'Prefer doing useful work over sleeping.',
   inputSchema: SleepInput,
   maxResultSizeChars: 1_000,
-  isReadOnly: (_input: SleepInput) => true,
+  isReadOnly: sleepDescriber.isReadOnly,
   isConcurrencySafe: (_input: SleepInput) => true,
   userFacingName: () => 'Sleep',
-  toAutoClassifierInput: (input: SleepInput) => `sleep ${input.duration_ms}ms`,
+  toAutoClassifierInput: sleepDescriber.toAutoClassifierInput,
+  async describeCall(input: SleepInput, context) {
+    return sleepDescriber.describe(input, describeWorldOf(context));
+  },
   async *call(input: SleepInput, context) {
     const startedAtMs = Date.now();
     yield { type: 'sleep-started', durationMs: input.duration_ms } satisfies SleepProgress;

@@ -12,8 +12,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { describeWorldOf } from '../../core/call-describer.js';
+import { getOwn } from '../../core/get-own.js';
 import { type BackgroundTaskInfo, buildTool, ToolInputError, type ToolUseContext } from '../../core/index.js';
+import { gantryTraits } from '../../core/tool-traits.js';
 import { compileLinearRegex, type LinearRegex } from '../ripgrep/linear-regex.js';
+import { taskOutputDescriber } from './describe.js';
 import { readNewOutput } from './read-task-output.js';
 import { backgroundTasks, type BackgroundTaskManager, taskTypeName } from './task-manager.js';
 
@@ -99,15 +103,18 @@ function compileFilter(filter: string | undefined): LinearRegex | undefined {
 export function createTaskOutputTool(tasks: BackgroundTaskManager = backgroundTasks) {
   return buildTool({
     name: 'TaskOutput',
-    aliases: ['BashOutput'],
+    aliases: gantryTraits('TaskOutput').aliases,
     description,
     inputSchema: TaskOutputInput,
     maxResultSizeChars: TASK_OUTPUT_MAX_CHARS + 1_000,
-    isReadOnly: () => true,
+    isReadOnly: taskOutputDescriber.isReadOnly,
     isConcurrencySafe: () => true,
     userFacingName: () => 'Task Output',
-    toAutoClassifierInput: (input: TaskOutputInput) =>
-      `read output of task ${input.task_id ?? input.bash_id}`,
+    toAutoClassifierInput: taskOutputDescriber.toAutoClassifierInput,
+
+    async describeCall(input: TaskOutputInput, context: ToolUseContext) {
+      return taskOutputDescriber.describe(input, describeWorldOf(context));
+    },
 
     async validateInput(input: TaskOutputInput, _context?: ToolUseContext) {
       try {
@@ -121,20 +128,20 @@ export function createTaskOutputTool(tasks: BackgroundTaskManager = backgroundTa
     async *call(input: TaskOutputInput, context: ToolUseContext) {
       const id = (input.task_id ?? input.bash_id)!;
       const filter = compileFilter(input.filter);
-      if (!context.getAppState().tasks[id]) throw unknownTaskError(id, context);
+      if (!getOwn(context.getAppState().tasks, id)) throw unknownTaskError(id, context);
       const block = input.block ?? true;
-      if (block && context.getAppState().tasks[id]!.status === 'running') {
+      if (block && getOwn(context.getAppState().tasks, id)?.status === 'running') {
         const timeoutMs = input.timeout ?? TASK_OUTPUT_DEFAULT_TIMEOUT_MS;
         const signal = context.abortController.signal;
         if (tasks.has(id)) await tasks.waitForEnd(id, timeoutMs, signal);
         else
           await pollUntilEnded(
-            () => context.getAppState().tasks[id]?.status !== 'running',
+            () => getOwn(context.getAppState().tasks, id)?.status !== 'running',
             timeoutMs,
             signal,
           );
       }
-      const task = context.getAppState().tasks[id]!;
+      const task = getOwn(context.getAppState().tasks, id) as BackgroundTaskInfo;
       const running = task.status === 'running';
       const read = await readNewOutput({
         file: task.outputFile,

@@ -9,7 +9,11 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { describeWorldOf } from '../../core/call-describer.js';
+import { getOwn } from '../../core/get-own.js';
 import { buildTool, ToolExecutionError, ToolInputError, type ToolUseContext } from '../../core/index.js';
+import { gantryTraits } from '../../core/tool-traits.js';
+import { taskStopDescriber } from './describe.js';
 import { backgroundTasks, type BackgroundTaskManager, taskTypeName } from './task-manager.js';
 import { unknownTaskError } from './task-output.tool.js';
 
@@ -42,16 +46,20 @@ export interface TaskStopData {
 export function createTaskStopTool(tasks: BackgroundTaskManager = backgroundTasks) {
   return buildTool({
     name: 'TaskStop',
-    aliases: ['KillShell', 'KillBash'],
+    aliases: gantryTraits('TaskStop').aliases,
     description,
     inputSchema: TaskStopInput,
     maxResultSizeChars: 10_000,
     userFacingName: () => 'Stop Task',
-    toAutoClassifierInput: (input: TaskStopInput) => `stop task ${input.task_id ?? input.shell_id}`,
+    toAutoClassifierInput: taskStopDescriber.toAutoClassifierInput,
+
+    async describeCall(input: TaskStopInput, context: ToolUseContext) {
+      return taskStopDescriber.describe(input, describeWorldOf(context));
+    },
 
     async *call(input: TaskStopInput, context: ToolUseContext) {
       const id = (input.task_id ?? input.shell_id)!;
-      const task = context.getAppState().tasks[id];
+      const task = getOwn(context.getAppState().tasks, id);
       if (!task) throw unknownTaskError(id, context);
       if (task.status !== 'running') {
         throw new ToolInputError(

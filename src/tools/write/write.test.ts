@@ -236,3 +236,33 @@ describe('Write: contract', () => {
     expect(WriteTool.toAutoClassifierInput(input)).toBe('Write /p/a (1 chars): x');
   });
 });
+
+describe('Write, Edit, NotebookEdit: paths the file system cannot use are refused, never thrown', () => {
+  it.each([
+    ['a NUL character', (d: string) => path.join(d, 'a\u0000b.txt'), /NUL character/],
+    [
+      'a name longer than the file system allows',
+      (d: string) => path.join(d, `${'a'.repeat(300)}.txt`),
+      /too long/,
+    ],
+    [
+      'a file used as a directory',
+      (d: string) => path.join(d, 'plain.txt', 'inner.txt'),
+      /not a directory|ENOTDIR/,
+    ],
+  ])('%s', async (_why, make, message) => {
+    await writeFile(path.join(dir, 'plain.txt'), 'x');
+    const p = make(dir);
+    const { EditTool } = await import('../edit/edit.tool.js');
+    const { NotebookEditTool } = await import('../notebook-edit/notebook-edit.tool.js');
+    for (const [tool, input] of [
+      [WriteTool, { file_path: p, content: 'x' }],
+      [EditTool, { file_path: p, old_string: 'a', new_string: 'b' }],
+      [NotebookEditTool, { notebook_path: `${p}.ipynb`, new_source: 'x', cell_id: 'cell-0' }],
+    ] as const) {
+      const v = await tool.validateInput(input as never, context);
+      expect(v.ok, tool.name).toBe(false);
+      if (!v.ok) expect(v.message, tool.name).toMatch(message);
+    }
+  });
+});

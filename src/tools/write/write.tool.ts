@@ -11,11 +11,11 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { describeWorldOf } from '../../core/call-describer.js';
 import type { ToolUseContext } from '../../core/index.js';
 import { buildTool, ToolInputError } from '../../core/index.js';
 import { commitTextWrite } from '../file-io/commit-write.js';
 import { fileToolsCompat } from '../file-io/compat.js';
-import { describeFileCall } from '../file-io/describe-call.js';
 import { checkReadBeforeWrite } from '../file-io/freshness.js';
 import { applyLineEnding, directoryLineEnding, type LineEnding } from '../file-io/line-endings.js';
 import { loadPrompt } from '../file-io/load-prompt.js';
@@ -24,6 +24,8 @@ import { changedNewLines, makeStructuredPatch, type PatchHunk } from '../file-io
 import { resolveFilePath } from '../file-io/resolve-path.js';
 import { snippetAround, updatedBrief, updatedWithSnippet } from '../file-io/snippet.js';
 import { loadTextFile, type TextFileSnapshot } from '../file-io/text-file.js';
+import { validateByPlanning } from '../file-io/validate-plan.js';
+import { writeDescriber } from './describe.js';
 
 const WriteInput = z.strictObject({
   file_path: z.string().describe('The absolute path of the file to write.'),
@@ -77,27 +79,13 @@ export const WriteTool = buildTool({
   inputSchema: WriteInput,
   maxResultSizeChars: 100_000,
   userFacingName: (_input?: WriteInput) => 'Write',
-  toAutoClassifierInput: (input: WriteInput) =>
-    `Write ${input.file_path} (${input.content.length} chars): ${input.content.slice(0, 300)}`,
+  toAutoClassifierInput: writeDescriber.toAutoClassifierInput,
 
-  async validateInput(input: WriteInput, context: ToolUseContext) {
-    try {
-      await planWrite(input, context);
-      return { ok: true };
-    } catch (error) {
-      if (error instanceof ToolInputError) return { ok: false, message: error.message, field: 'file_path' };
-      throw error;
-    }
-  },
+  validateInput: (input: WriteInput, context: ToolUseContext) =>
+    validateByPlanning(() => planWrite(input, context), 'file_path'),
 
   async describeCall(input: WriteInput, context: ToolUseContext) {
-    return describeFileCall({
-      toolName: 'Write',
-      kind: 'write',
-      field: 'file_path',
-      requestedPath: input.file_path,
-      context,
-    });
+    return writeDescriber.describe(input, describeWorldOf(context));
   },
 
   async *call(input: WriteInput, context: ToolUseContext) {

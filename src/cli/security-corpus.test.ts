@@ -2,24 +2,31 @@
  * The security corpus gates (issue 5): on ../shared/data/security/cases.jsonl, 0 unsafe decisions
  * and at most 5% over-blocking on the benign (expected allow) cases. The corpus is loaded at test
  * time, never copied. Nothing is executed: Bash cases go through the shell analysis, file-tool
- * cases through the engine's input describer, in the corpus world (mapPathResolver for symlinks).
+ * cases through the tools' own describers (what `gantry check` and the runtime use), in the corpus
+ * world (mapPathResolver for symlinks).
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  type CaseResult,
+  evaluateCase,
+  parseCases,
+  scoreCase,
+  summarise,
+} from '../permissions/corpus/evaluate.js';
 import { sharedFile } from '../testing/shared-data.js';
-import { type CaseResult, evaluateCase, parseCases, scoreCase, summarise } from './corpus/evaluate.js';
-import { loadBashDescriber } from './corpus/shell-describer.js';
+import { loadCorpusDescribers } from './shared/corpus-describers.js';
 
 const corpus = sharedFile('data/security/cases.jsonl');
 
 describe.skipIf(!corpus)('security corpus gates', () => {
   let results: CaseResult[] = [];
   beforeAll(async () => {
-    const describeBash = await loadBashDescriber();
+    const describers = await loadCorpusDescribers();
     const { cases, errors } = parseCases(readFileSync(corpus as string, 'utf8'));
     expect(errors).toEqual([]);
-    results = cases.map((c) => evaluateCase(c, { describeBash }));
+    results = cases.map((c) => evaluateCase(c, describers));
   });
 
   it('evaluates every case without an evaluation error', () => {
@@ -52,13 +59,13 @@ describe.skipIf(!corpus)('security corpus gates', () => {
  * wrappers, globs, recursive reads, modes and file tools. Same gates, every case must pass.
  */
 describe('gantry variants of the corpus classes', () => {
-  const file = fileURLToPath(new URL('./corpus/gantry-variants.jsonl', import.meta.url));
+  const file = fileURLToPath(new URL('../permissions/corpus/gantry-variants.jsonl', import.meta.url));
   let results: CaseResult[] = [];
   beforeAll(async () => {
-    const describeBash = await loadBashDescriber();
+    const describers = await loadCorpusDescribers();
     const { cases, errors } = parseCases(readFileSync(file, 'utf8'));
     expect(errors).toEqual([]);
-    results = cases.map((c) => evaluateCase(c, { describeBash }));
+    results = cases.map((c) => evaluateCase(c, describers));
   });
 
   it('passes every variant (reason per case in its "why")', () => {

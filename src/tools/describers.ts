@@ -1,0 +1,78 @@
+/**
+ * The describers of Gantry's tools, by tool name (docs/tool-traits.md "Describers"), for callers
+ * that decide a call without running it: `gantry check`, `gantry hook`, `gantry replay`, the security
+ * evaluation. Each entry is the very function the tool's own `describeCall` uses, so the runtime and
+ * the guard describe a call the same way.
+ *
+ * This module stays light enough for the hook bundle: it imports the describers only (core, path
+ * planning), never the tools (which load images, PDFs, ripgrep). The shell parser is loaded on the
+ * first Bash or Monitor call.
+ *
+ * `Monitor` is a host tool (Claude Code's): its `command` is a shell command line that Bash rules
+ * govern, so it is described with the Bash describer.
+ */
+import type { DescribeWorld, ToolDescriberEntry } from '../core/call-describer.js';
+import type { CallDescription } from '../core/permission-types.js';
+import { canonicalToolName } from '../core/tool-traits.js';
+import { bashDescriber, type DescribeCommand, describeShellInput } from './bash/describe.js';
+import { editDescriber } from './edit/describe.js';
+import { globDescriber } from './glob/describe.js';
+import { grepDescriber } from './grep/describe.js';
+import { notebookEditDescriber } from './notebook-edit/describe.js';
+import { readDescriber } from './read/describe.js';
+import { sleepDescriber } from './sleep/describe.js';
+import { taskOutputDescriber, taskStopDescriber } from './tasks/describe.js';
+import { writeDescriber } from './write/describe.js';
+
+/** The shell analysis, loaded on the first shell call (a Read-only hook never loads the parser). */
+let shellModule: Promise<typeof import('../shell/index.js')> | undefined;
+
+/** `describeBashCommand` from `src/shell`, loaded on first use, resolving paths through `world.resolver`. */
+export const describeCommandLazily: DescribeCommand = async (command: string, world: DescribeWorld) => {
+  shellModule ??= import('../shell/index.js');
+  const shell = await shellModule;
+  return shell.describeBashCommand(command, { cwd: world.cwd, home: world.home, resolver: world.resolver });
+};
+
+/** Options of {@link createToolDescribers}. */
+export interface ToolDescribersOptions {
+  /** The shell analysis for Bash and Monitor (default: `src/shell`, loaded lazily). */
+  describeCommand?: DescribeCommand;
+}
+
+/** The describers by canonical tool name. */
+export function createToolDescribers(
+  options: ToolDescribersOptions = {},
+): ReadonlyMap<string, ToolDescriberEntry> {
+  const describeCommand = options.describeCommand ?? describeCommandLazily;
+  const monitor: ToolDescriberEntry = {
+    name: 'Monitor',
+    describe: (input, world): CallDescription | Promise<CallDescription> =>
+      describeShellInput('Monitor', input, world, describeCommand),
+    toAutoClassifierInput: (input) => (typeof input.command === 'string' ? input.command : ''),
+  };
+  const entries: ToolDescriberEntry[] = [
+    readDescriber,
+    writeDescriber,
+    editDescriber,
+    notebookEditDescriber,
+    globDescriber,
+    grepDescriber,
+    bashDescriber(describeCommand),
+    taskOutputDescriber,
+    taskStopDescriber,
+    sleepDescriber,
+    monitor,
+  ];
+  return new Map(entries.map((e) => [e.name, e]));
+}
+
+const defaultDescribers = createToolDescribers();
+
+/** The describer for a tool name or alias (`KillBash` → TaskStop's), or undefined for tools Gantry does not describe. */
+export function toolDescriberFor(
+  toolName: string,
+  describers: ReadonlyMap<string, ToolDescriberEntry> = defaultDescribers,
+): ToolDescriberEntry | undefined {
+  return describers.get(canonicalToolName(toolName));
+}
