@@ -120,6 +120,20 @@ export default async function bench(): Promise<BenchReport> {
     }),
     resolver,
   });
+  // The same engine without the destructive floor and the credential-read check: the baseline the
+  // new checks are compared with, in the same run (docs/security-round-2.md "Measured").
+  const withoutNewChecks = createPermissionEngine({
+    settings: settingsFromRules({
+      projectRoot: CORPUS_PROJECT,
+      home: CORPUS_HOME,
+      allow: ALLOW,
+      deny: DENY,
+      source: 'projectSettings',
+      destructiveFloor: 'off',
+      secretReads: 'allow',
+    }),
+    resolver,
+  });
   const describerOf = (it: Item) => describerFor?.(it.toolName) ?? hostToolDescriber(it.toolName);
   const describe = (it: Item): CallDescription =>
     it.command !== undefined
@@ -168,7 +182,9 @@ export default async function bench(): Promise<BenchReport> {
     });
     const reqs = items.map((it, i) => requestFor(it, describe(it), i));
     const eng = timeItems(reqs.length, (i) => engine.decideSync(reqs[i] as PermissionRequest));
-    return { e2e, eng, counts };
+    reqs.forEach((r) => withoutNewChecks.decideSync(r));
+    const base = timeItems(reqs.length, (i) => withoutNewChecks.decideSync(reqs[i] as PermissionRequest));
+    return { e2e, eng, base, counts };
   };
 
   const c = run(corpus);
@@ -185,6 +201,8 @@ export default async function bench(): Promise<BenchReport> {
     figures[`${label} end-to-end max µs`] = r.e2e.wall.maxUs;
     figures[`${label} decision-only mean µs`] = r.eng.wall.meanUs;
     figures[`${label} decision-only p99 µs`] = r.eng.wall.p99Us;
+    figures[`${label} decision-only mean µs without floor and secret checks`] = r.base.wall.meanUs;
+    figures[`${label} decision-only mean: with / without the new checks`] = r.eng.wall.meanUs / r.base.wall.meanUs;
     figures[`${label} mean / target (200 µs)`] = r.e2e.wall.meanUs / TARGET_MEAN_US;
     figures[`${label} p99 / target (1.5 ms)`] = r.e2e.wall.p99Us / TARGET_P99_US;
     figures[`${label} decisions allow/ask/deny`] = `${r.counts.allow}/${r.counts.ask}/${r.counts.deny}`;
