@@ -33,7 +33,7 @@ const repoRoot = path.resolve(path.dirname(thisFile), '..');
 async function child(command: string): Promise<void> {
   const { stat } = await import('node:fs/promises');
   const { createBashTool } = await import('../src/tools/bash/bash.tool.js');
-  const { makeTestSession, runTool } = await import('../src/tools/bash/test-support.js');
+  const { makeTestSession, runTool } = await import('../src/testing/tool-harness.js');
   const tool = createBashTool();
   const session = await makeTestSession();
   await tool.describeCall({ command }, session.context);
@@ -41,9 +41,9 @@ async function child(command: string): Promise<void> {
   const result = await runTool<{ persistedOutputPath?: string; stdout: string }>(
     tool,
     { command },
-    { ...session.context, toolUseId: 'bench' },
+    session.context,
   );
-  if (!result.ok) throw result.error;
+  if (!result.ok) throw new Error(result.error);
   const spilled = result.data.persistedOutputPath ? (await stat(result.data.persistedOutputPath)).size : 0;
   const out = {
     maxRssBytes: process.resourceUsage().maxRSS * 1024,

@@ -24,7 +24,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import type { AnyTool, ToolUseContext } from '../src/core/index.js';
-import { makeContext } from '../src/tools/file-io/test-support.js';
+import { makeToolContext, runToolOk } from '../src/testing/tool-harness.js';
 import { GlobTool } from '../src/tools/glob/glob.tool.js';
 import { GrepTool } from '../src/tools/grep/grep.tool.js';
 import {
@@ -80,18 +80,13 @@ async function ensureBigFile(): Promise<string> {
   return file;
 }
 
-/** Runs a tool call the way the runtime does (parse → call → map); returns the model text length. */
+/** Runs one tool call through the runtime; returns the length of the model text. */
 async function runTool(
   tool: AnyTool,
   input: Record<string, unknown>,
   context: ToolUseContext,
 ): Promise<number> {
-  const parsed = tool.inputSchema.parse(input);
-  const generator = tool.call(parsed, context);
-  for (;;) {
-    const step = await generator.next();
-    if (step.done) return JSON.stringify(tool.mapToolResultToContent(step.value.data, 'bench')).length;
-  }
+  return JSON.stringify((await runToolOk(tool, input, context)).content).length;
 }
 
 /** Spawns raw ripgrep and drains its output; resolves with the number of bytes. */
@@ -166,17 +161,18 @@ async function readInChild(bundle: string, file: string, mode: 'read' | 'load-on
 
 const CHILD_SOURCE = `
 import { ReadTool } from './src/tools/read/read.tool.ts';
-import { makeContext } from './src/tools/file-io/test-support.ts';
+import { makeToolContext } from './src/testing/tool-harness.ts';
 const [file, offset, limit, mode] = process.argv.slice(2);
 let ms = 0, lines = 0, firstLine = '';
 if (mode === 'read') {
   // 2,000 lines of 100 bytes are ~55k tokens: raise Read's output cap so the window is returned.
-  const context = makeContext({ cwd: '/', compat: { readMaxOutputTokens: 100000 } });
+  const context = makeToolContext({ cwd: '/', compat: { readMaxOutputTokens: 100000 } });
   const start = performance.now();
-  const generator = ReadTool.call({ file_path: file, offset: Number(offset), limit: Number(limit) }, context);
+  const input = { file_path: file, offset: Number(offset), limit: Number(limit) };
+  const generator = ReadTool.call(input, context);
   let step = await generator.next();
   while (!step.done) step = await generator.next();
-  const text = ReadTool.mapToolResultToContent(step.value.data, 'bench');
+  const text = ReadTool.mapToolResultToContent(step.value.data, { toolUseId: 'bench', input, context });
   ms = performance.now() - start;
   const body = typeof text === 'string' ? text : JSON.stringify(text);
   lines = body.split('\\n').filter((l) => /^\\s*\\d+/.test(l)).length;
@@ -231,7 +227,7 @@ export default async function fileToolsBench(): Promise<BenchReport> {
   notes.push(
     `tree: ${MUI} (${tree}); ripgrep: ${rg} (${engine.source}); ${ITERATIONS} runs after ${WARMUP} warm-up, median`,
   );
-  const context = makeContext({ cwd: tree });
+  const context = makeToolContext({ cwd: tree });
 
   for (const c of GREP_CASES) {
     const mode: SearchMode = c.mode === 'content' ? 'content' : 'files';

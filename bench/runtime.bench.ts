@@ -94,7 +94,7 @@ export default async function bench(): Promise<BenchReport> {
         const generator = tool.call(input, context);
         let step = await generator.next();
         while (!step.done) step = await generator.next();
-        tool.mapToolResultToContent(step.value.data, `toolu_${i}`);
+        tool.mapToolResultToContent(step.value.data, { toolUseId: `toolu_${i}`, input, context });
       }
     };
     const through = (safe: boolean) => async (): Promise<void> => {

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { defaultSandboxSettings } from '../src/core/sandbox-settings.js';
 import { createSandboxManager } from '../src/sandbox/index.js';
 import { createBashTool } from '../src/tools/bash/bash.tool.js';
-import { makeTestSession, runTool } from '../src/tools/bash/test-support.js';
+import { makeTestSession, runTool } from '../src/testing/tool-harness.js';
 import type { BenchReport } from './run.js';
 
 const ROUNDS = 40;
@@ -63,14 +63,9 @@ export default async function bench(): Promise<BenchReport> {
   });
   const plain = createBashTool({ killGraceMs: 500 });
   const boxed = createBashTool({ sandbox, killGraceMs: 500 });
-  let n = 0;
   const run = async (tool: ReturnType<typeof createBashTool>, command: string) => {
-    const result = await runTool<{ stdout: string }>(
-      tool,
-      { command },
-      { ...session.context, toolUseId: `b${n++}` },
-    );
-    if (!result.ok) throw result.error;
+    const result = await runTool<{ stdout: string }>(tool, { command }, session.context);
+    if (!result.ok) throw new Error(result.error);
   };
 
   await run(plain, 'true'); // loads the shell parser, so the next figure is the sandbox's set-up only

@@ -13,13 +13,27 @@ export {
   type ToolDefinition,
   toolDefinition,
   toolDefinitions,
-} from './model/tool-definitions.js';
-// The runtime: one call's pipeline, batching, streaming executor, result budgets.
+} from './runtime/tool-definitions.js';
+// The runtime: one call's pipeline, the admission gate, streaming executor, result budgets,
+// session services, child contexts, the tool pool.
 export {
   allowAllDecider,
   askAllDecider,
+  assembleToolPool,
+  BackgroundTaskManager,
+  type CallRecord,
   type CanUseTool,
+  type ChildContextOptions,
+  type ChildToolUseContext,
+  createChildContext,
+  createSessionServices,
   createToolRuntime,
+  jsonSchemaInput,
+  type PostCallEvent,
+  type PostCallHook,
+  type SessionServicesHandle,
+  type ToolPool,
+  type ToolPoolInputs,
   DEFAULT_MAX_TOOL_USE_CONCURRENCY,
   GLOBAL_MAX_RESULT_SIZE_CHARS,
   MAX_TURN_RESULTS_CHARS,
@@ -36,7 +50,6 @@ export {
   type FeatureFlag,
   feature,
   filterEnabledTools,
-  filterToolsByDenyRules,
   getAllBaseTools,
   getTools,
   type ToolRegistryConfig,
@@ -58,4 +71,4 @@ export {
   createBashTool,
   type SpawnSpec,
 } from './tools/bash/index.js';
-export { backgroundTasks, formatTaskNotification, taskEndSummary } from './tools/tasks/task-manager.js';
+export { formatTaskNotification, taskEndSummary } from './tools/tasks/task-manager.js';

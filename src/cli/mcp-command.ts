@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PERMISSION_MODES, type PermissionMode } from '../core/index.js';
 import { serveHttp, serveStdio } from '../mcp/server/transports.js';
+import { assembleToolPool } from '../runtime/index.js';
 import { createSandboxManager, type SandboxManager } from '../sandbox/index.js';
 import { getAllBaseTools } from '../tools/index.js';
 import { createGuard, explicitSettingsErrors } from './shared/guard.js';
@@ -61,7 +62,11 @@ export async function runMcp(o: McpCliOptions, version: string): Promise<number>
         workingDirectories: () => [cwd, ...guard.settings.additionalDirectories],
       })
     : undefined;
-  const tools = guard.engine.filterTools(await getAllBaseTools(sandbox ? { bashSandbox: sandbox } : {}));
+  // The tool pool: isEnabled, bare deny rules (names and aliases), a fixed order.
+  const tools = assembleToolPool({
+    builtIn: await getAllBaseTools(sandbox ? { bashSandbox: sandbox } : {}),
+    isDenied: (name) => guard.engine.isToolDenied(name),
+  }).callable;
   const options = {
     tools,
     cwd,

@@ -1,6 +1,7 @@
 import { expectTypeOf, test } from 'vitest';
 import { z } from 'zod';
 import { buildTool } from './build-tool.js';
+import type { ToolUseContext } from './context.js';
 
 const input = z.object({ path: z.string() });
 
@@ -20,7 +21,9 @@ test('an override keeps its own type', () => {
 });
 
 test('a missing member gets the default type and is required', () => {
-  expectTypeOf(tool.isConcurrencySafe).toEqualTypeOf<(_input?: unknown) => boolean>();
+  expectTypeOf(tool.isConcurrencySafe).toEqualTypeOf<
+    (_input?: unknown, _context?: ToolUseContext) => boolean
+  >();
   expectTypeOf(tool.toAutoClassifierInput).returns.toEqualTypeOf<string>();
   expectTypeOf(tool.userFacingName).toBeFunction();
 });

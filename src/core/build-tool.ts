@@ -1,6 +1,6 @@
 /**
- * `buildTool(definition)`: fills every defaultable member with a fail-closed default
- * (seed 000 §1.2; conventions.md §0.2). Each default below does what its comment says.
+ * `buildTool(definition)`: fills every defaultable member with a fail-closed default. Each default
+ * below does what its comment says.
  */
 import type { ToolResultContent } from './content.js';
 import type { ToolUseContext } from './context.js';
@@ -26,7 +26,7 @@ export type DefaultableToolKeys =
   | 'userFacingName'
   | 'toAutoClassifierInput';
 
-/** Default result cap for a tool that does not declare one (seed 000 §7.1: most tools 100K, clamped to 50K globally). */
+/** Default result cap for a tool that does not declare one (100K characters; the runtime clamps it to its global 50K). */
 export const DEFAULT_TOOL_MAX_RESULT_SIZE_CHARS = 100_000;
 
 const TOOL_DEFAULTS = {
@@ -37,7 +37,7 @@ const TOOL_DEFAULTS = {
   alwaysLoad: false,
   isMcp: false,
   /** Strings pass through; anything else is rendered as JSON. */
-  mapToolResultToContent: (output: unknown, _toolUseId: string): ToolResultContent =>
+  mapToolResultToContent: (output: unknown, _meta?: unknown): ToolResultContent =>
     typeof output === 'string' ? output : JSON.stringify(output),
   /** No tool-specific checks. */
   validateInput: async (_input?: unknown, _context?: ToolUseContext): Promise<ValidationResult> => ({
@@ -57,9 +57,9 @@ const TOOL_DEFAULTS = {
   }),
   isEnabled: (): boolean => true,
   /** Assume unsafe to run alongside other calls. */
-  isConcurrencySafe: (_input?: unknown): boolean => false,
+  isConcurrencySafe: (_input?: unknown, _context?: ToolUseContext): boolean => false,
   /** Assume it writes. */
-  isReadOnly: (_input?: unknown): boolean => false,
+  isReadOnly: (_input?: unknown, _context?: ToolUseContext): boolean => false,
   /** Not flagged destructive unless the tool says so (destructiveness is a UI warning, not an authority). */
   isDestructive: (_input?: unknown): boolean => false,
   /** Empty: the classifier never auto-approves a tool that does not describe itself. */
@@ -77,7 +77,7 @@ export type ToolDef<Input extends AnyObject = AnyObject, Output = unknown, Progr
 
 /**
  * The type of a built tool: every defaultable member is present; where the definition gave one,
- * its own type wins, otherwise the default's type (seed 000 §1.2).
+ * its own type wins, otherwise the default's type.
  */
 export type BuiltTool<D> = Omit<D, DefaultableToolKeys> & {
   [K in DefaultableToolKeys]-?: K extends keyof D

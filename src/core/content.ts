@@ -1,6 +1,6 @@
 /**
  * Anthropic Messages API content blocks that tools exchange with the model
- * (spec §1.4 result envelope; §9.4 transcript content blocks).
+ * (the `tool_result` envelope, and the blocks Claude Code's transcripts record).
  */
 
 export interface TextBlock {
@@ -22,8 +22,17 @@ export interface DocumentBlock {
   source: { type: 'base64'; media_type: 'application/pdf'; data: string };
 }
 
+/**
+ * A reference to a deferred tool, returned inside a `tool_result` by a tool-search tool: it tells
+ * the model the tool is now loaded (Messages API tool search; `tool_name` is the tool's name).
+ */
+export interface ToolReferenceBlock {
+  type: 'tool_reference';
+  tool_name: string;
+}
+
 /** A block allowed inside `tool_result.content`. */
-export type ToolResultContentBlock = TextBlock | ImageBlock | DocumentBlock;
+export type ToolResultContentBlock = TextBlock | ImageBlock | DocumentBlock | ToolReferenceBlock;
 
 /** `tool_result.content`: a string or an array of blocks. */
 export type ToolResultContent = string | ToolResultContentBlock[];
@@ -50,6 +59,7 @@ export function contentLength(content: ToolResultContent): number {
   let n = 0;
   for (const b of content) {
     if (b.type === 'text') n += b.text.length;
+    else if (b.type === 'tool_reference') n += b.tool_name.length;
     else n += b.source.data.length;
   }
   return n;
@@ -72,10 +82,17 @@ export function contentText(content: ToolResultContent): string {
  */
 export const MEDIA_BLOCK_BUDGET_CHARS = 6_400;
 
-/** Size of a content value for result budgets (spec §1.6): text length, media at a fixed cost. */
+/**
+ * Size of a content value for result budgets: text length, media at a fixed cost, a tool reference
+ * by its name's length.
+ */
 export function budgetChars(content: ToolResultContent): number {
   if (typeof content === 'string') return content.length;
   let n = 0;
-  for (const b of content) n += b.type === 'text' ? b.text.length : MEDIA_BLOCK_BUDGET_CHARS;
+  for (const b of content) {
+    if (b.type === 'text') n += b.text.length;
+    else if (b.type === 'tool_reference') n += b.tool_name.length;
+    else n += MEDIA_BLOCK_BUDGET_CHARS;
+  }
   return n;
 }

@@ -1,16 +1,20 @@
 /**
- * ToolUseContext: everything a tool may use while it runs, and nothing more (seed 000 §1.3).
- * Field by field documentation below; the runtime builds one per session and hands it to every call.
+ * ToolUseContext: everything a tool may use while it runs, and nothing more. The runtime builds one
+ * per session (`createToolRuntime`), copies it per call (setting `toolUseId`), and derives one per
+ * sub-agent (`createChildContext`). docs/runtime.md describes how the pieces fit.
  */
-import type { ToolResultBlock } from './content.js';
+import type { Message } from './messages.js';
 import type { PermissionMode } from './permission-types.js';
 import type { ReadFileState } from './read-file-state.js';
+import type { SessionServices } from './services.js';
 import type { AnyTool } from './tool.js';
 
 /** A progress event from a running call, as delivered to the host. */
 export interface ToolProgressEvent<P = unknown> {
   toolUseId: string;
   toolName: string;
+  /** The sub-agent whose call this is; absent for the main session's own calls. */
+  agentId?: string;
   data: P;
 }
 
@@ -27,46 +31,77 @@ export interface BackgroundTaskInfo {
   exitCode?: number | null;
 }
 
+/** One entry of an agent's todo list, in the shape of Claude Code's `TodoWrite` input. */
+export interface TodoItem {
+  content: string;
+  status: 'pending' | 'in_progress' | 'completed';
+  /** The present-continuous form shown while the item is in progress ("Running the tests"). */
+  activeForm: string;
+}
+
+/** A git worktree a session (or a sub-agent) works in instead of the project checkout. */
+export interface WorktreeInfo {
+  /** Absolute path of the worktree. */
+  path: string;
+  /** Branch checked out in the worktree, when it has one. */
+  branch?: string;
+  /** The working directory to return to when the worktree is left. Absolute. */
+  originalCwd: string;
+}
+
 /**
- * Session-wide state that tools read and change. The host owns it; tools change it only
- * through `setAppState` (or `setAppStateForTasks` for session infrastructure).
+ * Session-wide state that tools read and change. The host owns it; tools change it only through
+ * `setAppState` (or `setAppStateForTasks` for state that belongs to the whole session).
+ *
+ * Each optional slot names the tool that owns it: only that tool writes it; anyone may read it.
  */
 export interface AppState {
   sessionId: string;
   /** Project root: the first working directory, where Bash resets to when a `cd` leaves the allowed directories. */
   projectRoot: string;
-  /** Current working directory of the session's shell (persists across Bash calls; spec §2.7). Absolute. */
+  /** Current working directory of the session's shell (persists across Bash calls). Absolute. */
   cwd: string;
-  /** Additional working directories (`--add-dir`, spec §3.9). Absolute. */
+  /** Additional working directories (`--add-dir`). Absolute. */
   additionalDirectories: string[];
   permissionMode: PermissionMode;
   /** Directory for this session's spilled results and background task output. Absolute; created on demand. */
   sessionDir: string;
-  /** Background tasks by id. */
+  /** Background tasks by id. Written through `setAppStateForTasks` (root-owned: a sub-agent sees the session's). */
   tasks: Record<string, BackgroundTaskInfo>;
-}
-
-/** MCP client connection visible to tools (filled by the MCP layer). */
-export interface McpClientInfo {
-  name: string;
-  type: 'connected' | 'failed' | 'pending' | 'disabled';
-}
-
-/** Extended-thinking configuration passed through to tools that start model calls (Agent). */
-export interface ThinkingConfig {
-  type: 'enabled' | 'disabled';
-  budgetTokens?: number;
+  /**
+   * Todo lists by agent id (the main session's list under its `sessionId`). Owner: the TodoWrite
+   * tool, which writes it through `setAppStateForTasks`, so the host sees every agent's list.
+   * Root-owned, like `tasks`.
+   */
+  todos?: Readonly<Record<string, readonly TodoItem[]>>;
+  /** Path of the plan file of plan mode. Owner: the EnterPlanMode / ExitPlanMode tools. */
+  planFilePath?: string;
+  /** The worktree this context works in. Owner: the EnterWorktree / ExitWorktree tools. */
+  worktree?: WorktreeInfo;
+  /**
+   * Names of deferred tools loaded in this context (their full definitions are sent from then on).
+   * Owner: the ToolSearch tool. Per agent: a sub-agent's loads do not change its parent's list.
+   */
+  discoveredToolNames?: readonly string[];
 }
 
 export interface ToolUseContextOptions {
-  /** The tools available in this context (after filtering; what the model sees). */
+  /**
+   * The tools that may be called in this context (already assembled and filtered; see
+   * `assembleToolPool`). Which of them the model sees in full is the pool's `rendered` list.
+   */
   tools: readonly AnyTool[];
-  /** Main-loop model name, e.g. `claude-sonnet-4-5`. */
-  mainLoopModel: string;
-  mcpClients: readonly McpClientInfo[];
-  thinkingConfig: ThinkingConfig;
-  /** Version-sensitive behaviour switches (spec §0.2), e.g. `{ readLineCap: 2000 }`. */
+  /** Version-sensitive behaviour switches, e.g. `{ readLineCap: 2000 }` (see docs/runtime.md). */
   compat?: Record<string, unknown>;
+}
+
+/**
+ * The running call a context belongs to, as the runtime's admission gate knows it. A child context
+ * inherits its parent's, so the gate can tell that a sub-agent's calls run on behalf of that call
+ * (and must not wait for it). Opaque to tools.
+ */
+export interface RunningCallRef {
+  readonly toolUseId: string;
 }
 
 export interface ToolUseContext {
@@ -74,25 +109,27 @@ export interface ToolUseContext {
   abortController: AbortController;
   options: ToolUseContextOptions;
   getAppState(): AppState;
-  /** Replace the app state through an updater (pure function of the previous state). */
+  /** Replace the app state through an updater (pure function of the previous state). Scoped to this agent. */
   setAppState(updater: (prev: AppState) => AppState): void;
   /**
-   * Always writes the root session's state, even from a nested sub-agent context whose own
-   * `setAppState` is scoped. For session infrastructure: background tasks, hooks.
+   * Always writes the root session's state, even from a sub-agent context whose own `setAppState`
+   * is scoped. For session infrastructure: background tasks, todo lists, hooks.
    */
   setAppStateForTasks(updater: (prev: AppState) => AppState): void;
-  /** What files were read in this session (Write/Edit staleness checks). */
+  /** What files were read in this context (Write/Edit staleness checks). A sub-agent starts from a copy. */
   readFileState: ReadFileState;
   /** The conversation so far (as the host keeps it); tools read it, never write it. */
-  messages: readonly unknown[];
-  /** Per-session permission decisions by tool_use id (for transcripts and hooks). */
-  toolDecisions: Map<string, { behavior: 'allow' | 'ask' | 'deny'; source: string }>;
+  messages: readonly Message[];
+  /** The session's services: background tasks, the model client, … (shared by every agent of the session). */
+  services: SessionServices;
+  /** The sub-agent this context belongs to; absent for the main session. */
+  agentId?: string;
   /** Progress sink: the runtime wires `call`'s yielded progress here. */
   onProgress?: (event: ToolProgressEvent) => void;
   /** Tell the host something happened outside a call (a background task ended). */
   notify?: (message: { type: 'task-notification'; task: BackgroundTaskInfo; summary: string }) => void;
   /** The tool_use id of the call this context was handed to (set by the runtime per call). */
   toolUseId?: string;
-  /** Results produced so far in this turn (read-only; for tools that inspect siblings). */
-  turnResults?: readonly ToolResultBlock[];
+  /** The running call this context was handed to, or that a child context descends from (set by the runtime). */
+  runningCall?: RunningCallRef;
 }

@@ -10,3 +10,4 @@ export * from './read-file-state.js';
 export * from './tool.js';
 export * from './messages.js';
 export * from './model-client.js';
+export * from './services.js';

@@ -8,7 +8,16 @@
  * `tool_result`, `thinking`, `redacted_thinking`, and `tool_reference` for tool search); see
  * docs/agent-wire.md for the structure Gantry keeps stable across turns.
  */
-import type { DocumentBlock, ImageBlock, TextBlock, ToolResultBlock, ToolUseBlock } from './content.js';
+import type {
+  DocumentBlock,
+  ImageBlock,
+  TextBlock,
+  ToolReferenceBlock,
+  ToolResultBlock,
+  ToolUseBlock,
+} from './content.js';
+
+export type { ToolReferenceBlock };
 
 /** A prompt-cache breakpoint marker (`cache_control` on a block). */
 export interface CacheControl {
@@ -28,12 +37,6 @@ export interface ThinkingBlock {
 export interface RedactedThinkingBlock {
   type: 'redacted_thinking';
   data: string;
-}
-
-/** A reference to a deferred tool, returned by ToolSearch inside a `tool_result` (loads the tool). */
-export interface ToolReferenceBlock {
-  type: 'tool_reference';
-  tool_name: string;
 }
 
 /** Blocks a user message may carry. */

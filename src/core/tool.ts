@@ -1,11 +1,13 @@
 /**
- * The tool contract (seed 000 §1; spec §1.2). A tool is a flat object: a zod input schema, a
- * `call` async generator that yields progress and returns output, a result mapping, and the
- * questions the runtime and the permission engine ask before running it.
+ * The tool contract. A tool is a flat object: an input schema (zod, or a JSON Schema validator for
+ * tools defined by JSON Schema such as MCP tools), a `call` async generator that yields progress
+ * and returns output, a result mapping, and the questions the runtime and the permission engine
+ * ask before running it. docs/runtime.md describes the result contract.
  */
 import type { z } from 'zod';
 import type { ToolResultContent } from './content.js';
 import type { ToolUseContext } from './context.js';
+import type { Message } from './messages.js';
 import type { CallDescription, ToolPermissionResult } from './permission-types.js';
 
 export type AnyObject = Record<string, unknown>;
@@ -13,11 +15,58 @@ export type AnyObject = Record<string, unknown>;
 /** JSON Schema object as sent to the model (`input_schema`). */
 export type JSONSchemaObject = { type: 'object'; properties?: Record<string, unknown>; [k: string]: unknown };
 
-/** What `call` returns (seed 000 §1.1). */
+/**
+ * One problem found by an input schema, in zod's issue shape (the subset the runtime reads).
+ * `path` leads to the offending value (`['edits', 0, 'old_string']`; empty for the whole input).
+ */
+export interface InputSchemaIssue {
+  /** zod's issue codes: `invalid_type`, `unrecognized_keys`, `invalid_value`, … (anything else: `message` is used). */
+  code?: string;
+  path: readonly PropertyKey[];
+  message: string;
+  /** `invalid_type`: the expected type (`string`, `number`, …). */
+  expected?: string;
+  /** `unrecognized_keys`: the extra keys. */
+  keys?: readonly string[];
+  /** `invalid_value`: the allowed values. */
+  values?: readonly unknown[];
+}
+
+/** What an input schema's `safeParse` answers. */
+export type InputParseResult<I> =
+  | { success: true; data: I }
+  | { success: false; error: { issues: readonly InputSchemaIssue[] } };
+
+/**
+ * An input schema that is not zod: a validator compiled from a JSON Schema (MCP tools). It parses
+ * like zod (`safeParse`, issues with paths) and carries the schema the model is shown.
+ */
+export interface JsonSchemaInput<I = AnyObject> {
+  readonly kind: 'json-schema';
+  /** The schema as the model sees it (`input_schema`). */
+  readonly jsonSchema: JSONSchemaObject;
+  safeParse(input: unknown): InputParseResult<I>;
+}
+
+/** A tool's input schema: zod (parsing always on), or a compiled JSON Schema. */
+export type ToolInputSchema<I> = z.ZodType<I> | JsonSchemaInput<I>;
+
+/** What `mapToolResultToContent` sees besides the output: the call it answers. */
+export interface ToolResultMeta<Input = AnyObject> {
+  /** The `tool_use` id of the call. */
+  toolUseId: string;
+  /** The input the call ran with (parsed; after any update by the permission step). */
+  input: Input;
+  /** The context the call ran with (its compat profile, app state, …). */
+  context: ToolUseContext;
+}
+
+/** What `call` returns. */
 export interface ToolResult<T> {
+  /** The structured output: what hosts store as the transcript's `toolUseResult` and hooks get as `tool_response`. */
   data: T;
   /** Messages to append to the conversation after this result (e.g. an attachment). */
-  newMessages?: unknown[];
+  newMessages?: Message[];
   /** Changes the context for subsequent calls (applied in call order; after the batch for parallel calls). */
   contextModifier?: (context: ToolUseContext) => ToolUseContext;
 }
@@ -32,10 +81,10 @@ export type ValidationResult = { ok: true } | { ok: false; message: string; fiel
 export interface Tool<Input extends AnyObject = AnyObject, Output = unknown, Progress = unknown> {
   /** Name the model calls, e.g. `Read`, `mcp__server__tool`. */
   readonly name: string;
-  /** Old names still accepted (e.g. `Task` for `Agent`, `BashOutput` for `TaskOutput`; spec §1.1). */
+  /** Old names still accepted (e.g. `Task` for `Agent`, `BashOutput` for `TaskOutput`). */
   readonly aliases: readonly string[];
-  /** Zod object schema of the input. Parsing is always on. */
-  readonly inputSchema: z.ZodType<Input>;
+  /** The input schema: zod, or a compiled JSON Schema (`JsonSchemaInput`). Parsing is always on. */
+  readonly inputSchema: ToolInputSchema<Input>;
   /** JSON Schema shown to the model instead of the zod rendering (adapted tools: MCP). */
   readonly inputJSONSchema?: JSONSchemaObject;
   /** Model-facing description (the tool definition's `description`). */
@@ -44,7 +93,7 @@ export interface Tool<Input extends AnyObject = AnyObject, Output = unknown, Pro
   readonly prompt: string;
   /** Largest result (characters) kept inline; above it the result is spilled to disk. `Infinity` = never spill. */
   readonly maxResultSizeChars: number;
-  /** Deferred tools are listed by name only until ToolSearch loads them (spec §2.19). */
+  /** Deferred tools are listed by name only until ToolSearch loads them. */
   readonly shouldDefer: boolean;
   /** Never deferred. */
   readonly alwaysLoad: boolean;
@@ -56,17 +105,25 @@ export interface Tool<Input extends AnyObject = AnyObject, Output = unknown, Pro
 
   /** Does the work. Yields progress events; returns the output. Honour `context.abortController.signal`. */
   call(input: Input, context: ToolUseContext): AsyncGenerator<Progress, ToolResult<Output>, void>;
-  /** Maps output to the `tool_result` content the model sees. */
-  mapToolResultToContent(output: Output, toolUseId: string): ToolResultContent;
+  /**
+   * Maps the output to the `tool_result` content the model sees. Sees the call's input and context
+   * (compat-dependent renderings read the context's profile). Pure: called once per call.
+   */
+  mapToolResultToContent(output: Output, meta: ToolResultMeta<Input>): ToolResultContent;
   /** Pure checks on parsed input (no side effects beyond reading files). */
   validateInput(input: Input, context: ToolUseContext): Promise<ValidationResult>;
   /** The tool's own verdict; `passthrough` defers to the general engine (which asks when nothing allows). */
   checkPermissions(input: Input, context: ToolUseContext): Promise<ToolPermissionResult>;
-  /** Permission targets and effects of this call, for the permission engine (design.md §2 step 4). */
+  /** Permission targets and effects of this call, for the permission engine. */
   describeCall(input: Input, context: ToolUseContext): Promise<CallDescription>;
   isEnabled(): boolean;
-  isConcurrencySafe(input: Input): boolean;
-  isReadOnly(input: Input): boolean;
+  /**
+   * May this call run alongside other concurrency-safe calls? The runtime asks once per call, with
+   * the context the call will run in; without a context a tool that needs one answers false.
+   */
+  isConcurrencySafe(input: Input, context?: ToolUseContext): boolean;
+  /** Does this call change nothing? Same contract as `isConcurrencySafe`. */
+  isReadOnly(input: Input, context?: ToolUseContext): boolean;
   isDestructive(input: Input): boolean;
   userFacingName(input: Input | undefined): string;
   /** Compact text for the auto-mode classifier; '' means the classifier never auto-approves it. */

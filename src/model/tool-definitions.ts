@@ -1,72 +1,8 @@
-/**
- * Tool definitions as the model sees them (`{name, description, input_schema}`; Anthropic Messages
- * `tools[]`), rendered once per tool and cached (seed 003 §2: the schema cache is prompt-cache
- * infrastructure — the request prefix must stay byte-identical).
- *
- * - `input_schema` is the tool's `inputJSONSchema` when it has one (MCP tools), else
- *   `z.toJSONSchema(inputSchema, { io: 'input' })` (stack.md §3: input mode keeps defaulted fields
- *   optional) without its `$schema` key. zod's output is deterministic (declaration order), so the
- *   bytes are the same across calls and process restarts; a test pins this.
- * - The cached definition is deep-frozen: no caller can change what later requests send.
- * - Throws TypeError when a schema does not render to a JSON object schema (tool inputs are objects).
- */
-import { z } from 'zod';
-import type { AnyTool, JSONSchemaObject } from '../core/index.js';
-
-/** One entry of the request's `tools` array. */
-export interface ToolDefinition {
-  readonly name: string;
-  readonly description: string;
-  readonly input_schema: Readonly<JSONSchemaObject>;
-}
-
-const cache = new WeakMap<AnyTool, ToolDefinition>();
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
-
-function renderInputSchema(tool: AnyTool): JSONSchemaObject {
-  if (tool.inputJSONSchema) {
-    // A structured copy, so later changes to the tool's object cannot reach the cached bytes.
-    return structuredClone(tool.inputJSONSchema);
-  }
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Record<
-    string,
-    unknown
-  >;
-  if (schema.type !== 'object') {
-    throw new TypeError(
-      `Tool ${tool.name}: the input schema must be an object schema (got ${String(schema.type)})`,
-    );
-  }
-  return schema as JSONSchemaObject;
-}
-
-/** The definition of `tool`, rendered on first use and cached for the life of the tool object. */
-export function toolDefinition(tool: AnyTool): ToolDefinition {
-  let definition = cache.get(tool);
-  if (!definition) {
-    definition = deepFreeze({
-      name: tool.name,
-      description: tool.description,
-      input_schema: renderInputSchema(tool),
-    });
-    cache.set(tool, definition);
-  }
-  return definition;
-}
-
-/** Definitions of `tools`, in the given order (the order is part of the prompt-cache prefix). */
-export function toolDefinitions(tools: readonly AnyTool[]): ToolDefinition[] {
-  return tools.map(toolDefinition);
-}
-
-/** The definitions serialised as JSON (2-space indent): the exact bytes a request carries, for hashing and snapshots. */
-export function renderToolDefinitionsJson(tools: readonly AnyTool[]): string {
-  return JSON.stringify(toolDefinitions(tools), null, 2);
-}
+/** Tool definitions live in the runtime (the tool pool and the MCP server render them too); re-exported for `model/`. */
+export {
+  deferredToolDefinition,
+  renderToolDefinitionsJson,
+  type ToolDefinition,
+  toolDefinition,
+  toolDefinitions,
+} from '../runtime/tool-definitions.js';

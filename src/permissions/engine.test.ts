@@ -444,13 +444,11 @@ describe('session rules, suggestions and tool filtering', () => {
 
   it('a bare deny removes the tool from the list; a scoped deny does not', () => {
     const e = engineWith({ deny: ['WebSearch', 'mcp__evil', 'Bash(rm:*)'] });
-    expect(
-      e
-        .filterTools([{ name: 'WebSearch' }, { name: 'Bash' }, { name: 'mcp__evil__x' }, { name: 'Read' }])
-        .map((t) => t.name),
-    ).toEqual(['Bash', 'Read']);
+    expect(['WebSearch', 'Bash', 'mcp__evil__x', 'Read'].filter((name) => !e.isToolDenied(name))).toEqual([
+      'Bash',
+      'Read',
+    ]);
     expect(e.isToolDenied('WebSearch')?.text).toBe('WebSearch');
-    expect(e.bareDenyToolNames()).toEqual(['WebSearch', 'mcp__evil']);
   });
 
   it('records decisions per tool_use id and counts denials', () => {

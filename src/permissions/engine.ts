@@ -112,15 +112,12 @@ export interface PermissionEngine {
     request: PermissionRequest,
     opts?: Omit<DecideOptions, 'signal' | 'skipHooks'>,
   ): DetailedDecision;
-  /** The bare deny rule that removes this tool from the model's tool list, if any (spec §3.3). */
-  isToolDenied(toolName: string): PermissionRule | undefined;
-  /** Drops tools removed by bare deny rules (tool-name globs such as `mcp__*` included). */
-  filterTools<T extends { name: string }>(tools: readonly T[]): T[];
   /**
-   * Literal tool names of bare deny rules (`WebSearch`, `mcp__server`), for the registry's
-   * `getTools({bareDenyToolNames})`; glob rules are not listed (use `filterTools` for those).
+   * The bare deny rule that removes this tool from the model's tool list, if any (tool-name globs
+   * such as `mcp__*` and `mcp__server` included). The tool pool (`assembleToolPool` in `runtime/`)
+   * asks it for every tool name and alias.
    */
-  bareDenyToolNames(): string[];
+  isToolDenied(toolName: string): PermissionRule | undefined;
   /** Adds a rule for the rest of the session; returns its problems (empty when accepted). */
   addSessionRule(text: string, behavior: PermissionBehavior): RuleProblem[];
   /** Accepts an "always allow" suggestion: session rule, plus the settings file unless destination is `session`. */
@@ -404,15 +401,6 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
     decideDetailed,
     decideSync,
     isToolDenied: (toolName) => settings.rules.bareDeny(toolName)?.rule,
-    filterTools: (tools) => tools.filter((t) => !settings.rules.bareDeny(t.name)),
-    bareDenyToolNames: () => [
-      ...new Set(
-        settings.rules
-          .list('deny')
-          .filter((r) => r.kind === 'tool' && !r.rule.toolName.includes('*'))
-          .map((r) => r.rule.toolName),
-      ),
-    ],
     addSessionRule,
     acceptSuggestion: (s) => {
       const problems = addSessionRule(s.rule, 'allow');

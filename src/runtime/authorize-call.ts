@@ -1,10 +1,11 @@
 /**
- * Permission phase of one call (design.md §2 steps 4–6; spec §1.3 steps 5–6):
+ * Permission phase of one call (docs/runtime.md; docs/architecture.md "A call's life"):
  *   tool.checkPermissions + tool.describeCall → decider (data in, decision out)
  *   → `ask` goes to the host's `canUseTool` (no host → deny)
  *   → the input to run with (possibly updated by the decider or the host).
  * Refusals are thrown as `PermissionDeniedError`; the one conversion point turns them into results.
- * A decider that throws denies (fail closed). Every outcome is recorded in `context.toolDecisions`.
+ * A decider that throws denies (fail closed). Every outcome is reported through `record` (the call's
+ * outcome carries it to the host).
  */
 import {
   type AnyTool,
@@ -15,7 +16,7 @@ import {
   type ToolUseContext,
 } from '../core/index.js';
 import { buildPermissionRequest } from '../core/permission-request.js';
-import type { CanUseTool } from './types.js';
+import type { CanUseTool, ToolDecisionRecord } from './types.js';
 
 export interface AuthorizeCallOptions {
   tool: AnyTool;
@@ -24,6 +25,8 @@ export interface AuthorizeCallOptions {
   context: ToolUseContext;
   decide: PermissionDecider;
   canUseTool: CanUseTool | undefined;
+  /** Told how the permission step ended, before `authorizeCall` returns or throws. */
+  record?: (decision: ToolDecisionRecord) => void;
 }
 
 /** The verdict: run with `input`, and whether it was changed on the way (then it is parsed again). */
@@ -50,6 +53,7 @@ function deciderFailure(error: unknown): PermissionDecision {
  */
 export async function authorizeCall(options: AuthorizeCallOptions): Promise<Authorization> {
   const { tool, input, toolUseId, context } = options;
+  const record = (decision: ToolDecisionRecord): void => options.record?.(decision);
   const toolResult = await tool.checkPermissions(input, context);
   const description = await tool.describeCall(input, context);
   const request = buildPermissionRequest({
@@ -69,13 +73,13 @@ export async function authorizeCall(options: AuthorizeCallOptions): Promise<Auth
   }
 
   if (decision.behavior === 'allow') {
-    context.toolDecisions.set(toolUseId, { behavior: 'allow', source: decision.reason.type });
+    record({ behavior: 'allow', source: decision.reason.type });
     return decision.updatedInput
       ? { input: decision.updatedInput, inputUpdated: true }
       : { input, inputUpdated: false };
   }
   if (decision.behavior === 'deny') {
-    context.toolDecisions.set(toolUseId, { behavior: 'deny', source: decision.reason.type });
+    record({ behavior: 'deny', source: decision.reason.type });
     throw new PermissionDeniedError(
       `Permission to use ${tool.name} was denied: ${decision.reason.message} Do not retry the same call; choose another approach or ask the user.`,
     );
@@ -83,7 +87,7 @@ export async function authorizeCall(options: AuthorizeCallOptions): Promise<Auth
 
   const askInput = decision.updatedInput ?? input;
   if (!options.canUseTool) {
-    context.toolDecisions.set(toolUseId, { behavior: 'deny', source: 'no-host' });
+    record({ behavior: 'deny', source: 'no-host' });
     throw new PermissionDeniedError(
       `Permission to use ${tool.name} is required (${decision.reason.message}), but there is no one to ask here, so the call was denied. Ask the user to allow it, or choose another approach.`,
     );
@@ -95,11 +99,11 @@ export async function authorizeCall(options: AuthorizeCallOptions): Promise<Auth
     answer = { behavior: 'deny', message: `the permission prompt failed (${errorMessage(error)})` };
   }
   if (answer?.behavior === 'allow') {
-    context.toolDecisions.set(toolUseId, { behavior: 'allow', source: 'host' });
+    record({ behavior: 'allow', source: 'host' });
     if (answer.updatedInput) return { input: answer.updatedInput, inputUpdated: true };
     return { input: askInput, inputUpdated: askInput !== input };
   }
-  context.toolDecisions.set(toolUseId, { behavior: 'deny', source: 'host' });
+  record({ behavior: 'deny', source: 'host' });
   const message = answer?.behavior === 'deny' && answer.message ? answer.message : 'no reason given';
   throw new PermissionDeniedError(
     `Permission for this ${tool.name} call was refused: ${message.replace(/\.$/, '')}. Do not retry it unchanged; adjust your approach.`,

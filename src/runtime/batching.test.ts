@@ -1,8 +1,9 @@
 /**
- * Batching and ordering (seed 000 §6.1; spec §1.5; design.md §5), proven with controlled promises:
- * parallel safe batches, the concurrency cap (and its env override), unsafe calls alone, results in
- * call order, context-modifier order, aborts.
+ * Scheduling and ordering, proven with controlled promises: parallel safe calls, the concurrency
+ * cap (and its env override), unsafe calls alone, results in call order, context-modifier order,
+ * aborts, several turns at once.
  */
+import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type AnyTool, buildTool, type ToolUseContext } from '../core/index.js';
@@ -10,7 +11,7 @@ import { type Deferred, deferred, flushAsync, waitUntil } from '../testing/defer
 import { makeTempDir, makeTool, toolUse } from '../testing/runtime-fixtures.js';
 import { createToolRuntime, type ToolRuntimeOptions } from './create-tool-runtime.js';
 import { allowAllDecider, askAllDecider } from './deciders.js';
-import { partitionToolCalls, prepareCall } from './plan-batches.js';
+import { prepareCall } from './prepare-call.js';
 import type { CanUseTool } from './types.js';
 
 let temp: { dir: string; cleanup(): Promise<void> };
@@ -56,7 +57,7 @@ function gatedTools() {
   return { Safe, Unsafe, gate, started, ended };
 }
 
-describe('partitionToolCalls', () => {
+describe('prepareCall (concurrency safety is decided once, failing closed)', () => {
   const Maybe = makeTool({ name: 'Maybe', safe: (input) => input.text === 'safe' });
   const Throws = buildTool({
     name: 'Throws',
@@ -70,52 +71,34 @@ describe('partitionToolCalls', () => {
     },
   });
   const tools: AnyTool[] = [Maybe, Throws];
-  const S = { name: 'Maybe', input: { text: 'safe' } };
-  const U = { name: 'Maybe', input: { text: 'write' } };
   it.each([
-    [
-      [S, S, U, S, S, S, U, U, S],
-      [
-        [true, 2],
-        [false, 1],
-        [true, 3],
-        [false, 1],
-        [false, 1],
-        [true, 1],
-      ],
-      'safe runs merge; every unsafe call is alone',
-    ],
-    [
-      [S, { name: 'Missing', input: {} }, S],
-      [
-        [true, 1],
-        [false, 1],
-        [true, 1],
-      ],
-      'an unknown tool is unsafe',
-    ],
-    [
-      [S, { name: 'Maybe', input: { text: 1 } }, S],
-      [
-        [true, 1],
-        [false, 1],
-        [true, 1],
-      ],
-      'an unparsable input is unsafe',
-    ],
-    [
-      [S, { name: 'Throws', input: {} }, S],
-      [
-        [true, 1],
-        [false, 1],
-        [true, 1],
-      ],
-      'a throwing isConcurrencySafe is unsafe',
-    ],
-    [[], [], 'no calls, no batches'],
-  ])('%j → %j (%s)', (calls, expected, _reason) => {
-    const prepared = calls.map((c, i) => prepareCall(toolUse(`t${i}`, c.name, c.input), i, tools));
-    expect(partitionToolCalls(prepared).map((b) => [b.isConcurrencySafe, b.calls.length])).toEqual(expected);
+    ['Maybe', { text: 'safe' }, true, 'the predicate says safe'],
+    ['Maybe', { text: 'write' }, false, 'the predicate says unsafe'],
+    ['Missing', {}, false, 'an unknown tool is unsafe'],
+    ['Maybe', { text: 1 }, false, 'an unparsable input is unsafe'],
+    ['Throws', {}, false, 'a throwing isConcurrencySafe is unsafe'],
+  ])('%s %j → safe %s (%s)', (name, input, expected, _reason) => {
+    const context = runtime({ tools }).context;
+    expect(prepareCall(toolUse('t0', name, input), 0, tools, context).isConcurrencySafe).toBe(expected);
+  });
+
+  it('the predicate gets the context the turn runs in', () => {
+    const seen: unknown[] = [];
+    const Probe = buildTool({
+      name: 'Probe',
+      description: 'x',
+      inputSchema: z.strictObject({}),
+      isConcurrencySafe: (_input: unknown, context?: ToolUseContext) => {
+        seen.push(context?.getAppState().cwd);
+        return true;
+      },
+      async *call() {
+        return { data: '' };
+      },
+    });
+    const context = runtime({ tools: [Probe] }).context;
+    prepareCall(toolUse('t0', 'Probe', {}), 0, [Probe], context);
+    expect(seen).toEqual([context.getAppState().cwd]);
   });
 });
 
@@ -212,11 +195,14 @@ describe('context modifiers', () => {
       name,
       safe,
       run: async (input, context) => {
-        seen[input.text] = [...context.messages];
+        seen[input.text] = context.messages.map((m) => m.content);
         await gates.get(input.text)?.promise;
         return {
           data: input.text,
-          contextModifier: (ctx: ToolUseContext) => ({ ...ctx, messages: [...ctx.messages, input.text] }),
+          contextModifier: (ctx: ToolUseContext) => ({
+            ...ctx,
+            messages: [...ctx.messages, { role: 'user' as const, content: input.text }],
+          }),
         };
       },
     });
@@ -250,7 +236,7 @@ describe('context modifiers', () => {
       s2: ['s1', 'p1', 'p2'],
       s3: ['s1', 'p1', 'p2', 's2'],
     });
-    expect(r.context.messages).toEqual(['s1', 'p1', 'p2', 's2', 's3']);
+    expect(r.context.messages.map((m) => m.content)).toEqual(['s1', 'p1', 'p2', 's2', 's3']);
   });
 
   it('a modifier that throws leaves the context unchanged and turns that result into an error', async () => {
@@ -402,15 +388,105 @@ describe('abort', () => {
 });
 
 describe('turns', () => {
-  it('refuses a second turn while one is running', async () => {
+  it('runs a second turn while one is running: both go through the session gate', async () => {
     const g = gatedTools();
     const r = runtime({ tools: [g.Safe] });
     const first = r.runToolsToCompletion([toolUse('a', 'Safe', { text: '' })]);
     await waitUntil(() => g.started.length === 1, 'first turn running');
-    await expect(r.runToolsToCompletion([toolUse('b', 'Safe', { text: '' })])).rejects.toThrow(
-      'a turn is already running',
-    );
+    const second = r.runToolsToCompletion([toolUse('b', 'Safe', { text: '' })]);
+    await waitUntil(() => g.started.length === 2, 'the second turn’s safe call runs alongside');
+    g.gate('b').resolve('B');
+    expect((await second).results[0]?.content).toBe('B');
     g.gate('a').resolve('A');
     expect((await first).results[0]?.content).toBe('A');
+  });
+
+  it('an unsafe call of one turn waits for the other turn’s running call, and blocks what queued after it', async () => {
+    const g = gatedTools();
+    const r = runtime({ tools: [g.Safe, g.Unsafe] });
+    const first = r.runToolsToCompletion([toolUse('s1', 'Safe', { text: '' })]);
+    await waitUntil(() => g.started.length === 1, 's1 running');
+    const second = r.runToolsToCompletion([toolUse('u', 'Unsafe', { text: '' })]);
+    const third = r.runToolsToCompletion([toolUse('s2', 'Safe', { text: '' })]);
+    for (let i = 0; i < 5; i++) await flushAsync();
+    expect(g.started).toEqual(['s1']);
+    g.gate('s1').resolve('1');
+    await waitUntil(() => g.started.length === 2, 'u started');
+    await flushAsync();
+    expect(g.started).toEqual(['s1', 'u']);
+    g.gate('u').resolve('U');
+    await waitUntil(() => g.started.length === 3, 's2 started after u');
+    g.gate('s2').resolve('2');
+    expect([
+      (await first).results[0]?.content,
+      (await second).results[0]?.content,
+      (await third).results[0]?.content,
+    ]).toEqual(['1', 'U', '2']);
+  });
+
+  it('a turn cancelled while its call waits in the gate never runs it; the other turns go on', async () => {
+    const g = gatedTools();
+    const r = runtime({ tools: [g.Safe, g.Unsafe] });
+    const blocker = r.runToolsToCompletion([toolUse('u', 'Unsafe', { text: '' })]);
+    await waitUntil(() => g.started.length === 1, 'u running');
+    const dropped = new AbortController();
+    const droppedTurn = r.runToolsToCompletion([toolUse('dropped', 'Safe', { text: '' })], {
+      signal: dropped.signal,
+    });
+    const kept = r.runToolsToCompletion([toolUse('kept', 'Safe', { text: '' })]);
+    dropped.abort();
+    expect((await droppedTurn).results[0]?.content).toMatch(/^Not run/);
+    g.gate('u').resolve('U');
+    await waitUntil(() => g.started.length === 2, 'kept started');
+    g.gate('kept').resolve('K');
+    expect((await kept).results[0]?.content).toBe('K');
+    expect((await blocker).results[0]?.content).toBe('U');
+    expect(g.started).toEqual(['u', 'kept']);
+  });
+
+  it('a FatalError ends its own turn only; the next turn runs', async () => {
+    const { FatalError } = await import('../core/index.js');
+    let fail = true;
+    const Flaky = makeTool({
+      name: 'Flaky',
+      run: () => {
+        if (fail) {
+          fail = false;
+          throw new FatalError('fatal in turn');
+        }
+        return { data: 'ok' };
+      },
+    });
+    const r = runtime({ tools: [Flaky] });
+    await expect(r.runToolsToCompletion([toolUse('a', 'Flaky', { text: '' })])).rejects.toThrow(
+      'fatal in turn',
+    );
+    expect((await r.runToolsToCompletion([toolUse('b', 'Flaky', { text: '' })])).results[0]?.content).toBe(
+      'ok',
+    );
+    expect([r.gate.running, r.gate.waiting]).toEqual([0, 0]);
+  });
+});
+
+describe('many turns at once', () => {
+  it('twenty concurrent turns on one runtime run without a listener-leak warning and leave no listener behind', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const g = gatedTools();
+      const r = runtime({ tools: [g.Safe], maxConcurrency: 20 });
+      const before = getEventListeners(r.context.abortController.signal, 'abort').length;
+      const ids = Array.from({ length: 20 }, (_, i) => `c${i}`);
+      const turns = ids.map((id) => r.runToolsToCompletion([toolUse(id, 'Safe', { text: '' })]));
+      await waitUntil(() => g.started.length === 20, 'all twenty running');
+      for (const id of ids) g.gate(id).resolve(id);
+      expect((await Promise.all(turns)).map((t) => t.results[0]?.content)).toEqual(ids);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+      expect(getEventListeners(r.context.abortController.signal, 'abort').length).toBe(before);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 });

@@ -1,42 +1,45 @@
 /**
- * `createToolRuntime`: the library's entry point for running tool calls (design.md §6 "Library").
- * It owns the session's ToolUseContext (AppState, read-file state, decisions) and runs one turn at a
- * time: `runTools` / `runToolsToCompletion` for a turn whose calls are all known, or a streaming
- * executor for calls that arrive while the model streams.
+ * `createToolRuntime`: the library's entry point for running tool calls. It owns the session's
+ * ToolUseContext (app state, read-file state), its services (background tasks, sandbox, model
+ * client) and its admission gate, and runs turns: `runTools` / `runToolsToCompletion` for a turn
+ * whose calls are all known, or a streaming executor for calls that arrive while the model streams.
+ * Several turns may run at once (a parent and its sub-agents, concurrent MCP requests); the gate
+ * applies the concurrency rule across all of them.
  *
- * Sequence of a turn: prepare (look up + parse each call) → schedule (batches, or the streaming
- * start rule) → each call's pipeline (run-tool-call.ts) → context modifiers → per-turn budget →
- * `result` updates in call order.
+ * Sequence of a turn: prepare (look up + parse each call, ask its concurrency safety) → the gate
+ * admits it → its pipeline (run-tool-call.ts) → context modifiers → per-turn budget → `result`
+ * updates in call order. docs/runtime.md is the reference.
  */
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   type AnyTool,
   type AppState,
-  type McpClientInfo,
+  type Message,
+  type ModelClient,
   type PermissionDecider,
   type PermissionMode,
   ReadFileState,
-  type ThinkingConfig,
   type ToolProgressEvent,
   type ToolUseBlock,
   type ToolUseContext,
 } from '../core/index.js';
+import { AdmissionGate } from './admission-gate.js';
 import { askAllDecider } from './deciders.js';
 import {
   GLOBAL_MAX_RESULT_SIZE_CHARS,
   MAX_TURN_RESULTS_CHARS,
   resolveMaxToolUseConcurrency,
 } from './limits.js';
-import { prepareCall } from './plan-batches.js';
-import { runToolCallsInBatches } from './run-tool-calls.js';
+import { createSessionServices, type SessionServicesHandle } from './session-services.js';
 import { StreamingToolExecutor } from './streaming-executor.js';
 import { Turn } from './turn.js';
-import type { CanUseTool, ToolRuntimeUpdate, TurnResult } from './types.js';
+import type { CanUseTool, PostCallHook, ToolRuntimeUpdate, TurnResult } from './types.js';
 
 export interface ToolRuntimeOptions {
-  /** The tools the model may call (already filtered: `getTools()` from the registry, plus MCP tools…). */
+  /** The tools the model may call (the pool's `callable` list: `assembleToolPool`). */
   tools: readonly AnyTool[];
   /** Absolute working directory of the session. */
   cwd: string;
@@ -56,19 +59,25 @@ export interface ToolRuntimeOptions {
   decide?: PermissionDecider;
   /** The host's answer to `ask` decisions; absent ⇒ `ask` becomes deny. */
   canUseTool?: CanUseTool;
+  /** Told after each call that started (Claude Code's PostToolUse / PostToolUseFailure seam). */
+  postCall?: PostCallHook;
   /** Host progress sink (becomes `context.onProgress`); progress is also yielded as updates. */
   onProgress?: (event: ToolProgressEvent) => void;
   /** Host notifications outside a call (`context.notify`). */
   notify?: ToolUseContext['notify'];
+  /**
+   * The session's services (default: new ones, owned by this runtime: `runtime.services.dispose()`
+   * ends them). Pass the same handle to share background tasks and clients between runtimes.
+   */
+  services?: SessionServicesHandle;
+  /** The model client for new services (ignored when `services` is given). */
+  modelClient?: ModelClient;
   /** At most this many concurrency-safe calls at once (default: env `GANTRY_MAX_TOOL_USE_CONCURRENCY`, else 10). */
   maxConcurrency?: number;
   /** Global inline cap per result in characters (default 50,000). */
   maxResultSizeChars?: number;
   /** Shared budget of one turn's results in characters (default 200,000). */
   maxTurnResultsChars?: number;
-  mainLoopModel?: string;
-  mcpClients?: readonly McpClientInfo[];
-  thinkingConfig?: ThinkingConfig;
   compat?: Record<string, unknown>;
   /** Read-file state to start from (default: empty). */
   readFileState?: ReadFileState;
@@ -81,7 +90,13 @@ export interface TurnRunOptions {
   /** Aborting it aborts the turn: every call ends with exactly one result. */
   signal?: AbortSignal;
   /** The conversation as the host keeps it (becomes `context.messages` for this turn's calls). */
-  messages?: readonly unknown[];
+  messages?: readonly Message[];
+  /**
+   * Run the turn in this context instead of the session's: a sub-agent's (`createChildContext`),
+   * with its own tools, state scope and abort signal. Its context modifiers stay in that context
+   * (`TurnResult.context`); the session context is not changed.
+   */
+  context?: ToolUseContext;
 }
 
 export interface ToolRuntime {
@@ -90,10 +105,14 @@ export interface ToolRuntime {
   getAppState(): AppState;
   /** The concurrency cap in force. */
   readonly maxConcurrency: number;
+  /** The session's admission gate (shared by every turn of this runtime). */
+  readonly gate: AdmissionGate;
+  /** The session's services (background tasks, sandbox, clients); `dispose()` them when the session ends. */
+  readonly services: SessionServicesHandle;
   /**
    * Runs a turn's `tool_use` blocks. Yields progress and `tool-call-end` live, then one `result`
-   * per `tool_use` in call order; returns the TurnResult. Throws only FatalError (and Error when a
-   * turn is already running). Leaving the loop early aborts the turn.
+   * per `tool_use` in call order; returns the TurnResult. Throws only FatalError. Leaving the loop
+   * early aborts the turn. Other turns may run at the same time.
    */
   runTools(
     toolUses: readonly ToolUseBlock[],
@@ -103,8 +122,7 @@ export interface ToolRuntime {
   runToolsToCompletion(toolUses: readonly ToolUseBlock[], options?: TurnRunOptions): Promise<TurnResult>;
   /**
    * Starts a turn whose calls arrive while the model streams (see StreamingToolExecutor). The host
-   * must call `finish()` when the model's stream ends (also after an abort): until the turn is
-   * over, the runtime refuses other turns.
+   * must call `finish()` when the model's stream ends (also after an abort).
    */
   createStreamingExecutor(options?: TurnRunOptions): StreamingToolExecutor;
 }
@@ -125,13 +143,13 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const setAppState = (updater: (prev: AppState) => AppState): void => {
     appState = updater(appState);
   };
+  const services =
+    options.services ??
+    createSessionServices(options.modelClient ? { modelClient: options.modelClient } : {});
   let context: ToolUseContext = {
     abortController: new AbortController(),
     options: {
       tools: options.tools,
-      mainLoopModel: options.mainLoopModel ?? 'unknown',
-      mcpClients: options.mcpClients ?? [],
-      thinkingConfig: options.thinkingConfig ?? { type: 'disabled' },
       ...(options.compat ? { compat: options.compat } : {}),
     },
     getAppState: () => appState,
@@ -139,65 +157,75 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     setAppStateForTasks: setAppState,
     readFileState: options.readFileState ?? new ReadFileState(),
     messages: [],
-    toolDecisions: new Map(),
+    services,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.notify ? { notify: options.notify } : {}),
   };
   const sessionController = context.abortController;
+  // Every running turn listens to the session's signal (several at once: sub-agents, MCP
+  // requests); each removes its listener when it ends, so there is no count to warn about.
+  setMaxListeners(0, sessionController.signal);
   const maxConcurrency = resolveMaxToolUseConcurrency(options.maxConcurrency, options.env);
-  let turnActive = false;
+  const gate = new AdmissionGate(maxConcurrency);
 
   const beginTurn = (turnOptions: TurnRunOptions = {}, streamUpdates = true): Turn => {
-    if (turnActive) throw new Error('createToolRuntime: a turn is already running on this runtime');
-    turnActive = true;
+    const base = turnOptions.context ?? context;
     return new Turn({
-      context: turnOptions.messages ? { ...context, messages: turnOptions.messages } : context,
+      context: turnOptions.messages ? { ...base, messages: turnOptions.messages } : base,
       signal: turnOptions.signal,
       decide: options.decide ?? askAllDecider,
       canUseTool: options.canUseTool,
-      maxConcurrency,
+      gate,
+      postCall: options.postCall,
       globalMaxResultSizeChars: options.maxResultSizeChars ?? GLOBAL_MAX_RESULT_SIZE_CHARS,
       maxTurnResultsChars: options.maxTurnResultsChars ?? MAX_TURN_RESULTS_CHARS,
       streamUpdates,
     });
   };
-  const runBatchTurn = async (turn: Turn, toolUses: readonly ToolUseBlock[]): Promise<TurnResult> => {
-    const calls = toolUses.map((toolUse, index) => prepareCall(toolUse, index, turn.context.options.tools));
-    const outcomes = await runToolCallsInBatches(turn, calls);
-    return turn.finish(outcomes);
+  const startTurn = (turn: Turn, sessionBase: ToolUseContext | undefined): StreamingToolExecutor =>
+    new StreamingToolExecutor(turn, () => endTurn(turn, sessionBase));
+  const runBatchTurn = (executor: StreamingToolExecutor, toolUses: readonly ToolUseBlock[]) => {
+    for (const toolUse of toolUses) executor.addTool(toolUse);
+    executor.finish();
+    return executor.done();
   };
-  const endTurn = (turn: Turn): void => {
-    // Keep what the turn changed, not its abort controller: the next turn brings its own, and
-    // keeping it would chain every finished Turn to the next (its signal's listener holds the Turn,
-    // whose options hold the context before it), so a long session would never free its turns.
-    context = { ...turn.context, abortController: sessionController };
+  /**
+   * Keeps what a session turn changed, not its abort controller: the next turn brings its own, and
+   * keeping it would chain every finished Turn to the next. When another turn changed the session
+   * context meanwhile, this turn's modifiers are applied to the context as it is now.
+   */
+  const endTurn = (turn: Turn, sessionBase: ToolUseContext | undefined): void => {
     turn.dispose();
-    turnActive = false;
+    if (!sessionBase) return;
+    if (context === sessionBase) {
+      context = { ...turn.context, abortController: sessionController };
+      return;
+    }
+    if (turn.appliedModifiers.length === 0) return;
+    let next = context;
+    for (const modifier of turn.appliedModifiers) {
+      try {
+        const changed = modifier(next);
+        if (changed && typeof changed === 'object') next = changed;
+      } catch {
+        // Reported on the call's result already; the session keeps the context without it.
+      }
+    }
+    context = { ...next, abortController: sessionController };
   };
+
+  function begin(turnOptions: TurnRunOptions | undefined, streamUpdates: boolean) {
+    const turn = beginTurn(turnOptions, streamUpdates);
+    return startTurn(turn, turnOptions?.context ? undefined : context);
+  }
 
   async function* runTools(
     toolUses: readonly ToolUseBlock[],
     turnOptions?: TurnRunOptions,
   ): AsyncGenerator<ToolRuntimeUpdate, TurnResult, void> {
-    const turn = beginTurn(turnOptions);
-    let completed = false;
-    const work = runBatchTurn(turn, toolUses);
-    work.then(
-      () => turn.updates.end(),
-      (error: unknown) => turn.updates.end(error),
-    );
-    try {
-      for await (const update of turn.updates) yield update;
-      const result = await work;
-      completed = true;
-      return result;
-    } finally {
-      if (!completed) {
-        turn.controller.abort();
-        await work.catch(() => undefined);
-      }
-      endTurn(turn);
-    }
+    const executor = begin(turnOptions, true);
+    runBatchTurn(executor, toolUses).catch(() => undefined);
+    return yield* executor.updates();
   }
 
   return {
@@ -206,18 +234,14 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     },
     getAppState: () => appState,
     maxConcurrency,
+    gate,
+    services,
     runTools,
-    async runToolsToCompletion(toolUses, turnOptions) {
-      const turn = beginTurn(turnOptions, false);
-      try {
-        return await runBatchTurn(turn, toolUses);
-      } finally {
-        endTurn(turn);
-      }
+    runToolsToCompletion(toolUses, turnOptions) {
+      return runBatchTurn(begin(turnOptions, false), toolUses);
     },
     createStreamingExecutor(turnOptions) {
-      const turn = beginTurn(turnOptions);
-      return new StreamingToolExecutor(turn, () => endTurn(turn));
+      return begin(turnOptions, true);
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Trivial permission deciders, until the real engine (`src/permissions`) plugs into the same seam.
  *
- * A `PermissionDecider` (core) is data in, decision out (design.md §2 step 5). The runtime takes
+ * A `PermissionDecider` (core) is data in, decision out. The runtime takes
  * one through `createToolRuntime({ decide })`; the permission engine will export a function that
  * builds a decider from settings, and a host passes that instead. Both deciders here still honour
  * a tool's own `deny` (a tool's refusal is never overridden by a blanket policy).

@@ -1,7 +1,7 @@
 /**
- * Turns zod issues into an `InputValidationError` the model can act on: each problem names the
- * field (`file_path`, `edits[0].old_string`) and what was expected (spec §1.3 step 3; design.md §2
- * step 2). Pure.
+ * Turns schema issues (zod's, or a JSON-Schema input's in the same shape) into an
+ * `InputValidationError` the model can act on: each problem names the field (`file_path`,
+ * `edits[0].old_string`) and what was expected. Pure.
  */
 import { ToolInputError } from '../core/index.js';
 
@@ -33,6 +33,11 @@ function describeValue(value: unknown): string {
   return `a ${typeof value}`;
 }
 
+/** `integer` → `an integer`, `string` → `a string`. */
+function withArticle(noun: string): string {
+  return /^[aeiou]/i.test(noun) ? `an ${noun}` : `a ${noun}`;
+}
+
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let v: unknown = input;
   for (const part of path) {
@@ -51,7 +56,7 @@ function describeIssue(issue: ZodLikeIssue, input: unknown): string {
       if (path.length === 0) return `The input must be a JSON object, but ${describeValue(input)} was given.`;
       if (value === undefined)
         return `The required parameter \`${field}\` is missing (expected ${issue.expected}).`;
-      return `The parameter \`${field}\` must be ${issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`}, but ${describeValue(value)} was given.`;
+      return `The parameter \`${field}\` must be ${withArticle(issue.expected === 'int' ? 'integer' : String(issue.expected))}, but ${describeValue(value)} was given.`;
     case 'unrecognized_keys': {
       const keys = (issue.keys ?? []).map((k) => `\`${field ? `${field}.` : ''}${k}\``).join(', ');
       return `Unexpected parameter ${keys}: it is not part of this tool's input; remove it.`;

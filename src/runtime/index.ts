@@ -1,5 +1,13 @@
-/** The runtime's public surface: createToolRuntime, the streaming executor, deciders, limits, and the phases' pure helpers. */
+/** The runtime's public surface: createToolRuntime, the streaming executor, session services, child contexts, the tool pool, deciders, limits. */
+export { AdmissionGate, type AdmissionRequest, type Permit, type QueuedAdmission } from './admission-gate.js';
 export { type AuthorizeCallOptions, type Authorization, authorizeCall } from './authorize-call.js';
+export { BackgroundTaskManager } from './background-tasks.js';
+export {
+  type ChildContextOptions,
+  type ChildToolUseContext,
+  createChildContext,
+  narrowPermissionMode,
+} from './child-context.js';
 export {
   createToolRuntime,
   type ToolRuntime,
@@ -8,6 +16,7 @@ export {
 } from './create-tool-runtime.js';
 export { allowAllDecider, askAllDecider } from './deciders.js';
 export { formatIssuePath, schemaErrorToInputError } from './format-input-error.js';
+export { jsonSchemaInput } from './json-schema-input.js';
 export {
   DEFAULT_MAX_TOOL_USE_CONCURRENCY,
   effectiveMaxResultSizeChars,
@@ -25,15 +34,37 @@ export {
   persistToolResult,
   safeFileStem,
 } from './persist-result.js';
-export { type Batch, partitionToolCalls, prepareCall } from './plan-batches.js';
+export { prepareCall } from './prepare-call.js';
+export {
+  createSessionServices,
+  type DisposeFailure,
+  SANDBOX_RESOURCE,
+  type SessionResource,
+  type SessionServicesHandle,
+  type SessionServicesOptions,
+  TASKS_RESOURCE,
+} from './session-services.js';
 export { StreamingToolExecutor } from './streaming-executor.js';
 export { middleTruncate, NoSuchToolError } from './to-tool-result.js';
+export {
+  deferredToolDefinition,
+  renderToolDefinitionsJson,
+  type ToolDefinition,
+  toolDefinition,
+  toolDefinitions,
+} from './tool-definitions.js';
+export { assembleToolPool, type ToolPool, type ToolPoolInputs } from './tool-pool.js';
 export type {
   AskDecision,
   CallOutcome,
+  CallRecord,
   CallStatus,
   CanUseTool,
+  PostCallAnswer,
+  PostCallEvent,
+  PostCallHook,
   PreparedCall,
+  ToolDecisionRecord,
   ToolRuntimeUpdate,
   TurnResult,
 } from './types.js';

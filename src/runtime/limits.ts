@@ -1,21 +1,21 @@
 /**
- * The runtime's numeric limits (seed 000 §6.1, §7; spec §1.5; design.md §5).
+ * The runtime's numeric limits (docs/runtime.md; Claude Code's observed caps).
  * Units are in the names: characters (UTF-16 code units, as `contentLength` counts) and bytes.
  */
 
-/** Global cap on one result kept inline: a tool's own `maxResultSizeChars` is clamped to it (seed 000 §7.1). */
+/** Global cap on one result kept inline: a tool's own `maxResultSizeChars` is clamped to it. */
 export const GLOBAL_MAX_RESULT_SIZE_CHARS = 50_000;
 
-/** All results of one assistant turn share this many characters; the largest are spilled first (seed 000 §7.3). */
+/** All results of one assistant turn share this many characters; the largest are spilled first. */
 export const MAX_TURN_RESULTS_CHARS = 200_000;
 
-/** Size of the preview shown in a `<persisted-output>` block, in UTF-8 bytes (seed 000 §7.2). */
+/** Size of the preview shown in a `<persisted-output>` block, in UTF-8 bytes. */
 export const PERSISTED_PREVIEW_BYTES = 2_000;
 
-/** Error texts longer than this are middle-truncated around a marker (spec §1.4). */
+/** Error texts longer than this are middle-truncated around a marker. */
 export const MAX_ERROR_MESSAGE_CHARS = 10_000;
 
-/** Default number of concurrency-safe calls run at once (spec §1.5: `CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY`). */
+/** Default number of concurrency-safe calls run at once (Claude Code's `CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY` default). */
 export const DEFAULT_MAX_TOOL_USE_CONCURRENCY = 10;
 
 /** Environment variable overriding the concurrency cap (positive integer). */
@@ -45,7 +45,7 @@ export function resolveMaxToolUseConcurrency(
 }
 
 /**
- * The inline cap of a tool's results: `Infinity` stays `Infinity` (never spilled; seed 000 §7.1, Read),
+ * The inline cap of a tool's results: `Infinity` stays `Infinity` (never spilled, e.g. Read),
  * anything else is clamped to `globalMaxChars`. A missing, NaN or non-positive value gets the global cap
  * (fail closed: an ill-declared tool cannot flood the context).
  */

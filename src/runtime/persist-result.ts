@@ -1,5 +1,5 @@
 /**
- * Spilling a result to disk (seed 000 §7.2; spec §1.6; design.md §5). The full content is written
+ * Spilling a result to disk (docs/architecture.md "Budgets and spill files"). The full content is written
  * ONCE, with exclusive create (`flag: 'wx'`), to `<sessionDir>/tool-results/<tool_use_id>.txt`
  * (`.json` for content that holds images or documents), as plain UTF-8 the Read and Grep tools can
  * open. The model receives a `<persisted-output>` block: size, the file path, a 2 KB preview and

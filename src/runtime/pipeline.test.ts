@@ -1,5 +1,5 @@
 /**
- * One call's pipeline, end to end through createToolRuntime (design.md §2; spec §1.3):
+ * One call's pipeline, end to end through createToolRuntime (docs/runtime.md):
  * unknown tool, schema errors, validateInput, deciders, the host's canUseTool, execution errors,
  * progress delivery, result mapping.
  */
@@ -158,7 +158,7 @@ describe('permissions', () => {
       return allowAllDecider(request);
     };
     const r = runtime({ tools: [Tool], decide, permissionMode: 'plan', sessionId: 'S1' });
-    await r.runToolsToCompletion([toolUse('t1', 'Read', { file_path: '/x' })]);
+    const { calls } = await r.runToolsToCompletion([toolUse('t1', 'Read', { file_path: '/x' })]);
     expect(requests).toEqual([
       {
         toolName: 'Read',
@@ -176,7 +176,7 @@ describe('permissions', () => {
         classifierInput: '/x',
       },
     ]);
-    expect(r.context.toolDecisions.get('t1')).toEqual({ behavior: 'allow', source: 'default' });
+    expect(calls[0]?.decision).toEqual({ behavior: 'allow', source: 'default' });
   });
 
   it('a deny decision becomes an is_error result carrying the reason; the call does not run', async () => {
@@ -193,11 +193,11 @@ describe('permissions', () => {
       reason: { type: 'rule', message: 'Denied by rule Echo in settings.json.' },
     });
     const r = runtime({ tools: [Tool], decide });
-    const { results } = await r.runToolsToCompletion([toolUse('t1', 'Echo', { text: 'a' })]);
+    const { results, calls } = await r.runToolsToCompletion([toolUse('t1', 'Echo', { text: 'a' })]);
     expect(results[0]?.is_error).toBe(true);
     expect(results[0]?.content).toContain('Denied by rule Echo in settings.json.');
     expect(ran).toBe(false);
-    expect(r.context.toolDecisions.get('t1')).toEqual({ behavior: 'deny', source: 'rule' });
+    expect(calls[0]?.decision).toEqual({ behavior: 'deny', source: 'rule' });
   });
 
   it('a decider that throws denies (fail closed)', async () => {
@@ -242,11 +242,11 @@ describe('permissions', () => {
       },
     });
     const r = runtime({ tools: [Tool], decide: askAllDecider });
-    const { results } = await r.runToolsToCompletion([toolUse('t1', 'Echo', { text: 'a' })]);
+    const { results, calls } = await r.runToolsToCompletion([toolUse('t1', 'Echo', { text: 'a' })]);
     expect(results[0]?.is_error).toBe(true);
     expect(results[0]?.content).toContain('no one to ask');
     expect(ran).toBe(false);
-    expect(r.context.toolDecisions.get('t1')).toEqual({ behavior: 'deny', source: 'no-host' });
+    expect(calls[0]?.decision).toEqual({ behavior: 'deny', source: 'no-host' });
   });
 
   it('the default decider is ask-all: without a host nothing runs', async () => {
@@ -262,10 +262,10 @@ describe('permissions', () => {
       return { behavior: 'allow', updatedInput: { text: 'changed' } };
     };
     const r = runtime({ tools: [Echo], decide: askAllDecider, canUseTool });
-    const { results } = await r.runToolsToCompletion([toolUse('t1', 'Echo', { text: 'original' })]);
+    const { results, calls } = await r.runToolsToCompletion([toolUse('t1', 'Echo', { text: 'original' })]);
     expect(results[0]).toEqual({ type: 'tool_result', tool_use_id: 't1', content: 'changed' });
     expect(asked).toEqual([['Echo', { text: 'original' }, 'ask']]);
-    expect(r.context.toolDecisions.get('t1')).toEqual({ behavior: 'allow', source: 'host' });
+    expect(calls[0]?.decision).toEqual({ behavior: 'allow', source: 'host' });
   });
 
   it('an updatedInput that breaks the schema is rejected, not run', async () => {
@@ -289,11 +289,11 @@ describe('permissions', () => {
       [broken, 'prompt crashed'],
     ] as const) {
       const r = runtime({ tools: [Echo], decide: askAllDecider, canUseTool });
-      const { results } = await r.runToolsToCompletion([toolUse('t1', 'Echo', { text: 'a' })]);
+      const { results, calls } = await r.runToolsToCompletion([toolUse('t1', 'Echo', { text: 'a' })]);
       expect(results[0]?.is_error).toBe(true);
       expect(results[0]?.content).toContain('Permission for this Echo call was refused');
       expect(results[0]?.content).toContain(phrase);
-      expect(r.context.toolDecisions.get('t1')).toEqual({ behavior: 'deny', source: 'host' });
+      expect(calls[0]?.decision).toEqual({ behavior: 'deny', source: 'host' });
     }
   });
 });
@@ -406,6 +406,17 @@ describe('execution', () => {
       toolName: 'Slow',
       block: { type: 'tool_result', tool_use_id: 't1', content: 'done' },
       newMessages: [{ role: 'user', content: 'attachment' }],
+      call: {
+        toolUseId: 't1',
+        toolName: 'Slow',
+        status: 'ok',
+        isError: false,
+        data: 'done',
+        input: { text: 'a' },
+        decision: { behavior: 'allow', source: 'default' },
+        durationMs: expect.any(Number),
+        newMessages: [{ role: 'user', content: 'attachment' }],
+      },
     });
     expect(step.value.newMessages).toEqual([{ role: 'user', content: 'attachment' }]);
   });
@@ -429,7 +440,12 @@ describe('execution', () => {
     });
     await runtime({ tools: [Tool] }).runToolsToCompletion(
       [toolUse('a', 'Peek', { text: '1' }), toolUse('b', 'Peek', { text: '2' })],
-      { messages: [{ role: 'user' }, { role: 'assistant' }] },
+      {
+        messages: [
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: [] },
+        ],
+      },
     );
     expect(seen).toEqual([
       ['a', 2, temp.dir],

@@ -1,5 +1,5 @@
 /**
- * Result budgets and spill files (seed 000 §7; design.md §5), with real files in a temp session dir.
+ * Result budgets and spill files, with real files in a temp session dir.
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';

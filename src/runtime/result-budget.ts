@@ -1,5 +1,5 @@
 /**
- * Result budgets (seed 000 §7, §9.5; design.md §5), applied in two places:
+ * Result budgets, applied in two places:
  *
  * 1. per call, as soon as it finishes: a result longer than its tool's cap
  *    (`min(tool.maxResultSizeChars, 50,000)`; `Infinity` = never) is spilled to disk;

@@ -1,21 +1,27 @@
 /**
- * One call's pipeline (design.md §2; spec §1.3), in this order:
+ * One call's pipeline, in this order:
  *   1. tool known?                  no → NoSuchToolError
- *   2. input parsed (zod)?          no → InputValidationError naming the field
+ *   2. input parsed (schema)?       no → InputValidationError naming the field
  *   3. tool.validateInput           { ok:false } → ToolInputError
  *   4–6. authorizeCall              checkPermissions + describeCall → decider → host on `ask`
  *        (an updated input is parsed and validated again)
  *   7. tool.call                    async generator: progress forwarded live, output returned
- *   8. mapToolResultToContent, then the per-call cap (spill when over)
+ *   8. mapToolResultToContent(data, { toolUseId, input, context }), then the per-call cap
+ *   9. the post-call hook (if the host gave one)
  * Anything thrown on the way goes to `errorToOutcome` (the one conversion point). The whole
  * pipeline races the turn's abort signal: an abort settles the call at once with an "aborted"
  * result, asks the generator to stop, and drops anything the call produces afterwards, so every
- * started call ends with exactly one result.
+ * started call ends with exactly one result. The outcome carries the structured `data`, the input
+ * the call ran with and the permission decision, for the host.
  */
 import {
   AbortError,
   budgetChars,
+  errorMessage,
+  isAbortError,
+  type Message,
   type PermissionDecider,
+  ToolError,
   ToolExecutionError,
   ToolInputError,
   type ToolProgressEvent,
@@ -29,7 +35,7 @@ import { schemaErrorToInputError } from './format-input-error.js';
 import { effectiveMaxResultSizeChars } from './limits.js';
 import { capCallResult } from './result-budget.js';
 import { type CallStage, errorToOutcome, NoSuchToolError, notStartedOutcome } from './to-tool-result.js';
-import type { CallOutcome, CanUseTool, PreparedCall } from './types.js';
+import type { CallOutcome, CanUseTool, PostCallHook, PreparedCall, ToolDecisionRecord } from './types.js';
 
 /** What a call needs from its turn. */
 export interface CallEnvironment {
@@ -45,18 +51,24 @@ export interface CallEnvironment {
   emitProgress(event: ToolProgressEvent, context: ToolUseContext): void;
   /** Global inline cap (normally 50,000). */
   globalMaxResultSizeChars: number;
+  /** Told about every call that started, after it ended. */
+  postCall: PostCallHook | undefined;
 }
 
 interface Success {
   content: ToolResultContent;
   contextModifier: ((context: ToolUseContext) => ToolUseContext) | undefined;
-  newMessages: unknown[];
+  newMessages: Message[];
+  data: unknown;
 }
 
 interface CallState {
   stage: CallStage;
   settled: boolean;
   generator: AsyncGenerator<unknown, ToolResult<unknown>, void> | undefined;
+  /** The input the call runs with, once parsed (updated when the permission step changes it). */
+  input: Record<string, unknown> | undefined;
+  decision: ToolDecisionRecord | undefined;
 }
 
 /** Throws ToolInputError unless `validateInput` answered `{ ok: true }`. */
@@ -84,6 +96,7 @@ async function pipeline(
     throw schemaErrorToInputError(tool.name, call.parsed?.error, toolUse.input);
   }
   let input = call.parsed.data;
+  state.input = input;
   assertValid(await tool.validateInput(input, context));
 
   const authorization = await authorizeCall({
@@ -93,11 +106,15 @@ async function pipeline(
     context,
     decide: env.decide,
     canUseTool: env.canUseTool,
+    record: (decision) => {
+      state.decision = decision;
+    },
   });
   if (authorization.inputUpdated) {
     const reparsed = tool.inputSchema.safeParse(authorization.input);
     if (!reparsed.success) throw schemaErrorToInputError(tool.name, reparsed.error, authorization.input);
     input = reparsed.data as Record<string, unknown>;
+    state.input = input;
     assertValid(await tool.validateInput(input, context));
   }
 
@@ -113,18 +130,81 @@ async function pipeline(
       break;
     }
     if (state.settled) throw new AbortError();
-    env.emitProgress({ toolUseId: toolUse.id, toolName: tool.name, data: step.value }, context);
+    const event =
+      context.agentId === undefined
+        ? { toolUseId: toolUse.id, toolName: tool.name, data: step.value }
+        : { toolUseId: toolUse.id, toolName: tool.name, agentId: context.agentId, data: step.value };
+    env.emitProgress(event, context);
   }
   if (!result || typeof result !== 'object' || !('data' in result)) {
     throw new ToolExecutionError(`${tool.name} finished without a result (its call() returned no { data }).`);
   }
-  const content = tool.mapToolResultToContent(result.data, toolUse.id);
+  const content = tool.mapToolResultToContent(result.data, { toolUseId: toolUse.id, input, context });
   if (!isContent(content)) {
     throw new ToolExecutionError(
       `${tool.name} produced no content for the model (result mapping returned ${typeof content}).`,
     );
   }
-  return { content, contextModifier: result.contextModifier, newMessages: result.newMessages ?? [] };
+  return {
+    content,
+    contextModifier: result.contextModifier,
+    newMessages: result.newMessages ?? [],
+    data: result.data,
+  };
+}
+
+/**
+ * The structured output a failed call's error carries: a `ToolError` (or abort error) with an own
+ * `data` property, e.g. the output of a Bash command that exited non-zero. Hosts store it like a
+ * success's `data`.
+ */
+function structuredDataOf(error: unknown): { present: boolean; data?: unknown } {
+  if (!(error instanceof ToolError || (error instanceof Error && isAbortError(error))))
+    return { present: false };
+  if (!Object.hasOwn(error, 'data')) return { present: false };
+  return { present: true, data: (error as unknown as { data: unknown }).data };
+}
+
+/** Tells the post-call hook about a finished call; awaited unless the call was aborted. */
+async function runPostCall(
+  outcome: CallOutcome,
+  state: CallState,
+  context: ToolUseContext,
+  env: CallEnvironment,
+): Promise<void> {
+  const hook = env.postCall;
+  if (!hook || outcome.status === 'not-started') return;
+  const event = {
+    toolName: outcome.toolName,
+    toolUseId: outcome.toolUseId,
+    ...(context.agentId !== undefined ? { agentId: context.agentId } : {}),
+    input: state.input,
+    status: outcome.status,
+    ran: state.stage === 'running',
+    ...('data' in outcome ? { data: outcome.data } : {}),
+    content: outcome.content,
+    ...(state.decision ? { decision: state.decision } : {}),
+    context,
+    signal: env.signal,
+  };
+  const fail = (error: unknown): void => {
+    outcome.postCallError = errorMessage(error) || 'the post-call hook failed without a message';
+  };
+  if (outcome.status === 'aborted') {
+    // The call has settled already; the hook runs on, but nothing waits for it.
+    try {
+      void Promise.resolve(hook(event)).catch(() => undefined);
+    } catch {
+      // Nothing waits for an aborted call's hook.
+    }
+    return;
+  }
+  try {
+    const answer = await hook(event);
+    if (answer?.newMessages?.length) outcome.newMessages = [...outcome.newMessages, ...answer.newMessages];
+  } catch (error) {
+    fail(error);
+  }
 }
 
 /**
@@ -141,7 +221,13 @@ export async function runToolCall(
   if (env.signal.aborted) return notStartedOutcome(meta);
 
   const startedAtMs = performance.now();
-  const state: CallState = { stage: 'checking', settled: false, generator: undefined };
+  const state: CallState = {
+    stage: 'checking',
+    settled: false,
+    generator: undefined,
+    input: undefined,
+    decision: undefined,
+  };
   const run = pipeline(call, context, env, state);
   let untrack: (() => void) | undefined;
   const settled = new Promise<Success | 'aborted'>((resolve, reject) => {
@@ -159,12 +245,18 @@ export async function runToolCall(
   } catch (error) {
     state.settled = true;
     if (state.generator) state.generator.return(undefined as never).catch(() => undefined);
-    return errorToOutcome(error, {
+    const failed = errorToOutcome(error, {
       ...meta,
       stage: state.stage,
       durationMs: performance.now() - startedAtMs,
       aborted: env.signal.aborted,
     });
+    if (state.input) failed.input = state.input;
+    if (state.decision) failed.decision = state.decision;
+    const errorData = structuredDataOf(error);
+    if (errorData.present && failed.status !== 'not-started') failed.data = errorData.data;
+    if (env.postCall) await runPostCall(failed, state, context, env);
+    return failed;
   } finally {
     untrack?.();
   }
@@ -181,10 +273,14 @@ export async function runToolCall(
     persisted: false,
     newMessages: success.newMessages,
     durationMs: performance.now() - startedAtMs,
+    data: success.data,
   };
+  if (state.input) outcome.input = state.input;
+  if (state.decision) outcome.decision = state.decision;
   if (success.contextModifier) outcome.contextModifier = success.contextModifier;
   if (budgetChars(outcome.content) > outcome.maxResultSizeChars) {
     await capCallResult(outcome, context.getAppState().sessionDir);
   }
+  if (env.postCall) await runPostCall(outcome, state, context, env);
   return outcome;
 }

@@ -1,5 +1,5 @@
 /**
- * The streaming executor's start rule (seed 000 §6.3): a call starts as soon as nothing runs, or it
+ * The streaming executor's start rule (the admission gate, docs/runtime.md §5): a call starts as soon as nothing runs, or it
  * and everything running are concurrency-safe (under the cap); an unsafe queued call blocks those
  * behind it; results come in call order after finish().
  */
@@ -36,12 +36,15 @@ function setup(maxConcurrency?: number) {
     const value = await gate(id).promise;
     return {
       data: value,
-      contextModifier: (ctx: ToolUseContext) => ({ ...ctx, messages: [...ctx.messages, input.text] }),
+      contextModifier: (ctx: ToolUseContext) => ({
+        ...ctx,
+        messages: [...ctx.messages, { role: 'user' as const, content: input.text }],
+      }),
     };
   };
   const seen: Record<string, unknown[]> = {};
   const record = (input: { text: string }, context: ToolUseContext) => {
-    seen[context.toolUseId as string] = [...context.messages];
+    seen[context.toolUseId as string] = context.messages.map((m) => m.content);
     return body(input, context);
   };
   const runtime = createToolRuntime({

@@ -1,30 +1,26 @@
 /**
- * The streaming executor (seed 000 §6.3): the host adds `tool_use` blocks while the model is still
- * streaming; each call starts as soon as it may:
- *   - nothing is running, or
- *   - it is concurrency-safe, everything running is concurrency-safe, and fewer than
- *     `maxConcurrency` are running.
- * Calls start in the order they were added: a queued unsafe call blocks everything behind it.
- * Context modifiers: an unsafe call's applies when it ends (before anything else starts); safe
- * calls' are held and applied in call order when no call is running any more (as a batch's are).
+ * The streaming executor: the host adds `tool_use` blocks while the model is still streaming; each
+ * call is queued in the session's admission gate at once and starts as soon as the gate admits it
+ * (admission-gate.ts: safe calls together up to the limit, an unsafe call alone, in call order; a
+ * queued unsafe call blocks everything behind it). A whole turn known up front is the same thing:
+ * every call added, then `finish()`.
+ *
  * Results (after the turn budget) are yielded in call order once `finish()` was called and every
  * call ended; progress and `tool-call-end` updates are yielded live.
  */
 import { AbortError, type ToolUseBlock } from '../core/index.js';
-import { prepareCall } from './plan-batches.js';
-import { notStartedOutcome } from './to-tool-result.js';
+import { prepareCall } from './prepare-call.js';
 import type { Turn } from './turn.js';
-import type { CallOutcome, PreparedCall, ToolRuntimeUpdate, TurnResult } from './types.js';
+import type { CallOutcome, ToolRuntimeUpdate, TurnResult } from './types.js';
 
 interface Entry {
-  call: PreparedCall;
+  toolUseId: string;
   status: 'queued' | 'running' | 'done';
   outcome?: CallOutcome;
 }
 
 export class StreamingToolExecutor {
   private readonly entries: Entry[] = [];
-  private readonly pendingModifiers: CallOutcome[] = [];
   private finished = false;
   private completing = false;
   private fatal: { error: unknown } | undefined;
@@ -32,6 +28,7 @@ export class StreamingToolExecutor {
   private rejectResult!: (error: unknown) => void;
   private readonly result: Promise<TurnResult>;
   private consumed = false;
+  private open = 0;
 
   /** Use `runtime.createStreamingExecutor()`; `onDone` runs once when the turn is over. */
   constructor(
@@ -43,15 +40,30 @@ export class StreamingToolExecutor {
       this.rejectResult = reject;
     });
     this.result.catch(() => undefined);
-    turn.signal.addEventListener('abort', () => this.processQueue(), { once: true });
   }
 
   /** Adds a `tool_use` the model just streamed. Throws when `finish()` was already called. */
   addTool(toolUse: ToolUseBlock): void {
     if (this.finished) throw new Error('StreamingToolExecutor: addTool() after finish()');
-    const call = prepareCall(toolUse, this.entries.length, this.turn.context.options.tools);
-    this.entries.push({ call, status: 'queued' });
-    this.processQueue();
+    const context = this.turn.context;
+    const call = prepareCall(toolUse, this.entries.length, context.options.tools, context);
+    const entry: Entry = { toolUseId: toolUse.id, status: 'queued' };
+    this.entries.push(entry);
+    this.open++;
+    this.turn
+      .schedule(call, () => {
+        entry.status = 'running';
+      })
+      .then(
+        (outcome) => {
+          entry.outcome = outcome;
+          this.settle(entry);
+        },
+        (error: unknown) => {
+          this.fatal ??= { error };
+          this.settle(entry);
+        },
+      );
   }
 
   /** The model finished streaming: no more calls. Results are emitted once every call has ended. */
@@ -67,7 +79,7 @@ export class StreamingToolExecutor {
 
   /** tool_use ids of the calls running now, in call order. */
   get runningToolUseIds(): string[] {
-    return this.entries.filter((e) => e.status === 'running').map((e) => e.call.toolUse.id);
+    return this.entries.filter((e) => e.status === 'running').map((e) => e.toolUseId);
   }
 
   /**
@@ -93,72 +105,15 @@ export class StreamingToolExecutor {
     return this.result;
   }
 
-  private canStart(entry: Entry, running: Entry[]): boolean {
-    if (running.length === 0) return true;
-    return (
-      entry.call.isConcurrencySafe &&
-      running.length < this.turn.maxConcurrency &&
-      running.every((r) => r.call.isConcurrencySafe)
-    );
-  }
-
-  private processQueue(): void {
-    const aborted = this.turn.signal.aborted;
-    for (const entry of this.entries) {
-      if (entry.status !== 'queued') continue;
-      if (aborted) {
-        this.complete(
-          entry,
-          notStartedOutcome({
-            index: entry.call.index,
-            toolUseId: entry.call.toolUse.id,
-            toolName: entry.call.tool?.name ?? entry.call.toolUse.name,
-          }),
-        );
-        continue;
-      }
-      const running = this.entries.filter((e) => e.status === 'running');
-      if (running.length === 0) this.flushModifiers();
-      if (this.canStart(entry, running)) this.start(entry);
-      else if (!entry.call.isConcurrencySafe) break;
-    }
+  private settle(entry: Entry): void {
+    entry.status = 'done';
+    this.open--;
     this.maybeComplete();
   }
 
-  private start(entry: Entry): void {
-    entry.status = 'running';
-    this.turn.runCall(entry.call).then(
-      (outcome) => {
-        if (entry.call.isConcurrencySafe) this.pendingModifiers.push(outcome);
-        else this.turn.applyContextModifier(outcome);
-        this.complete(entry, outcome);
-        this.processQueue();
-      },
-      (error: unknown) => {
-        this.fatal ??= { error };
-        this.turn.controller.abort(error);
-        entry.status = 'done';
-        this.processQueue();
-      },
-    );
-  }
-
-  private complete(entry: Entry, outcome: CallOutcome): void {
-    entry.status = 'done';
-    entry.outcome = outcome;
-  }
-
-  private flushModifiers(): void {
-    if (this.pendingModifiers.length === 0) return;
-    const ordered = this.pendingModifiers.splice(0).sort((a, b) => a.index - b.index);
-    for (const outcome of ordered) this.turn.applyContextModifier(outcome);
-  }
-
   private maybeComplete(): void {
-    if (!this.finished || this.completing) return;
-    if (this.entries.some((e) => e.status !== 'done')) return;
+    if (!this.finished || this.completing || this.open > 0) return;
     this.completing = true;
-    this.flushModifiers();
     const finishTurn = async (): Promise<TurnResult> => {
       if (this.fatal) throw this.fatal.error;
       return this.turn.finish(this.entries.map((e) => e.outcome as CallOutcome));

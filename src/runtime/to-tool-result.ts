@@ -1,11 +1,10 @@
 /**
- * The ONE place where thrown errors become `is_error` tool results (conventions.md §0.6, §3.5;
- * design.md §2: "errors become is_error results in exactly one place"). Every failure of a call
+ * The ONE place where thrown errors become `is_error` tool results. Every failure of a call
  * (unknown tool, schema, validateInput, permission denial, host refusal, tool error, abort, a call
  * never started) flows through `errorToOutcome`. Only `FatalError` escapes: it is rethrown to end
  * the turn.
  *
- * Wording (spec §1.4, [INFERRED] compat choices):
+ * Wording (chosen to match what Claude Code's transcripts show):
  * - unknown tool / schema / validateInput → `<tool_use_error>…</tool_use_error>`, like Claude Code's
  *   `tool_use_error` results;
  * - denials carry the reason or the user's message;
@@ -42,7 +41,7 @@ export interface ErrorOutcomeMeta {
   aborted: boolean;
 }
 
-/** Keeps the head and tail of a long text around `… [N characters truncated] …` (spec §1.4). */
+/** Keeps the head and tail of a long text around `… [N characters truncated] …`. */
 export function middleTruncate(text: string, maxChars: number = MAX_ERROR_MESSAGE_CHARS): string {
   if (text.length <= maxChars) return text;
   const keep = Math.max(0, maxChars - 40);

@@ -1,8 +1,14 @@
 /**
  * One assistant turn's worth of tool calls: the turn's abort controller (linked to the host's
- * signal), the context calls run with (context modifiers change it), the update stream, and the
- * last phase: the per-turn budget and the in-order `result` updates. Both schedulers (batches in
- * `run-tool-calls.ts`, the streaming executor) drive a Turn.
+ * signal), the context calls run with (context modifiers change it), the update stream, the
+ * scheduling of each call through the session's admission gate, and the last phase: the per-turn
+ * budget and the in-order `result` updates.
+ *
+ * Scheduling (`schedule`): a call is queued in the gate in call order and starts when the gate
+ * admits it (admission-gate.ts has the rule). Context modifiers: an unsafe call's applies when it
+ * ends, before the gate admits anything else; safe calls' are held and applied, in call order,
+ * just before the next call of this turn starts with none of the turn's calls running, and at the
+ * end of the turn. An abort settles queued calls as "not started" at once.
  */
 import { setMaxListeners } from 'node:events';
 import {
@@ -12,52 +18,85 @@ import {
   type ToolProgressEvent,
   type ToolUseContext,
 } from '../core/index.js';
+import type { AdmissionGate, Permit, QueuedAdmission } from './admission-gate.js';
 import { AsyncQueue } from './async-queue.js';
 import { applyTurnBudget } from './result-budget.js';
 import { type CallEnvironment, runToolCall } from './run-tool-call.js';
-import { errorToOutcome } from './to-tool-result.js';
-import type { CallOutcome, CanUseTool, PreparedCall, ToolRuntimeUpdate, TurnResult } from './types.js';
+import { errorToOutcome, notStartedOutcome } from './to-tool-result.js';
+import type {
+  CallOutcome,
+  CallRecord,
+  CanUseTool,
+  PostCallHook,
+  PreparedCall,
+  ToolRuntimeUpdate,
+  TurnResult,
+} from './types.js';
 
 export interface TurnOptions {
   context: ToolUseContext;
   signal: AbortSignal | undefined;
   decide: PermissionDecider;
   canUseTool: CanUseTool | undefined;
-  maxConcurrency: number;
+  gate: AdmissionGate;
   globalMaxResultSizeChars: number;
   maxTurnResultsChars: number;
+  postCall?: PostCallHook | undefined;
   /** False when nobody reads `updates` (runToolsToCompletion): nothing is queued. Default true. */
   streamUpdates?: boolean;
+}
+
+/** A call of this turn waiting in the gate. */
+interface Queued {
+  call: PreparedCall;
+  admission: QueuedAdmission | undefined;
+  resolve(outcome: CallOutcome): void;
 }
 
 export class Turn {
   readonly controller = new AbortController();
   readonly updates = new AsyncQueue<ToolRuntimeUpdate>();
-  readonly maxConcurrency: number;
   /** The context the next call starts with. */
   context: ToolUseContext;
+  /** The modifiers applied to `context` so far, in order (to replay them onto a session context that moved on). */
+  readonly appliedModifiers: ((context: ToolUseContext) => ToolUseContext)[] = [];
   private readonly env: CallEnvironment;
   private readonly options: TurnOptions;
   private unlink: (() => void) | undefined;
+  private undelegate: (() => void) | undefined;
   private readonly streamUpdates: boolean;
   /** Calls in flight, told at once when the turn aborts. */
   private readonly abortHandlers = new Set<() => void>();
+  /** Calls queued in the gate, not started yet. */
+  private readonly queued = new Set<Queued>();
+  /** Safe calls' outcomes whose modifiers wait until none of the turn's calls runs. */
+  private readonly pendingModifiers: CallOutcome[] = [];
+  private runningCount = 0;
 
   constructor(options: TurnOptions) {
     this.options = options;
     this.streamUpdates = options.streamUpdates !== false;
-    this.maxConcurrency = options.maxConcurrency;
     // Every running call and its tool may listen to this signal; Node's default warning threshold is 10.
-    setMaxListeners(Math.max(50, options.maxConcurrency * 4), this.controller.signal);
-    const external = options.signal;
-    if (external) {
-      if (external.aborted) this.controller.abort(external.reason);
-      else {
-        const onAbort = () => this.controller.abort(external.reason);
-        external.addEventListener('abort', onAbort, { once: true });
-        this.unlink = () => external.removeEventListener('abort', onAbort);
+    setMaxListeners(Math.max(50, options.gate.limit * 4), this.controller.signal);
+    // The turn aborts with the host's signal and with its context's own (a sub-agent's context
+    // aborts with its parent).
+    const unlinks: (() => void)[] = [];
+    for (const external of [options.signal, options.context.abortController.signal]) {
+      if (!external) continue;
+      if (external.aborted) {
+        this.controller.abort(external.reason);
+        break;
       }
+      const onAbort = () => this.controller.abort(external.reason);
+      external.addEventListener('abort', onAbort, { once: true });
+      unlinks.push(() => external.removeEventListener('abort', onAbort));
     }
+    this.unlink = () => {
+      for (const unlink of unlinks) unlink();
+    };
+    // A turn run on behalf of a running call (a sub-agent's): that call stops counting in the gate.
+    const owner = options.context.runningCall;
+    if (owner && options.gate.owns(owner)) this.undelegate = options.gate.delegate(owner);
     this.context = { ...options.context, abortController: this.controller };
     const signal = this.controller.signal;
     signal.addEventListener(
@@ -66,6 +105,7 @@ export class Turn {
         const handlers = [...this.abortHandlers];
         this.abortHandlers.clear();
         for (const handler of handlers) handler();
+        this.cancelQueued();
       },
       { once: true },
     );
@@ -82,6 +122,7 @@ export class Turn {
       decide: options.decide,
       canUseTool: options.canUseTool,
       globalMaxResultSizeChars: options.globalMaxResultSizeChars,
+      postCall: options.postCall,
       emitProgress: (event: ToolProgressEvent, context: ToolUseContext) => {
         try {
           context.onProgress?.(event);
@@ -97,23 +138,96 @@ export class Turn {
     return this.controller.signal;
   }
 
-  /** Runs one call with the current context (its own `toolUseId`, the turn's abort controller). */
-  async runCall(call: PreparedCall): Promise<CallOutcome> {
+  /**
+   * Queues `call` in the session's gate; resolves with its outcome once it ended (or at once as
+   * "not started" when the turn is or gets aborted before the gate admits it). Rejects only with a
+   * FatalError (after aborting the turn). Call in call order.
+   */
+  schedule(call: PreparedCall, onStart?: () => void): Promise<CallOutcome> {
+    if (this.signal.aborted) return Promise.resolve(this.notStarted(call));
+    return new Promise<CallOutcome>((resolve, reject) => {
+      const entry: Queued = { call, admission: undefined, resolve };
+      this.queued.add(entry);
+      entry.admission = this.options.gate.enqueue({
+        toolUseId: call.toolUse.id,
+        concurrencySafe: call.isConcurrencySafe,
+        start: (permit) => {
+          this.queued.delete(entry);
+          onStart?.();
+          this.start(call, permit).then(resolve, reject);
+        },
+      });
+    });
+  }
+
+  /** Runs an admitted call and frees its place in the gate when it has ended. */
+  private async start(call: PreparedCall, permit: Permit): Promise<CallOutcome> {
+    if (this.signal.aborted) {
+      permit.release();
+      return this.notStarted(call);
+    }
+    if (this.runningCount === 0) this.flushModifiers();
+    this.runningCount++;
+    try {
+      const outcome = await this.runCall(call, permit);
+      if (call.isConcurrencySafe) this.pendingModifiers.push(outcome);
+      else this.applyContextModifier(outcome);
+      return outcome;
+    } catch (error) {
+      // FatalError: the turn ends.
+      this.controller.abort(error);
+      throw error;
+    } finally {
+      this.runningCount--;
+      permit.release();
+    }
+  }
+
+  /** Runs one call with the current context (its own `toolUseId` and running-call handle, the turn's abort controller). */
+  private async runCall(call: PreparedCall, permit: Permit): Promise<CallOutcome> {
     const context: ToolUseContext = {
       ...this.context,
       abortController: this.controller,
       toolUseId: call.toolUse.id,
+      runningCall: permit,
     };
     const outcome = await runToolCall(call, context, this.env);
-    if (this.streamUpdates && outcome.status !== 'not-started')
+    if (this.streamUpdates && outcome.status !== 'not-started') {
+      const agentId = this.context.agentId;
       this.updates.push({
         type: 'tool-call-end',
         toolUseId: outcome.toolUseId,
         toolName: outcome.toolName,
+        ...(agentId !== undefined ? { agentId } : {}),
         isError: outcome.isError,
         durationMs: outcome.durationMs,
       });
+    }
     return outcome;
+  }
+
+  private notStarted(call: PreparedCall): CallOutcome {
+    return notStartedOutcome({
+      index: call.index,
+      toolUseId: call.toolUse.id,
+      toolName: call.tool?.name ?? call.toolUse.name,
+    });
+  }
+
+  /** The turn aborted: calls still waiting in the gate end as "not started" without running. */
+  private cancelQueued(): void {
+    const entries = [...this.queued];
+    this.queued.clear();
+    for (const entry of entries) {
+      if (entry.admission?.cancel() !== false) entry.resolve(this.notStarted(entry.call));
+    }
+  }
+
+  /** Applies the held modifiers of safe calls, in call order. */
+  flushModifiers(): void {
+    if (this.pendingModifiers.length === 0) return;
+    const ordered = this.pendingModifiers.splice(0).sort((a, b) => a.index - b.index);
+    for (const outcome of ordered) this.applyContextModifier(outcome);
   }
 
   /**
@@ -128,7 +242,9 @@ export class Turn {
       const next = modifier(this.context);
       if (!next || typeof next !== 'object') throw new Error('the modifier returned no context');
       this.context = next;
+      this.appliedModifiers.push(modifier);
     } catch (error) {
+      const { input, decision } = outcome;
       Object.assign(
         outcome,
         errorToOutcome(
@@ -138,34 +254,63 @@ export class Turn {
           { ...outcome, stage: 'running', aborted: false },
         ),
       );
+      if (input) outcome.input = input;
+      if (decision) outcome.decision = decision;
     }
   }
 
   /**
-   * Last phase: applies the per-turn budget, emits one `result` update per outcome in call order,
-   * and returns the turn's result. `outcomes` must be indexed by call order with no gaps.
+   * Last phase: applies the held modifiers and the per-turn budget, emits one `result` update per
+   * outcome in call order, and returns the turn's result. `outcomes` must be indexed by call order
+   * with no gaps.
    */
   async finish(outcomes: CallOutcome[]): Promise<TurnResult> {
+    this.flushModifiers();
     await applyTurnBudget(outcomes, {
       sessionDir: this.context.getAppState().sessionDir,
       maxTurnChars: this.options.maxTurnResultsChars,
     });
-    const result: TurnResult = { results: [], newMessages: [] };
+    const agentId = this.options.context.agentId;
+    const result: TurnResult = { results: [], newMessages: [], calls: [], context: this.options.context };
     for (const o of outcomes) {
       const block = { type: 'tool_result' as const, tool_use_id: o.toolUseId, content: o.content };
       const final = o.isError ? { ...block, is_error: true } : block;
+      const record: CallRecord = {
+        toolUseId: o.toolUseId,
+        toolName: o.toolName,
+        status: o.status,
+        isError: o.isError,
+        durationMs: o.durationMs,
+        newMessages: o.newMessages,
+      };
+      if (agentId !== undefined) record.agentId = agentId;
+      if (o.status === 'ok' || 'data' in o) record.data = o.data;
+      if (o.input) record.input = o.input;
+      if (o.decision) record.decision = o.decision;
+      if (o.postCallError !== undefined) record.postCallError = o.postCallError;
       result.results.push(final);
+      result.calls.push(record);
       result.newMessages.push(...o.newMessages);
       if (this.streamUpdates) {
-        this.updates.push({ type: 'result', block: final, toolName: o.toolName, newMessages: o.newMessages });
+        this.updates.push({
+          type: 'result',
+          block: final,
+          toolName: o.toolName,
+          ...(agentId !== undefined ? { agentId } : {}),
+          newMessages: o.newMessages,
+          call: record,
+        });
       }
     }
+    result.context = { ...this.context, abortController: this.options.context.abortController };
     return result;
   }
 
-  /** Detaches from the host's signal. Call once when the turn is over. */
+  /** Detaches from the host's signal and gives the delegating call back its place. Call once when the turn is over. */
   dispose(): void {
     this.unlink?.();
     this.unlink = undefined;
+    this.undelegate?.();
+    this.undelegate = undefined;
   }
 }

@@ -1,10 +1,7 @@
 /**
- * Test fixtures for the runtime: tool factories, tool_use blocks, temp session dirs.
+ * Test fixtures for the runtime: tool factories, tool_use blocks (temp dirs: tool-harness.ts).
  * Only tests and benches import this.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { z } from 'zod';
 import { buildTool, type ToolResult, type ToolUseBlock, type ToolUseContext } from '../core/index.js';
 
@@ -13,13 +10,7 @@ export function toolUse(id: string, name: string, input: unknown = {}): ToolUseB
   return { type: 'tool_use', id, name, input };
 }
 
-/** A fresh temp directory; `cleanup()` removes it. */
-export async function makeTempDir(
-  prefix = 'gantry-test-',
-): Promise<{ dir: string; cleanup(): Promise<void> }> {
-  const dir = await mkdtemp(path.join(tmpdir(), prefix));
-  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
-}
+export { makeTempDir } from './tool-harness.js';
 
 const EchoInput = z.strictObject({ text: z.string(), repeat: z.number().int().min(1).optional() });
 

@@ -121,7 +121,10 @@ function baseInputs(tool: AnyTool, samples: readonly Json[]): Json[] {
   let schema: unknown = tool.inputJSONSchema;
   if (!schema) {
     try {
-      schema = z.toJSONSchema(tool.inputSchema, { io: 'input' });
+      schema =
+        'kind' in tool.inputSchema && tool.inputSchema.kind === 'json-schema'
+          ? tool.inputSchema.jsonSchema
+          : z.toJSONSchema(tool.inputSchema as z.ZodType, { io: 'input' });
     } catch {
       schema = undefined;
     }

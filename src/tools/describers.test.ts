@@ -155,7 +155,9 @@ describe('tool objects, the trait table and the describers agree', () => {
         cwd,
         decide: async () => ({ behavior: 'deny', reason: { type: 'default', message: 'no' } }),
       });
-      const parsed = tool.inputSchema.parse(input);
+      const result = tool.inputSchema.safeParse(input);
+      if (!result.success) throw new Error(`bad sample input for ${name}`);
+      const parsed = result.data;
       const fromTool = await tool.describeCall(parsed, runtime.context);
       const entry = toolDescriberFor(name);
       const world = { ...describeWorldOf(runtime.context), resolver: fsPathResolver };

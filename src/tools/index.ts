@@ -1,12 +1,12 @@
 /**
- * The built-in tool registry (seed 000 §8, §9.4; design.md §1: "adding a tool touches its own
- * folder and one line in the tool list").
+ * The built-in tool registry: adding a tool touches its own folder and one line in the tool list.
  *
- * - `getAllBaseTools()` is ONE explicit list. Always-on tools are imported statically; conditional
- *   tools sit behind a named feature flag and are loaded by dynamic `import()` only when the flag is
- *   on, so a disabled tool's module is never even evaluated (the ESM counterpart of the seed's
- *   `feature('X') ? require(...) : null`).
- * - `getTools()` = the list the model sees: base tools → `isEnabled()` → bare deny rules removed.
+ * - `getAllBaseTools()` is ONE explicit list of the leaf tools. Always-on tools are imported
+ *   statically; conditional tools sit behind a named feature flag and are loaded by dynamic
+ *   `import()` only when the flag is on, so a disabled tool's module is never even evaluated.
+ * - What a session's model sees is assembled above the registry (`assembleToolPool` in
+ *   `runtime/`: these tools plus MCP tools, the Agent tool and tool search, `isEnabled()`, the one
+ *   deny filter, a fixed order). `getTools()` is the registry's part of it: the enabled built-ins.
  * - A feature is on when `GANTRY_FEATURE_<NAME>=1` (or `true`) is set, or the config says so
  *   (`{ features: { SLEEP: true } }`); config wins over env when both are given.
  */
@@ -70,34 +70,11 @@ export async function getAllBaseTools(config: ToolRegistryConfig = {}): Promise<
 }
 
 /**
- * Removes tools named by a bare deny rule (`"deny": ["WebFetch"]`, no parentheses), so the model
- * never sees them (spec §3.3: a bare rule matches the whole tool). `bareDenyToolNames` holds tool
- * names or legacy aliases (`Task` removes `Agent`), and MCP server rules (`mcp__srv` removes every
- * `mcp__srv__*` tool). Rules with a specifier (`Bash(rm:*)`) must not be passed here: they deny
- * some calls, not the tool.
+ * The enabled built-in tools: `getAllBaseTools(config)` → those whose `isEnabled()` is true.
+ * `isEnabled` throwing counts as disabled (fail closed). Deny rules are applied by the tool pool.
  */
-export function filterToolsByDenyRules(
-  tools: readonly AnyTool[],
-  bareDenyToolNames: readonly string[],
-): AnyTool[] {
-  if (bareDenyToolNames.length === 0) return [...tools];
-  const denied = new Set(bareDenyToolNames);
-  return tools.filter((tool) => {
-    if (denied.has(tool.name) || tool.aliases.some((alias) => denied.has(alias))) return false;
-    if (tool.isMcp && tool.mcpInfo && denied.has(`mcp__${tool.mcpInfo.serverName}`)) return false;
-    return true;
-  });
-}
-
-/**
- * The tools the model sees: `getAllBaseTools(config)` → those whose `isEnabled()` is true → minus
- * bare deny rules. `isEnabled` throwing counts as disabled (fail closed).
- */
-export async function getTools(
-  options: ToolRegistryConfig & { bareDenyToolNames?: readonly string[] } = {},
-): Promise<AnyTool[]> {
-  const enabled = filterEnabledTools(await getAllBaseTools(options));
-  return filterToolsByDenyRules(enabled, options.bareDenyToolNames ?? []);
+export async function getTools(options: ToolRegistryConfig = {}): Promise<AnyTool[]> {
+  return filterEnabledTools(await getAllBaseTools(options));
 }
 
 /** Keeps the tools whose `isEnabled()` returns true; one that throws counts as disabled (fail closed). */

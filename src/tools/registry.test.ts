@@ -1,6 +1,6 @@
 /**
- * The registry (seed 000 §8.2, §9.4): feature flags (env or config), dynamic import so a disabled
- * tool's module is never loaded, isEnabled filtering, bare deny rules.
+ * The registry: feature flags (env or config), dynamic import so a disabled tool's module is never
+ * loaded, isEnabled filtering.
  */
 import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { buildTool } from '../core/index.js';
 import { makeTempDir } from '../testing/runtime-fixtures.js';
 import { REPO_ROOT } from '../testing/shared-data.js';
-import { feature, filterEnabledTools, filterToolsByDenyRules, getAllBaseTools, getTools } from './index.js';
+import { feature, filterEnabledTools, getAllBaseTools, getTools } from './index.js';
 
 const run = promisify(execFile);
 
@@ -116,85 +116,9 @@ describe('filterEnabledTools', () => {
   });
 });
 
-describe('filterToolsByDenyRules', () => {
-  const tools = [
-    tool('Bash'),
-    tool('Agent', { aliases: ['Task'] }),
-    tool('WebFetch'),
-    tool('mcp__github__create_issue', {
-      isMcp: true,
-      mcpInfo: { serverName: 'github', toolName: 'create_issue' },
-    }),
-    tool('mcp__githubber__x', { isMcp: true, mcpInfo: { serverName: 'githubber', toolName: 'x' } }),
-  ];
-  it.each([
-    [
-      [],
-      ['Bash', 'Agent', 'WebFetch', 'mcp__github__create_issue', 'mcp__githubber__x'],
-      'no rules keep everything',
-    ],
-    [
-      ['WebFetch'],
-      ['Bash', 'Agent', 'mcp__github__create_issue', 'mcp__githubber__x'],
-      'a bare rule removes the tool',
-    ],
-    [
-      ['Task'],
-      ['Bash', 'WebFetch', 'mcp__github__create_issue', 'mcp__githubber__x'],
-      'a legacy alias removes the current tool',
-    ],
-    [
-      ['mcp__github'],
-      ['Bash', 'Agent', 'WebFetch', 'mcp__githubber__x'],
-      'a server rule removes that server’s tools only',
-    ],
-    [
-      ['mcp__github__create_issue'],
-      ['Bash', 'Agent', 'WebFetch', 'mcp__githubber__x'],
-      'a full MCP tool name removes it',
-    ],
-    [
-      ['bash'],
-      ['Bash', 'Agent', 'WebFetch', 'mcp__github__create_issue', 'mcp__githubber__x'],
-      'names are case-sensitive',
-    ],
-  ])('deny %j leaves %j (%s)', (rules, expected) => {
-    expect(filterToolsByDenyRules(tools, rules).map((t) => t.name)).toEqual(expected);
-  });
-
-  it('getTools applies deny rules to the registry', async () => {
-    const tools = await getTools({ features: { SLEEP: true }, bareDenyToolNames: ['Sleep'] });
-    expect(tools.map((t) => t.name)).not.toContain('Sleep');
+describe('getTools', () => {
+  it('lists the enabled built-ins (deny rules are the tool pool’s: src/runtime/tool-pool.ts)', async () => {
     expect((await getTools({ features: { SLEEP: true } })).map((t) => t.name)).toContain('Sleep');
-  });
-});
-
-describe('registry: Bash sandbox', () => {
-  it('a configured sandbox gives a Bash tool whose spawns go through it', async () => {
-    const wrapped: string[] = [];
-    const sandbox = {
-      async wrap(
-        spec: { file: string; args: string[]; cwd: string; env: Record<string, string | undefined> },
-        info: { command: string },
-      ) {
-        wrapped.push(info.command);
-        return { spec, cleanup: async () => undefined };
-      },
-      annotate: (notes: string) => notes,
-    };
-    const tools = await getAllBaseTools({ bashSandbox: sandbox as never });
-    const bash = tools.find((t) => t.name === 'Bash');
-    const plain = (await getAllBaseTools()).find((t) => t.name === 'Bash');
-    expect(bash).toBeDefined();
-    expect(bash).not.toBe(plain);
-    const { createToolRuntime, allowAllDecider } = await import('../runtime/index.js');
-    const tmp = await makeTempDir();
-    const runtime = createToolRuntime({ tools, cwd: tmp.dir, decide: allowAllDecider });
-    const turn = await runtime.runToolsToCompletion([
-      { type: 'tool_use', id: 'toolu_sb', name: 'Bash', input: { command: 'echo sandboxed' } },
-    ]);
-    expect(turn.results[0]?.is_error).toBeFalsy();
-    expect(wrapped).toEqual(['echo sandboxed']);
-    await tmp.cleanup();
+    expect((await getTools({ features: { SLEEP: false } })).map((t) => t.name)).not.toContain('Sleep');
   });
 });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contentText, type ToolUseBlock } from '../../src/core/index.js';
 import { createPermissionEngine, loadSettings } from '../../src/permissions/index.js';
-import { createToolRuntime } from '../../src/runtime/index.js';
+import { assembleToolPool, createToolRuntime } from '../../src/runtime/index.js';
 import { getAllBaseTools } from '../../src/tools/index.js';
 
 async function session(rules: { allow?: string[]; deny?: string[] } = {}) {
@@ -30,7 +30,10 @@ async function session(rules: { allow?: string[]; deny?: string[] } = {}) {
   });
   const engine = createPermissionEngine({ settings, readableDirectories: [sessionDir] });
   const runtime = createToolRuntime({
-    tools: engine.filterTools(await getAllBaseTools()),
+    tools: assembleToolPool({
+      builtIn: await getAllBaseTools(),
+      isDenied: (name) => engine.isToolDenied(name),
+    }).callable,
     cwd: project,
     sessionDir,
     decide: engine.decider,

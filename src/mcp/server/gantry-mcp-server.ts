@@ -1,14 +1,15 @@
 /**
  * `gantry mcp`: Gantry's built-in tools served over MCP, with the permission engine in front
- * (design.md §6 "gantry mcp"; issue 7). One MCP session = one tool runtime (its own cwd,
- * read-file state and background tasks).
+ * (docs/runtime.md). One MCP session = one tool runtime (its own cwd, read-file state and
+ * background tasks, stopped when the session closes).
  *
  * - tools/list: names and JSON Schemas exactly as the model would see them (model/tool-definitions),
  *   annotations from the tools' flags (annotations.ts).
- * - tools/call: runs through the runtime pipeline (concurrent requests are grouped into turns:
- *   call-queue.ts); `allow` runs, `deny` returns `isError` with the
- *   reason, `ask` is put to the user with MCP elicitation when the client supports it, otherwise
- *   answered by `onAsk` (default deny).
+ * - tools/call: each request is a turn of one call on the session's runtime, so concurrent
+ *   requests go through the session's admission gate like a model turn's calls (concurrency-safe
+ *   calls together, others one at a time, in arrival order), and cancelling a request aborts only
+ *   its own call. `allow` runs, `deny` returns `isError` with the reason, `ask` is put to the user
+ *   with MCP elicitation when the client supports it, otherwise answered by `onAsk` (default deny).
  * - roots: when the client exposes roots, their `file://` directories become additional working
  *   directories (re-read on `notifications/roots/list_changed`).
  */
@@ -29,10 +30,8 @@ import type {
   ToolResultContent,
 } from '../../core/index.js';
 import { findToolByName } from '../../core/index.js';
-import { toolDefinition } from '../../model/tool-definitions.js';
-import { type CanUseTool, createToolRuntime, type ToolRuntime } from '../../runtime/index.js';
+import { type CanUseTool, createToolRuntime, type ToolRuntime, toolDefinition } from '../../runtime/index.js';
 import { annotationsFor } from './annotations.js';
-import { createCallQueue } from './call-queue.js';
 
 export interface GantryMcpServerOptions {
   tools: readonly AnyTool[];
@@ -57,6 +56,7 @@ export function toMcpContent(content: ToolResultContent): CallToolResult['conten
     if (b.type === 'text') return { type: 'text' as const, text: b.text };
     if (b.type === 'image')
       return { type: 'image' as const, data: b.source.data, mimeType: b.source.media_type };
+    if (b.type === 'tool_reference') return { type: 'text' as const, text: `[Tool loaded: ${b.tool_name}]` };
     return {
       type: 'resource' as const,
       resource: { uri: 'gantry:document.pdf', mimeType: b.source.media_type, blob: b.source.data },
@@ -139,9 +139,12 @@ export function createGantryMcpServer(options: GantryMcpServerOptions): {
     canUseTool,
     ...(options.sessionDir ? { sessionDir: options.sessionDir } : {}),
   });
+  // The session ends with its transport: its services go with it (background commands stopped).
+  server.onclose = () => {
+    void runtime.services.dispose();
+  };
   const baseDirectories = runtime.getAppState().additionalDirectories;
   let rootsReady: Promise<void> = Promise.resolve();
-  const calls = createCallQueue(runtime);
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: options.tools.map((tool) => {
@@ -162,10 +165,10 @@ export function createGantryMcpServer(options: GantryMcpServerOptions): {
       return { content: [{ type: 'text', text: `No such tool available: ${name}` }], isError: true };
     }
     const id = `mcp_${randomUUID()}`;
-    const block = await calls.submit({ type: 'tool_use', id, name, input: args ?? {} }, extra.signal);
-    // The runtime records every call's decision for its host; an MCP session has no later use for
-    // it, and a long session would otherwise keep one entry per call forever.
-    runtime.context.toolDecisions.delete(id);
+    const turn = await runtime.runToolsToCompletion([{ type: 'tool_use', id, name, input: args ?? {} }], {
+      signal: extra.signal,
+    });
+    const block = turn.results[0];
     if (!block)
       return { content: [{ type: 'text', text: 'No result (the call was cancelled)' }], isError: true };
     return { content: toMcpContent(block.content), isError: block.is_error === true };

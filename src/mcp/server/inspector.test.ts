@@ -14,7 +14,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toolDefinitions } from '../../model/tool-definitions.js';
+import { assembleToolPool, toolDefinitions } from '../../runtime/index.js';
 import { getAllBaseTools } from '../../tools/index.js';
 import { GANTRY_BIN, makeLayout, type McpLayout, REPO, serverEnv } from './test-support.js';
 
@@ -56,7 +56,9 @@ describe('MCP Inspector CLI as an independent client of gantry mcp', () => {
 
   it('tools/list over stdio: the model-facing names and schemas, with annotations', async () => {
     const out = (await inspector(gantryStdio(), ['--method', 'tools/list'])) as { tools: ListedTool[] };
-    const expected = toolDefinitions(await getAllBaseTools({ env: {} }));
+    const expected = toolDefinitions(
+      assembleToolPool({ builtIn: await getAllBaseTools({ env: {} }) }).callable,
+    );
     expect(out.tools.map((t) => t.name)).toEqual(expected.map((d) => d.name));
     for (const def of expected)
       expect(out.tools.find((t) => t.name === def.name)?.inputSchema, def.name).toEqual(def.input_schema);

@@ -10,7 +10,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPermissionEngine, loadSettings } from '../../permissions/index.js';
-import type { ToolRuntime } from '../../runtime/index.js';
+import { allowAllDecider, type ToolRuntime } from '../../runtime/index.js';
+import { waitUntil } from '../../testing/deferred.js';
 import { makeTempDir } from '../../testing/runtime-fixtures.js';
 import { getAllBaseTools } from '../../tools/index.js';
 import { createGantryMcpServer } from './gantry-mcp-server.js';
@@ -74,10 +75,13 @@ describe('an MCP session keeps its runtime state across calls', () => {
     expect(textOf(second).trim()).toBe(path.join(dir, 'project', 'src'));
   });
 
-  it('per-call decision records do not accumulate in a long session', async () => {
+  it('no per-call state stays behind in a long session: each call leaves the session gate idle', async () => {
     const a = path.join(dir, 'project', 'a.txt');
-    for (let i = 0; i < 5; i++) await client.callTool({ name: 'Read', arguments: { file_path: a } });
-    expect(runtime.context.toolDecisions.size).toBe(0);
+    for (let i = 0; i < 5; i++) {
+      await client.callTool({ name: 'Read', arguments: { file_path: a } });
+      expect([runtime.gate.running, runtime.gate.waiting]).toEqual([0, 0]);
+    }
+    expect(Object.keys(runtime.context)).not.toContain('toolDecisions');
   });
 
   it('finished turns are not kept alive by the session context (no chain of turns in a long session)', async () => {
@@ -88,5 +92,35 @@ describe('an MCP session keeps its runtime state across calls', () => {
     for (let i = 0; i < 3; i++) await client.callTool({ name: 'Read', arguments: { file_path: a } });
     expect(runtime.context.abortController).toBe(before);
     expect(runtime.context.abortController.signal.aborted).toBe(false);
+  });
+});
+
+describe('an MCP session’s end', () => {
+  it('disposes its services: a background command it started is stopped', async () => {
+    const { dir, cleanup } = await makeTempDir('gantry-mcp-close-');
+    try {
+      const project = path.join(dir, 'project');
+      await mkdir(project, { recursive: true });
+      const built = createGantryMcpServer({
+        tools: await getAllBaseTools({ env: {} }),
+        cwd: project,
+        mode: 'bypassPermissions',
+        decide: allowAllDecider,
+        sessionDir: path.join(dir, 'session'),
+      });
+      const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+      await built.server.connect(serverSide);
+      const client = new Client({ name: 'close-test', version: '1' });
+      await client.connect(clientSide);
+      await client.callTool({ name: 'Bash', arguments: { command: 'sleep 300', run_in_background: true } });
+      const [id] = built.runtime.services.tasks.runningIds();
+      expect(id).toBeDefined();
+      await client.close();
+      await waitUntil(() => built.runtime.services.disposed, 'the session’s services were disposed on close');
+      await built.runtime.services.dispose();
+      expect(built.runtime.services.tasks.isRunning(id as string)).toBe(false);
+    } finally {
+      await cleanup();
+    }
   });
 });

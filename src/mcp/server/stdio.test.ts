@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toolDefinitions } from '../../model/tool-definitions.js';
+import { assembleToolPool, toolDefinitions } from '../../runtime/index.js';
 import { getAllBaseTools } from '../../tools/index.js';
 import { connectGantryStdio, makeLayout, type McpLayout, textOf } from './test-support.js';
 
@@ -51,9 +51,8 @@ describe('gantry mcp over stdio (SDK client): default --on-ask deny, deny rules 
 
   it('lists the built-in tools with the names, descriptions and JSON Schemas the model sees', async () => {
     const { tools } = await client.listTools();
-    const expected = toolDefinitions(await getAllBaseTools({ env: {} })).filter(
-      (d) => d.name !== 'NotebookEdit',
-    );
+    const pool = assembleToolPool({ builtIn: await getAllBaseTools({ env: {} }) });
+    const expected = toolDefinitions(pool.callable).filter((d) => d.name !== 'NotebookEdit');
     expect(tools.map((t) => t.name)).toEqual(expected.map((d) => d.name));
     for (const def of expected) {
       const listed = tools.find((t) => t.name === def.name);

@@ -79,6 +79,9 @@ function splitToolResult(content: ToolResultContent): { text: string; media: Cha
   const media: ChatContentPart[] = [];
   for (const b of content) {
     if (b.type === 'text') texts.push(b.text);
+    // A tool-search result: OpenAI-compatible APIs have no tool references; the loaded tool's
+    // definition is in the request's tools, and the model is told by name.
+    else if (b.type === 'tool_reference') texts.push(`Tool loaded: ${b.tool_name}`);
     else {
       const part = partOf(b);
       if (part) media.push(part);

@@ -55,6 +55,9 @@ function toolOutput(content: ToolResultContent): { text: string; media: InputPar
   const media: InputPart[] = [];
   for (const b of content) {
     if (b.type === 'text') texts.push(b.text);
+    // A tool-search result: OpenAI-compatible APIs have no tool references; the loaded tool's
+    // definition is in the request's tools, and the model is told by name.
+    else if (b.type === 'tool_reference') texts.push(`Tool loaded: ${b.tool_name}`);
     else {
       const p = partOf(b);
       if (p) media.push(p);

@@ -10,13 +10,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { contentText } from '../../core/index.js';
 import { defaultSandboxSettings, type SandboxSettings } from '../../core/sandbox-settings.js';
 import { createSandboxManager, type SandboxManager } from '../../sandbox/index.js';
-import { BackgroundTaskManager } from '../tasks/task-manager.js';
-import { BashCommandError, type BashOutput } from './bash-output.js';
+import { makeTestSession, runTool, type TestSession } from '../../testing/tool-harness.js';
+import type { BashOutput } from './bash-output.js';
 import { createBashTool } from './bash.tool.js';
-import { makeTestSession, runTool, type TestSession } from './test-support.js';
 
 let session: TestSession;
-let tasks: BackgroundTaskManager;
 let sandbox: SandboxManager;
 let outside: string;
 
@@ -29,7 +27,6 @@ const settings = (o: Partial<SandboxSettings> = {}): SandboxSettings => ({
 
 beforeEach(async () => {
   session = await makeTestSession();
-  tasks = new BackgroundTaskManager();
   outside = path.join(path.dirname(session.root), 'outside');
   await mkdir(outside, { recursive: true });
   sandbox = createSandboxManager({
@@ -39,19 +36,15 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await tasks.stopAll();
-  await sandbox.dispose();
   await session.cleanup();
+  await sandbox.dispose();
 });
 
 const tool = (withSandbox: boolean) =>
-  createBashTool({ tasks, killGraceMs: 500, progressIntervalMs: 0, ...(withSandbox ? { sandbox } : {}) });
+  createBashTool({ killGraceMs: 500, progressIntervalMs: 0, ...(withSandbox ? { sandbox } : {}) });
 
 async function call(withSandbox: boolean, input: Record<string, unknown>) {
-  return runTool<BashOutput>(tool(withSandbox), input, {
-    ...session.context,
-    toolUseId: `toolu_${Math.random()}`,
-  });
+  return runTool<BashOutput>(tool(withSandbox), input, session.context);
 }
 
 describe('Bash tool + sandbox', () => {
@@ -77,9 +70,8 @@ describe('Bash tool + sandbox', () => {
     const boxed = await call(true, { command: `echo pwned > ${target}` });
     expect(boxed.ok).toBe(false);
     expect(existsSync(target)).toBe(false);
-    const error = (boxed as { error: Error }).error;
-    expect(error).toBeInstanceOf(BashCommandError);
-    const text = contentText(tool(true).mapToolResultToContent((error as BashCommandError).data, 'id'));
+    expect(boxed.record.status).toBe('error');
+    const text = contentText(boxed.content);
     expect(text).toMatch(/Read-only file system/);
     expect(text).toMatch(
       /\[sandbox\] writing to .*outside\/out\.txt was blocked by the sandbox \(not in the allowed write paths/,

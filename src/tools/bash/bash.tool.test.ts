@@ -2,22 +2,19 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { contentText } from '../../core/index.js';
-import { BackgroundTaskManager } from '../tasks/task-manager.js';
+import { contentText, type ToolUseContext } from '../../core/index.js';
+import { makeTestSession, runTool, type TestSession } from '../../testing/tool-harness.js';
 import { createTaskOutputTool, type TaskOutputData } from '../tasks/task-output.tool.js';
-import { BashAbortError, BashCommandError, type BashOutput } from './bash-output.js';
+import { BashAbortError, type BashOutput } from './bash-output.js';
 import { createBashTool } from './bash.tool.js';
 import { cwdResetNote } from './cwd.js';
-import { makeTestSession, runTool, type TestSession } from './test-support.js';
+import { defaultShellPort, type ShellAnalysisPort } from './shell-port.js';
 
 let session: TestSession;
-let tasks: BackgroundTaskManager;
 let bash: ReturnType<typeof createBashTool>;
 beforeEach(async () => {
   session = await makeTestSession();
-  tasks = new BackgroundTaskManager();
   bash = createBashTool({
-    tasks,
     killGraceMs: 500,
     progressIntervalMs: 0,
     env: {
@@ -30,50 +27,104 @@ beforeEach(async () => {
   });
 });
 afterEach(async () => {
-  await tasks.stopAll();
   await session.cleanup();
 });
 
+/** Runs `input` through the runtime; the call's structured output (fails the test when the call fails). */
 async function ok(
   input: Record<string, unknown>,
   onProgress?: (p: unknown) => void | Promise<void>,
 ): Promise<BashOutput> {
-  const result = await runTool<BashOutput>(
-    bash,
-    input,
-    { ...session.context, toolUseId: 'toolu_test' },
-    onProgress,
-  );
-  if (!result.ok) throw result.error;
+  const result = await runTool<BashOutput>(bash, input, session.context, {
+    toolUseId: 'toolu_test',
+    ...(onProgress ? { onProgress } : {}),
+  });
+  if (!result.ok) throw new Error(result.error);
   return result.data;
 }
 
+/** Runs `input` through the runtime; the failure: its text, the output the error carried, the status. */
 async function fails(input: Record<string, unknown>, onProgress?: (p: unknown) => void | Promise<void>) {
-  const result = await runTool<BashOutput>(
-    bash,
-    input,
-    { ...session.context, toolUseId: 'toolu_test' },
-    onProgress,
-  );
+  const result = await runTool<BashOutput>(bash, input, session.context, {
+    ...(onProgress ? { onProgress } : {}),
+  });
   if (result.ok) throw new Error(`expected a failure, got ${JSON.stringify(result.data)}`);
-  return result.error;
+  return { message: result.error, data: result.data, status: result.record.status };
+}
+
+/** Drives only the tool's own `call` generator (no pipeline): for the tool's handling of an abort. */
+async function drive(
+  input: Record<string, unknown>,
+  context: ToolUseContext,
+  onProgress?: (p: unknown) => void,
+) {
+  const generator = bash.call(bash.inputSchema.parse(input), context);
+  try {
+    for (;;) {
+      const step = await generator.next();
+      if (step.done) return { ok: true as const, data: step.value.data };
+      onProgress?.(step.value);
+    }
+  } catch (error) {
+    return { ok: false as const, error: error as Error };
+  }
 }
 
 describe('Bash read-only classification', () => {
   // First in the file: the parser of this worker process is not initialised yet.
   it('fails closed before the parser is ready, then follows the analysis once describeCall awaited it', async () => {
-    expect(bash.isReadOnly({ command: 'ls' })).toBe(false);
-    expect(bash.isConcurrencySafe({ command: 'ls' })).toBe(false);
-    const description = await bash.describeCall({ command: 'ls -la && git status' }, session.context);
+    const ctx = session.context;
+    expect(bash.isReadOnly({ command: 'ls' }, ctx)).toBe(false);
+    expect(bash.isConcurrencySafe({ command: 'ls' }, ctx)).toBe(false);
+    const description = await bash.describeCall({ command: 'ls -la && git status' }, ctx);
     expect(description.subcommands?.map((s) => s.program)).toEqual(['ls', 'git']);
-    expect(bash.isReadOnly({ command: 'ls -la' })).toBe(true);
-    expect(bash.isConcurrencySafe({ command: 'cat README.md' })).toBe(true);
-    expect(bash.isReadOnly({ command: 'rm -rf build' })).toBe(false);
-    expect(bash.isReadOnly({ command: 'ls > out.txt' })).toBe(false);
-    expect(bash.isReadOnly({ command: 'ls', run_in_background: true })).toBe(false);
+    expect(bash.isReadOnly({ command: 'ls -la' }, ctx)).toBe(true);
+    expect(bash.isConcurrencySafe({ command: 'cat README.md' }, ctx)).toBe(true);
+    expect(bash.isReadOnly({ command: 'rm -rf build' }, ctx)).toBe(false);
+    expect(bash.isReadOnly({ command: 'ls > out.txt' }, ctx)).toBe(false);
+    expect(bash.isReadOnly({ command: 'ls', run_in_background: true }, ctx)).toBe(false);
     expect(bash.toAutoClassifierInput({ command: 'npm test' })).toBe('npm test');
   });
+
+  it('without a context (no session working directory) nothing is read-only or concurrency-safe', () => {
+    expect(bash.isReadOnly({ command: 'ls' })).toBe(false);
+    expect(bash.isConcurrencySafe({ command: 'ls' })).toBe(false);
+  });
+
+  it('analyses against the session working directory, not the process one', async () => {
+    // `cat notes.txt` reads a file in the cwd: read-only inside the project, a read outside it
+    // (and so not proven read-only for the engine's purposes) when the cwd is elsewhere.
+    const seen: string[] = [];
+    const counting = createBashTool({ shell: countingPort(seen) });
+    const other = path.join(path.dirname(session.root), 'elsewhere');
+    await mkdir(other, { recursive: true });
+    session.context.setAppState((s) => ({ ...s, cwd: other }));
+    counting.isConcurrencySafe({ command: 'cat notes.txt' }, session.context);
+    expect(seen).toEqual([other]);
+    expect(process.cwd()).not.toBe(other);
+  });
+
+  it('analyses each command once per call through the runtime (predicates, describeCall, post-run step)', async () => {
+    const seen: string[] = [];
+    const counting = createBashTool({ shell: countingPort(seen), progressIntervalMs: 0 });
+    await counting.describeCall({ command: 'true' }, session.context); // the parser is ready from here on
+    seen.length = 0;
+    const run = await runTool<BashOutput>(counting, { command: 'ls | head -3' }, session.context);
+    expect(run.ok).toBe(true);
+    expect(seen).toEqual([session.root]);
+  });
 });
+
+/** The default shell port, recording the cwd of every analysis it runs. */
+function countingPort(seen: string[]): ShellAnalysisPort {
+  return {
+    ...defaultShellPort,
+    analyzeSync(command, cwd) {
+      seen.push(cwd);
+      return defaultShellPort.analyzeSync(command, cwd);
+    },
+  };
+}
 
 describe('Bash output', () => {
   it('merges stdout and stderr in the order produced; stderr holds only harness notes', async () => {
@@ -170,20 +221,20 @@ describe('Bash exit codes', () => {
     ['grep -E "(" /dev/null', 'Exit code 2', 'grep exit 2 is a real error'],
   ])('%j fails with %j (%s)', async (command, start) => {
     const error = await fails({ command });
-    expect(error).toBeInstanceOf(BashCommandError);
+    expect(error.status).toBe('error');
     expect(error.message.startsWith(start)).toBe(true);
-    expect((error as BashCommandError).data.interrupted).toBe(false);
+    expect(error.data.interrupted).toBe(false);
   });
 });
 
 describe('Bash timeouts and abort', () => {
   it('stops the process group at the timeout and says how', async () => {
     const error = await fails({ command: 'echo begun; while :; do sleep 0.05; done', timeout: 300 });
-    expect(error).toBeInstanceOf(BashCommandError);
+    expect(error.status).toBe('error');
     expect(error.message).toBe(
       'Command timed out after 300ms; its process group was stopped with SIGTERM.\nbegun\nTerminated',
     );
-    expect((error as BashCommandError).data).toMatchObject({
+    expect(error.data).toMatchObject({
       interrupted: true,
       timedOutAfterMs: 300,
       killSignal: 'SIGTERM',
@@ -200,10 +251,9 @@ describe('Bash timeouts and abort', () => {
   it('aborts through the context abort controller, killing the children', async () => {
     const pidFile = path.join(session.root, 'child.pid');
     const controller = new AbortController();
-    const result = await runTool<BashOutput>(
-      bash,
+    const result = await drive(
       { command: `sleep 300 & echo $! > ${pidFile}; echo started; wait` },
-      { ...session.context, abortController: controller },
+      { ...session.context, abortController: controller, toolUseId: 'toolu_abort' },
       (p) => {
         if ((p as { totalLines: number }).totalLines >= 1) controller.abort();
       },
@@ -222,8 +272,7 @@ describe('Bash timeouts and abort', () => {
   it('refuses to start when the turn is already aborted', async () => {
     const controller = new AbortController();
     controller.abort();
-    const result = await runTool(
-      bash,
+    const result = await drive(
       { command: 'touch should-not-exist' },
       { ...session.context, abortController: controller },
     );
@@ -252,7 +301,7 @@ describe('Bash working directory', () => {
 
   it('never changes the session cwd from a background command', async () => {
     const data = await ok({ command: 'cd / && echo bg', run_in_background: true });
-    await tasks.waitForEnd(data.backgroundTaskId!, 60_000);
+    await session.services.tasks.waitForEnd(data.backgroundTaskId!, 60_000);
     expect(session.state().cwd).toBe(session.root);
   });
 });
@@ -268,7 +317,7 @@ describe('Bash background and follow-up tools', () => {
       `Command running in background with ID: ${data.backgroundTaskId}. Output is being written to: ${data.backgroundOutputFile}`,
     );
     const read = await runTool<TaskOutputData>(
-      createTaskOutputTool(tasks),
+      createTaskOutputTool(),
       { task_id: data.backgroundTaskId },
       session.context,
     );

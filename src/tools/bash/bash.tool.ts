@@ -1,5 +1,11 @@
 /**
- * The `Bash` tool (spec §2.7; seed 000 §2.1–2.2, §2.4; issue 4).
+ * The `Bash` tool.
+ *
+ * One shell analysis per call: the command is analysed against the session's working directory
+ * (from the context, never the process's) the first time a phase needs it, and every later phase
+ * of the same call (the concurrency and read-only predicates, `describeCall`, the post-run step)
+ * reuses that analysis. The memo is keyed by the parsed input object the runtime hands every phase
+ * of one call, and by the working directory, so an updated input or a changed cwd is analysed anew.
  *
  * Phases: `validateInput` (foreground sleep > 2 s refused) → `describeCall` (shell analysis:
  * sub-commands for rule matching, effects, findings; awaits the parser first) → `call`:
@@ -11,7 +17,8 @@
  *   excerpt with the full output spilled, git operations, destructive warning).
  *
  * `createBashTool(options)` takes the dependencies that vary per host: the sandbox seam
- * (spawn-spec.ts {@link BashSandbox}), the shell analysis port, the environment, the task registry.
+ * (spawn-spec.ts {@link BashSandbox}), the shell analysis port, the environment. Background tasks
+ * go to the session's registry (`context.services.tasks`).
  * `BashTool` is the default instance (no sandbox) that the registry lists.
  */
 import { randomUUID } from 'node:crypto';
@@ -20,8 +27,8 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeWorldOf } from '../../core/call-describer.js';
-import { AbortError, buildTool, type ToolUseContext } from '../../core/index.js';
-import { backgroundTasks, type BackgroundTaskManager } from '../tasks/task-manager.js';
+import { AbortError, buildTool, ToolExecutionError, type ToolUseContext } from '../../core/index.js';
+import type { CommandAnalysis } from '../../shell/types.js';
 import {
   BashInput,
   BASH_MAX_RESULT_SIZE_CHARS,
@@ -54,8 +61,6 @@ export interface BashToolOptions {
   shell?: ShellAnalysisPort;
   /** Environment of commands and of the limits (`BASH_*_TIMEOUT_MS`, `BASH_MAX_OUTPUT_LENGTH`). Default `process.env`. */
   env?: Record<string, string | undefined>;
-  /** Background task registry (default: the process-wide `backgroundTasks`). */
-  tasks?: BackgroundTaskManager;
   /** Overrides of the SIGTERM→SIGKILL grace (ms) and progress interval (ms), e.g. for tests. */
   killGraceMs?: number;
   progressIntervalMs?: number;
@@ -69,7 +74,6 @@ function truthy(value: string | undefined): boolean {
 export function createBashTool(options: BashToolOptions = {}) {
   const env = options.env ?? process.env;
   const shell = options.shell ?? defaultShellPort;
-  const tasks = options.tasks ?? backgroundTasks;
   const limits = {
     ...bashLimitsFromEnv(env),
     ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
@@ -80,13 +84,33 @@ export function createBashTool(options: BashToolOptions = {}) {
     truthy(env.GANTRY_BASH_MAINTAIN_PROJECT_WORKING_DIR) ||
     truthy(env.CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR);
 
-  /** Read-only exactly when the analysis proves it; false while the parser is not initialised (fail closed). */
-  const provenReadOnly = (input: BashInput): boolean => {
-    if (input.run_in_background) return false;
-    return shell.analyzeSync(input.command, process.cwd())?.readOnly === true;
+  /** Analyses of the calls in flight, by parsed input object (see the module comment). */
+  const analyses = new WeakMap<BashInput, { cwd: string; analysis: CommandAnalysis }>();
+  /** The call's analysis against `cwd`: computed once, undefined while the parser is not ready. */
+  const analysisOf = (input: BashInput, cwd: string): CommandAnalysis | undefined => {
+    const hit = analyses.get(input);
+    if (hit && hit.cwd === cwd) return hit.analysis;
+    const analysis = shell.analyzeSync(input.command, cwd);
+    if (analysis) analyses.set(input, { cwd, analysis });
+    return analysis;
   };
 
-  const describer = bashDescriber((command, world) => shell.describe(command, world.cwd));
+  /** The shared Bash describer (the guard's), here only for the classifier text. */
+  const describer = bashDescriber(async (command, world) => {
+    await shell.init();
+    const analysis = shell.analyzeSync(command, world.cwd);
+    if (!analysis) throw new ToolExecutionError('The shell analysis of this command failed.');
+    return shell.describeAnalysis(analysis);
+  });
+
+  /**
+   * Read-only exactly when the analysis proves it; false without a context (no session cwd to
+   * analyse against) or while the parser is not initialised (fail closed).
+   */
+  const provenReadOnly = (input: BashInput, context?: ToolUseContext): boolean => {
+    if (input.run_in_background || !context) return false;
+    return analysisOf(input, context.getAppState().cwd)?.readOnly === true;
+  };
 
   return buildTool({
     name: 'Bash',
@@ -108,7 +132,17 @@ export function createBashTool(options: BashToolOptions = {}) {
 
     async describeCall(input: BashInput, context: ToolUseContext) {
       const cwd = context.getAppState().cwd;
-      const description = await describer.describe(input, describeWorldOf(context));
+      await shell.init();
+      // The describer (also used by the guard) over this call's one analysis.
+      const description = await bashDescriber((_command, world) => {
+        const analysis = analysisOf(input, world.cwd);
+        if (!analysis) {
+          throw new ToolExecutionError(
+            'The shell analysis of this command failed, so it cannot be checked and was not run.',
+          );
+        }
+        return shell.describeAnalysis(analysis);
+      }).describe(input, describeWorldOf(context));
       if (!options.sandbox?.decide) return description;
       const decision = await options.sandbox
         .decide({
@@ -140,7 +174,6 @@ export function createBashTool(options: BashToolOptions = {}) {
           timeoutMs,
           graceMs: limits.killGraceMs,
           context,
-          manager: tasks,
           env,
           ...(envFile ? { envFile } : {}),
           ...(options.sandbox ? { sandbox: options.sandbox } : {}),
@@ -192,7 +225,7 @@ export function createBashTool(options: BashToolOptions = {}) {
         context.setAppState((prev) => ({ ...prev, cwd: after.cwd }));
       if (after.note) notes.push(after.note);
       await shell.init().catch(() => undefined);
-      const analysis = shell.analyzeSync(input.command, start.cwd);
+      const analysis = analysisOf(input, start.cwd);
       const data = await finishForeground({
         command: input.command,
         run,
@@ -210,7 +243,7 @@ export function createBashTool(options: BashToolOptions = {}) {
       return { data };
     },
 
-    mapToolResultToContent: (output: BashOutput, _toolUseId?: string) => mapBashResult(output),
+    mapToolResultToContent: (output: BashOutput, _meta?: unknown) => mapBashResult(output),
   });
 }
 

@@ -3,7 +3,8 @@
  *
  * Sequence: new task id → output file `<sessionDir>/tasks/<id>.output` → spawn spec (+ sandbox
  * wrap) → start the process group, not keeping the host alive → register the task in
- * `AppState.tasks` (through `setAppStateForTasks`) and in the process registry → return at once.
+ * `AppState.tasks` (through `setAppStateForTasks`) and in the session's task registry
+ * (`context.services.tasks`) → return at once.
  * When the leader exits: the task's status becomes `completed` (exit 0), `failed` (other exit) or
  * `killed` (TaskStop, or its run-time limit), `AppState.tasks` is updated, the host is told through
  * `context.notify` (a task-notification with Claude Code's summary line), and the sandbox cleanup
@@ -12,7 +13,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { BackgroundTaskInfo, ToolUseContext } from '../../core/index.js';
-import { type BackgroundTaskManager, taskEndSummary } from '../tasks/task-manager.js';
+import { taskEndSummary } from '../tasks/task-manager.js';
 import { type RunningProcess, startProcess } from './exec.js';
 import { type BashSandbox, buildShellSpawnSpec } from './spawn-spec.js';
 
@@ -24,7 +25,6 @@ export interface StartBackgroundOptions {
   timeoutMs: number;
   graceMs: number;
   context: ToolUseContext;
-  manager: BackgroundTaskManager;
   env?: Record<string, string | undefined>;
   envFile?: string;
   sandbox?: BashSandbox;
@@ -44,7 +44,8 @@ function setTask(context: ToolUseContext, task: BackgroundTaskInfo): void {
 export async function startBackgroundCommand(
   options: StartBackgroundOptions,
 ): Promise<StartedBackgroundTask> {
-  const { context, manager } = options;
+  const { context } = options;
+  const manager = context.services.tasks;
   const taskId = manager.newTaskId('bash');
   const tasksDir = path.join(context.getAppState().sessionDir, 'tasks');
   await mkdir(tasksDir, { recursive: true });

@@ -1,19 +1,20 @@
 /**
- * What the Bash tool needs from shell analysis (`src/shell/`, helpers D/E), in one place: the
- * tool never imports deeper than the facade `src/shell/index.ts`.
+ * What the Bash tool needs from shell analysis (`src/shell/`), in one place: the tool never
+ * imports deeper than the facade `src/shell/index.ts`.
  *
  * - `init()`: loads the parser (idempotent, async). `describeCall` awaits it before anything else,
  *   so the sync questions below have an initialised parser on the runtime's path.
  * - `analyzeSync`: the analysis of a command, or undefined when the parser is not initialised yet
- *   or the analysis throws (callers then fail closed: not read-only, not concurrency-safe).
- * - `describe`: permission targets, effects and findings (CallDescription).
- * - `interpretExitCode`: semantic exit codes (seed 000 §2.4: grep 1 = no matches …).
+ *   or the analysis throws (callers then fail closed: not read-only, not concurrency-safe). The
+ *   Bash tool asks it once per call and keeps the answer for every later phase of that call.
+ * - `describeAnalysis`: permission targets, effects and findings (CallDescription) of an analysis.
+ * - `interpretExitCode`: semantic exit codes (grep 1 = no matches …).
  */
 import { homedir } from 'node:os';
 import type { CallDescription } from '../../core/index.js';
 import {
   analyzeCommand,
-  describeBashCommand,
+  describeAnalysis,
   initShellParser,
   interpretExitCode,
   isShellParserReady,
@@ -24,7 +25,7 @@ import type { ExitCodeInterpretation } from './finish-foreground.js';
 export interface ShellAnalysisPort {
   init(): Promise<void>;
   analyzeSync(command: string, cwd: string): CommandAnalysis | undefined;
-  describe(command: string, cwd: string): Promise<CallDescription>;
+  describeAnalysis(analysis: CommandAnalysis): CallDescription;
   interpretExitCode(command: string, code: number): ExitCodeInterpretation;
 }
 
@@ -39,10 +40,7 @@ export const defaultShellPort: ShellAnalysisPort = {
       return undefined;
     }
   },
-  async describe(command, cwd) {
-    await initShellParser();
-    return describeBashCommand(command, { cwd, home: homedir() });
-  },
+  describeAnalysis: (analysis) => describeAnalysis(analysis),
   interpretExitCode(command, code) {
     const result = interpretExitCode(command, code);
     return result.message === undefined

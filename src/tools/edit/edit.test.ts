@@ -2,7 +2,7 @@ import { readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ToolUseContext } from '../../core/index.js';
-import { makeContext, makeTempDir, runTool, runToolError } from '../file-io/test-support.js';
+import { makeTempDir, makeToolContext, runToolError, runToolOk } from '../../testing/tool-harness.js';
 import { ReadTool } from '../read/read.tool.js';
 import { EditTool, type EditOutput } from './edit.tool.js';
 
@@ -12,17 +12,17 @@ let context: ToolUseContext;
 
 beforeEach(async () => {
   ({ dir, cleanup } = await makeTempDir());
-  context = makeContext({ cwd: dir });
+  context = makeToolContext({ cwd: dir });
 });
 afterEach(async () => cleanup());
 
-const edit = (input: Record<string, unknown>, ctx = context) => runTool<EditOutput>(EditTool, input, ctx);
+const edit = (input: Record<string, unknown>, ctx = context) => runToolOk<EditOutput>(EditTool, input, ctx);
 
 /** Writes a file and reads it with Read (so Edit may change it). */
 async function readyFile(name: string, content: string | Buffer, ctx = context): Promise<string> {
   const file = path.join(dir, name);
   await writeFile(file, content);
-  await runTool(ReadTool, { file_path: file }, ctx);
+  await runToolOk(ReadTool, { file_path: file }, ctx);
   return file;
 }
 
@@ -57,7 +57,7 @@ describe('Edit: replacing', () => {
   });
 
   it('gives the brief confirmation under compat editResult: brief', async () => {
-    const ctx = makeContext({ cwd: dir, compat: { editResult: 'brief' } });
+    const ctx = makeToolContext({ cwd: dir, compat: { editResult: 'brief' } });
     const file = await readyFile('b.txt', 'x = 1\n', ctx);
     const run = await edit({ file_path: file, old_string: 'x = 1', new_string: 'x = 2' }, ctx);
     expect(run.content).toBe(`The file ${file} has been updated successfully.`);
@@ -174,7 +174,7 @@ describe('Edit: read-before-edit and staleness', () => {
   it('accepts a partial read', async () => {
     const file = path.join(dir, 'part.txt');
     await writeFile(file, 'a\nb\nc\n');
-    await runTool(ReadTool, { file_path: file, offset: 2, limit: 1 }, context);
+    await runToolOk(ReadTool, { file_path: file, offset: 2, limit: 1 }, context);
     await edit({ file_path: file, old_string: 'b', new_string: 'B' });
     expect(await readFile(file, 'utf8')).toBe('a\nB\nc\n');
     expect(context.readFileState.get(file)?.isPartial).toBe(true);
@@ -194,12 +194,12 @@ describe('Edit: read-before-edit and staleness', () => {
     const input = { file_path: file, old_string: 'one', new_string: '1' };
     expect(await EditTool.validateInput(input, context)).toEqual({ ok: true });
     await writeFile(file, 'one two three\n');
-    await expect(runTool(EditTool, input, context)).rejects.toThrow(/modified since read/);
+    await expect(runToolOk(EditTool, input, context)).rejects.toThrow(/modified since read/);
     expect(await readFile(file, 'utf8')).toBe('one two three\n');
   });
 
   it('under compat editStaleness: relaxed, applies a still-unique exact match and says the file changed', async () => {
-    const ctx = makeContext({ cwd: dir, compat: { editStaleness: 'relaxed' } });
+    const ctx = makeToolContext({ cwd: dir, compat: { editStaleness: 'relaxed' } });
     const file = await readyFile('relaxed.txt', 'alpha beta\n', ctx);
     await writeFile(file, 'alpha beta gamma\n');
     const run = await edit({ file_path: file, old_string: 'beta', new_string: 'BETA' }, ctx);
@@ -272,7 +272,7 @@ describe('Edit: keeps the file as it is', () => {
       await writeFile(target, 'port=1\n');
       const link = path.join(dir, 'conf.txt');
       await symlink(target, link);
-      await runTool(ReadTool, { file_path: link }, context);
+      await runToolOk(ReadTool, { file_path: link }, context);
       await edit({ file_path: link, old_string: 'port=1', new_string: 'port=2' });
       expect(await readFile(target, 'utf8')).toBe('port=2\n');
       const d = await EditTool.describeCall(

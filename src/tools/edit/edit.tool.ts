@@ -21,9 +21,8 @@ import { extensionOf } from '../file-io/binary.js';
 import { commitTextWrite } from '../file-io/commit-write.js';
 import { fileToolsCompat } from '../file-io/compat.js';
 import { checkReadBeforeWrite, STALE_MESSAGE } from '../file-io/freshness.js';
-import { applyLineEnding, directoryLineEnding } from '../file-io/line-endings.js';
+import { applyLineEnding, detectLineEnding, directoryLineEnding } from '../file-io/line-endings.js';
 import { loadPrompt } from '../file-io/load-prompt.js';
-import { modelContentOf, withModelContent } from '../file-io/model-content.js';
 import { fileNotFoundMessage } from '../file-io/not-found.js';
 import { makeStructuredPatch, type PatchHunk } from '../file-io/patch.js';
 import { resolveFilePath } from '../file-io/resolve-path.js';
@@ -45,7 +44,10 @@ const EditInput = z.strictObject({
 
 export type EditInput = z.infer<typeof EditInput>;
 
-/** Structured result (README §5.2 Edit shape). */
+/**
+ * Structured result: Claude Code's Edit shape, plus `changedSinceRead` (present only when a file
+ * changed since it was read was edited under relaxed staleness; the result text then says so).
+ */
 export interface EditOutput {
   filePath: string;
   oldString: string;
@@ -54,7 +56,13 @@ export interface EditOutput {
   structuredPatch: PatchHunk[];
   userModified: boolean;
   replaceAll: boolean;
+  changedSinceRead?: true;
 }
+
+/** The note appended to the result text when `changedSinceRead`. */
+const STALE_NOTE =
+  'Note: the file had changed since you last read it; the edit was applied to its current content. ' +
+  'Read it again to see the other changes.';
 
 interface EditPlan {
   absolute: string;
@@ -65,7 +73,38 @@ interface EditPlan {
   changedFirstLine: number;
   changedLastLine: number;
   /** Set when a changed-since-read file was edited under relaxed staleness. */
-  staleNote?: string;
+  changedSinceRead?: true;
+}
+
+/** The text after the edit, and the lines of the new text that hold the replacement (first occurrence). */
+interface EditedText {
+  newText: string;
+  changedFirstLine: number;
+  changedLastLine: number;
+}
+
+/**
+ * Applies the edit to an existing file's text (pure): `old_string` empty replaces an empty file
+ * (in its line endings); otherwise the matched occurrence (or every one with `replace_all`).
+ * Undefined when `old_string` does not occur. Used by the plan and, from the output, by the result
+ * mapping (for the snippet around the change).
+ */
+function applyEditToText(text: string, input: EditInput): EditedText | undefined {
+  if (input.old_string === '') {
+    const newText = applyLineEnding(input.new_string, detectLineEnding(text));
+    return { newText, changedFirstLine: 1, changedLastLine: lineOfIndex(newText, newText.length) };
+  }
+  const replaceAll = input.replace_all === true;
+  const found = findEditMatch(text, input.old_string, input.new_string);
+  if (!found) return undefined;
+  const match = absorbLineBreak(text, found, replaceAll);
+  const newText = applyEditMatch(text, match, replaceAll);
+  const firstLine = lineOfIndex(newText, match.indexes[0] as number);
+  return {
+    newText,
+    changedFirstLine: firstLine,
+    changedLastLine: firstLine + Math.max(0, match.actualNew.split('\n').length - 1),
+  };
 }
 
 const PREFIX_HINT = /^ *\d+(\t|→)/m;
@@ -144,18 +183,16 @@ async function planEdit(input: EditInput, context: ToolUseContext): Promise<Edit
   }
 
   const check = checkReadBeforeWrite(context, existing, { requireFullRead: false });
-  let staleNote: string | undefined;
+  let changedSinceRead = false;
   if (!check.ok) {
     if (!(check.problem === 'stale' && compat.editStaleness === 'relaxed')) {
       throw new ToolInputError(check.message, 'file_path');
     }
-    staleNote =
-      'Note: the file had changed since you last read it; the edit was applied to its current content. ' +
-      'Read it again to see the other changes.';
+    changedSinceRead = true;
   }
 
   if (input.old_string === '') {
-    if (staleNote) throw new ToolInputError(STALE_MESSAGE, 'file_path');
+    if (changedSinceRead) throw new ToolInputError(STALE_MESSAGE, 'file_path');
     if (existing.text.trim() !== '') {
       throw new ToolInputError(
         'Cannot create new file - file already exists. To change part of it give a non-empty old_string; to ' +
@@ -163,21 +200,17 @@ async function planEdit(input: EditInput, context: ToolUseContext): Promise<Edit
         'old_string',
       );
     }
-    const newText = applyLineEnding(input.new_string, existing.lineEnding);
     return {
       absolute: p.absolute,
       resolved: p.resolved,
       existing,
-      newText,
-      changedFirstLine: 1,
-      changedLastLine: lineOfIndex(newText, newText.length),
-      ...(staleNote ? { staleNote } : {}),
+      ...(applyEditToText(existing.text, input) as EditedText),
     };
   }
 
   const replaceAll = input.replace_all === true;
   const found = findEditMatch(existing.text, input.old_string, input.new_string);
-  if (staleNote && !(found && found.indexes.length === 1 && !found.viaQuotes && !replaceAll)) {
+  if (changedSinceRead && !(found && found.indexes.length === 1 && !found.viaQuotes && !replaceAll)) {
     // Relaxed staleness holds only for an exact, unique match in the current content (spec §2.4).
     throw new ToolInputError(STALE_MESSAGE, 'file_path');
   }
@@ -185,18 +218,43 @@ async function planEdit(input: EditInput, context: ToolUseContext): Promise<Edit
   if (found.indexes.length > 1 && !replaceAll) {
     throw new ToolInputError(tooManyMessage(found.indexes.length, input.old_string), 'old_string');
   }
-  const match = absorbLineBreak(existing.text, found, replaceAll);
-  const newText = applyEditMatch(existing.text, match, replaceAll);
-  const firstLine = lineOfIndex(newText, match.indexes[0] as number);
   return {
     absolute: p.absolute,
     resolved: p.resolved,
     existing,
-    newText,
-    changedFirstLine: firstLine,
-    changedLastLine: firstLine + Math.max(0, match.actualNew.split('\n').length - 1),
-    ...(staleNote ? { staleNote } : {}),
+    ...(applyEditToText(existing.text, input) as EditedText),
+    ...(changedSinceRead ? { changedSinceRead: true as const } : {}),
   };
+}
+
+/**
+ * The text the model sees for an edit, from the output, the input and the call's compat profile:
+ * the creation or replace-all confirmation, or the update with a numbered snippet around the
+ * change (classic) or one line (`editResult: 'brief'`), and the staleness note when it applies.
+ */
+function editContent(output: EditOutput, input: EditInput, context: ToolUseContext): string {
+  const compat = fileToolsCompat(context);
+  let text: string;
+  if (output.originalFile === null) {
+    text = `File created successfully at: ${output.filePath}`;
+  } else if (output.replaceAll) {
+    text = `The file ${output.filePath} has been updated. All occurrences of '${output.oldString}' were successfully replaced with '${output.newString}'.`;
+  } else {
+    const edited = compat.editResult === 'snippet' ? applyEditToText(output.originalFile, input) : undefined;
+    text = edited
+      ? updatedWithSnippet(
+          output.filePath,
+          snippetAround(
+            edited.newText,
+            edited.changedFirstLine,
+            edited.changedLastLine,
+            compat.readLineSeparator,
+          ),
+        )
+      : updatedBrief(output.filePath);
+  }
+  if (output.changedSinceRead) text += `\n\n${STALE_NOTE}`;
+  return text;
 }
 
 export const EditTool = buildTool({
@@ -235,7 +293,6 @@ export const EditTool = buildTool({
           }
         : {}),
     });
-    const replaceAll = input.replace_all === true;
     const output: EditOutput = {
       filePath: plan.absolute,
       oldString: input.old_string,
@@ -243,27 +300,12 @@ export const EditTool = buildTool({
       originalFile: plan.existing?.text ?? null,
       structuredPatch: makeStructuredPatch(plan.absolute, plan.existing?.text ?? '', plan.newText),
       userModified: false,
-      replaceAll,
+      replaceAll: input.replace_all === true,
+      ...(plan.changedSinceRead ? { changedSinceRead: true as const } : {}),
     };
-    let text: string;
-    if (!plan.existing) {
-      text = `File created successfully at: ${plan.absolute}`;
-    } else if (replaceAll) {
-      text = `The file ${plan.absolute} has been updated. All occurrences of '${input.old_string}' were successfully replaced with '${input.new_string}'.`;
-    } else if (compat.editResult === 'snippet') {
-      const snippet = snippetAround(
-        plan.newText,
-        plan.changedFirstLine,
-        plan.changedLastLine,
-        compat.readLineSeparator,
-      );
-      text = updatedWithSnippet(plan.absolute, snippet);
-    } else {
-      text = updatedBrief(plan.absolute);
-    }
-    if (plan.staleNote) text += `\n\n${plan.staleNote}`;
-    return { data: withModelContent(output, text) };
+    return { data: output };
   },
 
-  mapToolResultToContent: (output: EditOutput) => modelContentOf(output) ?? updatedBrief(output.filePath),
+  mapToolResultToContent: (output: EditOutput, meta: { input: EditInput; context: ToolUseContext }) =>
+    editContent(output, meta.input, meta.context),
 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../testing/shared-data.js';
 import { isGantryTempName, writeFileAtomic } from './atomic-write.js';
-import { makeTempDir } from './test-support.js';
+import { makeTempDir } from '../../testing/tool-harness.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;

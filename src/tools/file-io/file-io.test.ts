@@ -8,7 +8,7 @@ import { checkReadBeforeWrite, NOT_READ_MESSAGE, recordFileState, STALE_MESSAGE 
 import { applyLineEnding, detectLineEnding, directoryLineEnding, toCrlf } from './line-endings.js';
 import { numberLine, splitLines, truncateLine } from './line-numbers.js';
 import { changedNewLines, makeStructuredPatch } from './patch.js';
-import { makeTempDir } from './test-support.js';
+import { makeTempDir } from '../../testing/tool-harness.js';
 
 describe('encodings', () => {
   it.each([
@@ -177,9 +177,6 @@ describe('compat', () => {
     const compat = fileToolsCompat({
       options: {
         tools: [],
-        mainLoopModel: 'm',
-        mcpClients: [],
-        thinkingConfig: { type: 'disabled' },
         compat: { readLineCap: -5, readOverCap: 'explode', readLineSeparator: '→', editResult: 'brief' },
       },
     });

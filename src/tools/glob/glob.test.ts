@@ -2,7 +2,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AbortError, type ToolUseContext } from '../../core/index.js';
-import { makeContext, makeTempDir, runTool, runToolError } from '../file-io/test-support.js';
+import { makeTempDir, makeToolContext, runToolError, runToolOk } from '../../testing/tool-harness.js';
 import { buildSearchFixture, setMtime } from '../ripgrep/test-tree.js';
 import { createGlobTool, type GlobOutput, GlobTool } from './glob.tool.js';
 
@@ -14,12 +14,12 @@ let context: ToolUseContext;
 beforeAll(async () => {
   ({ dir, cleanup } = await makeTempDir('gantry-glob-'));
   tree = await buildSearchFixture(dir);
-  context = makeContext({ cwd: tree });
+  context = makeToolContext({ cwd: tree });
 });
 afterAll(async () => cleanup());
 
 const glob = (input: Record<string, unknown>, ctx = context, tool = GlobTool) =>
-  runTool<GlobOutput>(tool, input, ctx);
+  runToolOk<GlobOutput>(tool, input, ctx);
 
 describe('Glob: what is listed', () => {
   it('matches recursively, in mtime order (oldest first), relative to the cwd', async () => {
@@ -81,7 +81,7 @@ describe('Glob: what is listed', () => {
   });
 
   it('shows absolute paths for results outside the cwd', async () => {
-    const ctx = makeContext({ cwd: path.join(tree, 'src') });
+    const ctx = makeToolContext({ cwd: path.join(tree, 'src') });
     expect((await glob({ pattern: 'docs/*.md', path: tree }, ctx)).data.filenames).toEqual([
       path.join(tree, 'docs/guide.md'),
     ]);
@@ -104,11 +104,13 @@ describe('Glob: compat switches', () => {
     [{ globRespectGitignore: true }, '**/*.log', [], '.gitignore honoured'],
     [{ globIncludeVcsDirs: true }, '**/HEAD', ['.git/HEAD'], 'VCS directories listed, as Claude Code does'],
   ] as const)('%j %s → %j (%s)', async (compat, pattern, expected, _why) => {
-    expect((await glob({ pattern }, makeContext({ cwd: tree, compat }))).data.filenames).toEqual(expected);
+    expect((await glob({ pattern }, makeToolContext({ cwd: tree, compat }))).data.filenames).toEqual(
+      expected,
+    );
   });
 
   it('shows absolute paths with searchPathStyle absolute', async () => {
-    const ctx = makeContext({ cwd: tree, compat: { searchPathStyle: 'absolute' } });
+    const ctx = makeToolContext({ cwd: tree, compat: { searchPathStyle: 'absolute' } });
     expect((await glob({ pattern: '*.md' }, ctx)).data.filenames).toEqual([path.join(tree, 'README.md')]);
   });
 });
@@ -167,10 +169,13 @@ describe('Glob: bad input', () => {
     expect(await runToolError(GlobTool, input, context)).toMatch(message);
   });
 
-  it('rejects with AbortError when the turn is aborted', async () => {
-    const ctx = makeContext({ cwd: tree });
+  it('rejects with AbortError when the turn is aborted (the tool itself honours the signal)', async () => {
+    // The runtime never starts a call of an aborted turn, so the tool's own check is driven directly.
+    const ctx = makeToolContext({ cwd: tree });
     ctx.abortController.abort();
-    await expect(glob({ pattern: '**/*' }, ctx)).rejects.toBeInstanceOf(AbortError);
+    await expect(
+      GlobTool.call(GlobTool.inputSchema.parse({ pattern: '**/*' }), ctx).next(),
+    ).rejects.toBeInstanceOf(AbortError);
   });
 });
 

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AbortError, type ToolUseContext } from '../../core/index.js';
-import { makeContext, makeTempDir, runTool, runToolError } from '../file-io/test-support.js';
+import { makeTempDir, makeToolContext, runToolError, runToolOk } from '../../testing/tool-harness.js';
 import { buildSearchFixture, setMtime } from '../ripgrep/test-tree.js';
 import type { GrepOutput } from './grep-output.js';
 import { createGrepTool, GREP_MAX_RESULT_SIZE_CHARS, GrepTool, splitGlobField } from './grep.tool.js';
@@ -16,12 +16,12 @@ const JsGrep = createGrepTool({ engine: 'javascript' });
 beforeAll(async () => {
   ({ dir, cleanup } = await makeTempDir('gantry-grep-'));
   tree = await buildSearchFixture(dir);
-  context = makeContext({ cwd: tree });
+  context = makeToolContext({ cwd: tree });
 });
 afterAll(async () => cleanup());
 
 const grep = (input: Record<string, unknown>, ctx = context, tool = GrepTool) =>
-  runTool<GrepOutput>(tool, input, ctx);
+  runToolOk<GrepOutput>(tool, input, ctx);
 
 describe('Grep files_with_matches (default)', () => {
   it('lists matching files newest first, relative to the cwd, without ignored files, .git or symlinks', async () => {
@@ -93,7 +93,7 @@ describe('Grep content mode', () => {
     ],
     [{ '-n': false }, 'c.ts:line two foo\nc.ts:line six foo', 'no line numbers'],
   ])('%j (%s)', async (extra, expected, _why) => {
-    const deep = makeContext({ cwd: path.join(tree, 'src/nested/deep') });
+    const deep = makeToolContext({ cwd: path.join(tree, 'src/nested/deep') });
     const run = await grep({ pattern: 'foo', output_mode: 'content', ...extra }, deep);
     expect(run.content).toBe(expected);
   });
@@ -167,7 +167,7 @@ describe('Grep paging (head_limit / offset)', () => {
       await writeFile(file, 'hit one\nmiss\nhit two\n');
       await setMtime(file, new Date(Date.parse('2024-01-01T00:00:00Z') + i * 1000).toISOString());
     }
-    ctx = makeContext({ cwd: paged });
+    ctx = makeToolContext({ cwd: paged });
   });
 
   it('content: pages of lines that continue where the last one ended', async () => {
@@ -212,12 +212,12 @@ describe('Grep paging (head_limit / offset)', () => {
     });
     const limited = await grep(
       { pattern: 'hit|miss', output_mode: 'content', head_limit: 0 },
-      makeContext({ cwd: paged, compat: { grepHeadLimitDefault: 10 } }),
+      makeToolContext({ cwd: paged, compat: { grepHeadLimitDefault: 10 } }),
     );
     expect(limited.data.numLines).toBe(90);
     const compat = await grep(
       { pattern: 'hit', output_mode: 'content' },
-      makeContext({ cwd: paged, compat: { grepHeadLimitDefault: 10 } }),
+      makeToolContext({ cwd: paged, compat: { grepHeadLimitDefault: 10 } }),
     );
     expect(compat.data).toMatchObject({ numLines: 10, hasMore: true });
   });
@@ -281,10 +281,13 @@ describe('Grep errors', () => {
     expect(await runToolError(GrepTool, input, context)).toMatch(message);
   });
 
-  it('rejects with AbortError when the turn is aborted', async () => {
-    const ctx = makeContext({ cwd: tree });
+  it('rejects with AbortError when the turn is aborted (the tool itself honours the signal)', async () => {
+    // The runtime never starts a call of an aborted turn, so the tool's own check is driven directly.
+    const ctx = makeToolContext({ cwd: tree });
     ctx.abortController.abort();
-    await expect(grep({ pattern: 'foo' }, ctx)).rejects.toBeInstanceOf(AbortError);
+    await expect(
+      GrepTool.call(GrepTool.inputSchema.parse({ pattern: 'foo' }), ctx).next(),
+    ).rejects.toBeInstanceOf(AbortError);
   });
 });
 

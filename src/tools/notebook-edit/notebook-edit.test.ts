@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ToolUseContext } from '../../core/index.js';
-import { makeContext, makeTempDir, runTool, runToolError } from '../file-io/test-support.js';
+import { makeTempDir, makeToolContext, runToolError, runToolOk } from '../../testing/tool-harness.js';
 import { ReadTool } from '../read/read.tool.js';
 import { NotebookEditTool, type NotebookEditOutput } from './notebook-edit.tool.js';
 
@@ -69,19 +69,19 @@ let context: ToolUseContext;
 
 beforeEach(async () => {
   ({ dir, cleanup } = await makeTempDir());
-  context = makeContext({ cwd: dir });
+  context = makeToolContext({ cwd: dir });
 });
 afterEach(async () => cleanup());
 
 async function readyNotebook(content = ODD_NOTEBOOK, name = 'nb.ipynb'): Promise<string> {
   const file = path.join(dir, name);
   await writeFile(file, content);
-  await runTool(ReadTool, { file_path: file }, context);
+  await runToolOk(ReadTool, { file_path: file }, context);
   return file;
 }
 
 const notebookEdit = (input: Record<string, unknown>) =>
-  runTool<NotebookEditOutput>(NotebookEditTool, input, context);
+  runToolOk<NotebookEditOutput>(NotebookEditTool, input, context);
 
 /** Replaces exactly one occurrence of `from` in `text` (fails the test when it is not unique). */
 function replaceOnce(text: string, from: string, to: string): string {
@@ -274,7 +274,7 @@ describe('NotebookEdit: errors name the next step', () => {
         context,
       ),
     ).toBe('File has not been read yet. Read it first before writing to it.');
-    await runTool(ReadTool, { file_path: file }, context);
+    await runToolOk(ReadTool, { file_path: file }, context);
     await writeFile(file, ODD_NOTEBOOK.replace('Title', 'Other'));
     expect(
       await runToolError(

@@ -19,7 +19,6 @@ import { commitTextWrite } from '../file-io/commit-write.js';
 import { fileToolsCompat } from '../file-io/compat.js';
 import { checkReadBeforeWrite } from '../file-io/freshness.js';
 import { loadPrompt } from '../file-io/load-prompt.js';
-import { modelContentOf, withModelContent } from '../file-io/model-content.js';
 import { fileNotFoundMessage } from '../file-io/not-found.js';
 import {
   cellDisplayId,
@@ -68,6 +67,8 @@ export interface NotebookEditOutput {
   notebook_path: string;
   original_file: string;
   updated_file: string;
+  /** Present only when a replace changed the cell's type: the type it had. */
+  previous_cell_type?: 'code' | 'markdown';
 }
 
 interface NotebookPlan {
@@ -76,7 +77,6 @@ interface NotebookPlan {
   existing: TextFileSnapshot;
   updatedText: string;
   output: NotebookEditOutput;
-  message: string;
 }
 
 function usesIds(notebook: Notebook): boolean {
@@ -163,7 +163,6 @@ async function planNotebookEdit(input: NotebookEditInput, context: ToolUseContex
 
   let updatedText: string;
   let output: Omit<NotebookEditOutput, 'original_file' | 'updated_file'>;
-  let message: string;
   if (mode === 'insert') {
     const type = input.cell_type as 'code' | 'markdown';
     const like = notebook.cells[Math.max(0, index)]?.source;
@@ -188,7 +187,6 @@ async function planNotebookEdit(input: NotebookEditInput, context: ToolUseContex
       updatedText = insertCellText(doc, index, cell);
     }
     output = { ...base, cell_id: newId, cell_type: type };
-    message = `Inserted ${type} cell ${newId}${index >= 0 ? ` after cell ${input.cell_id}` : ' at the start of the notebook'}.`;
   } else {
     const original = notebook.cells[index] as NotebookCell;
     const oldSource = sourceText(original.source);
@@ -197,7 +195,6 @@ async function planNotebookEdit(input: NotebookEditInput, context: ToolUseContex
     if (mode === 'delete') {
       updatedText = deleteCellText(doc, index);
       output = { ...base, old_source: oldSource, cell_id: cellId, cell_type: currentType };
-      message = `Deleted cell ${cellId}.`;
     } else {
       const type = input.cell_type ?? currentType;
       let cell: NotebookCell = { ...original, source: withSource(original.source, input.new_source) };
@@ -208,8 +205,13 @@ async function planNotebookEdit(input: NotebookEditInput, context: ToolUseContex
         if ('outputs' in cell) cell.outputs = [];
       }
       updatedText = replaceCellText(doc, index, cell);
-      output = { ...base, old_source: oldSource, cell_id: cellId, cell_type: type };
-      message = `Updated cell ${cellId}${type !== original.cell_type ? ` (now a ${type} cell)` : ''}.`;
+      output = {
+        ...base,
+        old_source: oldSource,
+        cell_id: cellId,
+        cell_type: type,
+        ...(type !== original.cell_type ? { previous_cell_type: currentType } : {}),
+      };
     }
   }
   return {
@@ -218,8 +220,19 @@ async function planNotebookEdit(input: NotebookEditInput, context: ToolUseContex
     existing,
     updatedText,
     output: { ...output, original_file: existing.text, updated_file: updatedText },
-    message,
   };
+}
+
+/** The text the model sees for a notebook edit (from the output and the input). */
+function notebookEditContent(output: NotebookEditOutput, input: NotebookEditInput): string {
+  switch (output.edit_mode) {
+    case 'insert':
+      return `Inserted ${output.cell_type} cell ${output.cell_id}${input.cell_id !== undefined ? ` after cell ${input.cell_id}` : ' at the start of the notebook'}.`;
+    case 'delete':
+      return `Deleted cell ${output.cell_id}.`;
+    case 'replace':
+      return `Updated cell ${output.cell_id}${output.previous_cell_type ? ` (now a ${output.cell_type} cell)` : ''}.`;
+  }
 }
 
 export const NotebookEditTool = buildTool({
@@ -249,10 +262,9 @@ export const NotebookEditTool = buildTool({
       mode: plan.existing.mode,
       createParents: compat.createParentDirs,
     });
-    return { data: withModelContent(plan.output, plan.message) };
+    return { data: plan.output };
   },
 
-  mapToolResultToContent: (output: NotebookEditOutput) =>
-    modelContentOf(output) ??
-    `Notebook ${output.notebook_path}: ${output.edit_mode} of cell ${output.cell_id ?? ''} done.`,
+  mapToolResultToContent: (output: NotebookEditOutput, meta: { input: NotebookEditInput }) =>
+    notebookEditContent(output, meta.input),
 });

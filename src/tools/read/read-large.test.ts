@@ -7,7 +7,7 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EditTool } from '../edit/edit.tool.js';
-import { makeContext, makeTempDir, runTool, runToolError } from '../file-io/test-support.js';
+import { makeTempDir, makeToolContext, runToolError, runToolOk } from '../../testing/tool-harness.js';
 import { ReadTool } from './read.tool.js';
 import type { ReadTextOutput } from './text-result.js';
 
@@ -44,10 +44,10 @@ afterAll(async () => cleanup());
 describe('Read: a 1 GiB file', () => {
   it('reads 2000 lines at a deep offset without loading the file (peak RSS grows < 100 MiB)', async () => {
     // 2000 numbered 64-byte lines are ~146K characters, over the default 25K-token cap: raise it.
-    const context = makeContext({ cwd: dir, compat: { readMaxOutputTokens: 50_000 } });
+    const context = makeToolContext({ cwd: dir, compat: { readMaxOutputTokens: 50_000 } });
     const offset = 700 * LINES_PER_MIB + 1;
     const peakBeforeKiB = process.resourceUsage().maxRSS;
-    const run = await runTool<ReadTextOutput>(ReadTool, { file_path: file, offset, limit: 2000 }, context);
+    const run = await runToolOk<ReadTextOutput>(ReadTool, { file_path: file, offset, limit: 2000 }, context);
     const peakGrowthMiB = (process.resourceUsage().maxRSS - peakBeforeKiB) / 1024;
     expect(peakGrowthMiB).toBeLessThan(100);
     const lines = run.data.file.content.split('\n');
@@ -67,9 +67,13 @@ describe('Read: a 1 GiB file', () => {
   });
 
   it('reads the last lines and counts every line when it reaches the end', async () => {
-    const context = makeContext({ cwd: dir });
+    const context = makeToolContext({ cwd: dir });
     const totalLines = MIBS * LINES_PER_MIB + 1; // the empty text after the final newline is a line
-    const run = await runTool<ReadTextOutput>(ReadTool, { file_path: file, offset: totalLines - 2 }, context);
+    const run = await runToolOk<ReadTextOutput>(
+      ReadTool,
+      { file_path: file, offset: totalLines - 2 },
+      context,
+    );
     expect(run.data.file).toMatchObject({ totalLines, numLines: 3, startLine: totalLines - 2 });
     expect(run.data.file.content).toBe(
       `${pad(`line ${LINES_PER_MIB - 2} of this MiB`)}${pad(`line ${LINES_PER_MIB - 1} of this MiB`)}`,
@@ -77,8 +81,8 @@ describe('Read: a 1 GiB file', () => {
   });
 
   it('refuses to Edit it (too large to load) and points to a streaming tool', async () => {
-    const context = makeContext({ cwd: dir });
-    await runTool(ReadTool, { file_path: file, offset: 1, limit: 1 }, context);
+    const context = makeToolContext({ cwd: dir });
+    await runToolOk(ReadTool, { file_path: file, offset: 1, limit: 1 }, context);
     expect(
       await runToolError(EditTool, { file_path: file, old_string: 'MiB 0000', new_string: 'x' }, context),
     ).toMatch(/larger than the 268435456-byte limit for editing\. Change it with a Bash command/);

@@ -5,7 +5,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ImageBlock, ToolResultContentBlock, ToolUseContext } from '../../core/index.js';
-import { makeContext, makeTempDir, runTool, runToolError } from '../file-io/test-support.js';
+import { makeTempDir, makeToolContext, runToolError, runToolOk } from '../../testing/tool-harness.js';
 import { IMAGE_MAX_DIMENSION_PX, IMAGE_TARGET_BYTES, type ReadImageOutput } from './read-image.js';
 import type { ReadNotebookOutput } from './read-notebook.js';
 import { parsePageRange, type ReadPdfOutput } from './read-pdf.js';
@@ -17,7 +17,7 @@ let context: ToolUseContext;
 
 beforeEach(async () => {
   ({ dir, cleanup } = await makeTempDir());
-  context = makeContext({ cwd: dir });
+  context = makeToolContext({ cwd: dir });
 });
 afterEach(async () => cleanup());
 
@@ -34,7 +34,7 @@ describe('Read: images', () => {
       .toBuffer();
     const file = path.join(dir, 'small.png');
     await writeFile(file, png);
-    const run = await runTool<ReadImageOutput>(ReadTool, { file_path: file }, context);
+    const run = await runToolOk<ReadImageOutput>(ReadTool, { file_path: file }, context);
     expect(run.data).toEqual({
       type: 'image',
       file: {
@@ -58,7 +58,7 @@ describe('Read: images', () => {
         .png()
         .toBuffer(),
     );
-    const run = await runTool<ReadImageOutput>(ReadTool, { file_path: file }, context);
+    const run = await runToolOk<ReadImageOutput>(ReadTool, { file_path: file }, context);
     expect(run.data.file.type).toBe('image/png');
     expect(run.data.file.dimensions).toEqual({
       originalWidth: 3000,
@@ -75,7 +75,7 @@ describe('Read: images', () => {
     const png = await noiseImage(1400, 1000, 'png');
     expect(png.length).toBeGreaterThan(3_750_000);
     await writeFile(file, png);
-    const run = await runTool<ReadImageOutput>(ReadTool, { file_path: file }, context);
+    const run = await runToolOk<ReadImageOutput>(ReadTool, { file_path: file }, context);
     const bytes = Buffer.from(run.data.file.base64, 'base64');
     expect(bytes.length).toBeLessThanOrEqual(IMAGE_TARGET_BYTES);
     expect(run.data.file.type).toBe('image/jpeg');
@@ -95,7 +95,7 @@ describe('Read: images', () => {
         .jpeg()
         .toBuffer(),
     );
-    const run = await runTool<ReadImageOutput>(ReadTool, { file_path: file }, context);
+    const run = await runToolOk<ReadImageOutput>(ReadTool, { file_path: file }, context);
     expect((run.content as ImageBlock[])[0]?.source.media_type).toBe('image/jpeg');
   });
 
@@ -124,7 +124,7 @@ describe('Read: PDFs', () => {
     const pdf = await makePdf(['one', 'two']);
     const file = path.join(dir, 'short.pdf');
     await writeFile(file, pdf);
-    const run = await runTool<ReadPdfOutput>(ReadTool, { file_path: file }, context);
+    const run = await runToolOk<ReadPdfOutput>(ReadTool, { file_path: file }, context);
     expect(run.data).toEqual({
       type: 'pdf',
       file: { filePath: file, base64: pdf.toString('base64'), originalSize: pdf.length },
@@ -140,10 +140,10 @@ describe('Read: PDFs', () => {
   it('extracts the text of a short PDF under compat readPdf: text', async () => {
     const file = path.join(dir, 'short.pdf');
     await writeFile(file, await makePdf(['first page text', 'second page text']));
-    const run = await runTool<ReadPdfOutput>(
+    const run = await runToolOk<ReadPdfOutput>(
       ReadTool,
       { file_path: file },
-      makeContext({ cwd: dir, compat: { readPdf: 'text' } }),
+      makeToolContext({ cwd: dir, compat: { readPdf: 'text' } }),
     );
     const text = (run.content as ToolResultContentBlock[])
       .map((b) => (b.type === 'text' ? b.text : ''))
@@ -164,7 +164,7 @@ describe('Read: PDFs', () => {
       file,
       await makePdf([...Array.from({ length: 11 }, (_, i) => `page ${i + 1} words`), null]),
     );
-    const run = await runTool<ReadPdfOutput>(ReadTool, { file_path: file, pages: '2-3' }, context);
+    const run = await runToolOk<ReadPdfOutput>(ReadTool, { file_path: file, pages: '2-3' }, context);
     expect(run.data).toMatchObject({
       type: 'pdf-text',
       file: {
@@ -183,7 +183,7 @@ describe('Read: PDFs', () => {
     expect(texts.at(-1)).toBe('(Pages 4-12 not shown. Use pages: "4-12" to continue.)');
     expect(context.readFileState.get(file)?.isPartial).toBe(true);
 
-    const blank = await runTool<ReadPdfOutput>(ReadTool, { file_path: file, pages: '12' }, context);
+    const blank = await runToolOk<ReadPdfOutput>(ReadTool, { file_path: file, pages: '12' }, context);
     const blocks = blank.content as ToolResultContentBlock[];
     const image = blocks.find((b) => b.type === 'image');
     if (image) {
@@ -264,7 +264,7 @@ describe('Read: notebooks', () => {
   it('renders cells with ids, outputs (ANSI stripped) and image outputs, and records a full read', async () => {
     const file = path.join(dir, 'nb.ipynb');
     await writeFile(file, JSON.stringify(notebook, null, 1));
-    const run = await runTool<ReadNotebookOutput>(ReadTool, { file_path: file }, context);
+    const run = await runToolOk<ReadNotebookOutput>(ReadTool, { file_path: file }, context);
     expect(run.content).toEqual([
       {
         type: 'text',
@@ -305,8 +305,8 @@ describe('Read: notebooks', () => {
       outputs: [{ output_type: 'stream', name: 'stdout', text: 'y'.repeat(2000) }],
     }));
     await writeFile(file, JSON.stringify({ ...notebook, cells }));
-    const ctx = makeContext({ cwd: dir, compat: { readMaxOutputTokens: 1000 } });
-    const run = await runTool<ReadNotebookOutput>(ReadTool, { file_path: file }, ctx);
+    const ctx = makeToolContext({ cwd: dir, compat: { readMaxOutputTokens: 1000 } });
+    const run = await runToolOk<ReadNotebookOutput>(ReadTool, { file_path: file }, ctx);
     const text = (run.content as ToolResultContentBlock[])
       .map((b) => (b.type === 'text' ? b.text : ''))
       .join('\n');
@@ -330,7 +330,7 @@ describe('Read: notebooks', () => {
     const message = await runToolError(
       ReadTool,
       { file_path: file },
-      makeContext({ cwd: dir, compat: { readMaxOutputTokens: 1000 } }),
+      makeToolContext({ cwd: dir, compat: { readMaxOutputTokens: 1000 } }),
     );
     expect(message).toMatch(
       /^Notebook content \(\d+ tokens\) exceeds maximum allowed tokens \(1000\)\. .*jq '\.cells\[0:10\]/,

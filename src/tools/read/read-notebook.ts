@@ -40,9 +40,13 @@ export interface RenderedCell {
   outputs?: RenderedCellOutput[];
 }
 
+/**
+ * Claude Code's notebook Read shape, plus `outputsOmitted` (present only when the cells' outputs
+ * were left out to fit the output cap; `fullTokens` is the size with them).
+ */
 export interface ReadNotebookOutput {
   type: 'notebook';
-  file: { filePath: string; cells: RenderedCell[] };
+  file: { filePath: string; cells: RenderedCell[]; outputsOmitted?: { fullTokens: number } };
 }
 
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]/g;
@@ -78,19 +82,11 @@ function renderOutput(output: NotebookOutput): RenderedCellOutput {
   return rendered;
 }
 
-/**
- * Parses and renders the notebook text of `filePath`.
- * @throws ToolInputError for invalid JSON or a notebook without cells.
- */
-export function renderNotebook(
-  filePath: string,
-  text: string,
-  options: { includeOutputs?: boolean } = {},
-): { output: ReadNotebookOutput; content: ToolResultContentBlock[]; textChars: number } {
-  const includeOutputs = options.includeOutputs ?? true;
-  const notebook: Notebook = parseNotebook(filePath, text);
-  const language = notebookLanguage(notebook);
-  const cells: RenderedCell[] = [];
+/** The blocks the model sees for rendered cells, and how many text characters they hold. */
+export function notebookContent(cells: readonly RenderedCell[]): {
+  content: ToolResultContentBlock[];
+  textChars: number;
+} {
   const content: ToolResultContentBlock[] = [];
   let pending = '';
   let textChars = 0;
@@ -102,35 +98,58 @@ export function renderNotebook(
     textChars += pending.length;
     pending = '';
   };
-  notebook.cells.forEach((cell, index) => {
-    const id = cellDisplayId(cell, index);
-    const source = sourceText(cell.source);
-    const rendered: RenderedCell = { cellType: cell.cell_type, source, cell_id: id, language };
-    if (cell.cell_type === 'code') rendered.execution_count = cell.execution_count ?? null;
-    const attributes = [`id="${id}"`, `cell_type="${cell.cell_type}"`];
-    if (cell.cell_type === 'code' && typeof cell.execution_count === 'number') {
+  for (const cell of cells) {
+    const attributes = [`id="${cell.cell_id}"`, `cell_type="${cell.cellType}"`];
+    if (cell.cellType === 'code' && typeof cell.execution_count === 'number') {
       attributes.push(`execution_count="${cell.execution_count}"`);
     }
-    append(`<cell ${attributes.join(' ')}>\n${source}\n</cell>`);
-    if (includeOutputs && Array.isArray(cell.outputs) && cell.outputs.length > 0) {
-      rendered.outputs = cell.outputs.map(renderOutput);
-      for (const output of rendered.outputs) {
-        if (output.text)
-          append(`<output cell="${id}" type="${output.output_type}">\n${output.text}\n</output>`);
-        if (output.image) {
-          flush();
-          content.push({
-            type: 'image',
-            source: { type: 'base64', media_type: output.image.media_type, data: output.image.image_data },
-          });
-        }
+    append(`<cell ${attributes.join(' ')}>\n${cell.source}\n</cell>`);
+    for (const output of cell.outputs ?? []) {
+      if (output.text)
+        append(`<output cell="${cell.cell_id}" type="${output.output_type}">\n${output.text}\n</output>`);
+      if (output.image) {
+        flush();
+        content.push({
+          type: 'image',
+          source: { type: 'base64', media_type: output.image.media_type, data: output.image.image_data },
+        });
       }
     }
-    cells.push(rendered);
-  });
-  if (notebook.cells.length === 0) pending = '(This notebook has no cells.)';
+  }
+  if (cells.length === 0) pending = '(This notebook has no cells.)';
   flush();
-  return { output: { type: 'notebook', file: { filePath, cells } }, content, textChars };
+  return { content, textChars };
+}
+
+/**
+ * Parses and renders the notebook text of `filePath`.
+ * @throws ToolInputError for invalid JSON or a notebook without cells.
+ */
+export function renderNotebook(
+  filePath: string,
+  text: string,
+  options: { includeOutputs?: boolean } = {},
+): { output: ReadNotebookOutput; textChars: number } {
+  const includeOutputs = options.includeOutputs ?? true;
+  const notebook: Notebook = parseNotebook(filePath, text);
+  const language = notebookLanguage(notebook);
+  const cells: RenderedCell[] = notebook.cells.map((cell, index) => {
+    const rendered: RenderedCell = {
+      cellType: cell.cell_type,
+      source: sourceText(cell.source),
+      cell_id: cellDisplayId(cell, index),
+      language,
+    };
+    if (cell.cell_type === 'code') rendered.execution_count = cell.execution_count ?? null;
+    if (includeOutputs && Array.isArray(cell.outputs) && cell.outputs.length > 0) {
+      rendered.outputs = cell.outputs.map(renderOutput);
+    }
+    return rendered;
+  });
+  return {
+    output: { type: 'notebook', file: { filePath, cells } },
+    textChars: notebookContent(cells).textChars,
+  };
 }
 
 /** The error for a notebook whose rendering is over the output cap. */

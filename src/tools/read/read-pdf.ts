@@ -15,9 +15,9 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { TextBlock, ToolResultContentBlock } from '../../core/index.js';
+import type { ToolResultContentBlock } from '../../core/index.js';
 import { ToolInputError } from '../../core/index.js';
-import { imageBlock, prepareImage } from './read-image.js';
+import { imageBlock, prepareImage, type ReadImageOutput } from './read-image.js';
 
 export const PDF_MAX_PAGES_WITHOUT_RANGE = 10;
 export const PDF_MAX_PAGES_PER_CALL = 20;
@@ -59,6 +59,8 @@ export interface PdfPageText {
   text: string;
   /** True when the page had no text and was sent as an image instead. */
   rendered?: boolean;
+  /** The image sent for a `rendered` page (Read's image shape). */
+  image?: ReadImageOutput['file'];
 }
 
 export type ReadPdfOutput =
@@ -77,8 +79,45 @@ export type ReadPdfOutput =
 
 export interface PdfReadResult {
   output: ReadPdfOutput;
-  content: ToolResultContentBlock[];
   isPartial: boolean;
+}
+
+/** The blocks the model sees for a PDF read. */
+export function pdfContent(output: ReadPdfOutput): ToolResultContentBlock[] {
+  if (output.type === 'pdf') {
+    return [
+      {
+        type: 'document',
+        source: { type: 'base64', media_type: 'application/pdf', data: output.file.base64 },
+      },
+    ];
+  }
+  const { filePath, firstPage, lastPage, totalPages } = output.file;
+  const content: ToolResultContentBlock[] = [
+    {
+      type: 'text',
+      text: `PDF ${filePath}: pages ${firstPage}-${lastPage} of ${totalPages} (text extracted per page).`,
+    },
+  ];
+  for (const page of output.file.pages) {
+    if (page.text) content.push({ type: 'text', text: `--- Page ${page.page} ---\n${page.text}` });
+    else if (page.rendered && page.image) {
+      content.push({ type: 'text', text: `--- Page ${page.page} --- (no text layer; rendered as an image)` });
+      content.push(imageBlock({ type: 'image', file: page.image }));
+    } else {
+      content.push({
+        type: 'text',
+        text: `--- Page ${page.page} --- (no extractable text; the page may be a scan)`,
+      });
+    }
+  }
+  if (lastPage < totalPages) {
+    content.push({
+      type: 'text',
+      text: `(Pages ${lastPage + 1}-${totalPages} not shown. Use pages: "${lastPage + 1}-${Math.min(totalPages, lastPage + PDF_MAX_PAGES_PER_CALL)}" to continue.)`,
+    });
+  }
+  return content;
 }
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
@@ -175,9 +214,6 @@ export async function readPdf(
         const base64 = bytes.toString('base64');
         return {
           output: { type: 'pdf', file: { filePath, base64, originalSize: bytes.length } },
-          content: [
-            { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: base64 } },
-          ],
           isPartial: false,
         };
       }
@@ -195,40 +231,21 @@ export async function readPdf(
     }
 
     const pages: PdfPageText[] = [];
-    const content: ToolResultContentBlock[] = [];
-    const header: TextBlock = {
-      type: 'text',
-      text: `PDF ${filePath}: pages ${range.first}-${range.last} of ${totalPages} (text extracted per page).`,
-    };
-    content.push(header);
     for (let n = range.first; n <= range.last; n++) {
       const text = await pageText(doc, n);
       if (text) {
         pages.push({ page: n, text });
-        content.push({ type: 'text', text: `--- Page ${n} ---\n${text}` });
         continue;
       }
       const png = await renderPage(doc, n);
       if (png) {
         const image = await prepareImage(`${filePath} page ${n}`, png);
-        pages.push({ page: n, text: '', rendered: true });
-        content.push({ type: 'text', text: `--- Page ${n} --- (no text layer; rendered as an image)` });
-        content.push(imageBlock(image));
+        pages.push({ page: n, text: '', rendered: true, image: image.file });
       } else {
         pages.push({ page: n, text: '' });
-        content.push({
-          type: 'text',
-          text: `--- Page ${n} --- (no extractable text; the page may be a scan)`,
-        });
       }
     }
     const isPartial = range.first > 1 || range.last < totalPages;
-    if (range.last < totalPages) {
-      content.push({
-        type: 'text',
-        text: `(Pages ${range.last + 1}-${totalPages} not shown. Use pages: "${range.last + 1}-${Math.min(totalPages, range.last + PDF_MAX_PAGES_PER_CALL)}" to continue.)`,
-      });
-    }
     return {
       output: {
         type: 'pdf-text',
@@ -241,7 +258,6 @@ export async function readPdf(
           pages,
         },
       },
-      content,
       isPartial,
     };
   } finally {

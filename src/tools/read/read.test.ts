@@ -2,7 +2,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ToolUseContext } from '../../core/index.js';
-import { makeContext, makeTempDir, runTool, runToolError } from '../file-io/test-support.js';
+import { makeTempDir, makeToolContext, runToolError, runToolOk } from '../../testing/tool-harness.js';
 import { ReadTool } from './read.tool.js';
 import type { ReadTextOutput } from './text-result.js';
 
@@ -12,7 +12,7 @@ let context: ToolUseContext;
 
 beforeEach(async () => {
   ({ dir, cleanup } = await makeTempDir());
-  context = makeContext({ cwd: dir });
+  context = makeToolContext({ cwd: dir });
 });
 afterEach(async () => cleanup());
 
@@ -24,7 +24,7 @@ async function put(name: string, content: string | Buffer): Promise<string> {
 }
 
 async function readText(input: Record<string, unknown>, ctx = context) {
-  return runTool<ReadTextOutput>(ReadTool, input, ctx);
+  return runToolOk<ReadTextOutput>(ReadTool, input, ctx);
 }
 
 describe('Read: numbered text', () => {
@@ -75,7 +75,7 @@ describe('Read: numbered text', () => {
 
   it('honours compat readLineCap and readLineSeparator', async () => {
     const file = await put('d.txt', 'a\nb\nc');
-    const ctx = makeContext({ cwd: dir, compat: { readLineCap: 2, readLineSeparator: '→' } });
+    const ctx = makeToolContext({ cwd: dir, compat: { readLineCap: 2, readLineSeparator: '→' } });
     const run = await readText({ file_path: file }, ctx);
     expect(run.content).toBe('     1→a\n     2→b\n\n(Showing lines 1-2 of 3. Use offset=3 to continue.)');
   });
@@ -166,7 +166,7 @@ describe('Read: paths', () => {
       const project = path.join(dir, 'project');
       await mkdir(project);
       await symlink(target, path.join(project, 'link.txt'));
-      const ctx = makeContext({ cwd: project });
+      const ctx = makeToolContext({ cwd: project });
       const run = await readText({ file_path: 'link.txt' }, ctx);
       expect(run.content).toBe('     1\toutside');
       expect(ctx.readFileState.has(target)).toBe(true);
@@ -261,7 +261,7 @@ describe('Read: output cap', () => {
 
   it('cuts a whole-file read to a PARTIAL view that says where to continue', async () => {
     const file = await put('big.txt', lines.join('\n'));
-    const ctx = makeContext({ cwd: dir, compat: { readMaxOutputTokens: 100 } });
+    const ctx = makeToolContext({ cwd: dir, compat: { readMaxOutputTokens: 100 } });
     const run = await readText({ file_path: file }, ctx);
     expect(run.data.file.truncatedByTokenCap).toBe(true);
     const n = run.data.file.numLines;
@@ -274,7 +274,7 @@ describe('Read: output cap', () => {
 
   it('fails an explicit range over the cap and suggests a smaller limit', async () => {
     const file = await put('big.txt', lines.join('\n'));
-    const ctx = makeContext({ cwd: dir, compat: { readMaxOutputTokens: 100 } });
+    const ctx = makeToolContext({ cwd: dir, compat: { readMaxOutputTokens: 100 } });
     const message = await runToolError(ReadTool, { file_path: file, offset: 1, limit: 50 }, ctx);
     expect(message).toMatch(
       /^File content \(\d+ tokens\) exceeds maximum allowed tokens \(100\)\. Read fewer lines/,
@@ -284,7 +284,7 @@ describe('Read: output cap', () => {
 
   it('fails a whole-file read over the cap under compat readOverCap: error (classic)', async () => {
     const file = await put('big.txt', lines.join('\n'));
-    const ctx = makeContext({ cwd: dir, compat: { readMaxOutputTokens: 100, readOverCap: 'error' } });
+    const ctx = makeToolContext({ cwd: dir, compat: { readMaxOutputTokens: 100, readOverCap: 'error' } });
     expect(await runToolError(ReadTool, { file_path: file }, ctx)).toMatch(/exceeds maximum allowed tokens/);
   });
 });
@@ -292,8 +292,9 @@ describe('Read: output cap', () => {
 describe('Read: abort', () => {
   it('stops with an AbortError when the turn is aborted', async () => {
     const file = await put('abort.txt', 'x\n'.repeat(1000));
+    // The runtime never starts a call of an aborted turn, so the tool's own check is driven directly.
     context.abortController.abort();
-    await expect(runTool(ReadTool, { file_path: file }, context)).rejects.toMatchObject({
+    await expect(ReadTool.call({ file_path: file }, context).next()).rejects.toMatchObject({
       name: 'AbortError',
     });
     expect(context.readFileState.has(file)).toBe(false);

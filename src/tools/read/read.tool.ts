@@ -1,13 +1,14 @@
 /**
- * `Read` (spec §2.2): returns a file's contents to the model: numbered text lines, an image block,
+ * `Read`: returns a file's contents to the model: numbered text lines, an image block,
  * a PDF (document block or per-page text), or a notebook cell by cell. Read-only and
  * concurrency-safe; never spilled (`maxResultSizeChars` = Infinity: a spilled Read would have to be
- * read back with Read; seed 000 §7.1).
+ * read back with Read).
  *
  * Sequence of `call`: resolve the path (cwd, `~`, symlinks) → stat (missing → not-found message
  * with hints; directory / non-regular → refused with a hint) → dispatch on the extension: image,
  * PDF, notebook, known binary (refused), else text (window of lines, streamed for large files) →
- * record what was read in `readFileState` (hash, mtime, partial or whole) → result.
+ * record what was read in `readFileState` (hash, mtime, partial or whole) → the structured output.
+ * The result mapping renders the model's content from that output and the call's compat profile.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
@@ -17,21 +18,20 @@ import { buildTool, hashContent, ToolExecutionError, ToolInputError } from '../.
 import { extensionOf, hasBinaryExtension } from '../file-io/binary.js';
 import { fileToolsCompat } from '../file-io/compat.js';
 import { recordFileState } from '../file-io/freshness.js';
-import { numberLines } from '../file-io/line-numbers.js';
 import { loadPrompt } from '../file-io/load-prompt.js';
-import { modelContentOf, withModelContent } from '../file-io/model-content.js';
 import { fileNotFoundMessage } from '../file-io/not-found.js';
 import { resolveFilePath } from '../file-io/resolve-path.js';
 import { IMAGE_EXTENSIONS, imageBlock, prepareImage, type ReadImageOutput } from './read-image.js';
 import {
   NOTEBOOK_MAX_BYTES,
+  notebookContent,
   notebookTooLargeError,
   type ReadNotebookOutput,
   renderNotebook,
 } from './read-notebook.js';
-import { parsePageRange, type ReadPdfOutput, readPdf } from './read-pdf.js';
+import { parsePageRange, pdfContent, type ReadPdfOutput, readPdf } from './read-pdf.js';
 import { readTextWindow } from './read-text.js';
-import { CHARS_PER_TOKEN, emptyFileNote, type ReadTextOutput, renderTextRead } from './text-result.js';
+import { CHARS_PER_TOKEN, type ReadTextOutput, renderTextRead, textReadContent } from './text-result.js';
 import { readDescriber } from './describe.js';
 
 const ReadInput = z.strictObject({
@@ -59,27 +59,35 @@ const ReadInput = z.strictObject({
 export type ReadInput = z.infer<typeof ReadInput>;
 export type ReadOutput = ReadTextOutput | ReadImageOutput | ReadPdfOutput | ReadNotebookOutput;
 
-/** Fallback rendering when the call's own rendering is not attached (see model-content.ts). */
-function renderFallback(output: ReadOutput): ToolResultContent {
+/**
+ * The content the model sees for a read, from the output and the call's compat profile (line
+ * separator, caps, reminders): numbered text, an image block, a PDF document or its pages, or a
+ * notebook's cells.
+ */
+function readContent(output: ReadOutput, context: ToolUseContext): ToolResultContent {
+  const compat = fileToolsCompat(context);
   switch (output.type) {
     case 'text':
-      if (output.file.numLines === 0) return emptyFileNote();
-      return numberLines(output.file.content.split('\n'), output.file.startLine);
+      return textReadContent(output.file, compat);
     case 'image':
       return [imageBlock(output)];
     case 'pdf':
-      return [
-        {
-          type: 'document',
-          source: { type: 'base64', media_type: 'application/pdf', data: output.file.base64 },
-        },
-      ];
     case 'pdf-text':
-      return output.file.pages.map((p) => `--- Page ${p.page} ---\n${p.text}`).join('\n\n');
-    case 'notebook':
-      return output.file.cells
-        .map((c) => `<cell id="${c.cell_id}" cell_type="${c.cellType}">\n${c.source}\n</cell>`)
-        .join('\n');
+      return pdfContent(output);
+    case 'notebook': {
+      const { content } = notebookContent(output.file.cells);
+      const omitted = output.file.outputsOmitted;
+      if (omitted) {
+        const path = output.file.filePath;
+        content.push({
+          type: 'text',
+          text:
+            `(Cell outputs omitted: with them this notebook is ${omitted.fullTokens} tokens, over the ${compat.readMaxOutputTokens}-token cap. ` +
+            `Read a cell's outputs with Bash and jq, e.g. \`jq '.cells[3].outputs' ${path}\`.)`,
+        });
+      }
+      return content;
+    }
   }
 }
 
@@ -168,7 +176,10 @@ export const ReadTool = buildTool({
         ...(input.pages !== undefined ? { pages: input.pages } : {}),
         mode: compat.readPdf,
       });
-      const textChars = result.content.reduce((n, b) => n + (b.type === 'text' ? b.text.length : 0), 0);
+      const textChars = pdfContent(result.output).reduce(
+        (n, b) => n + (b.type === 'text' ? b.text.length : 0),
+        0,
+      );
       if (textChars > capChars) {
         throw new ToolInputError(
           `These PDF pages hold ${Math.ceil(textChars / CHARS_PER_TOKEN)} tokens of text, over the ${compat.readMaxOutputTokens}-token cap. Read fewer pages per call.`,
@@ -180,7 +191,7 @@ export const ReadTool = buildTool({
         mtimeMs,
         isPartial: result.isPartial,
       });
-      return { data: withModelContent(result.output as ReadOutput, result.content) };
+      return { data: result.output as ReadOutput };
     }
 
     if (ext === 'ipynb') {
@@ -198,12 +209,7 @@ export const ReadTool = buildTool({
         if (rendered.textChars > capChars) {
           throw notebookTooLargeError(p.absolute, fullTokens, compat.readMaxOutputTokens);
         }
-        rendered.content.push({
-          type: 'text',
-          text:
-            `(Cell outputs omitted: with them this notebook is ${fullTokens} tokens, over the ${compat.readMaxOutputTokens}-token cap. ` +
-            `Read a cell's outputs with Bash and jq, e.g. \`jq '.cells[3].outputs' ${p.absolute}\`.)`,
-        });
+        rendered.output.file.outputsOmitted = { fullTokens };
       }
       recordFileState(context, p.resolved, {
         contentHash: hashContent(bytes),
@@ -211,7 +217,7 @@ export const ReadTool = buildTool({
         isPartial: false,
         text,
       });
-      return { data: withModelContent(rendered.output as ReadOutput, rendered.content) };
+      return { data: rendered.output as ReadOutput };
     }
 
     if (hasBinaryExtension(p.resolved)) {
@@ -239,9 +245,9 @@ export const ReadTool = buildTool({
       ...(window.fullText !== undefined ? { text: window.fullText } : {}),
       ...(rendered.isPartial ? { offset, limit: rendered.output.file.numLines || limit } : {}),
     });
-    return { data: withModelContent(rendered.output as ReadOutput, rendered.modelText) };
+    return { data: rendered.output as ReadOutput };
   },
 
-  mapToolResultToContent: (output: ReadOutput): ToolResultContent =>
-    modelContentOf(output) ?? renderFallback(output),
+  mapToolResultToContent: (output: ReadOutput, meta: { context: ToolUseContext }): ToolResultContent =>
+    readContent(output, meta.context),
 });

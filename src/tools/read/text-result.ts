@@ -1,6 +1,7 @@
 /**
- * Turning a window of lines into Read's result (spec §2.2 "Text output"): the numbered text the
- * model sees, the structured `{type:"text", file:{…}}` result, and whether the read was partial.
+ * Turning a window of lines into Read's result: the structured `{type:"text", file:{…}}` result
+ * (`renderTextRead`, in `call`) and, from it, the numbered text the model sees
+ * (`textReadContent`, in the result mapping, with the call's compat profile).
  *
  * Order of decisions: empty file → note; offset past the end → note; otherwise number the lines,
  * then apply the output cap (estimated at 4 characters per token): an explicit range over the cap
@@ -15,7 +16,12 @@ import type { TextWindow } from './read-text.js';
 /** Characters per token used to estimate the output size. */
 export const CHARS_PER_TOKEN = 4;
 
-/** Structured result of a text read (README §5.2 Read shape, plus `truncatedByTokenCap`, spec §2.2). */
+/**
+ * Structured result of a text read: Claude Code's Read shape, plus three fields present only when
+ * they hold, so the result mapping can render from the output alone: `truncatedByTokenCap` (cut to
+ * the output cap), `linesTruncated` (a line was cut at the line-length cap), `totalLinesUnknown`
+ * (the file was not read to its end; `totalLines` is the last line reached).
+ */
 export interface ReadTextOutput {
   type: 'text';
   file: {
@@ -25,12 +31,13 @@ export interface ReadTextOutput {
     startLine: number;
     totalLines: number;
     truncatedByTokenCap?: boolean;
+    linesTruncated?: true;
+    totalLinesUnknown?: true;
   };
 }
 
 export interface RenderedTextRead {
   output: ReadTextOutput;
-  modelText: string;
   /** True unless every line was shown whole. */
   isPartial: boolean;
 }
@@ -63,35 +70,34 @@ export function renderTextRead(options: {
   compat: FileToolsCompat;
 }): RenderedTextRead {
   const { filePath, window, compat } = options;
-  const base = { filePath, startLine: window.startLine, totalLines: window.totalLines };
+  const base: ReadTextOutput['file'] = {
+    filePath,
+    content: '',
+    numLines: 0,
+    startLine: window.startLine,
+    totalLines: window.totalLines,
+  };
+  if (!window.totalLinesKnown) base.totalLinesUnknown = true;
 
   if (window.totalLinesKnown && window.totalLines === 0) {
-    return {
-      output: { type: 'text', file: { ...base, content: '', numLines: 0 } },
-      modelText: emptyFileNote(),
-      isPartial: false,
-    };
+    return { output: { type: 'text', file: base }, isPartial: false };
   }
   if (window.lines.length === 0) {
-    return {
-      output: { type: 'text', file: { ...base, content: '', numLines: 0 } },
-      modelText: pastEndNote(window.startLine, window.totalLines),
-      isPartial: true,
-    };
+    return { output: { type: 'text', file: base }, isPartial: true };
   }
 
-  const numbered = window.lines.map((line, i) =>
-    numberLine(window.startLine + i, line, compat.readLineSeparator),
-  );
   const capChars = compat.readMaxOutputTokens * CHARS_PER_TOKEN;
-  const totalChars = numbered.reduce((n, l) => n + l.length + 1, 0);
-  let shown = numbered.length;
+  const lengths = window.lines.map(
+    (line, i) => numberLine(window.startLine + i, line, compat.readLineSeparator).length + 1,
+  );
+  const totalChars = lengths.reduce((n, l) => n + l, 0);
+  let shown = window.lines.length;
   let truncatedByTokenCap = false;
   if (totalChars > capChars) {
     let used = 0;
     let fit = 0;
-    while (fit < numbered.length && used + (numbered[fit] as string).length + 1 <= capChars) {
-      used += (numbered[fit] as string).length + 1;
+    while (fit < lengths.length && used + (lengths[fit] as number) <= capChars) {
+      used += lengths[fit] as number;
       fit++;
     }
     const tokens = Math.ceil(totalChars / CHARS_PER_TOKEN);
@@ -110,31 +116,45 @@ export function renderTextRead(options: {
 
   const lastShown = window.startLine + shown - 1;
   const moreFollow = !window.totalLinesKnown || lastShown < window.totalLines;
-  const of = window.totalLinesKnown
-    ? `of ${window.totalLines}`
-    : 'of a file that continues (not counted to the end)';
-  let modelText = numbered.slice(0, shown).join('\n');
-  if (truncatedByTokenCap) {
-    modelText +=
-      `\n\n(PARTIAL view: showing lines ${window.startLine}-${lastShown} ${of}; the output cap of ` +
-      `${compat.readMaxOutputTokens} tokens was reached. Use offset=${lastShown + 1} to continue reading.)`;
-  } else if (moreFollow) {
-    modelText += `\n\n(Showing lines ${window.startLine}-${lastShown} ${of}. Use offset=${lastShown + 1} to continue.)`;
-  }
-  if (window.anyLineTruncated) {
-    modelText += `\n\n(Some lines were longer than ${compat.readMaxLineChars} characters and were cut.)`;
-  }
-  if (compat.readMalwareReminder) modelText += `\n\n${MALWARE_REMINDER}`;
-
   const file: ReadTextOutput['file'] = {
     ...base,
     content: window.lines.slice(0, shown).join('\n'),
     numLines: shown,
   };
   if (truncatedByTokenCap) file.truncatedByTokenCap = true;
+  if (window.anyLineTruncated) file.linesTruncated = true;
   return {
     output: { type: 'text', file },
-    modelText,
     isPartial: window.startLine > 1 || moreFollow || window.anyLineTruncated || truncatedByTokenCap,
   };
+}
+
+/** The text the model sees for a text read: numbered lines and the notes the output calls for. */
+export function textReadContent(file: ReadTextOutput['file'], compat: FileToolsCompat): string {
+  if (file.numLines === 0) {
+    return !file.totalLinesUnknown && file.totalLines === 0
+      ? emptyFileNote()
+      : pastEndNote(file.startLine, file.totalLines);
+  }
+  const lastShown = file.startLine + file.numLines - 1;
+  const moreFollow = file.totalLinesUnknown === true || lastShown < file.totalLines;
+  const of = file.totalLinesUnknown
+    ? 'of a file that continues (not counted to the end)'
+    : `of ${file.totalLines}`;
+  let text = file.content
+    .split('\n')
+    .map((line, i) => numberLine(file.startLine + i, line, compat.readLineSeparator))
+    .join('\n');
+  if (file.truncatedByTokenCap) {
+    text +=
+      `\n\n(PARTIAL view: showing lines ${file.startLine}-${lastShown} ${of}; the output cap of ` +
+      `${compat.readMaxOutputTokens} tokens was reached. Use offset=${lastShown + 1} to continue reading.)`;
+  } else if (moreFollow) {
+    text += `\n\n(Showing lines ${file.startLine}-${lastShown} ${of}. Use offset=${lastShown + 1} to continue.)`;
+  }
+  if (file.linesTruncated) {
+    text += `\n\n(Some lines were longer than ${compat.readMaxLineChars} characters and were cut.)`;
+  }
+  if (compat.readMalwareReminder) text += `\n\n${MALWARE_REMINDER}`;
+  return text;
 }

@@ -19,7 +19,7 @@ import { gantryTraits } from '../../core/tool-traits.js';
 import { compileLinearRegex, type LinearRegex } from '../ripgrep/linear-regex.js';
 import { taskOutputDescriber } from './describe.js';
 import { readNewOutput } from './read-task-output.js';
-import { backgroundTasks, type BackgroundTaskManager, taskTypeName } from './task-manager.js';
+import { taskTypeName } from './task-manager.js';
 
 const description = readFileSync(
   fileURLToPath(new URL('./task-output.prompt.md', import.meta.url)),
@@ -99,8 +99,8 @@ function compileFilter(filter: string | undefined): LinearRegex | undefined {
   return compileLinearRegex(filter, { javascript: true, field: 'filter' });
 }
 
-/** Builds the TaskOutput tool over a task registry (default: the process-wide one). */
-export function createTaskOutputTool(tasks: BackgroundTaskManager = backgroundTasks) {
+/** Builds the TaskOutput tool. It reaches the session's task registry through `context.services.tasks`. */
+export function createTaskOutputTool() {
   return buildTool({
     name: 'TaskOutput',
     aliases: gantryTraits('TaskOutput').aliases,
@@ -126,6 +126,7 @@ export function createTaskOutputTool(tasks: BackgroundTaskManager = backgroundTa
     },
 
     async *call(input: TaskOutputInput, context: ToolUseContext) {
+      const tasks = context.services.tasks;
       const id = (input.task_id ?? input.bash_id)!;
       const filter = compileFilter(input.filter);
       if (!getOwn(context.getAppState().tasks, id)) throw unknownTaskError(id, context);
@@ -167,7 +168,7 @@ export function createTaskOutputTool(tasks: BackgroundTaskManager = backgroundTa
       return { data };
     },
 
-    mapToolResultToContent(output: TaskOutputData, _toolUseId?: string) {
+    mapToolResultToContent(output: TaskOutputData, _meta?: unknown) {
       const parts = [
         `<retrieval_status>${output.retrieval_status}</retrieval_status>`,
         `<task_id>${output.task.task_id}</task_id>`,
@@ -186,5 +187,5 @@ export function createTaskOutputTool(tasks: BackgroundTaskManager = backgroundTa
   });
 }
 
-/** The default TaskOutput tool (process-wide task registry). */
+/** The TaskOutput tool (the registry lists it). */
 export const TaskOutputTool = createTaskOutputTool();

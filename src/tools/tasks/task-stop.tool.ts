@@ -14,7 +14,7 @@ import { getOwn } from '../../core/get-own.js';
 import { buildTool, ToolExecutionError, ToolInputError, type ToolUseContext } from '../../core/index.js';
 import { gantryTraits } from '../../core/tool-traits.js';
 import { taskStopDescriber } from './describe.js';
-import { backgroundTasks, type BackgroundTaskManager, taskTypeName } from './task-manager.js';
+import { taskTypeName } from './task-manager.js';
 import { unknownTaskError } from './task-output.tool.js';
 
 const description = readFileSync(
@@ -42,8 +42,8 @@ export interface TaskStopData {
   command?: string;
 }
 
-/** Builds the TaskStop tool over a task registry (default: the process-wide one). */
-export function createTaskStopTool(tasks: BackgroundTaskManager = backgroundTasks) {
+/** Builds the TaskStop tool. It reaches the session's task registry through `context.services.tasks`. */
+export function createTaskStopTool() {
   return buildTool({
     name: 'TaskStop',
     aliases: gantryTraits('TaskStop').aliases,
@@ -58,6 +58,7 @@ export function createTaskStopTool(tasks: BackgroundTaskManager = backgroundTask
     },
 
     async *call(input: TaskStopInput, context: ToolUseContext) {
+      const tasks = context.services.tasks;
       const id = (input.task_id ?? input.shell_id)!;
       const task = getOwn(context.getAppState().tasks, id);
       if (!task) throw unknownTaskError(id, context);
@@ -82,9 +83,9 @@ export function createTaskStopTool(tasks: BackgroundTaskManager = backgroundTask
       return { data };
     },
 
-    mapToolResultToContent: (output: TaskStopData, _toolUseId?: string) => output.message,
+    mapToolResultToContent: (output: TaskStopData, _meta?: unknown) => output.message,
   });
 }
 
-/** The default TaskStop tool (process-wide task registry). */
+/** The TaskStop tool (the registry lists it). */
 export const TaskStopTool = createTaskStopTool();

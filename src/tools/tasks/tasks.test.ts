@@ -3,19 +3,16 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../bash/exec.js';
 import { startBackgroundCommand } from '../bash/run-background.js';
-import { makeTestSession, runTool, type TestSession } from '../bash/test-support.js';
-import { BackgroundTaskManager, formatTaskNotification } from './task-manager.js';
+import { makeTestSession, runTool, type TestSession } from '../../testing/tool-harness.js';
+import { formatTaskNotification } from './task-manager.js';
 import { createTaskOutputTool, type TaskOutputData } from './task-output.tool.js';
 import { createTaskStopTool, type TaskStopData } from './task-stop.tool.js';
 
 let session: TestSession;
-let manager: BackgroundTaskManager;
 beforeEach(async () => {
   session = await makeTestSession();
-  manager = new BackgroundTaskManager();
 });
 afterEach(async () => {
-  await manager.stopAll();
   await session.cleanup();
 });
 
@@ -27,7 +24,6 @@ async function start(command: string, extra: { timeoutMs?: number; description?:
     timeoutMs: extra.timeoutMs ?? 60_000,
     graceMs: 500,
     context: session.context,
-    manager,
     dangerouslyDisableSandbox: false,
   });
 }
@@ -64,7 +60,7 @@ describe('background Bash tasks', () => {
   });
 
   it('TaskOutput reads only what is new, then blocks until the task is done', async () => {
-    const tool = createTaskOutputTool(manager);
+    const tool = createTaskOutputTool();
     const m1 = path.join(session.root, 'm1');
     const m2 = path.join(session.root, 'm2');
     const task = await start(
@@ -107,7 +103,7 @@ describe('background Bash tasks', () => {
   });
 
   it('TaskOutput with block reports timeout while the task keeps running', async () => {
-    const tool = createTaskOutputTool(manager);
+    const tool = createTaskOutputTool();
     const task = await start('sleep 300');
     const result = await runTool<TaskOutputData>(
       tool,
@@ -118,9 +114,9 @@ describe('background Bash tasks', () => {
   });
 
   it('TaskOutput filter returns matching lines only', async () => {
-    const tool = createTaskOutputTool(manager);
+    const tool = createTaskOutputTool();
     const task = await start('printf "keep 1\\ndrop\\nkeep 2\\n"');
-    await manager.waitForEnd(task.taskId, 60_000);
+    await session.services.tasks.waitForEnd(task.taskId, 60_000);
     const result = await runTool<TaskOutputData>(
       tool,
       { task_id: task.taskId, filter: '^keep' },
@@ -149,7 +145,7 @@ describe('background Bash tasks', () => {
   });
 
   it('TaskStop stops the process group (children included), under either field name', async () => {
-    const stop = createTaskStopTool(manager);
+    const stop = createTaskStopTool();
     const pidFile = path.join(session.root, 'child.pid');
     const task = await start(`sleep 300 & echo $! > ${pidFile}; wait`);
     await waitForText(pidFile, '\n');
@@ -165,7 +161,7 @@ describe('background Bash tasks', () => {
     expect((await ended).task.status).toBe('killed');
     expect(isProcessAlive(childPid)).toBe(false);
     const again = await runTool(stop, { task_id: task.taskId }, session.context);
-    expect(!again.ok && again.error.message).toMatch(/is not running \(status: killed/);
+    expect(!again.ok && again.error).toMatch(/is not running \(status: killed/);
   });
 
   it('stops a task at its run-time limit and says so in the notification', async () => {
@@ -181,18 +177,18 @@ describe('background Bash tasks', () => {
     ['TaskStop', createTaskStopTool],
   ])('%s: an unknown id is an error that lists the running tasks', async (_name, make) => {
     const running = await start('sleep 300');
-    const result = await runTool(make(manager), { task_id: 'bnope00' }, session.context);
-    expect(!result.ok && result.error.message).toBe(
+    const result = await runTool(make(), { task_id: 'bnope00' }, session.context);
+    expect(!result.ok && result.error).toBe(
       `No task found with ID: bnope00. Running background tasks: ${running.taskId} (test task).`,
     );
   });
 
   it('requires task_id (or its legacy alias) in the schema', () => {
-    const tool = createTaskOutputTool(manager);
+    const tool = createTaskOutputTool();
     expect(tool.inputSchema.safeParse({}).success).toBe(false);
     expect(tool.inputSchema.safeParse({ bash_id: 'b123456' }).success).toBe(true);
     expect(tool.aliases).toEqual(['BashOutput']);
-    expect(createTaskStopTool(manager).aliases).toContain('KillShell');
+    expect(createTaskStopTool().aliases).toContain('KillShell');
   });
 });
 
@@ -210,10 +206,19 @@ describe('tasks owned elsewhere (status kept in AppState only)', () => {
       startedAtMs: Date.now(),
     };
     session.context.setAppStateForTasks((prev) => ({ ...prev, tasks: { ...prev.tasks, [info.id]: info } }));
-    const tool = createTaskOutputTool(manager);
-    const waiting = runTool<TaskOutputData>(tool, { task_id: info.id, timeout: 60_000 }, session.context);
-    // Let every already-resolved continuation run: a TaskOutput that did not wait would be done by now.
-    await new Promise((resolve) => setImmediate(resolve));
+    const tool = createTaskOutputTool();
+    // Counts the call's reads of the app state: the permission step reads it once, TaskOutput twice
+    // (the task exists, it is running), then once per poll; past that the call is waiting.
+    let reads = 0;
+    const spied = {
+      ...session.context,
+      getAppState: () => {
+        reads++;
+        return session.context.getAppState();
+      },
+    };
+    const waiting = runTool<TaskOutputData>(tool, { task_id: info.id, timeout: 60_000 }, spied);
+    while (reads < 4) await new Promise((resolve) => setTimeout(resolve, 5));
     session.context.setAppStateForTasks((prev) => ({
       ...prev,
       tasks: { ...prev.tasks, [info.id]: { ...info, status: 'completed', exitCode: 0 } },

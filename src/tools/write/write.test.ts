@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ToolUseContext } from '../../core/index.js';
 import { isGantryTempName } from '../file-io/atomic-write.js';
-import { makeContext, makeTempDir, runTool, runToolError } from '../file-io/test-support.js';
+import { makeTempDir, makeToolContext, runToolError, runToolOk } from '../../testing/tool-harness.js';
 import { ReadTool } from '../read/read.tool.js';
 import { WriteTool, type WriteOutput } from './write.tool.js';
 
@@ -13,12 +13,13 @@ let context: ToolUseContext;
 
 beforeEach(async () => {
   ({ dir, cleanup } = await makeTempDir());
-  context = makeContext({ cwd: dir });
+  context = makeToolContext({ cwd: dir });
 });
 afterEach(async () => cleanup());
 
-const write = (input: Record<string, unknown>, ctx = context) => runTool<WriteOutput>(WriteTool, input, ctx);
-const read = (filePath: string, ctx = context) => runTool(ReadTool, { file_path: filePath }, ctx);
+const write = (input: Record<string, unknown>, ctx = context) =>
+  runToolOk<WriteOutput>(WriteTool, input, ctx);
+const read = (filePath: string, ctx = context) => runToolOk(ReadTool, { file_path: filePath }, ctx);
 
 describe('Write: create', () => {
   it('creates a new file without a prior read, parents included, and says so', async () => {
@@ -47,14 +48,14 @@ describe('Write: create', () => {
     const file = path.join(dir, 'b.cs');
     await write({ file_path: file, content: 'p\nq\n' });
     expect(await readFile(file, 'utf8')).toBe('p\r\nq\r\n');
-    const lfContext = makeContext({ cwd: dir, compat: { newFileLineEndings: 'lf' } });
+    const lfContext = makeToolContext({ cwd: dir, compat: { newFileLineEndings: 'lf' } });
     const other = path.join(dir, 'c.cs');
     await write({ file_path: other, content: 'p\nq\n' }, lfContext);
     expect(await readFile(other, 'utf8')).toBe('p\nq\n');
   });
 
   it('does not create parents under compat createParentDirs: false, and says what to do', async () => {
-    const ctx = makeContext({ cwd: dir, compat: { createParentDirs: false } });
+    const ctx = makeToolContext({ cwd: dir, compat: { createParentDirs: false } });
     const message = await runToolError(
       WriteTool,
       { file_path: path.join(dir, 'nope/x.txt'), content: 'x' },
@@ -77,7 +78,7 @@ describe('Write: overwrite rules', () => {
   it('refuses after only a partial read and names the remedy', async () => {
     const file = path.join(dir, 'part.txt');
     await writeFile(file, 'a\nb\nc\nd');
-    await runTool(ReadTool, { file_path: file, offset: 2, limit: 1 }, context);
+    await runToolOk(ReadTool, { file_path: file, offset: 2, limit: 1 }, context);
     expect(await runToolError(WriteTool, { file_path: file, content: 'x' }, context)).toMatch(
       /only partly read \(lines 2-2\)\. Read the whole file first/,
     );
@@ -124,7 +125,7 @@ describe('Write: overwrite rules', () => {
       `The file ${file} has been updated. Here's the result of running \`cat -n\` on a snippet of the edited file:\n` +
         '     1\ta\n     2\tB\n     3\tc\n     4\t',
     );
-    const brief = makeContext({
+    const brief = makeToolContext({
       cwd: dir,
       compat: { editResult: 'brief' },
       readFileState: context.readFileState,

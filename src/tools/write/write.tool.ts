@@ -17,9 +17,13 @@ import { buildTool, ToolInputError } from '../../core/index.js';
 import { commitTextWrite } from '../file-io/commit-write.js';
 import { fileToolsCompat } from '../file-io/compat.js';
 import { checkReadBeforeWrite } from '../file-io/freshness.js';
-import { applyLineEnding, directoryLineEnding, type LineEnding } from '../file-io/line-endings.js';
+import {
+  applyLineEnding,
+  detectLineEnding,
+  directoryLineEnding,
+  type LineEnding,
+} from '../file-io/line-endings.js';
 import { loadPrompt } from '../file-io/load-prompt.js';
-import { modelContentOf, withModelContent } from '../file-io/model-content.js';
 import { changedNewLines, makeStructuredPatch, type PatchHunk } from '../file-io/patch.js';
 import { resolveFilePath } from '../file-io/resolve-path.js';
 import { snippetAround, updatedBrief, updatedWithSnippet } from '../file-io/snippet.js';
@@ -73,6 +77,23 @@ async function planWrite(input: WriteInput, context: ToolUseContext): Promise<Wr
   };
 }
 
+/**
+ * The text the model sees for a write, from the output and the call's compat profile: the creation
+ * confirmation, or the update with a numbered snippet of the changed lines (classic) or one line
+ * (`editResult: 'brief'`). The written text is the content in the old file's line endings.
+ */
+function writeContent(output: WriteOutput, context: ToolUseContext): string {
+  if (output.type === 'create' || output.originalFile === null) {
+    return `File created successfully at: ${output.filePath}`;
+  }
+  const compat = fileToolsCompat(context);
+  const changed = changedNewLines(output.structuredPatch);
+  if (compat.editResult !== 'snippet' || !changed) return updatedBrief(output.filePath);
+  const written = applyLineEnding(output.content, detectLineEnding(output.originalFile));
+  const snippet = snippetAround(written, changed.first, changed.last, compat.readLineSeparator);
+  return updatedWithSnippet(output.filePath, snippet);
+}
+
 export const WriteTool = buildTool({
   name: 'Write',
   description: loadPrompt(import.meta.url, './write.prompt.md'),
@@ -108,28 +129,18 @@ export const WriteTool = buildTool({
         structuredPatch: [],
         originalFile: null,
       };
-      return { data: withModelContent(output, `File created successfully at: ${plan.absolute}`) };
+      return { data: output };
     }
-    const structuredPatch = makeStructuredPatch(plan.absolute, plan.existing.text, plan.text);
     const output: WriteOutput = {
       type: 'update',
       filePath: plan.absolute,
       content: input.content,
-      structuredPatch,
+      structuredPatch: makeStructuredPatch(plan.absolute, plan.existing.text, plan.text),
       originalFile: plan.existing.text,
     };
-    let text = updatedBrief(plan.absolute);
-    const changed = changedNewLines(structuredPatch);
-    if (compat.editResult === 'snippet' && changed) {
-      const snippet = snippetAround(plan.text, changed.first, changed.last, compat.readLineSeparator);
-      text = updatedWithSnippet(plan.absolute, snippet);
-    }
-    return { data: withModelContent(output, text) };
+    return { data: output };
   },
 
-  mapToolResultToContent: (output: WriteOutput) =>
-    modelContentOf(output) ??
-    (output.type === 'create'
-      ? `File created successfully at: ${output.filePath}`
-      : updatedBrief(output.filePath)),
+  mapToolResultToContent: (output: WriteOutput, meta: { context: ToolUseContext }) =>
+    writeContent(output, meta.context),
 });

@@ -1,6 +1,6 @@
 /**
  * Tool definitions are rendered once and byte-stable: across calls, across fresh schema instances,
- * and across process restarts (seed 003 §2; stack.md §3).
+ * and across process restarts (the request prefix must stay byte-identical for the prompt cache).
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -119,7 +119,7 @@ describe('toolDefinition', () => {
     const here = renderToolDefinitionsJson(tools);
     const script = [
       `const { getAllBaseTools } = await import(${JSON.stringify(pathToFileURL(path.join(REPO_ROOT, 'src/tools/index.ts')).href)});`,
-      `const { renderToolDefinitionsJson } = await import(${JSON.stringify(pathToFileURL(path.join(REPO_ROOT, 'src/model/tool-definitions.ts')).href)});`,
+      `const { renderToolDefinitionsJson } = await import(${JSON.stringify(pathToFileURL(path.join(REPO_ROOT, 'src/runtime/tool-definitions.ts')).href)});`,
       'const tools = await getAllBaseTools({ features: { SLEEP: true } });',
       'process.stdout.write(renderToolDefinitionsJson(tools));',
     ].join('\n');

@@ -1,0 +1,107 @@
+/**
+ * Session services: one object per session that owns what outlives a single call and must be shut
+ * down with the session: the background task registry, the OS sandbox manager, MCP client
+ * connections and (later) language servers, plus the optional model client. Tools reach the
+ * parts they may use through `context.services` (the `SessionServices` interface in core); the
+ * host keeps the full handle and calls `dispose()` when the session ends.
+ *
+ * Disposal: resources are disposed one at a time in the reverse order of registration (the task
+ * registry is registered after the sandbox, so background commands are stopped before the sandbox
+ * they run in is torn down). A resource that fails to dispose does not stop the others: every
+ * failure is collected and returned. `dispose()` is idempotent (a second call returns the first
+ * call's promise).
+ */
+import type { ModelClient, SessionServices } from '../core/index.js';
+import type { SandboxManager } from '../sandbox/index.js';
+import { BackgroundTaskManager } from './background-tasks.js';
+
+/** Anything a session can shut down. */
+export interface SessionResource {
+  dispose(): void | Promise<void>;
+}
+
+/** A resource that failed to dispose, by the name it was registered under. */
+export interface DisposeFailure {
+  name: string;
+  error: unknown;
+}
+
+export interface SessionServicesOptions {
+  /** The model client the loop, the Agent tool and WebFetch use (optional). */
+  modelClient?: ModelClient;
+  /** The OS sandbox manager of this session's Bash commands; disposed with the session. */
+  sandbox?: SandboxManager;
+  /** The task registry to own (default: a new one). */
+  tasks?: BackgroundTaskManager;
+}
+
+/** The host's handle on a session's services. */
+export interface SessionServicesHandle extends SessionServices {
+  readonly tasks: BackgroundTaskManager;
+  readonly sandbox: SandboxManager | undefined;
+  readonly modelClient: ModelClient | undefined;
+  /**
+   * Registers a resource to dispose with the session under a unique `name` (e.g. `mcp:github`,
+   * `lsp:typescript`). Throws when the name is taken or the session is already disposed.
+   */
+  register(name: string, resource: SessionResource): void;
+  /** The resource registered under `name`. */
+  get(name: string): SessionResource | undefined;
+  /** Names of the registered resources, in registration order. */
+  names(): string[];
+  /** True once `dispose()` was called. */
+  readonly disposed: boolean;
+  /**
+   * Disposes every resource in reverse order of registration; resolves with the failures (empty
+   * when all went well). Never rejects. Idempotent.
+   */
+  dispose(): Promise<DisposeFailure[]>;
+}
+
+/** Name under which the task registry is registered. */
+export const TASKS_RESOURCE = 'background-tasks';
+/** Name under which the sandbox manager is registered. */
+export const SANDBOX_RESOURCE = 'sandbox';
+
+/** Builds a session's services. */
+export function createSessionServices(options: SessionServicesOptions = {}): SessionServicesHandle {
+  const resources = new Map<string, SessionResource>();
+  const tasks = options.tasks ?? new BackgroundTaskManager();
+  let disposing: Promise<DisposeFailure[]> | undefined;
+
+  const register = (name: string, resource: SessionResource): void => {
+    if (disposing) throw new Error(`the session is disposed; ${name} was not registered`);
+    if (resources.has(name)) throw new Error(`a session resource named ${name} is already registered`);
+    resources.set(name, resource);
+  };
+  if (options.sandbox) register(SANDBOX_RESOURCE, options.sandbox);
+  register(TASKS_RESOURCE, tasks);
+
+  const disposeAll = async (): Promise<DisposeFailure[]> => {
+    const failures: DisposeFailure[] = [];
+    for (const [name, resource] of [...resources].reverse()) {
+      try {
+        await resource.dispose();
+      } catch (error) {
+        failures.push({ name, error });
+      }
+    }
+    return failures;
+  };
+
+  return {
+    tasks,
+    sandbox: options.sandbox,
+    modelClient: options.modelClient,
+    register,
+    get: (name) => resources.get(name),
+    names: () => [...resources.keys()],
+    get disposed() {
+      return disposing !== undefined;
+    },
+    dispose() {
+      disposing ??= disposeAll();
+      return disposing;
+    },
+  };
+}
