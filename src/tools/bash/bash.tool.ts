@@ -163,7 +163,8 @@ export function createBashTool(options: BashToolOptions = {}) {
       if (start.note) context.setAppState((prev) => ({ ...prev, cwd: start.cwd }));
       const timeoutMs = effectiveTimeoutMs(input, limits);
       await shell.init().catch(() => undefined);
-      const warning = destructiveWarning(shell.analyzeSync(input.command, start.cwd), start.cwd);
+      // The destructive-floor table on the call's one analysis (the same the post-run step uses).
+      const warning = destructiveWarning(analysisOf(input, start.cwd), start.cwd);
       const dangerouslyDisableSandbox = input.dangerouslyDisableSandbox === true;
 
       if (input.run_in_background) {

@@ -126,9 +126,9 @@ describe('background Bash tasks', () => {
   });
 
   it('TaskOutput filter runs in linear time: (a+)+$ over a 100,000-character line completes with the right lines', async () => {
-    const tool = createTaskOutputTool(manager);
+    const tool = createTaskOutputTool();
     const task = await start(`printf 'a%.0s' $(seq 100000); printf '!\\naaaa\\n'`);
-    await manager.waitForEnd(task.taskId, 60_000);
+    await session.services.tasks.waitForEnd(task.taskId, 60_000);
     const result = await runTool<TaskOutputData>(
       tool,
       { task_id: task.taskId, filter: '(a+)+$' },
@@ -138,7 +138,7 @@ describe('background Bash tasks', () => {
   });
 
   it('TaskOutput refuses a filter the linear-time engine cannot run, naming the field', async () => {
-    const tool = createTaskOutputTool(manager);
+    const tool = createTaskOutputTool();
     const task = await start('echo x');
     const v = await tool.validateInput({ task_id: task.taskId, filter: '(x)\\1' } as never, session.context);
     expect(v).toMatchObject({ ok: false, field: 'filter', message: expect.stringMatching(/backreferences/) });
