@@ -202,7 +202,8 @@ export default async function bench(): Promise<BenchReport> {
     figures[`${label} decision-only mean µs`] = r.eng.wall.meanUs;
     figures[`${label} decision-only p99 µs`] = r.eng.wall.p99Us;
     figures[`${label} decision-only mean µs without floor and secret checks`] = r.base.wall.meanUs;
-    figures[`${label} decision-only mean: with / without the new checks`] = r.eng.wall.meanUs / r.base.wall.meanUs;
+    figures[`${label} decision-only mean: with / without the new checks`] =
+      r.eng.wall.meanUs / r.base.wall.meanUs;
     figures[`${label} mean / target (200 µs)`] = r.e2e.wall.meanUs / TARGET_MEAN_US;
     figures[`${label} p99 / target (1.5 ms)`] = r.e2e.wall.p99Us / TARGET_P99_US;
     figures[`${label} decisions allow/ask/deny`] = `${r.counts.allow}/${r.counts.ask}/${r.counts.deny}`;
