@@ -70,6 +70,25 @@ export interface EnvAssignment {
 }
 
 /**
+ * The repository a `git` sub-command runs against. A repository's configuration can name programs
+ * git runs (`core.fsmonitor`, `core.pager`, hooks …) even for read-only sub-commands, so a git call
+ * in another repository than the project's own needs a decision. Source: docs/shell-analysis.md
+ * "git in another repository".
+ */
+export interface GitRepositoryInfo {
+  /**
+   * Absolute directory git discovers its repository from (the working directory after `cd` and
+   * `-C`), or the repository named by `--git-dir`/`GIT_DIR`; undefined when it cannot be known
+   * statically (then treat it as another repository).
+   */
+  dir?: string;
+  /** What chose `dir`: the working directory, `-C`, `--git-dir` or `GIT_DIR`. */
+  via: 'cwd' | '-C' | '--git-dir' | 'GIT_DIR';
+  /** The work tree named by `--work-tree`/`GIT_WORK_TREE` (absolute), or `unknown` when it is an expansion. */
+  workTree?: string;
+}
+
+/**
  * One simple command inside a Bash command line, after splitting (spec §3.5, seed 000 §2.2).
  * Rules match `text` (wrappers and env prefixes stripped); effects and read-only status are per sub-command.
  */
@@ -91,6 +110,8 @@ export interface SubcommandInfo {
   readOnlyReason: string;
   /** True when the command word is not a static string (`$cmd`, `{a,b}`, `$(…)`). */
   dynamicProgram: boolean;
+  /** For `git` (also behind wrappers): the repository it runs against. Absent for other programs. */
+  gitRepository?: GitRepositoryInfo;
   /** Working directory this sub-command runs in, after `cd` tracking (absolute), or undefined when unknown. */
   cwd?: string;
   /** How this sub-command was reached: top level, or inside `$(…)`, `sh -c`, `eval`, `xargs`, `find -exec`… */

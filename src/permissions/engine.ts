@@ -29,6 +29,7 @@ import type {
 import { builtinClassifier } from './classifier/builtin-scorer.js';
 import type { AutoModeClassifier, ClassifierVerdict } from './classifier/types.js';
 import { verdictDecision } from './classifier/verdict.js';
+import { fsRepositoryRoot, type RepositoryRootOf } from './git-repository.js';
 import { runPreToolUseHooks } from './hooks/pre-tool-use.js';
 import type { HookVerdict } from './hooks/types.js';
 import {
@@ -79,6 +80,11 @@ export interface PermissionEngineOptions {
    * in plan mode, writing exactly that file is allowed; every other change is refused.
    */
   planFile?: (request: PermissionRequest) => string | undefined;
+  /**
+   * Which repository a directory belongs to, for "git in another repository" (default: the nearest
+   * ancestor holding `.git` on the real filesystem).
+   */
+  repositoryRoot?: RepositoryRootOf;
 }
 
 export interface DecideOptions {
@@ -145,6 +151,7 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
   const session = opts.session ?? new PermissionSession();
   const acceptEditsCommands = new Set(opts.acceptEditsCommands ?? DEFAULT_ACCEPT_EDITS_COMMANDS);
   const dirCache = new Map<string, WorkingDirectories>();
+  const repositoryRoot = opts.repositoryRoot ?? fsRepositoryRoot();
   // Broken settings (settings/broken.ts): does a malformed rule of tool `a` concern calls of `b`?
   const ruleToolMatch = new Map<string, boolean>();
   const matchesTool = (ruleTool: string, toolName: string): boolean => {
@@ -206,6 +213,7 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
       floor: settings.destructiveFloor,
       secretReads: settings.secretReads.value,
       ...(planFile ? { planFile } : {}),
+      repositoryRoot,
     });
     return { mode, result, trace: [...trace, ...result.trace] };
   };

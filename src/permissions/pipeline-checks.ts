@@ -8,9 +8,11 @@ import type { DecisionReason, PermissionDecision } from '../core/permission-type
 import type { CallView } from './call-view.js';
 import { describeEffect, MODE_LABEL } from './explain.js';
 import { ask, deny, type PipelineInput } from './pipeline-types.js';
+import { SECRET_FINDING_IDS } from '../core/destructive-floor/index.js';
 import type { Effect } from '../core/effects.js';
 import { getOwn } from '../core/get-own.js';
 import { PATH_CONTROL_CHARACTER, pathCharacterFindings } from '../core/path-characters.js';
+import { otherRepositoryReason } from './git-repository.js';
 import { isCriticalRemovalTarget, matchProtectedWrite } from './protected-paths.js';
 import { allowPathCovers, matchShellAllow } from './rule-match.js';
 import { isExemptDevicePath } from './working-dirs.js';
@@ -135,8 +137,9 @@ function coveredByAllow(view: CallView, input: PipelineInput, e: Effect): boolea
 
 /** Step 4: findings, unknown effects, file effects outside the working directories. */
 export function checksStep(view: CallView, input: PipelineInput): DecisionReason | undefined {
+  // Environment dumps and secret variables are decided by the credential step (pipeline-floor.ts).
   for (const finding of view.description.findings)
-    if (finding.behavior === 'ask') {
+    if (finding.behavior === 'ask' && !SECRET_FINDING_IDS.has(finding.id)) {
       const sub = finding.subcommand !== undefined ? view.subcommands[finding.subcommand] : undefined;
       return {
         type: 'check',
@@ -144,6 +147,11 @@ export function checksStep(view: CallView, input: PipelineInput): DecisionReason
         message: `Needs approval: ${finding.message} [${finding.id}]${sub ? ` in sub-command "${sub.text}"` : ''}.`,
       };
     }
+  // git in another repository: its configuration can run programs (git-repository.ts).
+  if (input.repositoryRoot && view.isShell) {
+    const other = otherRepositoryReason(view.subcommands, input.workingDirs.dirs, input.repositoryRoot);
+    if (other) return other;
+  }
   // An unknown host matters only to WebFetch domain rules; without any, a network effect whose host
   // is unknown (`npx` may download, `curl $URL`) does not ask by itself: it already keeps the command
   // from being read-only, so only an allow rule for the program can let it through.

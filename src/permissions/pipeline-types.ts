@@ -12,6 +12,7 @@ import type {
   PermissionRequest,
 } from '../core/permission-types.js';
 import type { CallView } from './call-view.js';
+import type { RepositoryRootOf } from './git-repository.js';
 import type { HookVerdict } from './hooks/types.js';
 import type { RuleSet } from './rules/rule-set.js';
 import type { WorkingDirectories } from './working-dirs.js';
@@ -51,6 +52,8 @@ export interface PipelineInput {
    * the host's plan-mode tools (`PermissionEngineOptions.planFile`).
    */
   planFile?: string;
+  /** Which repository a directory belongs to (git in another repository asks); absent: not checked. */
+  repositoryRoot?: RepositoryRootOf;
 }
 
 export type PipelineStep =
