@@ -325,3 +325,28 @@ describe('gantry check with the real tool describers: credential reads and odd p
     expect(r.out).toMatch(pattern);
   });
 });
+
+describe('gantry check shows the destructive floor', () => {
+  it('names the row and its reason, the level in force, and a project that tried to lower it', async () => {
+    const { home, project } = world();
+    const file = path.join(project, '.claude', 'settings.json');
+    writeFileSync(file, JSON.stringify({ destructiveFloor: 'off' }));
+    let out = '';
+    const code = await runCheck(['rm -rf ~'], {
+      cwd: project,
+      home,
+      trust: true,
+      mode: 'bypassPermissions',
+      out: (t) => {
+        out += t;
+      },
+      err: () => undefined,
+    });
+    expect(code).toBe(2);
+    expect(out).toContain('destructive floor [remove-root-or-home]');
+    expect(out).toContain('removing / or the home directory destroys');
+    expect(out).toMatch(
+      /destructive floor: standard \(default; .*settings\.json sets destructiveFloor "off", but only user or managed settings may lower it; ignored\)/,
+    );
+  });
+});
