@@ -54,6 +54,16 @@ export {
   getTools,
   type ToolRegistryConfig,
 } from './tools/index.js';
+// Session files: where spilled results and task output live, and their retention (docs/reliability.md).
+export {
+  enforceSessionCap,
+  pruneSessionDirs,
+  sessionDirFor,
+  sessionLimits,
+  sessionsRoot,
+} from './tools/file-io/session-files.js';
+// Stopping every process group a host started (a server shutting down; docs/reliability.md).
+export { stopAllProcessGroups } from './tools/bash/exec.js';
 // The permission engine: settings, rules, modes, protected paths, hooks, classifier.
 export {
   createPermissionEngine,

@@ -71,6 +71,10 @@ export function buildProgram(): Command {
     .option('--json', 'one JSON line per call, then a summary line')
     .option('--execute', 'also run the allowed read-only calls in --workspace')
     .option('--workspace <dir>', 'directory the executed calls are re-rooted into')
+    .option(
+      '--max-line-bytes <n>',
+      'longest transcript line read; longer ones count as malformed (default 64 MiB)',
+    )
     .action(async (files: string[], o) => {
       const { runReplay } = await import('./replay/cli.js');
       process.exitCode = await runReplay(files, o);
@@ -86,6 +90,10 @@ export function buildProgram(): Command {
     .option('--port <n>', 'port for --transport http (0 = any free port)')
     .option('--on-ask <what>', 'deny or allow when the client cannot be asked (elicitation)', 'deny')
     .option('--trust', 'treat the project folder as trusted')
+    .option('--max-message-bytes <n>', 'stdio: longest accepted message in bytes (default 16 MiB)')
+    .option('--session-idle-ms <n>', 'http: close a session idle this long (default 30 minutes)')
+    .option('--max-sessions <n>', 'http: most sessions at once (default 1000)')
+    .option('--auth-token <token>', 'http: require Authorization: Bearer <token> (or env GANTRY_MCP_TOKEN)')
     .action(async (o) => {
       const { runMcp } = await import('./mcp-command.js');
       process.exitCode = await runMcp(o, pkg.version);

@@ -2,18 +2,28 @@
  * `gantry mcp`: serve the built-in tools over MCP with the permission engine in front (issue 7).
  *
  *   gantry mcp [--cwd DIR] [--mode MODE] [--settings FILE]… [--transport stdio|http] [--port N]
- *              [--on-ask deny|allow]
+ *              [--on-ask deny|allow] [--max-message-bytes N]
+ *              [--session-idle-ms N] [--max-sessions N] [--auth-token TOKEN]
  *
  * stdio is the default; `--transport http` listens on 127.0.0.1:`--port` (default 0 = any free
- * port; the URL is printed on stderr).
+ * port; the URL is printed on stderr). `--auth-token` (or `GANTRY_MCP_TOKEN`) makes HTTP clients
+ * send `Authorization: Bearer <token>`.
+ *
+ * Lifetime (docs/reliability.md "Process lifetime"): stdio ends on end of input; both transports
+ * end on SIGTERM, SIGINT or SIGHUP. Either way the running calls are aborted, every process group
+ * the server started (foreground commands, what they left behind, background tasks) is stopped,
+ * the sandbox is disposed, and the process exits 0. A second signal during that SIGKILLs what is
+ * left and exits 1 at once.
  */
 import { randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PERMISSION_MODES, type PermissionMode } from '../core/index.js';
 import { serveHttp, serveStdio } from '../mcp/server/transports.js';
 import { assembleToolPool } from '../runtime/index.js';
 import { createSandboxManager, type SandboxManager } from '../sandbox/index.js';
+import { stopAllProcessGroups } from '../tools/bash/exec.js';
+import { removeStaleTempFiles } from '../tools/file-io/atomic-write.js';
+import { pruneSessionDirs, sessionDirFor, sessionsRoot } from '../tools/file-io/session-files.js';
 import { getAllBaseTools } from '../tools/index.js';
 import { createGuard, explicitSettingsErrors } from './shared/guard.js';
 
@@ -25,6 +35,19 @@ export interface McpCliOptions {
   port?: string;
   onAsk?: string;
   trust?: boolean;
+  maxMessageBytes?: string;
+  sessionIdleMs?: string;
+  maxSessions?: string;
+  authToken?: string;
+}
+
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+
+/** A positive integer option, or undefined when absent; NaN marks a bad value. */
+function positiveInt(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  return Number.isInteger(n) && n > 0 ? n : Number.NaN;
 }
 
 /** Starts the server; resolves when a stdio session ends (HTTP keeps running). Returns an exit code. */
@@ -40,10 +63,26 @@ export async function runMcp(o: McpCliOptions, version: string): Promise<number>
   if (onAsk !== 'deny' && onAsk !== 'allow') return fail('--on-ask must be deny or allow');
   const port = o.port === undefined ? 0 : Number(o.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) return fail(`bad --port ${o.port}`);
+  const maxMessageBytes = positiveInt(o.maxMessageBytes);
+  const sessionIdleMs = positiveInt(o.sessionIdleMs);
+  const maxSessions = positiveInt(o.maxSessions);
+  for (const [flag, v] of [
+    ['--max-message-bytes', maxMessageBytes],
+    ['--session-idle-ms', sessionIdleMs],
+    ['--max-sessions', maxSessions],
+  ] as const)
+    if (Number.isNaN(v)) return fail(`${flag} must be a positive integer`);
+  const authToken = o.authToken ?? process.env.GANTRY_MCP_TOKEN;
+  if (authToken !== undefined && authToken.length < 16)
+    return fail('the auth token must be at least 16 characters');
 
   const cwd = path.resolve(o.cwd ?? process.cwd());
-  // Spilled results go here; the engine lets Read reach them without asking (design.md §5).
-  const sessionDir = path.join(tmpdir(), 'gantry-mcp', randomUUID());
+  // Spilled results go here; the engine lets Read reach them without asking. Old
+  // session directories and temp files of killed writers are cleaned up at start
+  // (docs/reliability.md "Retention", "Temp files").
+  const sessionDir = sessionDirFor(`mcp-${randomUUID()}`);
+  void pruneSessionDirs(sessionsRoot(), { keep: sessionDir });
+  void removeStaleTempFiles(cwd);
   const guard = createGuard({
     cwd,
     readableDirectories: [sessionDir],
@@ -78,20 +117,53 @@ export async function runMcp(o: McpCliOptions, version: string): Promise<number>
     version,
     sessionDir,
   };
-  if (transport === 'stdio') {
-    await serveStdio(options);
-    await sandbox?.dispose();
-    return 0;
-  }
-  const server = await serveHttp(options, port);
-  process.stderr.write(`gantry mcp listening on ${server.url}\n`);
-  const stop = (): void => {
-    Promise.all([server.close(), sandbox?.dispose()]).then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+  // Shutdown (after every session's services were disposed, which stops their background tasks):
+  // stop every process group still listed (in-flight foreground commands, what they left behind),
+  // then the sandbox. The interval keeps the event loop alive meanwhile.
+  const shutdown = async (): Promise<void> => {
+    const keepAlive = setInterval(() => undefined, 1000);
+    try {
+      await stopAllProcessGroups();
+      await sandbox?.dispose();
+    } finally {
+      clearInterval(keepAlive);
+    }
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const stopping = new AbortController();
+  const onSignal = (): void => {
+    if (stopping.signal.aborted) process.exit(1); // second signal: the exit hooks SIGKILL what is left
+    stopping.abort();
+  };
+  for (const sig of STOP_SIGNALS) process.on(sig, onSignal);
+
+  if (transport === 'stdio') {
+    await serveStdio(options, {
+      signal: stopping.signal,
+      ...(maxMessageBytes !== undefined ? { maxMessageBytes } : {}),
+    });
+    await shutdown();
+    process.exit(0);
+  }
+  const server = await serveHttp(options, port, {
+    ...(sessionIdleMs !== undefined ? { sessionIdleMs } : {}),
+    ...(maxSessions !== undefined ? { maxSessions } : {}),
+    ...(authToken !== undefined ? { authToken } : {}),
+  });
+  process.stderr.write(
+    `gantry mcp listening on ${server.url}${authToken ? ' (bearer token required)' : ''}\n`,
+  );
+  stopping.signal.addEventListener(
+    'abort',
+    () => {
+      server
+        .close()
+        .then(shutdown)
+        .then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+    },
+    { once: true },
+  );
   return 0;
 }

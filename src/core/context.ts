@@ -4,7 +4,7 @@
  * sub-agent (`createChildContext`). docs/runtime.md describes how the pieces fit.
  */
 import type { Message } from './messages.js';
-import type { PermissionMode } from './permission-types.js';
+import type { CallDescription, PermissionMode } from './permission-types.js';
 import type { ReadFileState } from './read-file-state.js';
 import type { SessionServices } from './services.js';
 import type { AnyTool } from './tool.js';
@@ -132,4 +132,11 @@ export interface ToolUseContext {
   toolUseId?: string;
   /** The running call this context was handed to, or that a child context descends from (set by the runtime). */
   runningCall?: RunningCallRef;
+  /**
+   * The description the permission decision for this call was made on (set by the runtime just
+   * before `call`). A tool that acts on paths acts on the paths it names and refuses when they now
+   * resolve elsewhere (a symlink swapped since the check; docs/reliability.md "File operations").
+   * Absent when `call` runs without the runtime's permission phase (a test driving a tool directly).
+   */
+  permittedCall?: CallDescription;
 }

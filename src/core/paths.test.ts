@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, symlinkSync, realpathSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -37,10 +37,14 @@ describe('resolvers', () => {
   });
   it('fs resolver follows a real symlinked parent of a file that does not exist', () => {
     const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'gantry-paths-')));
-    mkdirSync(path.join(root, 'out'));
-    symlinkSync(path.join(root, 'out'), path.join(root, 'link'));
-    expect(fsPathResolver.realpath(path.join(root, 'link', 'new.txt'))).toBe(
-      path.join(root, 'out', 'new.txt'),
-    );
+    try {
+      mkdirSync(path.join(root, 'out'));
+      symlinkSync(path.join(root, 'out'), path.join(root, 'link'));
+      expect(fsPathResolver.realpath(path.join(root, 'link', 'new.txt'))).toBe(
+        path.join(root, 'out', 'new.txt'),
+      );
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -104,3 +104,24 @@ export function resolvePath(
 export function displayPath(p: string, base: string): string {
   return isPathInside(p, base) && p !== base ? path.relative(base, p) : p;
 }
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Why `value` cannot name a file, or undefined when it can: a NUL character (the system cuts a path
+ * there, so the rest would be silently dropped), or an unpaired UTF-16 surrogate (it has no UTF-8
+ * form; Node would turn it into U+FFFD and open a different name).
+ */
+export function pathCharacterProblem(value: string): string | undefined {
+  if (value.includes('\0')) return 'a NUL character (\\0)';
+  if (LONE_SURROGATE.test(value)) return 'an unpaired UTF-16 surrogate (not valid Unicode)';
+  return undefined;
+}
+
+/** The validation message for a path field holding a character no file name can hold. */
+export function invalidPathMessage(field: string, value: string): string | undefined {
+  const problem = pathCharacterProblem(value);
+  return problem
+    ? `${field} contains ${problem}, which no file name can hold. Remove it and give the path as it is on disk.`
+    : undefined;
+}

@@ -69,3 +69,23 @@ describe('Gantry tools are not described from traits', () => {
     expect(d.effects.map((e) => e.certainty)).toEqual(['unknown']);
   });
 });
+
+describe('describeToolInput: a path no file can have', () => {
+  it.each([
+    [
+      'LS',
+      'path',
+      '/home/user/project\0/etc',
+      /path contains a NUL/,
+      'NUL: the system would cut the path there',
+    ],
+    ['MultiEdit', 'file_path', '/home/user/project/\ud800x', /unpaired UTF-16 surrogate/, 'a lone surrogate'],
+  ])('%s %s %j asks, naming the field (%s)', (tool, field, value, message, _why) => {
+    const d = describeToolInput(tool, { [field]: value }, world);
+    expect(d.findings).toEqual([
+      { id: 'INVALID_PATH', message: expect.stringMatching(message), behavior: 'ask' },
+    ]);
+    expect(d.effects.every((e) => e.certainty === 'unknown')).toBe(true);
+    expect(d.findings[0]?.message).toContain(field);
+  });
+});

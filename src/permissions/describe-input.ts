@@ -20,7 +20,7 @@
 import type { ToolDescriberEntry } from '../core/call-describer.js';
 import { stringField } from '../core/call-describer.js';
 import { knownEffect, unknownEffect } from '../core/effects.js';
-import { expandPath } from '../core/paths.js';
+import { expandPath, invalidPathMessage } from '../core/paths.js';
 import type { CallDescription } from '../core/permission-types.js';
 import { contentField, traitsFor } from '../core/tool-traits.js';
 import { hostOf } from './rules/domain-pattern.js';
@@ -81,6 +81,15 @@ export function describeToolInput(
         findings: [],
         readOnly: false,
         summary: `${toolName} (no ${field})`,
+      };
+    const bad = invalidPathMessage(field, raw);
+    if (bad)
+      return {
+        ruleContents: [],
+        effects: [unknownEffect(access, raw, 'tool-input', `${field} is not a valid path`)],
+        findings: [{ id: 'INVALID_PATH', message: bad, behavior: 'ask' }],
+        readOnly: false,
+        summary: `${toolName} (invalid ${field})`,
       };
     const abs = expandPath(raw, world);
     return {

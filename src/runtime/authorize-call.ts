@@ -9,6 +9,7 @@
  */
 import {
   type AnyTool,
+  type CallDescription,
   errorMessage,
   type PermissionDecider,
   type PermissionDecision,
@@ -33,6 +34,8 @@ export interface AuthorizeCallOptions {
 export interface Authorization {
   input: Record<string, unknown>;
   inputUpdated: boolean;
+  /** What the decision was made on (for an updated input: the original input's description). */
+  description: CallDescription;
 }
 
 /** A decider that throws denies (fail closed). */
@@ -75,8 +78,8 @@ export async function authorizeCall(options: AuthorizeCallOptions): Promise<Auth
   if (decision.behavior === 'allow') {
     record({ behavior: 'allow', source: decision.reason.type });
     return decision.updatedInput
-      ? { input: decision.updatedInput, inputUpdated: true }
-      : { input, inputUpdated: false };
+      ? { input: decision.updatedInput, inputUpdated: true, description }
+      : { input, inputUpdated: false, description };
   }
   if (decision.behavior === 'deny') {
     record({ behavior: 'deny', source: decision.reason.type });
@@ -100,8 +103,8 @@ export async function authorizeCall(options: AuthorizeCallOptions): Promise<Auth
   }
   if (answer?.behavior === 'allow') {
     record({ behavior: 'allow', source: 'host' });
-    if (answer.updatedInput) return { input: answer.updatedInput, inputUpdated: true };
-    return { input: askInput, inputUpdated: askInput !== input };
+    if (answer.updatedInput) return { input: answer.updatedInput, inputUpdated: true, description };
+    return { input: askInput, inputUpdated: askInput !== input, description };
   }
   record({ behavior: 'deny', source: 'host' });
   const message = answer?.behavior === 'deny' && answer.message ? answer.message : 'no reason given';

@@ -12,7 +12,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   type AnyTool,
@@ -26,6 +25,7 @@ import {
   type ToolUseBlock,
   type ToolUseContext,
 } from '../core/index.js';
+import { sessionDirFor } from '../tools/file-io/session-files.js';
 import { AdmissionGate } from './admission-gate.js';
 import { askAllDecider } from './deciders.js';
 import {
@@ -48,7 +48,10 @@ export interface ToolRuntimeOptions {
   additionalDirectories?: string[];
   /** Default: a random UUID. */
   sessionId?: string;
-  /** Where spilled results and task output go (default: `<os tmpdir>/gantry-sessions/<sessionId>`; created on demand). */
+  /**
+   * Where spilled results and task output go (default: `~/.gantry/sessions/<sessionId>`; created on
+   * demand, pruned by `pruneSessionDirs` after the retention time).
+   */
   sessionDir?: string;
   /** Default `default`. */
   permissionMode?: PermissionMode;
@@ -137,7 +140,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     cwd,
     additionalDirectories: (options.additionalDirectories ?? []).map((d) => path.resolve(d)),
     permissionMode: options.permissionMode ?? 'default',
-    sessionDir: path.resolve(options.sessionDir ?? path.join(tmpdir(), 'gantry-sessions', sessionId)),
+    sessionDir: path.resolve(options.sessionDir ?? sessionDirFor(sessionId)),
     tasks: {},
   };
   const setAppState = (updater: (prev: AppState) => AppState): void => {

@@ -12,6 +12,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolResultContent } from '../core/index.js';
 import { contentLength } from '../core/index.js';
+import { claimSessionDir, enforceSessionCap } from '../tools/file-io/session-files.js';
 import { PERSISTED_PREVIEW_BYTES } from './limits.js';
 
 /** Where and how a result was spilled. */
@@ -90,6 +91,7 @@ export async function persistToolResult(options: {
 }): Promise<PersistedResult> {
   const { text, isJson } = serializeContent(options.content);
   const dir = path.join(options.sessionDir, 'tool-results');
+  claimSessionDir(options.sessionDir);
   await mkdir(dir, { recursive: true });
   const filePath = await writeExclusive(
     dir,
@@ -97,6 +99,8 @@ export async function persistToolResult(options: {
     isJson ? '.json' : '.txt',
     text,
   );
+  // Within the session's size cap; older kept files make room (docs/reliability.md "Retention").
+  await enforceSessionCap(options.sessionDir, { keep: filePath });
   const { preview, hasMore } = makePreview(text);
   return {
     filePath,

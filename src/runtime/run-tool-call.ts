@@ -5,7 +5,8 @@
  *   3. tool.validateInput           { ok:false } → ToolInputError
  *   4–6. authorizeCall              checkPermissions + describeCall → decider → host on `ask`
  *        (an updated input is parsed and validated again)
- *   7. tool.call                    async generator: progress forwarded live, output returned
+ *   7. tool.call                    async generator: progress forwarded live, output returned; its
+ *                                   context carries the description the decision was made on
  *   8. mapToolResultToContent(data, { toolUseId, input, context }), then the per-call cap
  *   9. the post-call hook (if the host gave one)
  * Anything thrown on the way goes to `errorToOutcome` (the one conversion point). The whole
@@ -110,17 +111,22 @@ async function pipeline(
       state.decision = decision;
     },
   });
+  let permittedCall = authorization.description;
   if (authorization.inputUpdated) {
     const reparsed = tool.inputSchema.safeParse(authorization.input);
     if (!reparsed.success) throw schemaErrorToInputError(tool.name, reparsed.error, authorization.input);
     input = reparsed.data as Record<string, unknown>;
     state.input = input;
     assertValid(await tool.validateInput(input, context));
+    // The host approved this input: bind the call to what it names now.
+    permittedCall = await tool.describeCall(input, context);
   }
 
   if (env.signal.aborted) throw new AbortError();
   state.stage = 'running';
-  const generator = tool.call(input, context) as AsyncGenerator<unknown, ToolResult<unknown>, void>;
+  // The call acts on what the decision was made on (docs/reliability.md "File operations").
+  const callContext: ToolUseContext = { ...context, permittedCall };
+  const generator = tool.call(input, callContext) as AsyncGenerator<unknown, ToolResult<unknown>, void>;
   state.generator = generator;
   let result: ToolResult<unknown>;
   for (;;) {

@@ -2,17 +2,31 @@
  * The library path end to end: real built-in tools, the real permission engine as the runtime's
  * decider, real files. What a host embedding Gantry gets.
  */
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { contentText, type ToolUseBlock } from '../../src/core/index.js';
 import { createPermissionEngine, loadSettings } from '../../src/permissions/index.js';
 import { assembleToolPool, createToolRuntime } from '../../src/runtime/index.js';
 import { getAllBaseTools } from '../../src/tools/index.js';
 
+const roots: string[] = [];
+afterEach(() => {
+  for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
+});
+
 async function session(rules: { allow?: string[]; deny?: string[] } = {}) {
   const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'gantry-int-')));
+  roots.push(root);
   const home = path.join(root, 'home');
   const project = path.join(home, 'project');
   mkdirSync(project, { recursive: true });

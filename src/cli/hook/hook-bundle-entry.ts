@@ -1,9 +1,10 @@
 /**
  * Bundle entry of `gantry hook` (dist/gantry-hook.mjs). Warm path first: forward the hook input to
- * the resident server (hook-client.ts); without one, decide in-process and start a server for the
- * next call. `--hook-daemon <socket>` runs the server itself.
+ * the resident server (hook-client.ts) when its socket can be trusted; otherwise decide in-process
+ * (logging why the socket was refused) and start a server for the next call. `--hook-daemon <socket>` runs the server itself.
  */
 import {
+  appendHookLog,
   askDaemon,
   currentBundleFile,
   daemonEnabled,
@@ -33,6 +34,8 @@ if (argv[0] === '--hook-daemon' && argv[1]) {
         socket,
         { stdin, argv: args, env: forwarded, cwd: process.cwd() },
         Number(env.GANTRY_HOOK_DAEMON_TIMEOUT_MS) || 3000,
+        (reason) =>
+          appendHookLog(env, { event: 'hook-server-refused', socket, reason, decided: 'in-process' }),
       )
     : undefined;
   if (answer) {

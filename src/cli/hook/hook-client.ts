@@ -8,11 +8,31 @@
  * build id comes from the bundle file's size and mtime, so a rebuilt Gantry never talks to an old
  * server. `GANTRY_HOOK_DAEMON=0` turns the warm path off (always in-process).
  *
+ * Trust (docs/reliability.md "The hook trusts only its own server"): the answer of whatever listens
+ * on the socket is printed as the decision, so the client first checks who could have put it there.
+ * The run directory is opened without following a symlink and must belong to this user (effective
+ * uid) with no permission bits for group or others; the socket inside it must be a socket owned by
+ * this user. The connection then goes through the opened directory (`/proc/self/fd/<fd>/<name>` on
+ * Linux), so the directory cannot be swapped between the check and the connect. Node does not expose
+ * the peer's credentials (`SO_PEERCRED`), so the directory check is what keeps other users out: in a
+ * 0700 directory only this user (or root) can create a socket. When any check fails the caller
+ * decides in-process and the reason is written to the hook log.
+ *
  * Fail closed, never stuck: a missing server, a refused connection, a malformed answer or no answer
  * within `GANTRY_HOOK_DAEMON_TIMEOUT_MS` (default 3 s) makes the caller decide in-process instead.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, statSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  statSync,
+} from 'node:fs';
 import { connect } from 'node:net';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -66,9 +86,126 @@ export function socketPathFor(bundleFile: string, env: Readonly<Record<string, s
   return path.join(env.HOME || homedir(), '.gantry', 'run', `hook-${build}.sock`);
 }
 
-/** Sends one request; resolves undefined when the server is absent, slow or answers nonsense. */
-export function askDaemon(
+/** The hook log file (`GANTRY_HOOK_LOG`, default `~/.gantry/hook-log.jsonl`), or undefined when turned off. */
+export function hookLogPath(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const v = env.GANTRY_HOOK_LOG;
+  if (v === 'off' || v === '0') return undefined;
+  return v || path.join(env.HOME || homedir(), '.gantry', 'hook-log.jsonl');
+}
+
+/** Appends one JSON line to the hook log. Never throws (logging must not break the host's call). */
+export function appendHookLog(
+  env: Readonly<Record<string, string | undefined>>,
+  entry: Record<string, unknown>,
+): void {
+  const file = hookLogPath(env);
+  if (!file) return;
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    appendFileSync(file, `${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
+  } catch {
+    // unwritable log: the decision itself is unaffected
+  }
+}
+
+/**
+ * Whether the socket at `socketPath` may be trusted:
+ * - `trusted`: connect to `connectPath` (through the checked directory), then `release()`;
+ * - `absent`: no run directory or no socket yet (the normal first call; nothing to log);
+ * - `refused`: something is there that another user could have planted; `reason` says what.
+ */
+export type SocketTrust =
+  | { kind: 'trusted'; connectPath: string; release(): void }
+  | { kind: 'absent' }
+  | { kind: 'refused'; reason: string };
+
+const PROC_FD = '/proc/self/fd';
+
+/** Checks the run directory and the socket (see the module comment). Never throws. */
+export function checkSocketTrust(
   socketPath: string,
+  euid: number | undefined = process.geteuid?.(),
+): SocketTrust {
+  const dir = path.dirname(socketPath);
+  const name = path.basename(socketPath);
+  let fd: number;
+  try {
+    fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { kind: 'absent' };
+    if (code === 'ENOTDIR' || code === 'ELOOP')
+      return { kind: 'refused', reason: `${dir} is a symbolic link or not a directory` };
+    return { kind: 'refused', reason: `${dir} cannot be opened (${code ?? String(error)})` };
+  }
+  const release = (): void => {
+    try {
+      closeSync(fd);
+    } catch {
+      // already closed
+    }
+  };
+  try {
+    const d = fstatSync(fd);
+    if (euid !== undefined && d.uid !== euid) {
+      release();
+      return { kind: 'refused', reason: `${dir} belongs to uid ${d.uid}, not to this user (uid ${euid})` };
+    }
+    if ((d.mode & 0o077) !== 0) {
+      release();
+      return {
+        kind: 'refused',
+        reason: `${dir} has mode ${(d.mode & 0o777).toString(8)}; other users could plant a socket there (it must be 0700)`,
+      };
+    }
+    const viaFd = existsSync(PROC_FD) ? `${PROC_FD}/${fd}/${name}` : socketPath;
+    let s: ReturnType<typeof lstatSync>;
+    try {
+      s = lstatSync(viaFd);
+    } catch {
+      release();
+      return { kind: 'absent' };
+    }
+    if (!s.isSocket()) {
+      release();
+      return { kind: 'refused', reason: `${socketPath} is not a socket` };
+    }
+    if (euid !== undefined && s.uid !== euid) {
+      release();
+      return {
+        kind: 'refused',
+        reason: `${socketPath} belongs to uid ${s.uid}, not to this user (uid ${euid})`,
+      };
+    }
+    return { kind: 'trusted', connectPath: viaFd, release };
+  } catch (error) {
+    release();
+    return { kind: 'refused', reason: `checking ${dir} failed (${(error as Error).message})` };
+  }
+}
+
+/**
+ * Sends one request; resolves undefined when the server is absent, untrusted (`onRefused` is told
+ * why), slow or answers nonsense.
+ */
+export async function askDaemon(
+  socketPath: string,
+  request: HookWireRequest,
+  timeoutMs: number,
+  onRefused: (reason: string) => void = () => undefined,
+): Promise<HookWireAnswer | undefined> {
+  const trust = checkSocketTrust(socketPath);
+  if (trust.kind === 'refused') onRefused(trust.reason);
+  if (trust.kind !== 'trusted') return undefined;
+  try {
+    return await exchange(trust.connectPath, request, timeoutMs);
+  } finally {
+    trust.release();
+  }
+}
+
+function exchange(
+  connectPath: string,
   request: HookWireRequest,
   timeoutMs: number,
 ): Promise<HookWireAnswer | undefined> {
@@ -82,7 +219,7 @@ export function askDaemon(
       sock.destroy();
       resolve(answer);
     };
-    const sock = connect(socketPath);
+    const sock = connect(connectPath);
     const timer = setTimeout(() => finish(undefined), timeoutMs);
     sock.setEncoding('utf8');
     sock.on('error', () => finish(undefined));

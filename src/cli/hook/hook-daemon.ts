@@ -4,11 +4,13 @@
  * path would print. Settings are read afresh for every request (a changed settings file applies at
  * once); only code and the parser stay warm.
  *
- * Safety: the socket lives in a 0700 directory under the user's home, so only this user can connect;
+ * Safety: the socket lives in a 0700 directory under the user's home, so only this user can connect
+ * (a directory that is a symlink or belongs to someone else is refused; a socket planted there by
+ * another user is removed);
  * a second server for the same socket exits at once; the server exits after `GANTRY_HOOK_DAEMON_IDLE_MS`
  * (default 30 minutes) without requests and removes its socket.
  */
-import { chmodSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { connect, createServer, type Socket } from 'node:net';
 import path from 'node:path';
@@ -89,7 +91,18 @@ export async function runHookDaemon(
 ): Promise<void> {
   const dir = path.dirname(socketPath);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Serve only from a directory of our own (a symlink or another user's directory is refused: the
+  // clients would refuse it too); tighten its mode, then remove a socket someone else put there.
+  const euid = process.geteuid?.();
+  const d = lstatSync(dir);
+  if (!d.isDirectory() || (euid !== undefined && d.uid !== euid)) return;
   chmodSync(dir, 0o700);
+  try {
+    const s = lstatSync(socketPath);
+    if (euid !== undefined && s.uid !== euid) unlinkSync(socketPath);
+  } catch {
+    // no socket yet
+  }
   if (await isAlive(socketPath)) return; // another server already answers here
   try {
     unlinkSync(socketPath); // a stale socket left by a killed server

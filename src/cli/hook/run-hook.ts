@@ -7,11 +7,10 @@
  * PostToolUse events are appended to a JSONL log (`GANTRY_HOOK_LOG`, default
  * `~/.gantry/hook-log.jsonl`; `GANTRY_HOOK_LOG=off` disables it).
  */
-import { appendFileSync, mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { PERMISSION_MODES, type PermissionMode } from '../../core/permission-types.js';
 import { createGuard, explicitSettingsErrors, type Guard, type GuardOptions } from '../shared/guard.js';
+import { appendHookLog } from './hook-client.js';
 import { answerFor, askAnswer, type HookAnswer, parseHookInput } from './hook-protocol.js';
 
 export interface HookOptions {
@@ -28,22 +27,7 @@ export interface HookOptions {
   makeGuard?: (o: GuardOptions) => Guard;
 }
 
-function logPath(env: Readonly<Record<string, string | undefined>>): string | undefined {
-  const v = env.GANTRY_HOOK_LOG;
-  if (v === 'off' || v === '0') return undefined;
-  return v || path.join(env.HOME || homedir(), '.gantry', 'hook-log.jsonl');
-}
-
-function record(env: Readonly<Record<string, string | undefined>>, entry: Record<string, unknown>): void {
-  const file = logPath(env);
-  if (!file) return;
-  try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    appendFileSync(file, `${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
-  } catch {
-    // Logging must never break the host's tool call.
-  }
-}
+const record = appendHookLog;
 
 /** Decides one hook invocation from its stdin text. Never throws. */
 export async function handleHook(stdinText: string, opts: HookOptions = {}): Promise<HookAnswer> {

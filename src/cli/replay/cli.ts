@@ -2,7 +2,7 @@
  * The `gantry replay` command line: prints a line per call and a summary, or JSON lines (`--json`).
  *
  *   gantry replay <transcript.jsonl|dir>… [--settings FILE]… [--mode MODE] [--json]
- *                 [--execute --workspace DIR]
+ *                 [--execute --workspace DIR] [--max-line-bytes N]
  *
  * With no file argument it reads `~/.claude/projects/` (the user's own Claude Code sessions).
  * Exit code: 0 when the replay ran (whatever the decisions), 3 on usage errors.
@@ -22,6 +22,8 @@ export interface ReplayCliOptions {
   json?: boolean;
   execute?: boolean;
   workspace?: string;
+  /** Longest transcript line read (bytes); longer lines are skipped and counted as malformed. */
+  maxLineBytes?: string;
   /** Tests: where the default sessions live and other guard overrides. */
   home?: string;
   guard?: Partial<GuardOptions>;
@@ -39,7 +41,7 @@ export function formatSummary(s: ReplaySummary): string {
   const lines: string[] = [];
   const { stats } = s;
   lines.push(
-    `Replayed ${s.rows} calls from ${stats.files} file(s) (${stats.malformedLines} malformed line(s) skipped, ${stats.callsWithoutResult} call(s) without a recorded result${s.errors ? `, ${s.errors} internal error(s)` : ''})`,
+    `Replayed ${s.rows} calls from ${stats.files} file(s) (${stats.malformedLines} malformed line(s) skipped${stats.oversizedLines ? `, ${stats.oversizedLines} of them over the size limit` : ''}, ${stats.callsWithoutResult} call(s) without a recorded result${s.errors ? `, ${s.errors} internal error(s)` : ''})`,
   );
   lines.push(`By decision: allow ${s.byDecision.allow}, ask ${s.byDecision.ask}, deny ${s.byDecision.deny}`);
   lines.push(
@@ -68,6 +70,11 @@ export async function runReplay(paths: string[], o: ReplayCliOptions = {}): Prom
   const err = o.err ?? ((l: string) => process.stderr.write(`${l}\n`));
   if (o.mode && !PERMISSION_MODES.includes(o.mode as PermissionMode)) {
     err(`gantry replay: unknown --mode ${o.mode}`);
+    return 3;
+  }
+  const maxLineBytes = o.maxLineBytes === undefined ? undefined : Number(o.maxLineBytes);
+  if (maxLineBytes !== undefined && !(Number.isInteger(maxLineBytes) && maxLineBytes > 0)) {
+    err('gantry replay: --max-line-bytes must be a positive integer');
     return 3;
   }
   if (o.execute && !o.workspace) {
@@ -116,6 +123,7 @@ export async function runReplay(paths: string[], o: ReplayCliOptions = {}): Prom
   const summary = await replayFiles(files, {
     ...(o.settings ? { settingsFiles: o.settings } : {}),
     ...(o.mode ? { mode: o.mode as PermissionMode } : {}),
+    ...(maxLineBytes !== undefined ? { maxLineBytes } : {}),
     guard,
     onCall: async (r) => {
       const ran = executor ? await executor.maybeExecute(r) : false;
@@ -153,6 +161,7 @@ export async function runReplay(paths: string[], o: ReplayCliOptions = {}): Prom
           calls: summary.rows,
           files: summary.stats.files,
           malformedLines: summary.stats.malformedLines,
+          oversizedLines: summary.stats.oversizedLines,
           callsWithoutResult: summary.stats.callsWithoutResult,
           byDecision: summary.byDecision,
           byTool: summary.byTool,

@@ -8,10 +8,12 @@
  * runtime. Calls that leave the recorded project (absolute paths elsewhere) stay outside the
  * workspace and are therefore refused by that second decision.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { type AnyTool, contentText, isPathInside, type PermissionDecider } from '../../core/index.js';
 import { createToolRuntime, type ToolRuntime } from '../../runtime/index.js';
+import { sessionDirFor } from '../../tools/file-io/session-files.js';
 import { getAllBaseTools } from '../../tools/index.js';
 import { createGuard, type Guard, type GuardOptions } from '../shared/guard.js';
 import type { ReplayRow } from './replay.js';
@@ -57,12 +59,15 @@ export class ReplayExecutor {
   private guard: Guard;
   readonly report: ExecutionReport = { executed: 0, toolErrors: 0, skipped: 0, results: [] };
 
+  private readonly home: string | undefined;
+
   constructor(
     private readonly workspace: string,
     guardOptions: Partial<GuardOptions> = {},
   ) {
     mkdirSync(workspace, { recursive: true });
     this.guard = createGuard({ cwd: workspace, ...guardOptions });
+    this.home = guardOptions.home;
   }
 
   private async getRuntime(): Promise<ToolRuntime> {
@@ -70,7 +75,9 @@ export class ReplayExecutor {
       const tools: AnyTool[] = (await getAllBaseTools()).filter((t) => EXECUTABLE_TOOLS.has(t.name));
       // Second line of defence: the runtime's decider is the same engine, rooted at the workspace.
       const decide: PermissionDecider = (req) => this.guard.engine.decide(req, { skipHooks: true });
-      this.runtime = createToolRuntime({ tools, cwd: this.workspace, decide });
+      // Spilled output goes to a session directory under the replay's home (~/.gantry/sessions).
+      const sessionDir = sessionDirFor(`replay-${randomUUID()}`, this.home);
+      this.runtime = createToolRuntime({ tools, cwd: this.workspace, decide, sessionDir });
     }
     return this.runtime;
   }

@@ -1,14 +1,24 @@
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, sharedDir, sharedFile } from '../../testing/shared-data.js';
 import { runReplay } from './cli.js';
 import { inferHome, replayFiles, summarizeInput, toPosixPath } from './replay.js';
 import { listTranscriptFiles, newReadStats, readRecordedCalls } from './transcript-reader.js';
 
+const temps: string[] = [];
+afterAll(() => {
+  for (const d of temps) rmSync(d, { recursive: true, force: true });
+});
+const tempDir = (prefix: string) => {
+  const d = realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
+  temps.push(d);
+  return d;
+};
+
 const isolated = () => {
-  const home = realpathSync(mkdtempSync(path.join(tmpdir(), 'gantry-replay-home-')));
+  const home = tempDir('gantry-replay-home-');
   return { home, managedFiles: [] as string[] };
 };
 
@@ -72,7 +82,7 @@ describe('replay of the bundled example session', () => {
   });
 
   it('--execute runs only allowed read-only calls, re-rooted in the workspace', async () => {
-    const workspace = realpathSync(mkdtempSync(path.join(tmpdir(), 'gantry-ws-')));
+    const workspace = tempDir('gantry-ws-');
     mkdirSync(path.join(workspace, 'src'));
     writeFileSync(path.join(workspace, 'src', 'date.ts'), 'export const x = 1;\n');
     const lines: string[] = [];

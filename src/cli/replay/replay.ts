@@ -19,6 +19,8 @@ export interface ReplayOptions {
   mode?: PermissionMode;
   /** Extra guard options (tests: home, managed files). */
   guard?: Partial<GuardOptions>;
+  /** Longest transcript line read, bytes (default 64 MiB); longer lines count as malformed. */
+  maxLineBytes?: number;
   /** Called for every decided call, in order. */
   onCall?: (row: ReplayRow) => void | Promise<void>;
 }
@@ -132,7 +134,11 @@ export async function replayFiles(
     return g;
   };
   for (const file of files) {
-    const calls = await readRecordedCalls(file, stats);
+    const calls = await readRecordedCalls(
+      file,
+      stats,
+      opts.maxLineBytes !== undefined ? { maxLineBytes: opts.maxLineBytes } : {},
+    );
     const roots = new Map<string, string>();
     for (const call of calls) {
       const cwd = toPosixPath(call.cwd || '/');

@@ -1,9 +1,14 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { sharedDir, sharedFile } from '../../testing/shared-data.js';
 import { isDenialText, listTranscriptFiles, newReadStats, readRecordedCalls } from './transcript-reader.js';
+
+const temps: string[] = [];
+afterAll(() => {
+  for (const d of temps) rmSync(d, { recursive: true, force: true });
+});
 
 const shared = sharedDir();
 const transcripts = shared ? path.join(shared, 'data/real/transcripts') : undefined;
@@ -32,6 +37,7 @@ describe('isDenialText', () => {
 describe('readRecordedCalls on written transcripts', () => {
   it('matches results by id, tolerates malformed lines, keeps calls without results', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'gantry-tr-'));
+    temps.push(dir);
     const f = path.join(dir, 's.jsonl');
     const env = { cwd: '/w', sessionId: 's1', isSidechain: false };
     const lines = [

@@ -8,12 +8,12 @@
  *    `system/init` event (README §5.3).
  * 3. The normalised one-call-per-line shape (`{tool, input, cwd, outcome, …}`, README §3).
  *
- * Malformed lines are counted, never fatal. Calls are matched to results by `tool_use_id`.
+ * Malformed lines are counted, never fatal; so are lines over the size limit (default 64 MiB), which
+ * are skipped without being read into memory whole. Calls are matched to results by `tool_use_id`.
  */
-import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
+import { DEFAULT_MAX_LINE_BYTES, readJsonlLines } from './jsonl-lines.js';
 
 /** What happened to a call in the original session. */
 export type RecordedOutcome = 'executed' | 'error' | 'denied' | 'unknown';
@@ -40,6 +40,8 @@ export interface ReadStats {
   files: number;
   lines: number;
   malformedLines: number;
+  /** Of the malformed lines, those skipped for being over the size limit. */
+  oversizedLines: number;
   calls: number;
   callsWithoutResult: number;
 }
@@ -107,19 +109,27 @@ export async function listTranscriptFiles(paths: readonly string[]): Promise<str
  * Reads every recorded call of one file, in file order. Results are matched by tool_use id within the file;
  * a call with no result gets outcome `unknown`.
  */
-export async function readRecordedCalls(file: string, stats?: ReadStats): Promise<RecordedCall[]> {
+export async function readRecordedCalls(
+  file: string,
+  stats?: ReadStats,
+  options: { maxLineBytes?: number } = {},
+): Promise<RecordedCall[]> {
   const calls: RecordedCall[] = [];
   const byId = new Map<string, RecordedCall>();
   let initCwd = '';
   let permissionMode: string | undefined;
   let lineNo = 0;
-  const rl = createInterface({
-    input: createReadStream(file, { encoding: 'utf8' }),
-    crlfDelay: Number.POSITIVE_INFINITY,
-  });
-  for await (const raw of rl) {
+  for await (const line of readJsonlLines(file, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES)) {
     lineNo++;
     if (stats) stats.lines++;
+    if (line.kind === 'too-long') {
+      if (stats) {
+        stats.malformedLines++;
+        stats.oversizedLines++;
+      }
+      continue;
+    }
+    const raw = line.text;
     if (!raw.trim()) continue;
     let d: Record<string, unknown> | undefined;
     try {
@@ -216,5 +226,5 @@ export async function readRecordedCalls(file: string, stats?: ReadStats): Promis
 
 /** Fresh zeroed stats. */
 export function newReadStats(): ReadStats {
-  return { files: 0, lines: 0, malformedLines: 0, calls: 0, callsWithoutResult: 0 };
+  return { files: 0, lines: 0, malformedLines: 0, oversizedLines: 0, calls: 0, callsWithoutResult: 0 };
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -42,14 +42,21 @@ const decide: PermissionDecider = async (req) => {
 };
 
 let servers: HttpMcpServer[] = [];
+let dirs: string[] = [];
 afterEach(async () => {
   for (const s of servers) await s.close();
   servers = [];
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  dirs = [];
 });
 
 async function connect(opts: Partial<GantryMcpServerOptions>, elicit?: 'allow' | 'deny') {
   const cwd = mkdtempSync(path.join(tmpdir(), 'gantry-mcp-'));
-  const srv = await serveHttp({ tools: [Echo, Touch], cwd, decide, ...opts }, 0);
+  dirs.push(cwd);
+  const srv = await serveHttp(
+    { tools: [Echo, Touch], cwd, decide, sessionDir: path.join(cwd, '.session'), ...opts },
+    0,
+  );
   servers.push(srv);
   const client = new Client(
     { name: 'test', version: '1' },

@@ -8,6 +8,7 @@ import { createTaskOutputTool, type TaskOutputData } from '../tasks/task-output.
 import { BashAbortError, type BashOutput } from './bash-output.js';
 import { createBashTool } from './bash.tool.js';
 import { cwdResetNote } from './cwd.js';
+import { killMarked, processesWithMarker, uniqueSleepMarker, waitFor } from '../../testing/processes.js';
 import { defaultShellPort, type ShellAnalysisPort } from './shell-port.js';
 
 let session: TestSession;
@@ -278,6 +279,37 @@ describe('Bash timeouts and abort', () => {
     );
     expect(result.ok).toBe(false);
     await expect(stat(path.join(session.root, 'should-not-exist'))).rejects.toThrow();
+  });
+});
+
+describe('Bash: a foreground command ends with its process group', () => {
+  it.each([
+    ['%s & echo started', 'a job started with &'],
+    ['nohup %s >/dev/null 2>&1 & echo started', 'nohup keeps the process in the group'],
+    ["bash -c '%s & wait' & echo started", 'a grandchild of a background subshell'],
+  ])('%s: stopped when the command returns, and the result says so (%s)', async (template, _why) => {
+    const marker = uniqueSleepMarker();
+    try {
+      const out = await ok({ command: template.replace('%s', `sleep ${marker}`) });
+      expect(out.stdout).toBe('started');
+      expect(out.stderr).toMatch(/left \d+ process(es)? running .* stopped with SIGTERM .*run_in_background/);
+      expect(processesWithMarker(marker)).toEqual([]);
+    } finally {
+      killMarked(marker);
+    }
+  });
+
+  it('a command that leaves nothing behind gets no such note', async () => {
+    const out = await ok({ command: 'sleep 0.1; echo done' });
+    expect(out.stderr).not.toMatch(/left .* running/);
+  });
+
+  it('run_in_background keeps a process running after the call returns', async () => {
+    const marker = uniqueSleepMarker();
+    const out = await ok({ command: `sleep ${marker}`, run_in_background: true });
+    expect(await waitFor(() => processesWithMarker(marker).length > 0)).toBe(true);
+    await session.context.services.tasks.stop(out.backgroundTaskId as string);
+    expect(processesWithMarker(marker)).toEqual([]);
   });
 });
 

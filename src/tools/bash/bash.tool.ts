@@ -29,6 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { describeWorldOf } from '../../core/call-describer.js';
 import { AbortError, buildTool, ToolExecutionError, type ToolUseContext } from '../../core/index.js';
 import type { CommandAnalysis } from '../../shell/types.js';
+import { claimSessionDir, enforceSessionCap } from '../file-io/session-files.js';
 import {
   BashInput,
   BASH_MAX_RESULT_SIZE_CHARS,
@@ -195,6 +196,7 @@ export function createBashTool(options: BashToolOptions = {}) {
       }
 
       const resultsDir = path.join(state.sessionDir, 'tool-results');
+      claimSessionDir(state.sessionDir);
       await mkdir(resultsDir, { recursive: true });
       const stem = (context.toolUseId ?? `bash-${randomUUID()}`)
         .replace(/[^A-Za-z0-9_-]/g, '_')
@@ -241,6 +243,9 @@ export function createBashTool(options: BashToolOptions = {}) {
         ...(options.sandbox ? { sandbox: options.sandbox } : {}),
         sandboxInfo,
       });
+      // A kept full output counts against the session's size cap (docs/reliability.md "Retention").
+      if (data.persistedOutputPath)
+        await enforceSessionCap(state.sessionDir, { keep: data.persistedOutputPath });
       return { data };
     },
 

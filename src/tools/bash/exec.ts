@@ -39,6 +39,48 @@ export interface RunningProcess {
   terminate(reason: StopReason): Promise<StopSignal>;
   /** Resolves once the leader exited and no member of its group is left (zombies count as gone). */
   groupGone(): Promise<void>;
+  /**
+   * After the leader exited: stops what it left running in its group (`cmd &`, `nohup cmd &`) the
+   * same way as `terminate` (SIGTERM, then SIGKILL after the grace period), without marking the
+   * command as stopped. Resolves with how many processes were left and the last signal sent, or
+   * undefined when the group was already empty. Processes that left the group (`setsid`) are not
+   * reached.
+   */
+  stopLeftovers(): Promise<{ count: number; signal: StopSignal } | undefined>;
+}
+
+/** Every process group started here that may still have members, for {@link stopAllProcessGroups}. */
+const liveGroups = new Set<RunningProcess>();
+
+/**
+ * Stops every process group this process started that is still running (foreground commands,
+ * background tasks, and what their leaders left behind): SIGTERM, then SIGKILL after each group's
+ * grace period. For a server shutting down (`gantry mcp` on end of input or a signal). Resolves
+ * when every group is gone.
+ */
+export async function stopAllProcessGroups(): Promise<number> {
+  const groups = [...liveGroups];
+  await Promise.all(
+    groups.map(async (g) => {
+      await g.terminate('stopped');
+      liveGroups.delete(g);
+    }),
+  );
+  return groups.length;
+}
+
+/**
+ * Last resort when this process exits with groups still listed (an exit that skipped the orderly
+ * shutdown): SIGKILL them synchronously, so none is left running under init.
+ */
+function killListedGroupsNow(): void {
+  for (const g of liveGroups) signalGroup(g.pid, 'SIGKILL');
+}
+let exitHookInstalled = false;
+
+/** Process groups started here that may still have members (for tests and shutdown reports). */
+export function runningProcessGroupCount(): number {
+  return liveGroups.size;
 }
 
 const SIGNAL_NUMBERS: Partial<Record<NodeJS.Signals, number>> = {
@@ -55,6 +97,11 @@ const SIGNAL_NUMBERS: Partial<Record<NodeJS.Signals, number>> = {
 
 /** Longest wait for SIGKILLed group members to disappear, ms. */
 const KILL_SETTLE_MS = 5_000;
+
+/** A wait that keeps the process alive: stopping a group finishes before the process may exit. */
+function heldDelay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
@@ -182,47 +229,61 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     while (liveGroupMembers(pid).length > 0) await delay(25);
   };
 
+  /** SIGTERM the group, wait up to the grace period, then SIGKILL what is left (see `terminate`). */
+  const stopGroup = async (): Promise<StopSignal> => {
+    let signalled = groupMemberIdentities(pid);
+    signalGroup(pid, 'SIGTERM');
+    const deadline = Date.now() + graceMs;
+    while (Date.now() < deadline) {
+      await heldDelay(Math.min(25, Math.max(1, deadline - Date.now())));
+      const members = groupMemberIdentities(pid);
+      if (leaderDone && members.size === 0) return 'SIGTERM';
+      // A process forked just before the SIGTERM may have exec'd with the signal lost (bash resets
+      // its handlers in the child); one forked after it never got it. Both get their own SIGTERM.
+      for (const [member, identity] of members) {
+        if (signalled.get(member) === identity) continue;
+        try {
+          process.kill(member, 'SIGTERM');
+        } catch {
+          // gone meanwhile
+        }
+      }
+      signalled = members;
+    }
+    if (leaderDone && liveGroupMembers(pid).length === 0) return 'SIGTERM';
+    signalGroup(pid, 'SIGKILL');
+    await exited;
+    // SIGKILL cannot be caught, but delivery is not instant: wait (bounded, for processes stuck in
+    // uninterruptible sleep) until no member is left, re-sending it to late forks.
+    const killDeadline = Date.now() + KILL_SETTLE_MS;
+    while (liveGroupMembers(pid).length > 0 && Date.now() < killDeadline) {
+      signalGroup(pid, 'SIGKILL');
+      await heldDelay(10);
+    }
+    return 'SIGKILL';
+  };
+
   let stopReason: StopReason | undefined;
   let stopping: Promise<StopSignal> | undefined;
   const terminate = (reason: StopReason): Promise<StopSignal> => {
     if (stopping) return stopping;
-    stopReason = reason;
-    stopping = (async () => {
-      let signalled = groupMemberIdentities(pid);
-      signalGroup(pid, 'SIGTERM');
-      const deadline = Date.now() + graceMs;
-      while (Date.now() < deadline) {
-        await delay(Math.min(25, Math.max(1, deadline - Date.now())));
-        const members = groupMemberIdentities(pid);
-        if (leaderDone && members.size === 0) return 'SIGTERM';
-        // A process forked just before the SIGTERM may have exec'd with the signal lost (bash resets
-        // its handlers in the child); one forked after it never got it. Both get their own SIGTERM.
-        for (const [member, identity] of members) {
-          if (signalled.get(member) === identity) continue;
-          try {
-            process.kill(member, 'SIGTERM');
-          } catch {
-            // gone meanwhile
-          }
-        }
-        signalled = members;
-      }
-      if (leaderDone && liveGroupMembers(pid).length === 0) return 'SIGTERM';
-      signalGroup(pid, 'SIGKILL');
-      await exited;
-      // SIGKILL cannot be caught, but delivery is not instant: wait (bounded, for processes stuck in
-      // uninterruptible sleep) until no member is left, re-sending it to late forks.
-      const killDeadline = Date.now() + KILL_SETTLE_MS;
-      while (liveGroupMembers(pid).length > 0 && Date.now() < killDeadline) {
-        signalGroup(pid, 'SIGKILL');
-        await delay(10);
-      }
-      return 'SIGKILL';
-    })();
+    stopReason ??= reason;
+    stopping = stopGroup().finally(() => liveGroups.delete(handle));
     return stopping;
   };
 
-  return {
+  const stopLeftovers = async (): Promise<{ count: number; signal: StopSignal } | undefined> => {
+    await exited;
+    const count = liveGroupMembers(pid).length;
+    if (count === 0) {
+      liveGroups.delete(handle);
+      return undefined;
+    }
+    stopping ??= stopGroup().finally(() => liveGroups.delete(handle));
+    return { count, signal: await stopping };
+  };
+
+  const handle: RunningProcess = {
     pid,
     exited,
     get stopReason() {
@@ -230,5 +291,17 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     },
     terminate,
     groupGone,
+    stopLeftovers,
   };
+  liveGroups.add(handle);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', killListedGroupsNow);
+  }
+  // Forget a group once it is empty; one whose leader left members behind stays listed until it is
+  // stopped (by `stopLeftovers`, `terminate` or `stopAllProcessGroups`).
+  void exited.then(() => {
+    if (liveGroupMembers(pid).length === 0 && !stopping) liveGroups.delete(handle);
+  });
+  return handle;
 }

@@ -3,7 +3,7 @@
  * "Output and limits", "Exit status"; seed 000 §2.2 step 7, §2.4; issue 4 "Result processing").
  *
  * Sequence: image data URL? → success or failure (semantic exit codes: `grep` 1 is not an error)
- * → notes (cwd reset, how the group was stopped, sandbox annotations) → the output rendered within
+ * → notes (cwd reset, how the group was stopped, processes left behind and stopped, sandbox annotations) → the output rendered within
  * the budget left after the notes (30,000 characters on success, 10,000 on failure) → the output
  * file kept as the spilled full output when the excerpt is not the whole output, deleted otherwise
  * → git operations (exit 0 only) → {@link BashOutput}, or a thrown {@link BashCommandError} /
@@ -89,6 +89,16 @@ function stopNote(run: CommandRun, options: FinishOptions): string {
   }
 }
 
+/** The note for processes a command left running in its group (they were stopped when it returned). */
+export function leftoverNote(leftovers: { count: number; signal: 'SIGTERM' | 'SIGKILL' }): string {
+  const what = leftovers.count === 1 ? '1 process' : `${leftovers.count} processes`;
+  return (
+    `The command left ${what} running in the background of its process group; ` +
+    `${leftovers.count === 1 ? 'it was' : 'they were'} stopped with ${leftovers.signal} when the command returned. ` +
+    'To keep a process running after the command returns, start it with run_in_background: true.'
+  );
+}
+
 /** Builds the result; throws BashCommandError (failure) or BashAbortError (abort). */
 export async function finishForeground(options: FinishOptions): Promise<BashOutput> {
   const { run, limits, command } = options;
@@ -126,6 +136,7 @@ export async function finishForeground(options: FinishOptions): Promise<BashOutp
   }
 
   const notes = [...options.notes];
+  if (run.leftovers) notes.push(leftoverNote(run.leftovers));
   if (run.fileBytes > run.output.bytes && run.stopReason !== 'output-limit') {
     notes.push(`Only the first ${run.output.bytes} of ${run.fileBytes} output bytes were examined.`);
   }

@@ -13,6 +13,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { BackgroundTaskInfo, ToolUseContext } from '../../core/index.js';
+import { claimSessionDir } from '../file-io/session-files.js';
 import { taskEndSummary } from '../tasks/task-manager.js';
 import { type RunningProcess, startProcess } from './exec.js';
 import { type BashSandbox, buildShellSpawnSpec } from './spawn-spec.js';
@@ -48,6 +49,7 @@ export async function startBackgroundCommand(
   const manager = context.services.tasks;
   const taskId = manager.newTaskId('bash');
   const tasksDir = path.join(context.getAppState().sessionDir, 'tasks');
+  claimSessionDir(context.getAppState().sessionDir);
   await mkdir(tasksDir, { recursive: true });
   const outputFile = path.join(tasksDir, `${taskId}.output`);
   const baseSpec = buildShellSpawnSpec({

@@ -7,13 +7,12 @@
  * {@link OutputAccumulator}, stop the group when the file passes `maxOutputBytes`, and at most once
  * per `progressIntervalMs` yield a progress event → the timeout timer and the abort signal stop the
  * group (SIGTERM, then SIGKILL after `graceMs`) → after the leader exits: read the rest of the file,
- * read the cwd the EXIT trap recorded, run the sandbox cleanup. Returns everything the result
+ * stop what the command left running in its process group, read the cwd the EXIT trap recorded,
+ * run the sandbox cleanup. Returns everything the result
  * mapping needs; never throws for a command that ran (only for one that could not start).
  */
 import { randomUUID } from 'node:crypto';
 import { readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { type ExitInfo, type StopReason, type StopSignal, startProcess } from './exec.js';
 import { FileTail } from './file-tail.js';
 import { OutputAccumulator } from './output-accumulator.js';
@@ -66,6 +65,8 @@ export interface CommandRun {
   fileBytes: number;
   /** `pwd -P` recorded by the EXIT trap, or undefined when it did not run (SIGKILL, exec). */
   finalCwd?: string;
+  /** Processes the command left running in its process group, which were stopped when it returned. */
+  leftovers?: { count: number; signal: StopSignal };
 }
 
 /** Largest slice of the output file read per tick, so progress keeps flowing under heavy output. */
@@ -86,7 +87,8 @@ export function latestLines(text: string): string {
 /** Runs the command; see the module comment. Throws only when the process cannot be started. */
 export async function* runCommand(options: RunCommandOptions): AsyncGenerator<BashProgress, CommandRun> {
   const startedAtMs = Date.now();
-  const cwdFile = path.join(tmpdir(), `gantry-cwd-${randomUUID()}`);
+  // Beside the output file (the session directory), not in the shared temp directory.
+  const cwdFile = `${options.outputFile}.cwd-${randomUUID().slice(0, 8)}`;
   const baseSpec = buildShellSpawnSpec({
     command: options.command,
     cwd: options.cwd,
@@ -156,6 +158,9 @@ export async function* runCommand(options: RunCommandOptions): AsyncGenerator<Ba
     }
   }
   const finalSignal = stopSignal ? await stopSignal : undefined;
+  // A foreground command ends with its shell: what it started in the background of its own group
+  // (`server &`, `nohup x &`) is stopped now; run_in_background is the way to keep something running.
+  const leftovers = finalSignal ? undefined : await proc.stopLeftovers();
   await tail.drain(Math.max(0, options.maxOutputBytes - tail.position));
   output.end();
   const fileBytes = (await stat(options.outputFile)).size;
@@ -175,5 +180,6 @@ export async function* runCommand(options: RunCommandOptions): AsyncGenerator<Ba
     output,
     fileBytes,
     ...(finalCwd ? { finalCwd } : {}),
+    ...(leftovers ? { leftovers } : {}),
   };
 }

@@ -16,7 +16,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { describeWorldOf } from '../../core/call-describer.js';
 import type { ToolUseContext } from '../../core/index.js';
-import { buildTool, ToolInputError } from '../../core/index.js';
+import { buildTool, invalidPathMessage, ToolInputError } from '../../core/index.js';
+import { assertPermittedPath } from '../file-io/checked-open.js';
 import { extensionOf } from '../file-io/binary.js';
 import { commitTextWrite } from '../file-io/commit-write.js';
 import { fileToolsCompat } from '../file-io/compat.js';
@@ -29,6 +30,7 @@ import { resolveFilePath } from '../file-io/resolve-path.js';
 import { lineOfIndex, snippetAround, updatedBrief, updatedWithSnippet } from '../file-io/snippet.js';
 import { loadTextFile, type TextFileSnapshot } from '../file-io/text-file.js';
 import { validateByPlanning } from '../file-io/validate-plan.js';
+import { insideWorkingDirectories } from '../file-io/working-area.js';
 import { applyEditMatch, type EditMatch, findEditMatch } from './match.js';
 import { editDescriber } from './describe.js';
 
@@ -139,7 +141,17 @@ function absorbLineBreak(fileText: string, match: EditMatch, replaceAll: boolean
   return match;
 }
 
-async function planEdit(input: EditInput, context: ToolUseContext): Promise<EditPlan> {
+/**
+ * Plans the edit against the file as it is now. With `permitted` (in `call`) the path must resolve
+ * to what the permission decision named, and the file is read through a verified descriptor. In
+ * `validateInput` (not `permitted`) a file outside the working directories is not looked at: the
+ * checks wait until after the permission decision, so an unapproved call learns nothing about it.
+ */
+async function planEdit(
+  input: EditInput,
+  context: ToolUseContext,
+  permitted = false,
+): Promise<EditPlan | undefined> {
   const compat = fileToolsCompat(context);
   if (input.old_string === input.new_string) {
     throw new ToolInputError(
@@ -153,6 +165,8 @@ async function planEdit(input: EditInput, context: ToolUseContext): Promise<Edit
       'file_path',
     );
   }
+  const bad = invalidPathMessage('file_path', input.file_path);
+  if (bad) throw new ToolInputError(bad, 'file_path');
   const p = resolveFilePath(input.file_path, context);
   if (extensionOf(p.resolved) === 'ipynb') {
     throw new ToolInputError(
@@ -160,7 +174,9 @@ async function planEdit(input: EditInput, context: ToolUseContext): Promise<Edit
       'file_path',
     );
   }
-  const existing = await loadTextFile(p.resolved);
+  if (permitted) assertPermittedPath(context, p.resolved, p.absolute);
+  else if (!insideWorkingDirectories(context, p.resolved)) return undefined;
+  const existing = await loadTextFile(p.resolved, p.absolute);
   if (!existing) {
     if (input.old_string !== '') {
       const message = await fileNotFoundMessage(p.absolute, context.getAppState().cwd);
@@ -274,7 +290,7 @@ export const EditTool = buildTool({
 
   async *call(input: EditInput, context: ToolUseContext) {
     const compat = fileToolsCompat(context);
-    const plan = await planEdit(input, context);
+    const plan = (await planEdit(input, context, true)) as EditPlan;
     const previous = context.readFileState.get(plan.resolved);
     await commitTextWrite({
       context,

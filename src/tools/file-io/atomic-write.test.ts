@@ -1,9 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { chmod, chown, mkdir, readdir, readFile, stat, watch, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../testing/shared-data.js';
-import { isGantryTempName, writeFileAtomic } from './atomic-write.js';
+import { isGantryTempName, removeStaleTempFiles, writeFileAtomic } from './atomic-write.js';
 import { makeTempDir } from '../../testing/tool-harness.js';
 
 let dir: string;
@@ -88,6 +89,12 @@ describe('writeFileAtomic', () => {
     return script;
   }
   const tsx = path.join(REPO_ROOT, 'node_modules/tsx/dist/cli.mjs');
+  /** Node with tsx's loader in the same process (the tsx CLI would run the script in a child). */
+  const inProcess = (script: string) => [
+    '--import',
+    pathToFileURL(path.join(REPO_ROOT, 'node_modules/tsx/dist/loader.mjs')).href,
+    script,
+  ];
 
   it('a write the kernel cuts off part-way (RLIMIT_FSIZE → EFBIG) leaves the target intact and no temp file', async () => {
     const file = path.join(dir, 'precious.txt');
@@ -113,7 +120,7 @@ describe('writeFileAtomic', () => {
     const script = await writerScript(file, 512 * 1024 * 1024);
     const stopWatching = new AbortController();
     const watcher = watch(dir, { signal: stopWatching.signal });
-    const child = spawn(process.execPath, [tsx, script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, inProcess(script), { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => {
       stdout += d.toString();
@@ -130,6 +137,31 @@ describe('writeFileAtomic', () => {
     expect(stdout).not.toContain('finished');
     expect(await readFile(file, 'utf8')).toBe('original content');
     // The dead process's temp file is all that remains of the write (a stray hidden file, never the target).
-    expect(await tempFilesIn(dir)).toHaveLength(1);
+    const left = await tempFilesIn(dir);
+    expect(left).toHaveLength(1);
+    expect(left[0]).toMatch(new RegExp(`^\\.precious\\.txt\\.gantry-tmp-${child.pid}-[0-9a-f]{8}$`));
+
+    // Young, it stays (a writer in another pid namespace may still own it)…
+    expect(await removeStaleTempFiles(dir)).toEqual([]);
+    // …and the next session writing in this directory removes it once it is old enough.
+    const next = await writerScript(path.join(dir, 'other.txt'), 16);
+    const r = spawnSync(process.execPath, inProcess(next), {
+      encoding: 'utf8',
+      env: { ...process.env, GANTRY_STALE_TEMP_MS: '0' },
+    });
+    expect(r.stdout).toBe('started\nfinished\n');
+    expect(await tempFilesIn(dir)).toEqual([]);
+    expect(await readFile(file, 'utf8')).toBe('original content');
+  });
+
+  it('never removes the temp file of a running writer, a foreign name, or a file that is not ours', async () => {
+    const live = path.join(dir, `.x.txt.gantry-tmp-${process.pid}-0123abcd`);
+    const parent = path.join(dir, `.y.txt.gantry-tmp-${process.ppid}-0123abcd`);
+    const lookalike = path.join(dir, '.z.txt.gantry-tmp-notapid-0123abcd');
+    for (const f of [live, parent, lookalike]) await writeFile(f, 'x');
+    expect(await removeStaleTempFiles(dir, 0)).toEqual([]);
+    expect((await readdir(dir)).sort()).toEqual(
+      [path.basename(live), path.basename(parent), path.basename(lookalike)].sort(),
+    );
   });
 });

@@ -5,12 +5,11 @@
  *
  * Errors are rewritten for the model: what failed, that the file is unchanged, and what to do.
  */
-import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolUseContext } from '../../core/index.js';
 import { hashContent, ToolExecutionError } from '../../core/index.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { PathChangedError } from './checked-open.js';
 import { encodeText, type TextEncoding } from './encoding.js';
 import { recordFileState } from './freshness.js';
 
@@ -21,7 +20,8 @@ export interface CommittedWrite {
 }
 
 /**
- * Writes `text` to `filePath` (symlink-resolved) and records it.
+ * Writes `text` to `filePath` (symlink-resolved, as checked; the write happens in that verified
+ * directory) and records it.
  * @param mode - the existing file's permission bits (undefined for a new file).
  * @param keepPartial - record the file as partially read (an Edit after a partial Read).
  * @throws ToolExecutionError with a model-facing message; the file is unchanged when it throws.
@@ -37,31 +37,27 @@ export async function commitTextWrite(options: {
   keepPartial?: { offset?: number; limit?: number };
 }): Promise<CommittedWrite> {
   const { bytes, encoding } = encodeText(options.text, options.encoding);
-  if (options.mode !== undefined) {
-    // The rename would replace a read-only file too; refuse as writing in place would.
-    try {
-      await access(options.filePath, constants.W_OK);
-    } catch (error) {
-      throw new ToolExecutionError(writeErrorMessage(error, options.displayPath));
-    }
-  }
+  let written: { mtimeMs: number };
   try {
-    await writeFileAtomic(options.filePath, bytes, {
+    written = await writeFileAtomic(options.filePath, bytes, {
       createParents: options.createParents,
+      displayPath: options.displayPath,
+      // The rename would replace a read-only file too; refuse as writing in place would.
+      requireWritable: options.mode !== undefined,
       ...(options.mode !== undefined ? { mode: options.mode } : {}),
     });
   } catch (error) {
+    if (error instanceof PathChangedError) throw error;
     throw new ToolExecutionError(writeErrorMessage(error, options.displayPath));
   }
-  const info = await stat(options.filePath);
   recordFileState(options.context, options.filePath, {
     contentHash: hashContent(bytes),
-    mtimeMs: info.mtimeMs,
+    mtimeMs: written.mtimeMs,
     isPartial: options.keepPartial !== undefined,
     text: options.text,
     ...(options.keepPartial ?? {}),
   });
-  return { encoding, mtimeMs: Math.floor(info.mtimeMs), bytes: bytes.length };
+  return { encoding, mtimeMs: Math.floor(written.mtimeMs), bytes: bytes.length };
 }
 
 function writeErrorMessage(error: unknown, displayPath: string): string {

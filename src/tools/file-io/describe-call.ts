@@ -12,7 +12,7 @@
 import type { DescribeWorld } from '../../core/call-describer.js';
 import { stringField } from '../../core/call-describer.js';
 import { knownEffect, unknownEffect } from '../../core/effects.js';
-import { expandPath } from '../../core/paths.js';
+import { expandPath, invalidPathMessage } from '../../core/paths.js';
 import type { CallDescription } from '../../core/permission-types.js';
 
 /**
@@ -37,6 +37,17 @@ export function describeFileCall(options: {
       findings: [],
       readOnly: false,
       summary: `${toolName} (no ${field})`,
+    };
+  }
+  const bad = invalidPathMessage(field, requested);
+  if (bad) {
+    // Never a target: a NUL would cut the path (the part before it is not what was asked).
+    return {
+      ruleContents: [],
+      effects: [unknownEffect(kind, requested, 'tool-input', `${field} is not a valid path`)],
+      findings: [{ id: 'INVALID_PATH', message: bad, behavior: 'ask' }],
+      readOnly: false,
+      summary: `${toolName} (invalid ${field})`,
     };
   }
   const absolute = expandPath(requested, world);

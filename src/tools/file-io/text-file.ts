@@ -3,8 +3,8 @@
  * line ending, content hash, mtime and mode, taken from ONE read so the staleness check and the
  * edit see the same bytes.
  */
-import { readFile, stat } from 'node:fs/promises';
 import { hashContent, ToolInputError } from '../../core/index.js';
+import { type CheckedFile, openCheckedFile } from './checked-open.js';
 import { hasBinaryExtension, looksBinary } from './binary.js';
 import { decodeText, detectEncoding, type TextEncoding } from './encoding.js';
 import { detectLineEnding, type LineEnding } from './line-endings.js';
@@ -28,17 +28,21 @@ export interface TextFileSnapshot {
 }
 
 /**
- * Loads `filePath` (symlink-resolved) as text, or returns undefined when it does not exist.
+ * Loads `filePath` (symlink-resolved, as checked) as text through a verified descriptor
+ * (checked-open.ts), or returns undefined when it does not exist.
  * @throws ToolInputError when the path is a directory or not a regular file, is binary, or is
- *   larger than {@link MAX_EDITABLE_FILE_BYTES}; other fs errors as thrown by Node.
+ *   larger than {@link MAX_EDITABLE_FILE_BYTES}; PathChangedError when the path no longer leads to
+ *   the checked file; other fs errors as thrown by Node.
  */
-export async function loadTextFile(filePath: string): Promise<TextFileSnapshot | undefined> {
-  let info: Awaited<ReturnType<typeof stat>>;
+export async function loadTextFile(
+  filePath: string,
+  displayPath = filePath,
+): Promise<TextFileSnapshot | undefined> {
+  let file: CheckedFile | 'missing';
   try {
-    info = await stat(filePath);
+    file = await openCheckedFile(filePath, displayPath);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
     if (code === 'ENOTDIR') {
       throw new ToolInputError(
         `A parent of ${filePath} is a file, not a directory. The file was not changed. Choose another path.`,
@@ -47,6 +51,16 @@ export async function loadTextFile(filePath: string): Promise<TextFileSnapshot |
     }
     throw error;
   }
+  if (file === 'missing') return undefined;
+  try {
+    return await loadFrom(file, filePath);
+  } finally {
+    await file.close();
+  }
+}
+
+async function loadFrom(file: CheckedFile, filePath: string): Promise<TextFileSnapshot> {
+  const info = file.stat;
   if (info.isDirectory()) {
     throw new ToolInputError(
       `${filePath} is a directory, not a file. Give the path of a file inside it.`,
@@ -60,7 +74,7 @@ export async function loadTextFile(filePath: string): Promise<TextFileSnapshot |
         'Change it with a Bash command (e.g. sed) instead.',
     );
   }
-  const bytes = await readFile(filePath);
+  const bytes = await file.readAll();
   if (hasBinaryExtension(filePath) || looksBinary(bytes)) {
     throw new ToolInputError(
       `${filePath} is a binary file; it cannot be edited as text. To replace it entirely, remove it first ` +

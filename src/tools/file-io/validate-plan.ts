@@ -9,6 +9,7 @@
  */
 import { ToolInputError } from '../../core/errors.js';
 import type { ValidationResult } from '../../core/tool.js';
+import { PathChangedError } from './checked-open.js';
 
 const FS_HINTS: Readonly<Record<string, string>> = {
   ERR_INVALID_ARG_VALUE:
@@ -32,6 +33,8 @@ export async function validateByPlanning(
   } catch (error) {
     if (error instanceof ToolInputError)
       return { ok: false, message: error.message, field: error.field ?? field };
+    // The path changed while it was being looked at (a symlink swapped): refused, never thrown.
+    if (error instanceof PathChangedError) return { ok: false, message: error.message, field };
     const code = (error as { code?: unknown } | undefined)?.code;
     if (typeof code === 'string' && error instanceof Error) {
       const hint = Object.hasOwn(FS_HINTS, code)

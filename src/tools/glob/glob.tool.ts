@@ -17,7 +17,13 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { describeWorldOf } from '../../core/call-describer.js';
-import { buildTool, type CallDescription, type ToolUseContext } from '../../core/index.js';
+import {
+  buildTool,
+  type CallDescription,
+  invalidPathMessage,
+  type ToolUseContext,
+} from '../../core/index.js';
+import { assertPermittedPath, type CheckedDirectory, openCheckedDirectory } from '../file-io/checked-open.js';
 import {
   compatChoice,
   formatResultPath,
@@ -93,6 +99,8 @@ export function createGlobTool(options: GlobToolOptions = {}) {
     toAutoClassifierInput: globDescriber.toAutoClassifierInput,
 
     async validateInput(input: GlobInput, context) {
+      const badPath = input.path === undefined ? undefined : invalidPathMessage('path', input.path);
+      if (badPath) return { ok: false, field: 'path', message: badPath };
       if (hasNullByte(input.pattern) || hasNullByte(input.path)) {
         return {
           ok: false,
@@ -143,24 +151,34 @@ export function createGlobTool(options: GlobToolOptions = {}) {
         'relative',
       );
       const { root, relPattern } = resolveGlob(input, context);
+      assertPermittedPath(context, root, root);
       const ranked = new RankedFiles(limit, order);
       let timedOut = false;
-      if (pathKind(root) === 'directory') {
-        const outcome = await listFiles(await engine(), {
-          root,
-          pattern: relPattern,
-          caseInsensitive: process.platform === 'darwin' || process.platform === 'win32',
-          respectIgnore,
-          excludeDirs: vcsDirectoriesToExclude(relPattern, includeVcs),
-          signal: context.abortController.signal,
-          timeoutMs,
-          onFile: (rel) => {
-            const abs = `${root === '/' ? '' : root}/${rel}`;
-            ranked.add({ path: abs, mtimeMs: mtimeOf(abs) });
-            return true;
-          },
-        });
-        timedOut = outcome.timedOut;
+      // The search reads the root through a descriptor verified to be the checked directory.
+      let dir: CheckedDirectory | undefined;
+      if (pathKind(root) === 'directory') dir = await openCheckedDirectory(root);
+      try {
+        if (dir) {
+          const io = dir.ioPath;
+          const outcome = await listFiles(await engine(), {
+            root,
+            ioRoot: io,
+            pattern: relPattern,
+            caseInsensitive: process.platform === 'darwin' || process.platform === 'win32',
+            respectIgnore,
+            excludeDirs: vcsDirectoriesToExclude(relPattern, includeVcs),
+            signal: context.abortController.signal,
+            timeoutMs,
+            onFile: (rel) => {
+              const abs = `${root === '/' ? '' : root}/${rel}`;
+              ranked.add({ path: abs, mtimeMs: mtimeOf(`${io}/${rel}`) });
+              return true;
+            },
+          });
+          timedOut = outcome.timedOut;
+        }
+      } finally {
+        await dir?.close();
       }
       const cwd = resolvedCwd(context);
       const filenames = ranked.sorted().map((f) => formatResultPath(f.path, cwd, pathStyle));

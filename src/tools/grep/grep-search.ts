@@ -40,6 +40,8 @@ export interface GrepRun {
   lineNumbers: boolean;
   /** Absolute directory the record paths are relative to. */
   baseDir: string;
+  /** Where a record's file is stat'ed (for mtime order): the verified root's descriptor path, or for a file root the file's. */
+  io?: { dir: string } | { file: string };
   /** The resolved cwd, for display. */
   cwd: string;
   pathStyle: SearchPathStyle;
@@ -69,7 +71,8 @@ async function collectFiles(run: GrepRun): Promise<GrepOutput> {
     onRecord: (record) => {
       if (record.kind !== 'file') return true;
       const abs = join(run.baseDir, record.path);
-      ranked.add({ path: abs, mtimeMs: mtimeOf(abs) });
+      const io = run.io === undefined ? abs : 'file' in run.io ? run.io.file : `${run.io.dir}/${record.path}`;
+      ranked.add({ path: abs, mtimeMs: mtimeOf(io) });
       return true;
     },
   });

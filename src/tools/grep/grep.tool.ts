@@ -19,7 +19,15 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { describeWorldOf } from '../../core/call-describer.js';
-import { buildTool, type CallDescription } from '../../core/index.js';
+import { buildTool, type CallDescription, invalidPathMessage } from '../../core/index.js';
+import {
+  assertPermittedPath,
+  type CheckedDirectory,
+  type CheckedFile,
+  openCheckedDirectory,
+  openCheckedFile,
+  PathChangedError,
+} from '../file-io/checked-open.js';
 import {
   compatChoice,
   DEFAULT_MAX_COLUMNS,
@@ -128,6 +136,8 @@ export function createGrepTool(options: GrepToolOptions = {}) {
     toAutoClassifierInput: grepDescriber.toAutoClassifierInput,
 
     async validateInput(input: GrepInput, context) {
+      const badPath = input.path === undefined ? undefined : invalidPathMessage('path', input.path);
+      if (badPath) return { ok: false, field: 'path', message: badPath };
       if (hasNullByte(input.pattern) || hasNullByte(input.path) || hasNullByte(input.glob)) {
         return {
           ok: false,
@@ -161,50 +171,81 @@ export function createGrepTool(options: GrepToolOptions = {}) {
 
     async *call(input: GrepInput, context) {
       const root = resolveSearchPath(input.path, context);
+      assertPermittedPath(context, root, root);
       const rootIsFile = pathKind(root) === 'file';
-      const mode = input.output_mode ?? 'files_with_matches';
-      const content = mode === 'content';
-      const both = input.context ?? input['-C'] ?? 0;
-      const data: GrepOutput = await runGrep({
-        engine: await engine(),
-        mode,
-        headLimit:
-          input.head_limit ??
-          compatChoice(context, 'grepHeadLimitDefault', isNonNegativeInteger, GREP_DEFAULT_HEAD_LIMIT),
-        offset: input.offset ?? 0,
-        lineNumbers: input['-n'] ?? true,
-        baseDir: rootIsFile ? path.dirname(root) : root,
-        cwd: resolvedCwd(context),
-        pathStyle: compatChoice(context, 'searchPathStyle', ['relative', 'absolute'] as const, 'relative'),
-        filesOrder: compatChoice<MtimeOrder>(
-          context,
-          'grepSortOrder',
-          ['newest-first', 'oldest-first'],
-          'newest-first',
-        ),
-        request: {
-          root,
-          rootIsFile,
-          pattern: input.pattern,
-          caseInsensitive: input['-i'] ?? false,
-          multiline: input.multiline ?? false,
-          globs: splitGlobField(input.glob),
-          ...(input.type ? { type: input.type } : {}),
-          respectIgnore: true,
-          excludeDirs: VCS_DIRECTORIES,
-          onlyMatching: content && (input['-o'] ?? false),
-          before: content ? (input['-B'] ?? both) : 0,
-          after: content ? (input['-A'] ?? both) : 0,
-          maxColumns: DEFAULT_MAX_COLUMNS,
-          signal: context.abortController.signal,
-          timeoutMs: compatChoice(context, 'grepTimeoutMs', isNonNegativeInteger, GREP_TIMEOUT_MS),
-        },
-      });
-      return { data };
+      // The search reads the root through a descriptor verified to be the checked path.
+      let dir: CheckedDirectory | undefined;
+      let file: CheckedFile | undefined;
+      if (rootIsFile) {
+        const opened = await openCheckedFile(root);
+        if (opened === 'missing') throw new PathChangedError(root, 'it no longer exists');
+        file = opened;
+      } else if (pathKind(root) === 'directory') {
+        dir = await openCheckedDirectory(root);
+      } else {
+        // It was there when validated: it went away or changed kind since.
+        throw new PathChangedError(root, 'it is no longer a file or a directory');
+      }
+      try {
+        return await runChecked(input, context, root, rootIsFile, dir?.ioPath ?? file?.ioPath);
+      } finally {
+        await dir?.close();
+        await file?.close();
+      }
     },
 
     mapToolResultToContent: (output: GrepOutput) => renderGrepOutput(output),
   });
+
+  async function runChecked(
+    input: GrepInput,
+    context: Parameters<typeof resolveSearchPath>[1],
+    root: string,
+    rootIsFile: boolean,
+    ioRoot: string | undefined,
+  ): Promise<{ data: GrepOutput }> {
+    const mode = input.output_mode ?? 'files_with_matches';
+    const content = mode === 'content';
+    const both = input.context ?? input['-C'] ?? 0;
+    const data: GrepOutput = await runGrep({
+      engine: await engine(),
+      mode,
+      headLimit:
+        input.head_limit ??
+        compatChoice(context, 'grepHeadLimitDefault', isNonNegativeInteger, GREP_DEFAULT_HEAD_LIMIT),
+      offset: input.offset ?? 0,
+      lineNumbers: input['-n'] ?? true,
+      baseDir: rootIsFile ? path.dirname(root) : root,
+      ...(ioRoot !== undefined ? { io: rootIsFile ? { file: ioRoot } : { dir: ioRoot } } : {}),
+      cwd: resolvedCwd(context),
+      pathStyle: compatChoice(context, 'searchPathStyle', ['relative', 'absolute'] as const, 'relative'),
+      filesOrder: compatChoice<MtimeOrder>(
+        context,
+        'grepSortOrder',
+        ['newest-first', 'oldest-first'],
+        'newest-first',
+      ),
+      request: {
+        root,
+        ...(ioRoot !== undefined ? { ioRoot } : {}),
+        rootIsFile,
+        pattern: input.pattern,
+        caseInsensitive: input['-i'] ?? false,
+        multiline: input.multiline ?? false,
+        globs: splitGlobField(input.glob),
+        ...(input.type ? { type: input.type } : {}),
+        respectIgnore: true,
+        excludeDirs: VCS_DIRECTORIES,
+        onlyMatching: content && (input['-o'] ?? false),
+        before: content ? (input['-B'] ?? both) : 0,
+        after: content ? (input['-A'] ?? both) : 0,
+        maxColumns: DEFAULT_MAX_COLUMNS,
+        signal: context.abortController.signal,
+        timeoutMs: compatChoice(context, 'grepTimeoutMs', isNonNegativeInteger, GREP_TIMEOUT_MS),
+      },
+    });
+    return { data };
+  }
 }
 
 /** The Grep tool with the default engine (ripgrep when available). */

@@ -13,7 +13,8 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { describeWorldOf } from '../../core/call-describer.js';
 import type { ToolUseContext } from '../../core/index.js';
-import { buildTool, ToolInputError } from '../../core/index.js';
+import { buildTool, invalidPathMessage, ToolInputError } from '../../core/index.js';
+import { assertPermittedPath } from '../file-io/checked-open.js';
 import { extensionOf } from '../file-io/binary.js';
 import { commitTextWrite } from '../file-io/commit-write.js';
 import { fileToolsCompat } from '../file-io/compat.js';
@@ -32,6 +33,7 @@ import {
 import { resolveFilePath } from '../file-io/resolve-path.js';
 import { loadTextFile, type TextFileSnapshot } from '../file-io/text-file.js';
 import { validateByPlanning } from '../file-io/validate-plan.js';
+import { insideWorkingDirectories } from '../file-io/working-area.js';
 import { deleteCellText, insertCellText, openNotebookDocument, replaceCellText } from './splice.js';
 import { notebookEditDescriber } from './describe.js';
 
@@ -123,8 +125,20 @@ function retype(cell: NotebookCell, type: 'code' | 'markdown'): NotebookCell {
     : out;
 }
 
-async function planNotebookEdit(input: NotebookEditInput, context: ToolUseContext): Promise<NotebookPlan> {
+/**
+ * Plans the edit against the notebook as it is now. With `permitted` (in `call`) the path must
+ * resolve to what the permission decision named, and the file is read through a verified descriptor.
+ * In `validateInput` (not `permitted`) a file outside the working directories is not looked at: the
+ * checks wait until after the permission decision, so an unapproved call learns nothing about it.
+ */
+async function planNotebookEdit(
+  input: NotebookEditInput,
+  context: ToolUseContext,
+  permitted = false,
+): Promise<NotebookPlan | undefined> {
   const mode = input.edit_mode ?? 'replace';
+  const bad = invalidPathMessage('notebook_path', input.notebook_path);
+  if (bad) throw new ToolInputError(bad, 'notebook_path');
   const p = resolveFilePath(input.notebook_path, context);
   if (extensionOf(p.resolved) !== 'ipynb') {
     throw new ToolInputError(
@@ -144,7 +158,9 @@ async function planNotebookEdit(input: NotebookEditInput, context: ToolUseContex
       'cell_id',
     );
   }
-  const existing = await loadTextFile(p.resolved);
+  if (permitted) assertPermittedPath(context, p.resolved, p.absolute);
+  else if (!insideWorkingDirectories(context, p.resolved)) return undefined;
+  const existing = await loadTextFile(p.resolved, p.absolute);
   if (!existing) {
     throw new ToolInputError(
       await fileNotFoundMessage(p.absolute, context.getAppState().cwd),
@@ -252,7 +268,7 @@ export const NotebookEditTool = buildTool({
 
   async *call(input: NotebookEditInput, context: ToolUseContext) {
     const compat = fileToolsCompat(context);
-    const plan = await planNotebookEdit(input, context);
+    const plan = (await planNotebookEdit(input, context, true)) as NotebookPlan;
     await commitTextWrite({
       context,
       filePath: plan.resolved,

@@ -57,6 +57,8 @@ export interface TextWindowRequest {
   maxLineChars: number;
   sizeBytes: number;
   signal?: AbortSignal;
+  /** The path to name in messages when `filePath` is a descriptor path (`/proc/self/fd/N`). */
+  displayPath?: string;
 }
 
 function binaryError(filePath: string): ToolInputError {
@@ -79,7 +81,7 @@ export async function readTextWindow(filePath: string, request: TextWindowReques
 
 async function readWhole(filePath: string, request: TextWindowRequest): Promise<TextWindow> {
   const bytes = await readFile(filePath, request.signal ? { signal: request.signal } : {});
-  if (looksBinary(bytes.subarray(0, BINARY_SNIFF_BYTES))) throw binaryError(filePath);
+  if (looksBinary(bytes.subarray(0, BINARY_SNIFF_BYTES))) throw binaryError(request.displayPath ?? filePath);
   const encoding = detectEncoding(bytes);
   const text = decodeText(bytes, encoding);
   const all = splitLines(text);
@@ -205,7 +207,7 @@ class LineCollector {
 
 async function readStreamed(filePath: string, request: TextWindowRequest): Promise<TextWindow> {
   const head = await readHead(filePath);
-  if (looksBinary(head.subarray(0, BINARY_SNIFF_BYTES))) throw binaryError(filePath);
+  if (looksBinary(head.subarray(0, BINARY_SNIFF_BYTES))) throw binaryError(request.displayPath ?? filePath);
   const encoding = detectEncodingFromHead(head);
   const hashWhole = request.sizeBytes <= PARTIAL_READ_HASH_MAX_BYTES;
   const hash = hashWhole ? createHash('sha256') : undefined;

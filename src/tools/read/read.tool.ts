@@ -10,11 +10,17 @@
  * record what was read in `readFileState` (hash, mtime, partial or whole) → the structured output.
  * The result mapping renders the model's content from that output and the call's compat profile.
  */
-import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { describeWorldOf } from '../../core/call-describer.js';
 import type { ToolResultContent, ToolUseContext } from '../../core/index.js';
-import { buildTool, hashContent, ToolExecutionError, ToolInputError } from '../../core/index.js';
+import {
+  buildTool,
+  hashContent,
+  invalidPathMessage,
+  ToolExecutionError,
+  ToolInputError,
+} from '../../core/index.js';
+import { assertPermittedPath, type CheckedFile, openCheckedFile } from '../file-io/checked-open.js';
 import { extensionOf, hasBinaryExtension } from '../file-io/binary.js';
 import { fileToolsCompat } from '../file-io/compat.js';
 import { recordFileState } from '../file-io/freshness.js';
@@ -91,9 +97,15 @@ function readContent(output: ReadOutput, context: ToolUseContext): ToolResultCon
   }
 }
 
-async function statOrExplain(resolved: string, absolute: string, context: ToolUseContext) {
+/** Opens the checked file, or explains why not (not found with hints, permission denied). */
+async function openOrExplain(
+  resolved: string,
+  absolute: string,
+  context: ToolUseContext,
+): Promise<CheckedFile> {
+  let opened: CheckedFile | 'missing';
   try {
-    return await stat(resolved);
+    opened = await openCheckedFile(resolved, absolute);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') {
@@ -104,6 +116,10 @@ async function statOrExplain(resolved: string, absolute: string, context: ToolUs
     }
     throw error;
   }
+  if (opened === 'missing') {
+    throw new ToolInputError(await fileNotFoundMessage(absolute, context.getAppState().cwd), 'file_path');
+  }
+  return opened;
 }
 
 export const ReadTool = buildTool({
@@ -124,6 +140,8 @@ export const ReadTool = buildTool({
         field: 'file_path',
       };
     }
+    const bad = invalidPathMessage('file_path', input.file_path);
+    if (bad) return { ok: false, message: bad, field: 'file_path' };
     if (input.pages !== undefined) {
       if (extensionOf(input.file_path) !== 'pdf') {
         return {
@@ -143,111 +161,128 @@ export const ReadTool = buildTool({
   },
 
   async *call(input: ReadInput, context: ToolUseContext) {
-    const compat = fileToolsCompat(context);
-    const signal = context.abortController.signal;
     const p = resolveFilePath(input.file_path, context);
-    const info = await statOrExplain(p.resolved, p.absolute, context);
-    if (info.isDirectory()) {
-      throw new ToolInputError(
-        `${p.absolute} is a directory, not a file. List it with Bash (\`ls -la ${p.absolute}\`) or with Glob (path: "${p.absolute}").`,
-        'file_path',
-      );
+    assertPermittedPath(context, p.resolved, p.absolute);
+    const file = await openOrExplain(p.resolved, p.absolute, context);
+    try {
+      return await readChecked(input, context, p, file);
+    } finally {
+      await file.close();
     }
-    if (!info.isFile()) {
-      throw new ToolInputError(
-        `${p.absolute} is not a regular file (a device, socket or FIFO); reading it could block. Use Bash if you really need it.`,
-        'file_path',
-      );
-    }
-    const mtimeMs = info.mtimeMs;
-    const ext = extensionOf(p.resolved);
-    const capChars = compat.readMaxOutputTokens * CHARS_PER_TOKEN;
-
-    if (IMAGE_EXTENSIONS.has(ext)) {
-      const bytes = await readFile(p.resolved, { signal });
-      const output = await prepareImage(p.absolute, bytes);
-      recordFileState(context, p.resolved, { contentHash: hashContent(bytes), mtimeMs, isPartial: false });
-      return { data: output as ReadOutput };
-    }
-
-    if (ext === 'pdf') {
-      const bytes = await readFile(p.resolved, { signal });
-      const result = await readPdf(p.absolute, bytes, {
-        ...(input.pages !== undefined ? { pages: input.pages } : {}),
-        mode: compat.readPdf,
-      });
-      const textChars = pdfContent(result.output).reduce(
-        (n, b) => n + (b.type === 'text' ? b.text.length : 0),
-        0,
-      );
-      if (textChars > capChars) {
-        throw new ToolInputError(
-          `These PDF pages hold ${Math.ceil(textChars / CHARS_PER_TOKEN)} tokens of text, over the ${compat.readMaxOutputTokens}-token cap. Read fewer pages per call.`,
-          'pages',
-        );
-      }
-      recordFileState(context, p.resolved, {
-        contentHash: hashContent(bytes),
-        mtimeMs,
-        isPartial: result.isPartial,
-      });
-      return { data: result.output as ReadOutput };
-    }
-
-    if (ext === 'ipynb') {
-      if (info.size > NOTEBOOK_MAX_BYTES) {
-        throw new ToolInputError(
-          `${p.absolute} is ${info.size} bytes, over the ${NOTEBOOK_MAX_BYTES}-byte notebook limit. Read parts of it with Bash and jq, e.g. \`jq '.cells[0:10]' ${p.absolute}\`.`,
-        );
-      }
-      const bytes = await readFile(p.resolved, { signal });
-      const text = bytes.toString('utf8');
-      let rendered = renderNotebook(p.absolute, text);
-      if (rendered.textChars > capChars) {
-        const fullTokens = Math.ceil(rendered.textChars / CHARS_PER_TOKEN);
-        rendered = renderNotebook(p.absolute, text, { includeOutputs: false });
-        if (rendered.textChars > capChars) {
-          throw notebookTooLargeError(p.absolute, fullTokens, compat.readMaxOutputTokens);
-        }
-        rendered.output.file.outputsOmitted = { fullTokens };
-      }
-      recordFileState(context, p.resolved, {
-        contentHash: hashContent(bytes),
-        mtimeMs,
-        isPartial: false,
-        text,
-      });
-      return { data: rendered.output as ReadOutput };
-    }
-
-    if (hasBinaryExtension(p.resolved)) {
-      throw new ToolInputError(
-        `This tool cannot read binary files: ${p.absolute} is a .${ext} file. Inspect it with Bash instead (e.g. \`file\`, \`xxd | head\`, or a format-specific tool).`,
-        'file_path',
-      );
-    }
-
-    const explicitRange = input.offset !== undefined || input.limit !== undefined;
-    const offset = Math.max(1, input.offset ?? 1);
-    const limit = input.limit ?? compat.readLineCap;
-    const window = await readTextWindow(p.resolved, {
-      offset,
-      limit,
-      maxLineChars: compat.readMaxLineChars,
-      sizeBytes: info.size,
-      signal,
-    });
-    const rendered = renderTextRead({ filePath: p.absolute, window, explicitRange, compat });
-    recordFileState(context, p.resolved, {
-      contentHash: window.contentHash,
-      mtimeMs,
-      isPartial: rendered.isPartial,
-      ...(window.fullText !== undefined ? { text: window.fullText } : {}),
-      ...(rendered.isPartial ? { offset, limit: rendered.output.file.numLines || limit } : {}),
-    });
-    return { data: rendered.output as ReadOutput };
   },
 
   mapToolResultToContent: (output: ReadOutput, meta: { context: ToolUseContext }): ToolResultContent =>
     readContent(output, meta.context),
 });
+
+/** Reads the verified file `file` (the call's path `p`) as the input asks. */
+async function readChecked(
+  input: ReadInput,
+  context: ToolUseContext,
+  p: { absolute: string; resolved: string },
+  file: CheckedFile,
+): Promise<{ data: ReadOutput }> {
+  const compat = fileToolsCompat(context);
+  const signal = context.abortController.signal;
+  const info = file.stat;
+  if (info.isDirectory()) {
+    throw new ToolInputError(
+      `${p.absolute} is a directory, not a file. List it with Bash (\`ls -la ${p.absolute}\`) or with Glob (path: "${p.absolute}").`,
+      'file_path',
+    );
+  }
+  if (!info.isFile()) {
+    throw new ToolInputError(
+      `${p.absolute} is not a regular file (a device, socket or FIFO); reading it could block. Use Bash if you really need it.`,
+      'file_path',
+    );
+  }
+  const mtimeMs = info.mtimeMs;
+  const ext = extensionOf(p.resolved);
+  const capChars = compat.readMaxOutputTokens * CHARS_PER_TOKEN;
+
+  if (IMAGE_EXTENSIONS.has(ext)) {
+    const bytes = await file.readAll({ signal });
+    const output = await prepareImage(p.absolute, bytes);
+    recordFileState(context, p.resolved, { contentHash: hashContent(bytes), mtimeMs, isPartial: false });
+    return { data: output as ReadOutput };
+  }
+
+  if (ext === 'pdf') {
+    const bytes = await file.readAll({ signal });
+    const result = await readPdf(p.absolute, bytes, {
+      ...(input.pages !== undefined ? { pages: input.pages } : {}),
+      mode: compat.readPdf,
+    });
+    const textChars = pdfContent(result.output).reduce(
+      (n, b) => n + (b.type === 'text' ? b.text.length : 0),
+      0,
+    );
+    if (textChars > capChars) {
+      throw new ToolInputError(
+        `These PDF pages hold ${Math.ceil(textChars / CHARS_PER_TOKEN)} tokens of text, over the ${compat.readMaxOutputTokens}-token cap. Read fewer pages per call.`,
+        'pages',
+      );
+    }
+    recordFileState(context, p.resolved, {
+      contentHash: hashContent(bytes),
+      mtimeMs,
+      isPartial: result.isPartial,
+    });
+    return { data: result.output as ReadOutput };
+  }
+
+  if (ext === 'ipynb') {
+    if (info.size > NOTEBOOK_MAX_BYTES) {
+      throw new ToolInputError(
+        `${p.absolute} is ${info.size} bytes, over the ${NOTEBOOK_MAX_BYTES}-byte notebook limit. Read parts of it with Bash and jq, e.g. \`jq '.cells[0:10]' ${p.absolute}\`.`,
+      );
+    }
+    const bytes = await file.readAll({ signal });
+    const text = bytes.toString('utf8');
+    let rendered = renderNotebook(p.absolute, text);
+    if (rendered.textChars > capChars) {
+      const fullTokens = Math.ceil(rendered.textChars / CHARS_PER_TOKEN);
+      rendered = renderNotebook(p.absolute, text, { includeOutputs: false });
+      if (rendered.textChars > capChars) {
+        throw notebookTooLargeError(p.absolute, fullTokens, compat.readMaxOutputTokens);
+      }
+      rendered.output.file.outputsOmitted = { fullTokens };
+    }
+    recordFileState(context, p.resolved, {
+      contentHash: hashContent(bytes),
+      mtimeMs,
+      isPartial: false,
+      text,
+    });
+    return { data: rendered.output as ReadOutput };
+  }
+
+  if (hasBinaryExtension(p.resolved)) {
+    throw new ToolInputError(
+      `This tool cannot read binary files: ${p.absolute} is a .${ext} file. Inspect it with Bash instead (e.g. \`file\`, \`xxd | head\`, or a format-specific tool).`,
+      'file_path',
+    );
+  }
+
+  const explicitRange = input.offset !== undefined || input.limit !== undefined;
+  const offset = Math.max(1, input.offset ?? 1);
+  const limit = input.limit ?? compat.readLineCap;
+  const window = await readTextWindow(file.ioPath, {
+    displayPath: p.resolved,
+    offset,
+    limit,
+    maxLineChars: compat.readMaxLineChars,
+    sizeBytes: info.size,
+    signal,
+  });
+  const rendered = renderTextRead({ filePath: p.absolute, window, explicitRange, compat });
+  recordFileState(context, p.resolved, {
+    contentHash: window.contentHash,
+    mtimeMs,
+    isPartial: rendered.isPartial,
+    ...(window.fullText !== undefined ? { text: window.fullText } : {}),
+    ...(rendered.isPartial ? { offset, limit: rendered.output.file.numLines || limit } : {}),
+  });
+  return { data: rendered.output as ReadOutput };
+}

@@ -58,6 +58,7 @@ export async function listFilesWithJavaScript(request: ListFilesRequest): Promis
   const matches = globMatcher(request.pattern, request.caseInsensitive);
   for await (const rel of walkFiles({
     root: request.root,
+    ...(request.ioRoot !== undefined ? { ioRoot: request.ioRoot } : {}),
     respectIgnore: request.respectIgnore,
     excludeDirs: request.excludeDirs,
     signal: request.signal,
@@ -218,11 +219,12 @@ export async function searchWithJavaScript(request: SearchRequest): Promise<Sear
     multiline: request.multiline,
   });
   const typeFilter = typeFilterFor(request.type);
-  const baseDir = request.rootIsFile ? path.dirname(request.root) : request.root;
+  const baseDir = request.rootIsFile ? path.dirname(request.root) : (request.ioRoot ?? request.root);
   const files: AsyncIterable<string> | string[] = request.rootIsFile
     ? [path.basename(request.root)]
     : walkFiles({
         root: request.root,
+        ...(request.ioRoot !== undefined ? { ioRoot: request.ioRoot } : {}),
         respectIgnore: request.respectIgnore,
         excludeDirs: request.excludeDirs,
         signal: request.signal,
@@ -232,7 +234,8 @@ export async function searchWithJavaScript(request: SearchRequest): Promise<Sear
   const stopped = { complete: false, timedOut: false, engine: ENGINE };
   for await (const rel of files) {
     if (clock.expired()) return { complete: false, timedOut: true, engine: ENGINE };
-    const abs = path.join(baseDir, rel);
+    // A file root is read through its verified descriptor when the caller gave one.
+    const abs = request.rootIsFile && request.ioRoot !== undefined ? request.ioRoot : path.join(baseDir, rel);
     let bytes: Buffer;
     try {
       if ((await stat(abs)).size > MAX_FILE_BYTES) continue;

@@ -12,7 +12,8 @@
  * with `--no-messages` unreadable files do not cause it). "No files were searched" (exit 2 with
  * nothing searched) is reported as `noFilesSearched`, which callers treat as no matches.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { AbortError } from '../../core/index.js';
 
@@ -43,6 +44,8 @@ export interface RipgrepRunOptions {
   signal: AbortSignal;
   /** Kill the process after this many ms and resolve with `timedOut: true` (partial output kept). */
   timeoutMs?: number;
+  /** An open file descriptor to give ripgrep as its stdin (searched with `-`); default: none. */
+  stdinFd?: number;
 }
 
 const STDERR_KEEP_BYTES = 8 * 1024;
@@ -60,9 +63,9 @@ export function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepRunResult
     const child = spawn(options.rgPath, [...options.args], {
       cwd: options.cwd,
       env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [options.stdinFd ?? 'ignore', 'pipe', 'pipe'],
       windowsHide: true,
-    });
+    }) as ChildProcessByStdio<null, Readable, Readable>;
     const decoder = new StringDecoder('utf8');
     let pending = '';
     let stopped = false;

@@ -14,6 +14,7 @@
  * passes `CONTENT_SORT_BUFFER_CHARS`, the run is abandoned and repeated with `--sort=path`, streaming
  * (memory stays bounded either way).
  */
+import { closeSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { ToolExecutionError, ToolInputError } from '../../core/index.js';
 import { globMatcher, listFilesWithJavaScript, searchWithJavaScript } from './js-search.js';
@@ -88,7 +89,7 @@ export async function listFiles(engine: SearchEngine, request: ListFilesRequest)
   const run = await runRipgrep({
     rgPath: engine.rgPath,
     args,
-    cwd: request.root,
+    cwd: request.ioRoot ?? request.root,
     signal: request.signal,
     ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
     onRecord: (record) => {
@@ -129,10 +130,18 @@ export function ripgrepSearchArgs(
     if (request.after > 0) args.push(`--after-context=${request.after}`);
     if (sortByPath) args.push('--sort=path');
   }
+  if (request.rootIsFile && request.ioRoot !== undefined) {
+    // The verified file arrives on stdin (records name it `<stdin>`; searchFiles renames them).
+    args.push('-e', request.pattern, '--', '-');
+    return args;
+  }
   const target = request.rootIsFile ? `./${path.basename(request.root)}` : '.';
   args.push('-e', request.pattern, '--', target);
   return args;
 }
+
+/** The path ripgrep prints for what it read from stdin. */
+const STDIN_LABEL = '<stdin>';
 
 const BINARY_NOTICE = /^(.*): (binary file matches .*)$/;
 
@@ -162,20 +171,36 @@ function ripgrepRun(
   delimiter: '\n' | '\0',
   onRecord: (record: string) => boolean | undefined,
 ) {
-  return runRipgrep({
+  const viaStdin = request.rootIsFile && request.ioRoot !== undefined;
+  const stdinFd = viaStdin ? openSync(request.ioRoot as string, 'r') : undefined;
+  const run = runRipgrep({
     rgPath: engine.rgPath,
     args,
-    cwd: request.rootIsFile ? path.dirname(request.root) : request.root,
+    cwd: request.rootIsFile ? path.dirname(request.root) : (request.ioRoot ?? request.root),
     delimiter,
     signal: request.signal,
     ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
+    ...(stdinFd !== undefined ? { stdinFd } : {}),
     onRecord,
   });
+  if (stdinFd === undefined) return run;
+  return run.finally(() => closeSync(stdinFd));
 }
 
 /** Grep: searches file contents; records as documented on SearchRequest.onRecord. */
-export async function searchFiles(engine: SearchEngine, request: SearchRequest): Promise<SearchOutcome> {
-  if (engine.kind === 'javascript') return searchWithJavaScript(request);
+export async function searchFiles(engine: SearchEngine, outer: SearchRequest): Promise<SearchOutcome> {
+  if (engine.kind === 'javascript') return searchWithJavaScript(outer);
+  // A file searched through stdin is named as ripgrep names a file root given as `./<name>`.
+  const request: SearchRequest =
+    outer.rootIsFile && outer.ioRoot !== undefined
+      ? {
+          ...outer,
+          onRecord: (record) =>
+            outer.onRecord(
+              record.path === STDIN_LABEL ? { ...record, path: path.basename(outer.root) } : record,
+            ),
+        }
+      : outer;
   const name = `ripgrep ${engine.rgPath}`;
   let sawOutput = false;
 

@@ -15,8 +15,13 @@ export const LONG_LINE_MARKER = ' [... omitted end of long line]';
 
 /** List files whose relative path matches a glob (Glob). */
 export interface ListFilesRequest {
-  /** Absolute directory. */
+  /** Absolute directory (symlink-resolved): names and parent ignore files are found from it. */
   root: string;
+  /**
+   * Where the directory is read from: a path to a verified descriptor of `root` (`/proc/<pid>/fd/N`),
+   * so a swapped symlink cannot redirect the search (docs/reliability.md). Default: `root`.
+   */
+  ioRoot?: string;
   /** Glob anchored at `root` (`src/**\/*.ts`, `*.md`), `/`-separated, no leading `/`. */
   pattern: string;
   caseInsensitive: boolean;
@@ -36,8 +41,10 @@ export type SearchMode = 'files' | 'count' | 'content';
 
 /** Search file contents (Grep). */
 export interface SearchRequest {
-  /** Absolute directory or file. */
+  /** Absolute directory or file (symlink-resolved). */
   root: string;
+  /** As ListFilesRequest.ioRoot; for a file root, a path to the verified descriptor of the file. */
+  ioRoot?: string;
   rootIsFile: boolean;
   /** ripgrep regex. */
   pattern: string;

@@ -20,8 +20,10 @@ import type { OverrideGlobs } from './override-globs.js';
 import { compareUtf8 } from './path-order.js';
 
 export interface WalkOptions {
-  /** Absolute directory to walk. */
+  /** Absolute directory to walk (names, the git root and parent ignore files are found from it). */
   root: string;
+  /** Where `root` is read from (a verified descriptor path, see search-types.ts); default `root`. */
+  ioRoot?: string;
   respectIgnore: boolean;
   /** Directory basenames never entered, at any depth (e.g. `.git`). */
   excludeDirs: readonly string[];
@@ -118,11 +120,17 @@ export async function* walkFiles(options: WalkOptions): AsyncGenerator<string, v
   const excluded = new Set(options.excludeDirs);
   const gitRoot = options.respectIgnore ? findGitRoot(root) : undefined;
 
+  /** Where a directory under the root is read from (through the verified root when given). */
+  const ioRoot = options.ioRoot;
+  const readPath = (dirAbs: string, relDir: string): string =>
+    ioRoot === undefined ? dirAbs : relDir ? `${ioRoot}/${relDir}` : ioRoot;
+
   async function* walk(dirAbs: string, relDir: string, frames: IgnoreFrame[]): AsyncGenerator<string> {
     if (signal.aborted) throw new AbortError('The search was aborted.');
+    const dirIo = readPath(dirAbs, relDir);
     let entries: import('node:fs').Dirent[];
     try {
-      entries = await readdir(dirAbs, { withFileTypes: true });
+      entries = await readdir(dirIo, { withFileTypes: true });
     } catch {
       return;
     }
@@ -132,15 +140,15 @@ export async function* walkFiles(options: WalkOptions): AsyncGenerator<string, v
       const rules: Ignore[] = [];
       for (const name of IGNORE_FILES_ANYWHERE) {
         if (!names.has(name)) continue;
-        const r = await readRules(path.join(dirAbs, name));
+        const r = await readRules(path.join(dirIo, name));
         if (r) rules.push(r);
       }
       if (gitRoot && names.has('.gitignore')) {
-        const r = await readRules(path.join(dirAbs, '.gitignore'));
+        const r = await readRules(path.join(dirIo, '.gitignore'));
         if (r) rules.push(r);
       }
       if (gitRoot === dirAbs) {
-        const r = await readRules(path.join(dirAbs, '.git', 'info', 'exclude'));
+        const r = await readRules(path.join(dirIo, '.git', 'info', 'exclude'));
         if (r) rules.push(r);
       }
       if (rules.length) here = [...frames, { dir: dirAbs, rules }];

@@ -13,7 +13,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { describeWorldOf } from '../../core/call-describer.js';
 import type { ToolUseContext } from '../../core/index.js';
-import { buildTool, ToolInputError } from '../../core/index.js';
+import { buildTool, invalidPathMessage, ToolInputError } from '../../core/index.js';
+import { assertPermittedPath } from '../file-io/checked-open.js';
 import { commitTextWrite } from '../file-io/commit-write.js';
 import { fileToolsCompat } from '../file-io/compat.js';
 import { checkReadBeforeWrite } from '../file-io/freshness.js';
@@ -29,6 +30,7 @@ import { resolveFilePath } from '../file-io/resolve-path.js';
 import { snippetAround, updatedBrief, updatedWithSnippet } from '../file-io/snippet.js';
 import { loadTextFile, type TextFileSnapshot } from '../file-io/text-file.js';
 import { validateByPlanning } from '../file-io/validate-plan.js';
+import { insideWorkingDirectories } from '../file-io/working-area.js';
 import { writeDescriber } from './describe.js';
 
 const WriteInput = z.strictObject({
@@ -54,13 +56,32 @@ interface WritePlan {
   text: string;
 }
 
-async function planWrite(input: WriteInput, context: ToolUseContext): Promise<WritePlan> {
+/** Checks that need no file: an empty path, a character no path can hold. */
+function checkPathField(input: WriteInput): void {
   if (input.file_path.trim() === '') {
     throw new ToolInputError('file_path is empty. Give the absolute path of the file to write.', 'file_path');
   }
+  const bad = invalidPathMessage('file_path', input.file_path);
+  if (bad) throw new ToolInputError(bad, 'file_path');
+}
+
+/**
+ * Plans the write against the file as it is now. With `permitted` (in `call`) the path must
+ * resolve to what the permission decision named, and the file is read through a verified descriptor.
+ * In `validateInput` (not `permitted`) a file outside the working directories is not looked at:
+ * the checks wait until after the permission decision, so an unapproved call learns nothing about it.
+ */
+async function planWrite(
+  input: WriteInput,
+  context: ToolUseContext,
+  permitted = false,
+): Promise<WritePlan | undefined> {
+  checkPathField(input);
   const compat = fileToolsCompat(context);
   const p = resolveFilePath(input.file_path, context);
-  const existing = await loadTextFile(p.resolved);
+  if (permitted) assertPermittedPath(context, p.resolved, p.absolute);
+  else if (!insideWorkingDirectories(context, p.resolved)) return undefined;
+  const existing = await loadTextFile(p.resolved, p.absolute);
   let lineEnding: LineEnding = 'LF';
   if (existing) {
     const check = checkReadBeforeWrite(context, existing, { requireFullRead: true });
@@ -111,7 +132,7 @@ export const WriteTool = buildTool({
 
   async *call(input: WriteInput, context: ToolUseContext) {
     const compat = fileToolsCompat(context);
-    const plan = await planWrite(input, context);
+    const plan = (await planWrite(input, context, true)) as WritePlan;
     await commitTextWrite({
       context,
       filePath: plan.resolved,
