@@ -80,6 +80,7 @@ export function matchSecretFile(absPath: string, home?: string): SecretFileMatch
   const hit = (label: string): SecretFileMatch => ({ path: absPath, label });
   const parent = segs[segs.length - 2];
   const has = (dir: string, ...sub: string[]): number => {
+    if (!absPath.includes(`${dir}/`)) return -1;
     for (let i = 0; i + sub.length < segs.length - 1; i++)
       if (segs[i] === dir && sub.every((s, k) => segs[i + 1 + k] === s)) return i;
     return -1;

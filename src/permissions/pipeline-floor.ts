@@ -73,6 +73,18 @@ function namedByAllow(input: PipelineInput, f: FileEffect): boolean {
   return rule !== undefined && !/^\*+$/.test(last);
 }
 
+/** The first secret sample name a glob's last segment matches (memoised per segment, bounded). */
+const sampleCache = new Map<string, string | null>();
+function secretSampleFor(name: string): string | undefined {
+  const hit = sampleCache.get(name);
+  if (hit !== undefined) return hit ?? undefined;
+  const isMatch = picomatch(name, { dot: false });
+  const found = SECRET_NAME_SAMPLES.find((s) => isMatch(s)) ?? null;
+  if (sampleCache.size > 512) sampleCache.clear();
+  sampleCache.set(name, found);
+  return found ?? undefined;
+}
+
 const SECRET_HINT =
   'its contents would be sent to the model provider. Allow it with a Read rule naming the file, or set "secretReads": "allow" in user settings';
 
@@ -82,7 +94,9 @@ export function secretStep(view: CallView, input: PipelineInput): DecisionReason
   for (const f of view.files) {
     if (f.access !== 'read' || f.fromExec) continue;
     if (f.effect.source === 'program' || f.effect.source === 'cwd') continue;
-    const m = matchSecretFile(f.lexical, input.home) ?? matchSecretFile(f.resolved, input.home);
+    const m =
+      matchSecretFile(f.lexical, input.home) ??
+      (f.resolved !== f.lexical ? matchSecretFile(f.resolved, input.home) : undefined);
     if (!m || namedByAllow(input, f)) continue;
     return {
       type: 'check',
@@ -97,8 +111,7 @@ export function secretStep(view: CallView, input: PipelineInput): DecisionReason
     const name = path.posix.basename(g.glob);
     // A bare wildcard (`*`, `*.*`) names nothing in particular; `.e*`, `*.pem`, `id_*` do.
     if (name.replace(/[*?[\]{}!]/g, '').replace(/\./g, '').length < 1) continue;
-    const isMatch = picomatch(name, { dot: false });
-    const sample = SECRET_NAME_SAMPLES.find((s) => isMatch(s));
+    const sample = secretSampleFor(name);
     if (sample)
       return {
         type: 'check',

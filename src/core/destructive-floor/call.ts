@@ -30,6 +30,8 @@ export interface FloorSub {
   name: string;
   /** The words after the program. */
   args: readonly string[];
+  /** The git sub-command and its arguments, once computed (`null`: not git or none). */
+  git?: { sub: string; args: string[] } | null;
 }
 
 export interface FloorCall {
@@ -37,16 +39,26 @@ export interface FloorCall {
   ctx: FloorContext;
   subs: FloorSub[];
   effects: readonly Effect[];
+  /** The effect kinds present and the programs' base names (for rows' `needs`). */
+  kinds: readonly string[];
+  names: readonly string[];
 }
 
 export function prepareCall(input: FloorInput, ctx: FloorContext): FloorCall {
   const subs = (input.subcommands ?? []).map((info, index) => ({
     index,
     info,
-    name: path.posix.basename(info.program),
+    name: info.program.slice(info.program.lastIndexOf('/') + 1),
     args: info.argv.slice(1),
   }));
-  return { input, ctx, subs, effects: input.effects };
+  return {
+    input,
+    ctx,
+    subs,
+    effects: input.effects,
+    kinds: input.effects.map((e) => e.kind),
+    names: subs.map((s) => s.name),
+  };
 }
 
 /** Effects of sub-command `i` (all effects when the call has no sub-commands, e.g. a file tool). */
@@ -96,6 +108,8 @@ const GIT_VALUE_OPTIONS = new Set([
 
 /** `git -C x -c a=b push -f` → `{ sub: 'push', args: ['-f'] }`; undefined when there is no sub-command. */
 export function gitSubcommand(s: FloorSub): { sub: string; args: string[] } | undefined {
+  if (s.git !== undefined) return s.git ?? undefined;
+  s.git = null;
   if (s.name !== 'git') return undefined;
   const a = s.args;
   for (let i = 0; i < a.length; i++) {
@@ -105,9 +119,10 @@ export function gitSubcommand(s: FloorSub): { sub: string; args: string[] } | un
       continue;
     }
     if (w.startsWith('-')) continue;
-    return { sub: w, args: a.slice(i + 1) };
+    s.git = { sub: w, args: a.slice(i + 1) };
+    break;
   }
-  return undefined;
+  return s.git ?? undefined;
 }
 
 const strip = (p: string): string => (p.length > 1 && p.endsWith('/') ? p.slice(0, -1) : p);

@@ -11,8 +11,8 @@
  * work, recursive removal outside the working directories or of the project root, infrastructure
  * deletions; strict-only rows).
  */
-import { type FloorContext, type FloorInput, prepareCall } from './call.js';
-import { FILESYSTEM_ROWS } from './rows-filesystem.js';
+import { type FloorCall, type FloorContext, type FloorInput, prepareCall } from './call.js';
+import { FILESYSTEM_ROWS, INTERPRETERS } from './rows-filesystem.js';
 import { WORK_ROWS } from './rows-work.js';
 import type { DestructiveFloorLevel, FloorHit, FloorRow } from './types.js';
 
@@ -32,6 +32,42 @@ export const DESTRUCTIVE_FLOOR_ROWS: readonly FloorRow[] = [...FILESYSTEM_ROWS, 
 
 const ORDER = { deny: 0, ask: 1 } as const;
 
+/** Effect kinds and program names some row needs, and the rows that need neither (always matched). */
+const NEEDED_KINDS = new Set<string>();
+const NEEDED_NAMES = new Set<string>();
+const NEEDED_PATTERNS: RegExp[] = [];
+let ALWAYS = false;
+for (const row of [...FILESYSTEM_ROWS, ...WORK_ROWS]) {
+  if (!row.needs) ALWAYS = true;
+  for (const k of row.needs?.effects ?? []) NEEDED_KINDS.add(k);
+  const p = row.needs?.programs;
+  if (p instanceof RegExp) NEEDED_PATTERNS.push(p);
+  else for (const n of p ?? []) NEEDED_NAMES.add(n);
+}
+
+/** False when no row can match: no effect kind and no program any row needs (no allocation). */
+function mayMatch(input: FloorInput): boolean {
+  for (const e of input.effects) if (NEEDED_KINDS.has(e.kind)) return true;
+  for (const s of input.subcommands ?? []) {
+    const name = s.program.slice(s.program.lastIndexOf('/') + 1);
+    if (NEEDED_NAMES.has(name) || NEEDED_PATTERNS.some((p) => p.test(name))) return true;
+    // Rows without `needs` (the fork-bomb row) still need a function body or an interpreter one-liner.
+    if (ALWAYS && (s.inFunction !== undefined || INTERPRETERS.test(name))) return true;
+  }
+  return false;
+}
+
+function needsMet(row: FloorRow, call: FloorCall): boolean {
+  const n = row.needs;
+  if (!n) return true;
+  if (n.effects?.some((k) => call.kinds.includes(k))) return true;
+  const p = n.programs;
+  if (p instanceof RegExp) {
+    for (const name of call.names) if (p.test(name)) return true;
+  } else if (p?.some((name) => call.names.includes(name))) return true;
+  return false;
+}
+
 /**
  * The rows that fire for a call at `level`, deny hits first (empty at `off`).
  * At `standard` deny rows deny and ask rows ask; at `strict` ask rows deny and strict rows ask.
@@ -41,11 +77,12 @@ export function evaluateDestructiveFloor(
   ctx: FloorContext,
   level: DestructiveFloorLevel,
 ): FloorHit[] {
-  if (level === 'off') return [];
+  if (level === 'off' || !mayMatch(input)) return [];
   const call = prepareCall(input, ctx);
   const hits: FloorHit[] = [];
   for (const row of DESTRUCTIVE_FLOOR_ROWS) {
     if (row.level === 'strict' && level !== 'strict') continue;
+    if (row.needs && !needsMet(row, call)) continue;
     const behavior = row.level === 'deny' || (row.level === 'ask' && level === 'strict') ? 'deny' : 'ask';
     for (const m of row.match(call))
       hits.push({

@@ -39,6 +39,7 @@ export const isBlockDevice = (p: string): boolean => BLOCK_DEVICE.test(p);
 const removeRootOrHome: FloorRow = {
   id: 'remove-root-or-home',
   level: 'deny',
+  needs: { effects: ['delete'] },
   reason: 'removing / or the home directory destroys the system or every file the user owns',
   match(call) {
     const out: FloorMatch[] = [];
@@ -59,6 +60,7 @@ const removeRootOrHome: FloorRow = {
 const removeTopLevel: FloorRow = {
   id: 'remove-top-level',
   level: 'deny',
+  needs: { effects: ['delete'] },
   reason:
     "recursively removing a top-level directory of / or of the home directory (/usr, ~/.ssh, ~/Documents, or everything matched by /* or ~/*) destroys the system or large parts of the user's files",
   match(call) {
@@ -86,6 +88,7 @@ const MODE_PROGRAMS = new Set(['chmod', 'chown', 'chgrp', 'setfacl', 'chattr']);
 const recursiveModeChange: FloorRow = {
   id: 'recursive-mode-change',
   level: 'deny',
+  needs: { programs: [...MODE_PROGRAMS] },
   reason:
     'recursively changing permissions or ownership of /, the home directory or their top-level children breaks the system (sudo, ssh and services check them) or exposes every file',
   match(call) {
@@ -109,6 +112,7 @@ const recursiveModeChange: FloorRow = {
 const blockDeviceWrite: FloorRow = {
   id: 'block-device-write',
   level: 'deny',
+  needs: { effects: ['write', 'delete'] },
   reason: 'writing raw to a block device (dd of=/dev/sda, > /dev/nvme0n1, shred /dev/…) overwrites a disk',
   match(call) {
     const out: FloorMatch[] = [];
@@ -131,6 +135,7 @@ const FS_CREATORS = /^(?:mkfs(?:\..+)?|mke2fs|mkswap|mkdosfs|mkntfs|mkexfatfs|wi
 const filesystemCreation: FloorRow = {
   id: 'filesystem-creation',
   level: 'deny',
+  needs: { programs: FS_CREATORS },
   reason:
     'creating a filesystem or wiping signatures (mkfs, mkswap, wipefs, blkdiscard) on a device erases it; on an image file inside the project it is an ordinary write',
   match(call) {
@@ -146,10 +151,28 @@ const filesystemCreation: FloorRow = {
   },
 };
 
+/** Does function `from` call (directly or through others) function `to`? (call graph of bodies) */
+function reaches(bodies: ReadonlyMap<string, FloorSub[]>, from: string, to: string): boolean {
+  const seen = new Set<string>();
+  const stack = [from];
+  while (stack.length) {
+    const f = stack.pop() as string;
+    for (const s of bodies.get(f) ?? []) {
+      if (!bodies.has(s.info.program)) continue;
+      if (s.info.program === to) return true;
+      if (!seen.has(s.info.program)) {
+        seen.add(s.info.program);
+        stack.push(s.info.program);
+      }
+    }
+  }
+  return false;
+}
+
 /** Interpreter one-liners that fork in a loop (`perl -e 'fork while fork'`, `os.fork()` in `while`). */
 const INTERPRETER_FORK = /\bfork\b/;
 const INTERPRETER_LOOP = /\b(?:while|for|loop|until)\b/;
-const INTERPRETERS = /^(?:perl|python[0-9.]*|ruby|node|php|bash|sh|zsh)$/;
+export const INTERPRETERS = /^(?:perl|python[0-9.]*|ruby|node|php|bash|sh|zsh)$/;
 
 const forkBomb: FloorRow = {
   id: 'fork-bomb',
@@ -158,6 +181,7 @@ const forkBomb: FloorRow = {
     'a function that calls itself more than once per call, or in the background or a pipe, multiplies processes until the machine stops responding (a fork bomb)',
   match(call) {
     const out: FloorMatch[] = [];
+    if (!call.subs.some((s) => s.info.inFunction !== undefined || INTERPRETERS.test(s.name))) return out;
     // Call graph of shell functions: body of F → functions it calls.
     const bodies = new Map<string, FloorSub[]>();
     for (const s of call.subs) {
@@ -167,26 +191,10 @@ const forkBomb: FloorRow = {
       list.push(s);
       bodies.set(f, list);
     }
-    const reaches = (from: string, to: string): boolean => {
-      const seen = new Set<string>();
-      const stack = [from];
-      while (stack.length) {
-        const f = stack.pop() as string;
-        for (const s of bodies.get(f) ?? []) {
-          if (!bodies.has(s.info.program)) continue;
-          if (s.info.program === to) return true;
-          if (!seen.has(s.info.program)) {
-            seen.add(s.info.program);
-            stack.push(s.info.program);
-          }
-        }
-      }
-      return false;
-    };
     for (const [f, body] of bodies) {
       // Calls in F's body that lead back to F.
       const recursive = body.filter(
-        (s) => bodies.has(s.info.program) && (s.info.program === f || reaches(s.info.program, f)),
+        (s) => bodies.has(s.info.program) && (s.info.program === f || reaches(bodies, s.info.program, f)),
       );
       if (recursive.length === 0) continue;
       const spawning =
@@ -265,12 +273,14 @@ function flowsInto(call: FloorCall, from: number, to: number): boolean {
 const secretToNetwork: FloorRow = {
   id: 'secret-to-network',
   level: 'deny',
+  needs: { effects: ['network'] },
   reason:
     'sending a credential file or the environment to the network (cat ~/.ssh/id_rsa | curl -d @-, env | nc …) leaks it to whoever listens',
   match(call) {
+    const sinks = call.effects.filter((e) => e.kind === 'network' && e.subcommand !== undefined);
+    if (!sinks.length) return [];
     const sources = secretSources(call);
     if (!sources.size) return [];
-    const sinks = call.effects.filter((e) => e.kind === 'network' && e.subcommand !== undefined);
     const out: FloorMatch[] = [];
     for (const [from, what] of sources)
       for (const n of sinks)

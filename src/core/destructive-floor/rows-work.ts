@@ -22,12 +22,14 @@ function perSub(
   id: string,
   level: FloorRowLevel,
   reason: string,
+  programs: readonly string[],
   test: (s: FloorSub, call: FloorCall) => string | undefined,
 ): FloorRow {
   return {
     id,
     level,
     reason,
+    needs: { programs },
     match(call) {
       const out: FloorMatch[] = [];
       for (const s of call.subs) {
@@ -48,7 +50,7 @@ function gitRow(
   test: (args: string[], sub: string) => boolean,
 ): FloorRow {
   const subs = typeof sub === 'string' ? [sub] : sub;
-  return perSub(id, level, reason, (s) => {
+  return perSub(id, level, reason, ['git'], (s) => {
     const g = gitSubcommand(s);
     return g && subs.includes(g.sub) && test(g.args, g.sub)
       ? `git ${g.sub} ${g.args.join(' ')}`.trim()
@@ -121,6 +123,7 @@ const GIT_ROWS: readonly FloorRow[] = [
 const recursiveRemovalOutside: FloorRow = {
   id: 'recursive-removal-outside',
   level: 'ask',
+  needs: { effects: ['delete'] },
   reason:
     'a recursive removal outside the working directories, or of the project root (or a directory holding it), deletes files the session was not given',
   match(call) {
@@ -182,23 +185,35 @@ const INFRA_ROWS: readonly FloorRow[] = [
     'sql-drop',
     'ask',
     'DROP or TRUNCATE through a database client deletes tables, schemas or databases with their data',
+    [...DB_CLIENTS],
     (s, call) =>
       sqlTexts(s, call).some((t) => SQL_DROP.test(t)) ? `${s.name} with DROP/TRUNCATE` : undefined,
   ),
-  perSub('sql-delete-all', 'ask', 'DELETE FROM without WHERE deletes every row of the table', (s, call) =>
-    sqlTexts(s, call).some((t) => SQL_DELETE.test(t) && !SQL_WHERE.test(t))
-      ? `${s.name} with DELETE and no WHERE`
-      : undefined,
+  perSub(
+    'sql-delete-all',
+    'ask',
+    'DELETE FROM without WHERE deletes every row of the table',
+    [...DB_CLIENTS],
+    (s, call) =>
+      sqlTexts(s, call).some((t) => SQL_DELETE.test(t) && !SQL_WHERE.test(t))
+        ? `${s.name} with DELETE and no WHERE`
+        : undefined,
   ),
-  perSub('db-drop-tools', 'ask', 'dropdb, dropuser and mysqladmin drop delete a database or role', (s) =>
-    s.name === 'dropdb' || s.name === 'dropuser' || (s.name === 'mysqladmin' && s.args.includes('drop'))
-      ? `${s.name} ${s.args.join(' ')}`
-      : undefined,
+  perSub(
+    'db-drop-tools',
+    'ask',
+    'dropdb, dropuser and mysqladmin drop delete a database or role',
+    ['dropdb', 'dropuser', 'mysqladmin'],
+    (s) =>
+      s.name === 'dropdb' || s.name === 'dropuser' || (s.name === 'mysqladmin' && s.args.includes('drop'))
+        ? `${s.name} ${s.args.join(' ')}`
+        : undefined,
   ),
   perSub(
     'document-store-drop',
     'ask',
     'dropping a MongoDB database/collection or flushing Redis deletes all its data',
+    ['mongosh', 'mongo', 'redis-cli'],
     (s) => {
       if (
         (s.name === 'mongosh' || s.name === 'mongo') &&
@@ -214,18 +229,25 @@ const INFRA_ROWS: readonly FloorRow[] = [
     'kubernetes-delete',
     'ask',
     'kubectl/oc delete removes cluster resources (and the data of volumes they own)',
+    ['kubectl', 'oc'],
     (s) =>
       (s.name === 'kubectl' || s.name === 'oc') && s.args.includes('delete') ? `${s.name} delete` : undefined,
   ),
-  perSub('helm-uninstall', 'ask', 'helm uninstall removes a release and the resources it created', (s) =>
-    s.name === 'helm' && s.args.some((a) => ['uninstall', 'delete', 'del', 'un'].includes(a))
-      ? 'helm uninstall'
-      : undefined,
+  perSub(
+    'helm-uninstall',
+    'ask',
+    'helm uninstall removes a release and the resources it created',
+    ['helm'],
+    (s) =>
+      s.name === 'helm' && s.args.some((a) => ['uninstall', 'delete', 'del', 'un'].includes(a))
+        ? 'helm uninstall'
+        : undefined,
   ),
   perSub(
     'terraform-destroy',
     'ask',
     'terraform/tofu destroy (or apply -destroy) deletes the managed infrastructure',
+    ['terraform', 'tofu', 'terragrunt'],
     (s) =>
       ['terraform', 'tofu', 'terragrunt'].includes(s.name) &&
       (s.args.includes('destroy') ||
@@ -237,6 +259,7 @@ const INFRA_ROWS: readonly FloorRow[] = [
     'stack-destroy',
     'ask',
     'pulumi destroy, cdk destroy, sam delete and serverless remove delete a deployed stack',
+    ['pulumi', 'cdk', 'sam', 'serverless', 'sls'],
     (s) =>
       (s.name === 'pulumi' &&
         (s.args.includes('destroy') || (s.args.includes('stack') && s.args.includes('rm')))) ||
@@ -250,6 +273,7 @@ const INFRA_ROWS: readonly FloorRow[] = [
     'aws-delete',
     'ask',
     'aws s3 rm --recursive, s3 rb --force and the delete-*/terminate-* calls delete cloud resources or data',
+    ['aws'],
     (s) => {
       if (s.name !== 'aws') return undefined;
       const a = s.args;
@@ -263,6 +287,7 @@ const INFRA_ROWS: readonly FloorRow[] = [
     'gcloud-delete',
     'ask',
     'gsutil rm -r/rb and gcloud … delete remove Google Cloud resources or data',
+    ['gsutil', 'gcloud'],
     (s) => {
       if (s.name === 'gsutil')
         return (s.args.includes('rm') && hasFlag(s.args, 'rRa', 'recursive')) || s.args.includes('rb')
@@ -275,13 +300,14 @@ const INFRA_ROWS: readonly FloorRow[] = [
       return undefined;
     },
   ),
-  perSub('azure-delete', 'ask', 'az … delete/purge removes Azure resources or data', (s) =>
+  perSub('azure-delete', 'ask', 'az … delete/purge removes Azure resources or data', ['az'], (s) =>
     s.name === 'az' && s.args.some((a) => a === 'delete' || a === 'purge') ? 'az … delete' : undefined,
   ),
   perSub(
     'platform-destroy',
     'ask',
     'deleting an app, repository or release on a hosting platform (doctl, heroku, fly, gh) is not undoable',
+    ['doctl', 'heroku', 'fly', 'flyctl', 'gh'],
     (s) => {
       if (s.name === 'doctl' && s.args.includes('delete')) return 'doctl … delete';
       if (s.name === 'heroku' && s.args.some((a) => /^(?:apps:destroy|destroy|pg:reset)$/.test(a)))
@@ -296,6 +322,7 @@ const INFRA_ROWS: readonly FloorRow[] = [
     'container-prune',
     'ask',
     "docker/podman system prune, volume rm/prune and compose down -v delete containers' data",
+    ['docker', 'podman', 'docker-compose', 'compose', 'nerdctl'],
     (s) => {
       const prog = s.name === 'docker-compose' ? 'compose' : s.name;
       if (!['docker', 'podman', 'compose', 'nerdctl'].includes(prog)) return undefined;
@@ -315,6 +342,7 @@ const STRICT_ROWS: readonly FloorRow[] = [
   {
     id: 'recursive-removal',
     level: 'strict',
+    needs: { effects: ['delete'] },
     reason:
       'a recursive removal deletes a whole directory tree with no way back (the strict floor asks for it inside the project too)',
     match(call) {
@@ -358,6 +386,7 @@ const STRICT_ROWS: readonly FloorRow[] = [
     'sql-delete',
     'strict',
     'DELETE removes rows for good (the strict floor asks for any DELETE)',
+    [...DB_CLIENTS],
     (s, call) => (sqlTexts(s, call).some((t) => SQL_DELETE.test(t)) ? `${s.name} with DELETE` : undefined),
   ),
 ];

@@ -2,6 +2,7 @@
  * The destructive floor's vocabulary (docs/security-round-2.md "Destructive floor"): levels, rows
  * and hits. The rows themselves are in rows-*.ts; index.ts evaluates them.
  */
+import type { EffectKind } from '../effects.js';
 import type { FloorCall } from './call.js';
 
 /**
@@ -30,6 +31,11 @@ export interface FloorRow {
   level: FloorRowLevel;
   /** Why this is on the floor (shown in explanations and as the Bash tool's warning). */
   reason: string;
+  /**
+   * What a call must have for the row to be worth matching (a cheap test before `match`): one of
+   * these effect kinds, or one of these program base names (or a name the pattern accepts).
+   */
+  needs?: { effects?: readonly EffectKind[]; programs?: readonly string[] | RegExp };
   match(call: FloorCall): FloorMatch[];
 }
 
