@@ -1,6 +1,6 @@
 /**
  * bench/mcp (issue 7 "gantry mcp over stdio"): round trips through the real `gantry mcp` process
- * (started with `node bin/gantry.js mcp`, i.e. through tsx) with the SDK's stdio client, against
+ * (started with `node bin/gantry.js mcp`, the built command line) with the SDK's stdio client, against
  * baselines measured in the same run. Start-up is not measured: only round trips after connect,
  * after a warm-up.
  *

@@ -1,18 +1,49 @@
 #!/usr/bin/env node
-// Entry point of the `gantry` command.
-// - `gantry hook` runs from the prebuilt bundle (dist/gantry-hook.mjs, made by `npm run build`, which
-//   `npm ci` runs) so the host's every tool call pays as little start-up as possible.
-// - Everything else runs the TypeScript sources through tsx.
-// Set GANTRY_NO_BUNDLE=1 to run the hook from the sources too.
+// Entry point of the `gantry` command. Every command runs the built JavaScript in dist/ (made by
+// `npm run build`, which `npm ci` and `npm pack` run):
+// - `gantry hook` from dist/fast/gantry-hook.mjs, the smallest start a host's every tool call can pay;
+// - `gantry check` from dist/fast/gantry-check.mjs, one file that loads no command-line parser;
+// - everything else from dist/fast/gantry.mjs.
+// Run from a git checkout (a src/ folder and .git beside bin/), dist/ is first compared with the
+// sources (dist/.build-stamp.json) and rebuilt when they changed, so an edit is never run stale.
+// An installed package has no src/ and skips the comparison.
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-const hookBundle = new URL('../dist/gantry-hook.mjs', import.meta.url);
-const wantsHelp = process.argv.includes('--help') || process.argv.includes('-h');
-if (process.argv[2] === 'hook' && !wantsHelp && !process.env.GANTRY_NO_BUNDLE && existsSync(hookBundle)) {
-  await import(hookBundle.href);
-} else {
-  const { register } = await import('tsx/esm/api');
-  register();
-  const { main } = await import('../src/cli/main.ts');
-  await main(process.argv);
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+if (existsSync(`${root}src`) && existsSync(`${root}.git`) && existsSync(`${root}scripts/build-inputs.mjs`)) {
+  const { staleReason } = await import('../scripts/build-inputs.mjs');
+  const reason = staleReason(root);
+  if (reason) {
+    // Rebuild the JavaScript (about a second; the declarations are left to `npm run build`).
+    const r = spawnSync(process.execPath, [`${root}scripts/build.mjs`, '--if-stale', '--js-only'], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      encoding: 'utf8',
+    });
+    if (r.status !== 0) {
+      process.stderr.write(
+        `gantry: ${reason}, and rebuilding it failed; run \`npm run build\` in ${root}\n${r.stderr ?? ''}`,
+      );
+      process.exit(1);
+    }
+  }
 }
+
+const command = process.argv[2];
+const wantsHelp = process.argv.includes('--help') || process.argv.includes('-h');
+const entry =
+  command === 'hook' && !wantsHelp
+    ? '../dist/fast/gantry-hook.mjs'
+    : command === 'check'
+      ? '../dist/fast/gantry-check.mjs'
+      : '../dist/fast/gantry.mjs';
+if (!existsSync(fileURLToPath(new URL(entry, import.meta.url)))) {
+  process.stderr.write(
+    `gantry: ${fileURLToPath(new URL(entry, import.meta.url))} is missing; run \`npm run build\`\n`,
+  );
+  process.exit(1);
+}
+await import(entry);

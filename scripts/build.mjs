@@ -1,21 +1,233 @@
-// Builds dist/gantry-hook.mjs: the `gantry hook` fast path (one ESM file; npm packages stay external).
-// Runs on `npm ci` (prepare) and `npm run build`.
-import { rmSync } from 'node:fs';
+// Builds dist/, the package's run-time code:
+// - the library: one JavaScript file per shipped module of src/ outside src/cli/ (esbuild, no
+//   bundling: same layout, same imports), with the files modules read at run time (the tools'
+//   *.prompt.md) copied beside them;
+// - the start-up bundles bin/gantry.js runs (dist/fast/*.mjs; npm packages stay external):
+//   `gantry hook` (run on every tool call of a host), `gantry check`, and the rest of the command line;
+// - the type declarations (`tsc -p tsconfig.build.json`, declarations only);
+// - dist/.build-stamp.json, which bin/gantry.js compares with the sources in a git checkout.
+//
+//   node scripts/build.mjs                         everything (npm run build, npm ci, npm pack)
+//   node scripts/build.mjs --js-only               everything but the declarations (~1 s)
+//   node scripts/build.mjs --if-stale [--js-only]  only when dist/ is older than the sources
+//
+// Files are written to a temporary name and renamed, and one build runs at a time (a lock directory),
+// so a process starting from dist/ while a build runs sees either the old file or the new one.
+// Files a build no longer produces are removed at the end.
+import { spawnSync } from 'node:child_process';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { STAMP_FILE, sourceState, staleReason } from './build-inputs.mjs';
 
-rmSync('dist', { recursive: true, force: true });
+const require = createRequire(import.meta.url);
+const { NOT_SHIPPED } = require('./package-layout.cjs');
 
-await build({
-  entryPoints: { 'gantry-hook': 'src/cli/hook/hook-bundle-entry.ts' },
-  outdir: 'dist',
-  outExtension: { '.js': '.mjs' },
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
-  sourcemap: false,
-  logLevel: 'warning',
-});
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.join(root, 'dist');
+const args = new Set(process.argv.slice(2));
+const jsOnly = args.has('--js-only');
+const LOCK = path.join(dist, '.build-lock');
+const LOCK_STALE_MS = 180_000;
+
+/** The start-up bundles that share chunks: entry name → source. */
+const SPLIT_ENTRIES = {
+  'gantry-hook': 'src/cli/hook/hook-bundle-entry.ts',
+  gantry: 'src/cli/cli-entry.ts',
+};
+/** The start-up bundles made as one file each. */
+const SINGLE_ENTRIES = { 'gantry-check': 'src/cli/check-entry.ts' };
+
+const notShipped = NOT_SHIPPED.map((s) => new RegExp(s));
+const isShipped = (rel) => !notShipped.some((re) => re.test(rel));
+const posix = (p) => p.split(path.sep).join('/');
+
+function listSrc() {
+  const files = [];
+  for (const e of readdirSync(path.join(root, 'src'), { recursive: true, withFileTypes: true })) {
+    if (e.isFile()) files.push(posix(path.relative(root, path.join(e.parentPath, e.name))));
+  }
+  return files.sort();
+}
+
+/**
+ * Writes `bytes` to `file` through a temporary name in the same directory. An identical file is left
+ * as it is, so an unchanged start-up bundle keeps its mtime (the hook server's socket name).
+ */
+function writeAtomic(file, bytes) {
+  try {
+    if (Buffer.from(bytes).equals(readFileSync(file))) return;
+  } catch {
+    // absent: write it
+  }
+  mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, bytes);
+  renameSync(tmp, file);
+}
+
+function sleep(ms) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** Takes the build lock, waiting for another build to finish; breaks a lock older than 3 minutes. */
+function lock() {
+  mkdirSync(dist, { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(LOCK);
+      return;
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+      try {
+        if (Date.now() - statSync(LOCK).mtimeMs > LOCK_STALE_MS)
+          rmSync(LOCK, { recursive: true, force: true });
+      } catch {
+        // released meanwhile
+      }
+      sleep(100);
+    }
+  }
+}
+
+function unlock() {
+  rmSync(LOCK, { recursive: true, force: true });
+}
+
+async function buildAll() {
+  const state = sourceState(root);
+  const all = listSrc().filter(isShipped);
+  // The command line ships as the start-up bundles only.
+  const src = all.filter((f) => !f.startsWith('src/cli/'));
+  const modules = src.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
+  const assets = src.filter((f) => !f.endsWith('.ts') && path.basename(f) !== 'README.md');
+  /** Absolute paths of every file this build leaves in dist/. */
+  const produced = new Set([path.join(root, STAMP_FILE)]);
+
+  // 1. One JavaScript file per module.
+  const js = await build({
+    absWorkingDir: root,
+    entryPoints: modules,
+    outdir: 'dist',
+    outbase: 'src',
+    bundle: false,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    write: false,
+    logLevel: 'warning',
+  });
+  for (const f of js.outputFiles) {
+    writeAtomic(f.path, f.contents);
+    produced.add(f.path);
+  }
+
+  // 2. The files modules read at run time, beside them.
+  for (const a of assets) {
+    const to = path.join(dist, path.relative('src', a));
+    writeAtomic(to, readFileSync(path.join(root, a)));
+    produced.add(to);
+  }
+
+  // 3. The start-up bundles. Bundled code resolves `new URL('./x', import.meta.url)` against
+  // dist/fast/, so every chunk sits in that one directory (two levels below the package root, like
+  // the modules of src/cli/), and the prompt files are copied there too (their names are unique).
+  // The hook and the rest of the command line share chunks (the hook's warm path loads only its
+  // small client); `gantry check` is one file, as fewer modules start faster.
+  const bundleOptions = {
+    absWorkingDir: root,
+    outdir: 'dist/fast',
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    write: false,
+    logLevel: 'warning',
+  };
+  const fast = [
+    await build({
+      ...bundleOptions,
+      entryPoints: SPLIT_ENTRIES,
+      splitting: true,
+      chunkNames: '[name]-[hash]',
+    }),
+    await build({ ...bundleOptions, entryPoints: SINGLE_ENTRIES }),
+  ];
+  for (const f of fast.flatMap((r) => r.outputFiles)) {
+    writeAtomic(f.path, f.contents);
+    produced.add(f.path);
+  }
+  const prompts = new Map();
+  for (const a of assets.filter((f) => f.endsWith('.prompt.md'))) {
+    const name = path.basename(a);
+    if (prompts.has(name)) throw new Error(`two prompt files named ${name}: ${prompts.get(name)} and ${a}`);
+    prompts.set(name, a);
+    const to = path.join(dist, 'fast', name);
+    writeAtomic(to, readFileSync(path.join(root, a)));
+    produced.add(to);
+  }
+
+  // 4. Type declarations.
+  const declarations = modules.map((m) => path.join(dist, path.relative('src', m)).replace(/\.ts$/, '.d.ts'));
+  if (!jsOnly) {
+    const tsc = spawnSync(process.execPath, [tscBin(), '-p', 'tsconfig.build.json'], {
+      cwd: root,
+      stdio: 'inherit',
+    });
+    if (tsc.status !== 0) throw new Error(`tsc -p tsconfig.build.json failed (exit ${tsc.status})`);
+    for (const d of declarations) {
+      statSync(d); // throws when tsc did not emit a declaration for a shipped module
+      produced.add(d);
+    }
+  } else {
+    // Keep the declarations of the modules that still exist; the stamp says they may be out of date.
+    for (const d of declarations) produced.add(d);
+  }
+
+  // 5. Remove what this build did not produce (renamed or deleted modules, old layouts).
+  removeUnproduced(dist, produced);
+
+  writeAtomic(path.join(root, STAMP_FILE), `${JSON.stringify({ ...state, types: !jsOnly }, null, 2)}\n`);
+}
+
+/** The compiler's command file, from the `typescript` package's `bin` field (`tsc`, or `tsc6` in TS 6's package). */
+function tscBin() {
+  const manifest = require.resolve('typescript/package.json');
+  const { bin } = JSON.parse(readFileSync(manifest, 'utf8'));
+  const file = typeof bin === 'string' ? bin : (bin.tsc ?? Object.values(bin)[0]);
+  return path.join(path.dirname(manifest), file);
+}
+
+function removeUnproduced(dir, produced) {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (p === LOCK) continue;
+    if (e.isDirectory()) {
+      removeUnproduced(p, produced);
+      if (readdirSync(p).length === 0) rmdirSync(p);
+    } else if (!produced.has(p)) {
+      rmSync(p, { force: true });
+    }
+  }
+}
+
+lock();
+try {
+  const needed = !args.has('--if-stale') || staleReason(root, { types: !jsOnly }) !== undefined;
+  if (needed) await buildAll();
+} finally {
+  unlock();
+}

@@ -1,26 +1,57 @@
 /**
- * Gantry's public API (design.md §6 "Library"): bring your own model, hand the runtime a turn's
- * `tool_use` blocks, get ordered, budgeted `tool_result` blocks back.
+ * `gantry`, the package entry: what a host needs to give a model Gantry's tools and run the calls
+ * the model makes. Bring your own model; hand the runtime a turn's `tool_use` blocks; get ordered,
+ * budgeted `tool_result` blocks back, each call decided by the permission engine first.
  *
- *   import { createToolRuntime, getTools, toolDefinitions } from 'gantry';
+ *   import { createPermissionEngine, createToolRuntime, getTools, loadSettings, toolDefinitions } from 'gantry';
+ *
+ * More specialised surfaces have their own entry points: `gantry/permissions` (rules, settings,
+ * hooks, explanations), `gantry/shell` (the shell analysis), `gantry/tools` (each tool, the registry
+ * helpers, the tools' output types), `gantry/sandbox` (the Bash sandbox), `gantry/mcp` (the MCP server),
+ * `gantry/model` (model providers behind `ModelClient`).
  */
 
-// The tool contract and its vocabulary (Tool, buildTool, ToolUseContext, content blocks, errors, effects…).
-export * from './core/index.js';
-// Tool definitions for the model, rendered once per tool (byte-stable).
+// The tool contract.
+export { buildTool, type ToolDef } from './core/build-tool.js';
+export type { AnyTool, Tool, ToolResult, ValidationResult } from './core/tool.js';
+export type { AppState, ToolProgressEvent, ToolUseContext } from './core/context.js';
 export {
-  renderToolDefinitionsJson,
-  type ToolDefinition,
-  toolDefinition,
-  toolDefinitions,
-} from './runtime/tool-definitions.js';
-// The runtime: one call's pipeline, the admission gate, streaming executor, result budgets,
-// session services, child contexts, the tool pool.
+  AbortError,
+  FatalError,
+  PermissionDeniedError,
+  ToolError,
+  ToolExecutionError,
+  ToolInputError,
+} from './core/errors.js';
+// Content blocks and conversation messages (Anthropic Messages shapes).
+export type {
+  DocumentBlock,
+  ImageBlock,
+  TextBlock,
+  ToolResultBlock,
+  ToolResultContent,
+  ToolReferenceBlock,
+  ToolResultContentBlock,
+  ToolUseBlock,
+} from './core/content.js';
+export type { AssistantMessage, Message, MessageContentBlock, UserMessage } from './core/messages.js';
+export type { ModelClient, ModelRequest, ModelStreamEvent } from './core/model-client.js';
+// What the permission engine decides, and what it is asked.
+export type {
+  CallDescription,
+  DecisionReason,
+  PermissionDecider,
+  PermissionDecision,
+  PermissionMode,
+  PermissionRequest,
+} from './core/permission-types.js';
+// The runtime: one call's pipeline, the admission gate, streaming, result budgets; session
+// services (background tasks, sandbox, disposal), child contexts for subagents, the tool pool and
+// the definitions the model sees.
 export {
   allowAllDecider,
   askAllDecider,
   assembleToolPool,
-  BackgroundTaskManager,
   type CallRecord,
   type CanUseTool,
   type ChildContextOptions,
@@ -31,40 +62,30 @@ export {
   jsonSchemaInput,
   type PostCallEvent,
   type PostCallHook,
+  renderToolDefinitionsJson,
   type SessionServicesHandle,
+  StreamingToolExecutor,
+  type ToolDefinition,
+  toolDefinition,
+  toolDefinitions,
   type ToolPool,
   type ToolPoolInputs,
-  DEFAULT_MAX_TOOL_USE_CONCURRENCY,
-  GLOBAL_MAX_RESULT_SIZE_CHARS,
-  MAX_TURN_RESULTS_CHARS,
-  StreamingToolExecutor,
   type ToolRuntime,
   type ToolRuntimeOptions,
   type ToolRuntimeUpdate,
   type TurnResult,
   type TurnRunOptions,
 } from './runtime/index.js';
-// The built-in tool registry.
+// The built-in tools.
 export {
-  FEATURE_FLAGS,
-  type FeatureFlag,
-  feature,
-  filterEnabledTools,
+  type BashSandbox,
+  type BashToolOptions,
+  createBashTool,
   getAllBaseTools,
   getTools,
   type ToolRegistryConfig,
 } from './tools/index.js';
-// Session files: where spilled results and task output live, and their retention (docs/reliability.md).
-export {
-  enforceSessionCap,
-  pruneSessionDirs,
-  sessionDirFor,
-  sessionLimits,
-  sessionsRoot,
-} from './tools/file-io/session-files.js';
-// Stopping every process group a host started (a server shutting down; docs/reliability.md).
-export { stopAllProcessGroups } from './tools/bash/exec.js';
-// The permission engine: settings, rules, modes, protected paths, hooks, classifier.
+// The permission engine.
 export {
   createPermissionEngine,
   type LoadedSettings,
@@ -72,13 +93,3 @@ export {
   type PermissionEngine,
   type PermissionEngineOptions,
 } from './permissions/index.js';
-// Shell analysis (pure): parse, split, checks, read-only, effects.
-export { analyzeCommand, analyzeCommandAsync, describeBashCommand, initShellParser } from './shell/index.js';
-// The Bash tool with host-specific dependencies (sandbox seam, env), and the background tasks it starts.
-export {
-  type BashSandbox,
-  type BashToolOptions,
-  createBashTool,
-  type SpawnSpec,
-} from './tools/bash/index.js';
-export { formatTaskNotification, taskEndSummary } from './tools/tasks/task-manager.js';

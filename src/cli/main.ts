@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { exitQuietlyOnClosedPipe } from './closed-pipe.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -19,7 +20,11 @@ export function buildProgram(): Command {
     .description(
       'The tool layer of a coding agent: decide, run and report tool calls (Claude Code compatible).',
     )
-    .version(pkg.version, '-V, --version');
+    .version(pkg.version, '-V, --version')
+    .addHelpText(
+      'after',
+      '\nAgent: gantry -p "<prompt>" [options] runs a headless session (gantry -p --help for its options).',
+    );
 
   program
     .command('check')
@@ -102,11 +107,25 @@ export function buildProgram(): Command {
   return program;
 }
 
+const SUBCOMMANDS = new Set(['check', 'hook', 'replay', 'mcp', 'help']);
+
+/**
+ * True when the command line is the agent's (`gantry -p …`, or the Agent SDK's
+ * `gantry --output-format stream-json …`) rather than a sub-command or a bare `--help`/`--version`.
+ */
+export function isAgentInvocation(args: readonly string[]): boolean {
+  const first = args[0];
+  if (first === undefined) return false;
+  if (SUBCOMMANDS.has(first)) return false;
+  if (args.length === 1 && ['-h', '--help', '-V', '--version'].includes(first)) return false;
+  return true;
+}
+
 export async function main(argv: string[]): Promise<void> {
-  // `gantry replay … | head`: a closed pipe ends the output quietly, like other Unix tools.
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(0);
-    throw e;
-  });
+  exitQuietlyOnClosedPipe();
+  if (isAgentInvocation(argv.slice(2))) {
+    const { runPrintCli } = await import('./print/cli.js');
+    await runPrintCli(argv.slice(2));
+  }
   await buildProgram().parseAsync(argv);
 }

@@ -58,7 +58,13 @@ export interface ModelCallOptions {
 /** Events of one streamed model response. */
 export type ModelStreamEvent =
   | { type: 'message_start'; id: string; model: string; usage: Usage }
-  | { type: 'content_block_start'; index: number; blockType: AssistantContentBlock['type'] }
+  | {
+      type: 'content_block_start';
+      index: number;
+      blockType: AssistantContentBlock['type'];
+      /** For `tool_use` blocks: the call's id and tool name, known from the start. */
+      toolUse?: { id: string; name: string };
+    }
   | { type: 'text_delta'; index: number; text: string }
   | { type: 'thinking_delta'; index: number; thinking: string }
   /** Raw JSON fragments of a tool_use input as they stream (for progress display only). */

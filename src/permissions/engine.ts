@@ -30,7 +30,7 @@ import { builtinClassifier } from './classifier/builtin-scorer.js';
 import type { AutoModeClassifier, ClassifierVerdict } from './classifier/types.js';
 import { verdictDecision } from './classifier/verdict.js';
 import { fsRepositoryRoot, type RepositoryRootOf } from './git-repository.js';
-import { runPreToolUseHooks } from './hooks/pre-tool-use.js';
+import { mergeHookVerdicts, type PreToolUseInput, runPreToolUseHooks } from './hooks/pre-tool-use.js';
 import type { HookVerdict } from './hooks/types.js';
 import {
   DEFAULT_ACCEPT_EDITS_COMMANDS,
@@ -93,6 +93,14 @@ export interface DecideOptions {
   signal?: AbortSignal;
   /** Do not run PreToolUse hooks (`decideSync` never does). */
   skipHooks?: boolean;
+  /**
+   * The host's PreToolUse hooks in callback form (the Agent SDK's hook callbacks, mapped by the
+   * loop): run beside the command hooks of settings, their verdicts merged with the same
+   * precedence (deny > ask > allow), so every PreToolUse decision still goes through the pipeline.
+   */
+  preToolUseCallbacks?: (input: PreToolUseInput, signal?: AbortSignal) => Promise<HookVerdict | undefined>;
+  /** `transcript_path` for this call's hooks (the session's file; overrides the engine option). */
+  transcriptPath?: string;
 }
 
 export interface DetailedDecision {
@@ -320,23 +328,31 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
   const decideDetailed = async (request: PermissionRequest, o?: DecideOptions): Promise<DetailedDecision> => {
     let req = request;
     let hook: HookVerdict | undefined;
-    if (!o?.skipHooks && settings.preToolUseHooks.length) {
-      hook = await runPreToolUseHooks({
-        hooks: settings.preToolUseHooks,
-        input: {
-          session_id: req.sessionId,
-          transcript_path: opts.transcriptPath ?? '',
-          cwd: req.cwd,
-          permission_mode: req.mode,
-          hook_event_name: 'PreToolUse',
-          tool_name: req.toolName,
-          tool_input: req.input,
-          tool_use_id: req.toolUseId,
-        },
-        projectRoot: req.projectRoot,
-        ...(opts.hookTimeoutMs !== undefined ? { defaultTimeoutMs: opts.hookTimeoutMs } : {}),
-        ...(o?.signal ? { signal: o.signal } : {}),
-      });
+    if (!o?.skipHooks && (settings.preToolUseHooks.length || o?.preToolUseCallbacks)) {
+      const input: PreToolUseInput = {
+        session_id: req.sessionId,
+        transcript_path: o?.transcriptPath ?? opts.transcriptPath ?? '',
+        cwd: req.cwd,
+        permission_mode: req.mode,
+        hook_event_name: 'PreToolUse',
+        tool_name: req.toolName,
+        tool_input: req.input,
+        tool_use_id: req.toolUseId,
+      };
+      // Command hooks and the host's callbacks run together; their verdicts merge like hooks do.
+      const [fromCommands, fromCallbacks] = await Promise.all([
+        settings.preToolUseHooks.length
+          ? runPreToolUseHooks({
+              hooks: settings.preToolUseHooks,
+              input,
+              projectRoot: req.projectRoot,
+              ...(opts.hookTimeoutMs !== undefined ? { defaultTimeoutMs: opts.hookTimeoutMs } : {}),
+              ...(o?.signal ? { signal: o.signal } : {}),
+            })
+          : undefined,
+        o?.preToolUseCallbacks?.(input, o.signal),
+      ]);
+      hook = mergeHookVerdicts(fromCommands, fromCallbacks);
       if (hook?.updatedInput && hook.decision !== 'deny') {
         if (!opts.describe) {
           const trace = [

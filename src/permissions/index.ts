@@ -1,6 +1,6 @@
 /**
- * The permission engine (issue 5): settings, rules, modes, protected paths, hooks, the auto-mode
- * classifier — a pure decision function over data, every decision explained.
+ * `gantry/permissions`, the permission engine: settings, rules, modes, protected paths, hooks, the
+ * auto-mode classifier — a pure decision function over data, every decision explained.
  *
  * Typical use:
  * ```ts
@@ -9,7 +9,18 @@
  * const decision = await engine.decider(request); // core PermissionDecider
  * ```
  */
+export {
+  type BuildPermissionRequestOptions,
+  buildPermissionRequest,
+} from '../core/permission-request.js';
 export { builtinClassifier, scoreRisk } from './classifier/builtin-scorer.js';
+export {
+  createModelClassifier,
+  type ModelAutoModeClassifier,
+  type ModelClassifierOptions,
+  parseRating,
+  transcriptExcerpt,
+} from './classifier/model-classifier.js';
 export type {
   AutoModeClassifier,
   ClassifierRequest,
@@ -28,14 +39,7 @@ export { describeEffect, describeRule } from './explain.js';
 export { compileHookMatcher } from './hooks/matcher.js';
 export { DEFAULT_HOOK_TIMEOUT_MS, type PreToolUseInput, runPreToolUseHooks } from './hooks/pre-tool-use.js';
 export type { HookVerdict } from './hooks/types.js';
-export {
-  DEFAULT_ACCEPT_EDITS_COMMANDS,
-  PLAN_MODE_PASS,
-  type PipelineInput,
-  type PipelineResult,
-  type PipelineStep,
-  runPipeline,
-} from './pipeline.js';
+export { DEFAULT_ACCEPT_EDITS_COMMANDS, type PipelineStep } from './pipeline.js';
 export { isCriticalRemovalTarget, matchProtectedWrite, type ProtectedPathMatch } from './protected-paths.js';
 export { parseRuleText } from './rules/parse-rule.js';
 export {
@@ -64,5 +68,5 @@ export type {
   SandboxSettings,
   SettingsProblem,
 } from './settings/types.js';
-export { bashRuleFor, COMMAND_ARITY, pathRuleFor, suggestRules } from './suggestions.js';
-export { isExemptDevicePath, WorkingDirectories } from './working-dirs.js';
+export { bashRuleFor, pathRuleFor, suggestRules } from './suggestions.js';
+export { isExemptDevicePath } from './working-dirs.js';

@@ -1,6 +1,10 @@
-/** The runtime's public surface: createToolRuntime, the streaming executor, session services, child contexts, the tool pool, deciders, limits. */
+/**
+ * The runtime's surface for other rooms and the package entry: `createToolRuntime`, the admission
+ * gate, the streaming executor, session services, child contexts, the tool pool, the deciders, the
+ * limits a host may tune, the outcome types, and the tool definitions the model sees. The phases
+ * (prepare, authorize, run, budget, persist) stay private to the room.
+ */
 export { AdmissionGate, type AdmissionRequest, type Permit, type QueuedAdmission } from './admission-gate.js';
-export { type AuthorizeCallOptions, type Authorization, authorizeCall } from './authorize-call.js';
 export { BackgroundTaskManager } from './background-tasks.js';
 export {
   type ChildContextOptions,
@@ -15,26 +19,13 @@ export {
   type TurnRunOptions,
 } from './create-tool-runtime.js';
 export { allowAllDecider, askAllDecider } from './deciders.js';
-export { formatIssuePath, schemaErrorToInputError } from './format-input-error.js';
 export { jsonSchemaInput } from './json-schema-input.js';
 export {
   DEFAULT_MAX_TOOL_USE_CONCURRENCY,
-  effectiveMaxResultSizeChars,
   GLOBAL_MAX_RESULT_SIZE_CHARS,
-  MAX_ERROR_MESSAGE_CHARS,
   MAX_TOOL_USE_CONCURRENCY_ENV,
   MAX_TURN_RESULTS_CHARS,
-  PERSISTED_PREVIEW_BYTES,
-  resolveMaxToolUseConcurrency,
 } from './limits.js';
-export {
-  makePreview,
-  type PersistedResult,
-  persistedOutputMessage,
-  persistToolResult,
-  safeFileStem,
-} from './persist-result.js';
-export { prepareCall } from './prepare-call.js';
 export {
   createSessionServices,
   type DisposeFailure,
@@ -45,7 +36,7 @@ export {
   TASKS_RESOURCE,
 } from './session-services.js';
 export { StreamingToolExecutor } from './streaming-executor.js';
-export { middleTruncate, NoSuchToolError } from './to-tool-result.js';
+export { NoSuchToolError } from './to-tool-result.js';
 export {
   deferredToolDefinition,
   renderToolDefinitionsJson,
@@ -63,7 +54,6 @@ export type {
   PostCallAnswer,
   PostCallEvent,
   PostCallHook,
-  PreparedCall,
   ToolDecisionRecord,
   ToolRuntimeUpdate,
   TurnResult,

@@ -22,6 +22,68 @@ import { TaskOutputTool } from './tasks/task-output.tool.js';
 import { TaskStopTool } from './tasks/task-stop.tool.js';
 import { WriteTool } from './write/write.tool.js';
 
+// `gantry/tools`: the tools one by one (for hosts that assemble their own list), the structured
+// output (`data`) of each, and the helpers a tool author describes calls with.
+export {
+  BashAbortError,
+  BashCommandError,
+  type BashOutput,
+  type BashProgress,
+  type BashSandbox,
+  BashTool,
+  type BashToolOptions,
+  createBashTool,
+  type SpawnSpec,
+} from './bash/index.js';
+export { stopAllProcessGroups } from './bash/exec.js';
+export { type EditInput, type EditOutput, EditTool } from './edit/edit.tool.js';
+// Session files (spilled results, task output) and their retention (docs/reliability.md).
+export {
+  enforceSessionCap,
+  pruneSessionDirs,
+  sessionDirFor,
+  sessionLimits,
+  sessionsRoot,
+} from './file-io/session-files.js';
+export {
+  createGlobTool,
+  type GlobInput,
+  type GlobOutput,
+  GlobTool,
+  type GlobToolOptions,
+} from './glob/glob.tool.js';
+export type { GrepOutput } from './grep/grep-output.js';
+export { createGrepTool, type GrepInput, GrepTool, type GrepToolOptions } from './grep/grep.tool.js';
+export {
+  type NotebookEditInput,
+  type NotebookEditOutput,
+  NotebookEditTool,
+} from './notebook-edit/notebook-edit.tool.js';
+export { type ReadInput, type ReadOutput, ReadTool } from './read/read.tool.js';
+export { formatTaskNotification, taskEndSummary } from './tasks/task-manager.js';
+export { type TaskOutputData, TaskOutputTool } from './tasks/task-output.tool.js';
+export { type TaskStopData, TaskStopTool } from './tasks/task-stop.tool.js';
+export { type WriteInput, type WriteOutput, WriteTool } from './write/write.tool.js';
+export {
+  type Effect,
+  type EffectKind,
+  isMutatingEffect,
+  knownEffect,
+  unknownEffect,
+} from '../core/effects.js';
+export {
+  displayPath,
+  expandPath,
+  fsPathResolver,
+  isPathInside,
+  mapPathResolver,
+  type PathResolver,
+  resolvePath,
+} from '../core/paths.js';
+export { ReadFileState } from '../core/read-file-state.js';
+export { findToolByName } from '../core/tool.js';
+export { canonicalToolName, type RuleKind, type ToolTraits, traitsOf } from '../core/tool-traits.js';
+
 /** Named feature flags guarding conditional tools. */
 export const FEATURE_FLAGS = ['SLEEP'] as const;
 export type FeatureFlag = (typeof FEATURE_FLAGS)[number];

@@ -58,6 +58,9 @@ const DENIAL_PATTERNS: readonly RegExp[] = [
   /was blocked\. For security, Claude Code may only/,
   /^(Error: )?Permission denied by (a )?(hook|rule|policy)/i,
   /\[Request interrupted by user for tool use\]/,
+  // Gantry's own refusals (src/runtime/authorize-call.ts), so `gantry replay` reads Gantry transcripts too.
+  /^Permission to use \S+ (was denied|is required \()/,
+  /^Permission for this \S+ call was refused/,
 ];
 
 /** True when a tool_result text is a permission refusal (user, rule, hook or mode). */

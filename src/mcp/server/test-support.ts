@@ -13,7 +13,7 @@ import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 
 /** Repository root (holds bin/gantry.js and node_modules). */
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-/** The `gantry` command's entry point (runs the TypeScript sources through tsx). */
+/** The `gantry` command's entry point (runs the built dist/, rebuilt first when the sources changed). */
 export const GANTRY_BIN = path.join(REPO, 'bin', 'gantry.js');
 
 export interface McpLayout {

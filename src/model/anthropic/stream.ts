@@ -146,7 +146,14 @@ export async function* assembleAnthropicStream(
         if (open.has(index) || done.has(index)) throw malformed(`content block ${index} started twice`);
         const block = openBlock(event.content_block, index);
         open.set(index, block);
-        yield { type: 'content_block_start', index, blockType: block.type };
+        yield block.type === 'tool_use'
+          ? {
+              type: 'content_block_start',
+              index,
+              blockType: block.type,
+              toolUse: { id: block.id, name: block.name },
+            }
+          : { type: 'content_block_start', index, blockType: block.type };
         break;
       }
       case 'content_block_delta': {

@@ -88,7 +88,12 @@ export class BlockAssembler {
     }
     const state: ToolState = { index: this.nextIndex++, id, name, args: '', closed: false };
     this.tools.set(key, state);
-    events.push({ type: 'content_block_start', index: state.index, blockType: 'tool_use' });
+    events.push({
+      type: 'content_block_start',
+      index: state.index,
+      blockType: 'tool_use',
+      toolUse: { id, name },
+    });
     return events;
   }
 

@@ -19,9 +19,16 @@ import path from 'node:path';
 import type { ToolDescriberEntry } from '../../core/call-describer.js';
 import { mapPathResolver, type PathResolver } from '../../core/paths.js';
 import { buildPermissionRequest } from '../../core/permission-request.js';
-import type { CallDescription, PermissionBehavior, PermissionMode } from '../../core/permission-types.js';
+import type {
+  CallDescription,
+  PermissionBehavior,
+  PermissionMode,
+  PermissionRequest,
+} from '../../core/permission-types.js';
+import type { AutoModeClassifier } from '../classifier/types.js';
 import { hostToolDescriber } from '../describe-input.js';
-import { createPermissionEngine } from '../engine.js';
+import { createPermissionEngine, type DetailedDecision } from '../engine.js';
+import type { LoadedSettings } from '../settings/types.js';
 import { parsePermissionMode } from '../settings/cli-flags.js';
 import { settingsFromRules } from '../settings/from-rules.js';
 
@@ -88,14 +95,27 @@ export function scoreCase(
   return { pass: false, failure: 'stricter' };
 }
 
-/** Evaluates one case. Never throws: a malformed case comes back as an ask with `error`. */
-export function evaluateCase(c: SecurityCase, opts: EvaluateOptions): CaseResult {
+/** A case turned into the engine's input (or a finished result when it could not be). */
+type PreparedCase =
+  | {
+      ok: true;
+      settings: LoadedSettings;
+      world: CaseWorld;
+      request: PermissionRequest;
+      finish: (d: DetailedDecision) => CaseResult;
+    }
+  | { ok: false; result: CaseResult };
+
+function prepareCase(c: SecurityCase, opts: EvaluateOptions, modeOverride?: PermissionMode): PreparedCase {
   const project = opts.project ?? CORPUS_PROJECT;
   const home = opts.home ?? CORPUS_HOME;
   const base = { id: String(c.id), class: c.class ?? '', expected: c.expected };
-  const fail = (error: string): CaseResult => {
+  const fail = (error: string): PreparedCase => {
     const s = scoreCase(c, 'ask');
-    return { ...base, decision: 'ask', ...s, reason: error, reasonType: 'error', step: 'error', error };
+    return {
+      ok: false,
+      result: { ...base, decision: 'ask', ...s, reason: error, reasonType: 'error', step: 'error', error },
+    };
   };
   try {
     const links: Record<string, string> = {};
@@ -103,7 +123,7 @@ export function evaluateCase(c: SecurityCase, opts: EvaluateOptions): CaseResult
       links[path.resolve(project, link)] = target;
     const world: CaseWorld = { cwd: project, home, resolver: mapPathResolver(links) };
     const rules = c.cwd_rules ?? {};
-    const mode: PermissionMode | undefined = parsePermissionMode(rules.mode ?? 'default');
+    const mode: PermissionMode | undefined = modeOverride ?? parsePermissionMode(rules.mode ?? 'default');
     if (!mode) return fail(`unknown mode ${JSON.stringify(rules.mode)}`);
     const settings = settingsFromRules({
       projectRoot: project,
@@ -131,34 +151,77 @@ export function evaluateCase(c: SecurityCase, opts: EvaluateOptions): CaseResult
       if (described instanceof Promise) return fail(`the ${toolName} describer is asynchronous`);
       description = described;
     } else return fail('case has neither "command" nor "tool" + "input"');
-    const engine = createPermissionEngine({ settings, resolver: world.resolver });
-    const d = engine.decideSync(
-      buildPermissionRequest({
-        tool,
-        toolName,
-        input,
-        description,
-        toolUseId: `eval-${c.id}`,
-        session: {
-          cwd: project,
-          projectRoot: project,
-          additionalDirectories: [],
-          permissionMode: mode,
-          sessionId: 'eval',
-        },
-      }),
-    );
-    const decision = d.decision.behavior;
-    return {
-      ...base,
-      decision,
-      ...scoreCase(c, decision),
-      reason: d.decision.reason.message,
-      reasonType: d.decision.reason.type,
-      step: d.step,
+    const request = buildPermissionRequest({
+      tool,
+      toolName,
+      input,
+      description,
+      toolUseId: `eval-${c.id}`,
+      session: {
+        cwd: project,
+        projectRoot: project,
+        additionalDirectories: [],
+        permissionMode: mode,
+        sessionId: 'eval',
+      },
+    });
+    const finish = (d: DetailedDecision): CaseResult => {
+      const decision = d.decision.behavior;
+      return {
+        ...base,
+        decision,
+        ...scoreCase(c, decision),
+        reason: d.decision.reason.message,
+        reasonType: d.decision.reason.type,
+        step: d.step,
+      };
     };
+    return { ok: true, settings, world, request, finish };
   } catch (e) {
     return fail(`evaluation failed: ${(e as Error).message}`);
+  }
+}
+
+/** Evaluates one case. Never throws: a malformed case comes back as an ask with `error`. */
+export function evaluateCase(c: SecurityCase, opts: EvaluateOptions): CaseResult {
+  const p = prepareCase(c, opts);
+  if (!p.ok) return p.result;
+  const engine = createPermissionEngine({ settings: p.settings, resolver: p.world.resolver });
+  return p.finish(engine.decideSync(p.request));
+}
+
+/**
+ * Evaluates one case through the asynchronous decision (hooks and an asynchronous classifier
+ * included), optionally in another mode than the case's — e.g. every case in `auto` mode with a
+ * model classifier, to measure what that classifier could let through. Never throws.
+ */
+export async function evaluateCaseAsync(
+  c: SecurityCase,
+  opts: EvaluateOptions & { mode?: PermissionMode; classifier?: AutoModeClassifier },
+): Promise<CaseResult> {
+  const p = prepareCase(c, opts, opts.mode);
+  if (!p.ok) return p.result;
+  const engine = createPermissionEngine({
+    settings: p.settings,
+    resolver: p.world.resolver,
+    ...(opts.classifier ? { classifier: opts.classifier } : {}),
+  });
+  try {
+    return p.finish(await engine.decideDetailed(p.request));
+  } catch (e) {
+    const s = scoreCase(c, 'ask');
+    const error = `evaluation failed: ${(e as Error).message}`;
+    return {
+      id: String(c.id),
+      class: c.class ?? '',
+      expected: c.expected,
+      decision: 'ask',
+      ...s,
+      reason: error,
+      reasonType: 'error',
+      step: 'error',
+      error,
+    };
   }
 }
 

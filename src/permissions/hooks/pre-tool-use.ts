@@ -146,3 +146,27 @@ export async function runPreToolUseHooks(opts: {
     verdict.updatedInput = best.verdict.updatedInput;
   return verdict;
 }
+
+/**
+ * Merges two merged verdicts (command hooks and callback hooks of one call): the stronger decision
+ * wins (deny > ask > allow) with its reason, hook and replacement input; errors and additional
+ * context of both are kept. Either may be undefined.
+ */
+export function mergeHookVerdicts(
+  a: HookVerdict | undefined,
+  b: HookVerdict | undefined,
+): HookVerdict | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  const rank = (v: HookVerdict): number => (v.decision ? RANK[v.decision] : -1);
+  const winner = rank(b) > rank(a) ? b : a;
+  const merged: HookVerdict = {
+    hook: winner.hook,
+    errors: [...a.errors, ...b.errors],
+    additionalContext: [...a.additionalContext, ...b.additionalContext],
+  };
+  if (winner.decision) merged.decision = winner.decision;
+  if (winner.reason) merged.reason = winner.reason;
+  if (winner.updatedInput) merged.updatedInput = winner.updatedInput;
+  return merged;
+}

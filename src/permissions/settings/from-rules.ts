@@ -65,6 +65,7 @@ export function settingsFromRules(s: InlineSettings): LoadedSettings {
     disableBypassPermissionsMode: s.disableBypassPermissionsMode ?? false,
     disableAutoMode: s.disableAutoMode ?? false,
     preToolUseHooks: [...(s.preToolUseHooks ?? [])],
+    eventHooks: {},
     sandbox: { ...defaultSandboxSettings(), ...s.sandbox },
     trust: { trusted: true, reason: 'inline settings' },
     broken,

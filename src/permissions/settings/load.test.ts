@@ -114,6 +114,14 @@ describe('sources and merging', () => {
     expect(s.rules.list('deny').find((r) => r.rule.text === 'WebSearch')?.rule.source).toBe('managed');
   });
 
+  it('a --settings file given an anchor (inline JSON written to a temp file) resolves "/" at the anchor', () => {
+    const extra = path.join(root, 'tmp', 'inline-1.json');
+    put(extra, { permissions: { deny: ['Read(/secrets/**)'] } });
+    const s = load({ settingsFiles: [extra], settingsAnchors: { [extra]: project } });
+    const rule = s.rules.list('deny').find((r) => r.rule.text === 'Read(/secrets/**)');
+    expect(rule?.path?.pattern.glob).toBe(`${project}/secrets/**`);
+  });
+
   it('disableBypassPermissionsMode from any source', () => {
     put(path.join(home, '.claude', 'settings.json'), {
       permissions: { disableBypassPermissionsMode: 'disable' },

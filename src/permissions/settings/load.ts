@@ -29,6 +29,7 @@ import type { DestructiveFloorLevel } from '../../core/destructive-floor/index.j
 import type {
   BrokenSetting,
   CliPermissionFlags,
+  HookEventName,
   HookMatcherConfig,
   LoadedSettings,
   ScalarSetting,
@@ -68,9 +69,10 @@ function applyDistrust(c: SourceContent): SettingsProblem[] {
     out.push(warn('untrusted folder: additionalDirectories ignored'));
     c.additionalDirectories = [];
   }
-  if (c.preToolUseHooks.length) {
+  if (c.preToolUseHooks.length || Object.keys(c.eventHooks).length) {
     out.push(warn('untrusted folder: hooks ignored (they would run commands from the repository)'));
     c.preToolUseHooks = [];
+    c.eventHooks = {};
   }
   if (c.sandbox) {
     const s = c.sandbox;
@@ -278,6 +280,14 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
       .filter((c) => (managedOnlyHooks ? c.spec.source === 'managed' : true))
       .filter((c) => c.spec.source === 'managed' || !hooksDisabled)
       .flatMap((c) => c.preToolUseHooks);
+  const eventHooks: LoadedSettings['eventHooks'] = {};
+  if (!managedHooksDisabled)
+    for (const c of contents) {
+      if (managedOnlyHooks && c.spec.source !== 'managed') continue;
+      if (c.spec.source !== 'managed' && hooksDisabled) continue;
+      for (const [event, list] of Object.entries(c.eventHooks) as [HookEventName, HookMatcherConfig[]][])
+        (eventHooks[event] ??= []).push(...list);
+    }
 
   return {
     rules,
@@ -296,6 +306,7 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
     disableBypassPermissionsMode: contents.some((c) => c.disableBypassPermissionsMode === true),
     disableAutoMode: contents.some((c) => c.disableAutoMode === true),
     preToolUseHooks,
+    eventHooks,
     sandbox: mergeSandboxSettings(contents.map((c) => c.sandbox ?? {})),
     trust,
     broken,

@@ -22,7 +22,14 @@ import { DESTRUCTIVE_FLOOR_LEVELS, type DestructiveFloorLevel } from '../../core
 import type { RuleEntry } from '../rules/rule-set.js';
 import { parsePermissionMode } from './cli-flags.js';
 import { type JsonPath, parseJsonWithLines } from './json-locate.js';
-import type { CommandHookConfig, HookMatcherConfig, SettingsProblem, SettingsSourceSpec } from './types.js';
+import {
+  type CommandHookConfig,
+  HOOK_EVENT_NAMES,
+  type HookEventName,
+  type HookMatcherConfig,
+  type SettingsProblem,
+  type SettingsSourceSpec,
+} from './types.js';
 
 export interface SourceContent {
   spec: SettingsSourceSpec;
@@ -40,6 +47,8 @@ export interface SourceContent {
   allowManagedHooksOnly?: boolean;
   disableAllHooks?: boolean;
   preToolUseHooks: HookMatcherConfig[];
+  /** Command hooks of the other events (`HOOK_EVENT_NAMES`), by event. */
+  eventHooks: Partial<Record<HookEventName, HookMatcherConfig[]>>;
   /** The file's `sandbox` object, validated, filesystem paths absolute. */
   sandbox?: SandboxSettingsInput;
   problems: SettingsProblem[];
@@ -65,6 +74,7 @@ export function readSettingsSource(
     rules: [],
     additionalDirectories: [],
     preToolUseHooks: [],
+    eventHooks: {},
     problems: [],
     trustedOnly: new Set(),
   };
@@ -260,11 +270,28 @@ function readHooks(
   const hooks = root.hooks;
   if (hooks === undefined) return;
   if (!isObj(hooks)) return problem(['hooks'], '"hooks" must be an object keyed by event name');
-  const list = hooks.PreToolUse;
-  if (list === undefined) return;
-  if (!Array.isArray(list)) return problem(['hooks', 'PreToolUse'], '"hooks.PreToolUse" must be an array');
+  for (const event of HOOK_EVENT_NAMES) {
+    const list = hooks[event];
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) {
+      problem(['hooks', event], `"hooks.${event}" must be an array`);
+      continue;
+    }
+    const target = event === 'PreToolUse' ? out.preToolUseHooks : (out.eventHooks[event] ??= []);
+    readHookList(list, event, target, spec, problem, lineOf);
+  }
+}
+
+function readHookList(
+  list: unknown[],
+  event: string,
+  target: HookMatcherConfig[],
+  spec: SettingsSourceSpec,
+  problem: (p: JsonPath, m: string, failClosed?: SettingsProblem['failClosed'] | false) => void,
+  lineOf: (p: JsonPath) => number | undefined,
+): void {
   list.forEach((entry, i) => {
-    const p = ['hooks', 'PreToolUse', i];
+    const p = ['hooks', event, i];
     if (!isObj(entry)) return problem(p, 'hook entry must be an object {matcher, hooks}');
     if (entry.matcher !== undefined && typeof entry.matcher !== 'string')
       return problem([...p, 'matcher'], 'hook "matcher" must be a string');
@@ -293,7 +320,7 @@ function readHooks(
     });
     if (handlers.length === 0) return;
     const line = lineOf(p);
-    out.preToolUseHooks.push({
+    target.push({
       ...(typeof entry.matcher === 'string' ? { matcher: entry.matcher } : {}),
       hooks: handlers,
       source: spec.source,

@@ -27,6 +27,12 @@ export interface SourceOptions {
   managedFiles?: readonly string[];
   /** `--settings` files. */
   settingsFiles?: readonly string[];
+  /**
+   * Where relative paths of a `--settings` file anchor, by absolute file path (default: the
+   * file's folder). Inline `--settings '{…}'` JSON, which the CLI writes to a temporary file,
+   * anchors at the session's working directory.
+   */
+  settingsAnchors?: Readonly<Record<string, string>>;
   /** `--setting-sources`: which of user/project/local to read (default all). */
   settingSources?: readonly ('user' | 'project' | 'local')[];
 }
@@ -62,12 +68,15 @@ export function settingsSources(opts: SourceOptions): SettingsSourceSpec[] {
   }
   for (const file of opts.settingsFiles ?? []) {
     const abs = path.resolve(projectRoot, file);
+    const anchor =
+      (opts.settingsAnchors && Object.hasOwn(opts.settingsAnchors, abs) && opts.settingsAnchors[abs]) ||
+      path.dirname(abs);
     out.push({
       source: 'cliArg',
       file: abs,
       flavor: 'gantry',
-      pathRoot: path.dirname(abs),
-      sandboxRoot: path.dirname(abs),
+      pathRoot: anchor,
+      sandboxRoot: anchor,
       projectSupplied: false,
     });
   }

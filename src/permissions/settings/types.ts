@@ -52,7 +52,23 @@ export interface CommandHookConfig {
   timeout?: number;
 }
 
-/** One `hooks.PreToolUse[]` entry with where it came from. */
+/** The hook events settings may configure command hooks for (Claude Code's event names). */
+export const HOOK_EVENT_NAMES = [
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'UserPromptSubmit',
+  'SessionStart',
+  'SessionEnd',
+  'Stop',
+  'SubagentStart',
+  'SubagentStop',
+  'PreCompact',
+  'PostCompact',
+] as const;
+export type HookEventName = (typeof HOOK_EVENT_NAMES)[number];
+
+/** One `hooks.<Event>[]` entry with where it came from. */
 export interface HookMatcherConfig {
   /** Tool-name matcher (spec §4.3); undefined/empty/`*` = every tool. */
   matcher?: string;
@@ -110,6 +126,11 @@ export interface LoadedSettings {
   disableBypassPermissionsMode: boolean;
   disableAutoMode: boolean;
   preToolUseHooks: HookMatcherConfig[];
+  /**
+   * Command hooks of the other events, by event, after the same trust and disable rules as
+   * PreToolUse (the loop runs them; PreToolUse hooks run inside the engine).
+   */
+  eventHooks: Partial<Record<HookEventName, HookMatcherConfig[]>>;
   /** The merged `sandbox` object (core/sandbox-settings.ts), filesystem paths absolute. */
   sandbox: SandboxSettings;
   /** Whether project-supplied settings may widen permissions, and why. */

@@ -50,10 +50,15 @@ export function disqualifier(
   return undefined;
 }
 
-/** A validator from an option table: every option known and safe, plus the rules. */
+/**
+ * A validator from an option table: every option known and safe, plus the rules. The table is
+ * compiled on the validator's first use (a `gantry check` or hook call meets one or two programs,
+ * not the hundred the tables cover).
+ */
 export function byTable(program: string, table: OptionTable, rules: TableRules = {}): Validator {
-  const compiled = compileOptions(table);
+  let compiled: ReturnType<typeof compileOptions> | undefined;
   return (args, cmd) => {
+    compiled ??= compileOptions(table);
     const items = scanArgs(args, compiled);
     const bad = disqualifier(program, items, compiled.hasUnsafe);
     if (bad) return no(bad);

@@ -4,7 +4,7 @@
  * noOutputExpected?, backgroundTaskId?}`).
  *
  * - `stdout` holds the command's stdout and stderr merged as produced (one file for both fds), cut
- *   to the character budget (render-output.ts). Claude Code 2.1 transcripts show the same: stderr
+ *   to the character budget (tools/tasks/render-output.ts). Claude Code 2.1 transcripts show the same: stderr
  *   empty, everything in stdout.
  * - `stderr` holds the harness's own notes: cwd reset, how a timeout/abort stopped the process
  *   group, sandbox annotations.

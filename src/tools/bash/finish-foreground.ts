@@ -20,7 +20,7 @@ import {
 } from './bash-output.js';
 import { detectGitOperations } from './git-operations.js';
 import { looksLikeImageDataUrl, MAX_IMAGE_OUTPUT_BYTES, parseImageDataUrl } from './image-output.js';
-import { renderOutput } from './render-output.js';
+import { renderOutput } from '../tasks/render-output.js';
 import type { CommandRun } from './run-command.js';
 import type { SubcommandInfo } from '../../core/index.js';
 import type { BashSandbox, SandboxCallInfo } from './spawn-spec.js';

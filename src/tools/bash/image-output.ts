@@ -7,8 +7,17 @@
  * pixels on a side or {@link MAX_IMAGE_BASE64_CHARS} of base64 is downscaled and re-encoded so the
  * API accepts it. Anything that does not decode as an image is treated as text.
  */
-import sharp from 'sharp';
+import type Sharp from 'sharp';
 import type { ImageBlock } from '../../core/index.js';
+
+type SharpFactory = typeof Sharp;
+let sharpPromise: Promise<SharpFactory> | undefined;
+
+/** sharp's native library is loaded on the first image output, not when the Bash tool loads. */
+function loadSharp(): Promise<SharpFactory> {
+  sharpPromise ??= import('sharp').then((m) => m.default);
+  return sharpPromise;
+}
 
 /** Longest image side sent to the model, pixels. */
 export const MAX_IMAGE_DIMENSION = 2000;
@@ -36,7 +45,8 @@ export async function parseImageDataUrl(
   const base64 = trimmed.slice(match[0].length).replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(base64)) return undefined;
   const bytes = Buffer.from(base64, 'base64');
-  let meta: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
+  const sharp = await loadSharp();
+  let meta: Awaited<ReturnType<ReturnType<SharpFactory>['metadata']>>;
   try {
     meta = await sharp(bytes).metadata();
   } catch {

@@ -14,8 +14,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFile, rm, stat } from 'node:fs/promises';
 import { type ExitInfo, type StopReason, type StopSignal, startProcess } from './exec.js';
-import { FileTail } from './file-tail.js';
-import { OutputAccumulator } from './output-accumulator.js';
+import { FileTail } from '../tasks/file-tail.js';
+import { OutputAccumulator } from '../tasks/output-accumulator.js';
 import { type BashSandbox, buildShellSpawnSpec, type SandboxCallInfo } from './spawn-spec.js';
 
 /** Progress event of a running Bash command (Claude Code's `bash_progress` shape plus `totalBytes`). */

@@ -9,9 +9,9 @@
  * the lines that did not match are consumed (as in Claude Code, they cannot be read again).
  */
 import { stat } from 'node:fs/promises';
-import { FileTail } from '../bash/file-tail.js';
-import { OutputAccumulator } from '../bash/output-accumulator.js';
-import { renderOutput } from '../bash/render-output.js';
+import { FileTail } from './file-tail.js';
+import { OutputAccumulator } from './output-accumulator.js';
+import { renderOutput } from './render-output.js';
 
 /** A line longer than this is filtered without waiting for its newline. */
 const MAX_PENDING_BYTES = 1024 * 1024;

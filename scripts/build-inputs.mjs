@@ -1,0 +1,62 @@
+// What a build of dist/ depends on, and whether dist/ is older than it. Used by scripts/build.mjs
+// (it writes dist/.build-stamp.json) and by bin/gantry.js when it runs from a git checkout (it
+// rebuilds a stale dist/ before running it). Only Node built-ins: bin imports this on every start.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/** The stamp file, relative to the repository root. */
+export const STAMP_FILE = 'dist/.build-stamp.json';
+/** Files outside src/ whose change makes a new build. */
+const EXTRA_INPUTS = [
+  'package.json',
+  'scripts/build.mjs',
+  'scripts/package-layout.cjs',
+  'tsconfig.build.json',
+];
+
+/**
+ * `{count, newestMtimeMs}` over every file under `src/` plus the build's own inputs: a file edited,
+ * added, removed or renamed changes one of the two. About 3 ms for 400 files.
+ * @param {string} root the repository root
+ * @returns {{ count: number, newestMtimeMs: number }}
+ */
+export function sourceState(root) {
+  let count = 0;
+  let newest = 0;
+  const visit = (file) => {
+    const m = statSync(file).mtimeMs;
+    count++;
+    if (m > newest) newest = m;
+  };
+  // A walk by hand: faster on Node 20 than readdirSync's `recursive` option.
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(`${dir}/${e.name}`);
+      else if (e.isFile()) visit(`${dir}/${e.name}`);
+    }
+  };
+  walk(path.join(root, 'src'));
+  for (const f of EXTRA_INPUTS) if (existsSync(path.join(root, f))) visit(path.join(root, f));
+  return { count, newestMtimeMs: newest };
+}
+
+/**
+ * Why dist/ cannot be used as it is, or undefined when it is current.
+ * @param {string} root the repository root
+ * @param {{ types?: boolean }} [need] `types: true` also requires the declaration files (`npm pack`)
+ * @returns {string | undefined}
+ */
+export function staleReason(root, need = {}) {
+  let stamp;
+  try {
+    stamp = JSON.parse(readFileSync(path.join(root, STAMP_FILE), 'utf8'));
+  } catch {
+    return 'dist/ has not been built';
+  }
+  const now = sourceState(root);
+  if (stamp.count !== now.count || stamp.newestMtimeMs !== now.newestMtimeMs) {
+    return 'the sources changed since dist/ was built';
+  }
+  if (need.types && stamp.types !== true) return 'dist/ was built without type declarations';
+  return undefined;
+}

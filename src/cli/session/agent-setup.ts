@@ -1,0 +1,276 @@
+/**
+ * Everything a face (`gantry -p`, the interactive TUI) needs before it can start the loop, built
+ * once from the command line: settings → permission engine, model configuration → model client,
+ * the tool set, the permission mode, the system prompt options, the command hooks from settings,
+ * the OS sandbox when settings enable it. The face adds what it alone knows (the prompt source,
+ * `canUseTool`, callback hooks, the output) and calls `query()`.
+ *
+ * Start-up problems are `AgentSetupError`s whose message says what to fix (a broken `--settings`
+ * file, an unknown provider, a missing key, an unknown mode, an unreadable prompt file); the face
+ * reports them as an error result or on stderr. Warnings (settings problems, ignored project keys,
+ * unknown `--tools` names) are collected for stderr.
+ */
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import type { ThinkingRequest } from '../../core/model-client.js';
+import { fsPathResolver } from '../../core/paths.js';
+import type { PermissionMode } from '../../core/permission-types.js';
+import type { AnyTool } from '../../core/tool.js';
+import { defaultGantryHome } from '../../loop/transcript/paths.js';
+import { readManagedToolLimits } from '../../loop/thresholds.js';
+import type { HookCommandConfig, ToolResultLimits } from '../../loop/types.js';
+import { type ConfiguredModelClient, createModelClient, ModelConfigError } from '../../model/index.js';
+import {
+  createPermissionEngine,
+  type LoadedSettings,
+  loadSettings,
+  type PermissionEngine,
+  parsePermissionMode,
+} from '../../permissions/index.js';
+import type { ToolPool } from '../../runtime/index.js';
+import { createSandboxManager, type SandboxManager } from '../../sandbox/index.js';
+import { getAllBaseTools } from '../../tools/index.js';
+import { describerFor } from '../shared/guard.js';
+import { readSettingsExtras } from './settings-extras.js';
+import { resolveSettingsInput, SettingsInputError } from './settings-input.js';
+import { selectTools } from './tool-selection.js';
+
+export class AgentSetupError extends Error {
+  override readonly name = 'AgentSetupError';
+}
+
+/** The face-independent flags (Claude Code's names; see docs/cli-print.md). */
+export interface AgentFlags {
+  /** Absolute working directory. */
+  cwd: string;
+  home?: string;
+  /** Default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  model?: string;
+  provider?: string;
+  permissionMode?: string;
+  dangerouslySkipPermissions?: boolean;
+  allowDangerouslySkipPermissions?: boolean;
+  allowedTools?: readonly string[];
+  disallowedTools?: readonly string[];
+  /** Raw `--tools` values (undefined: default set). */
+  tools?: readonly string[];
+  addDirs?: readonly string[];
+  /** `--settings` values (file or inline JSON). */
+  settings?: readonly string[];
+  settingSources?: readonly ('user' | 'project' | 'local')[];
+  systemPrompt?: string;
+  systemPromptFile?: string;
+  appendSystemPrompt?: string;
+  appendSystemPromptFile?: string;
+  maxThinkingTokens?: number;
+  thinking?: 'enabled' | 'adaptive' | 'disabled';
+  /** `transcript_path` for hooks run by the permission engine. */
+  transcriptPath?: string;
+  /** Managed settings files (tests). */
+  managedFiles?: readonly string[];
+  /** Explicit workspace trust (tests, `--trust`). */
+  trust?: boolean;
+}
+
+export interface AgentSetup {
+  cwd: string;
+  home: string;
+  gantryHome: string;
+  settings: LoadedSettings;
+  engine: PermissionEngine;
+  modelClient: ConfiguredModelClient;
+  /** Wire model id. */
+  model: string;
+  provider: 'anthropic' | 'openai';
+  /** The session's tool pool (`callable` runs, `definitions()` is sent). */
+  toolPool: ToolPool;
+  tools: readonly AnyTool[];
+  permissionMode: PermissionMode;
+  /** bypassPermissions may be switched to later (started in it, or allowed at launch). */
+  bypassAvailable: boolean;
+  /** A custom system prompt (replaces Gantry's, the security section stays). */
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
+  settingsHooks: HookCommandConfig;
+  /** Result-size thresholds from managed settings (read once per session). */
+  toolResultLimits: ToolResultLimits;
+  thinking?: ThinkingRequest;
+  /** Which variable the model credential came from (`ANTHROPIC_API_KEY`, …) or `none`. */
+  apiKeySource: string;
+  warnings: string[];
+  /** Stops the sandbox and removes temporary settings files. Safe to call twice. */
+  dispose(): Promise<void>;
+}
+
+function readPromptFile(flag: string, file: string, cwd: string): string {
+  const abs = path.resolve(cwd, file);
+  try {
+    return readFileSync(abs, 'utf8');
+  } catch (e) {
+    throw new AgentSetupError(
+      `${flag}: cannot read ${abs} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    );
+  }
+}
+
+function thinkingFrom(flags: AgentFlags): ThinkingRequest | undefined {
+  if (flags.thinking === 'disabled') return { type: 'disabled' };
+  if (flags.thinking === 'adaptive') return { type: 'adaptive' };
+  if (flags.maxThinkingTokens !== undefined)
+    return flags.maxThinkingTokens === 0
+      ? { type: 'disabled' }
+      : { type: 'enabled', budgetTokens: flags.maxThinkingTokens };
+  if (flags.thinking === 'enabled')
+    throw new AgentSetupError('--thinking enabled needs --max-thinking-tokens <n>');
+  return undefined;
+}
+
+/** Builds the setup (see the module comment). Throws `AgentSetupError`. */
+export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
+  const cwd = path.resolve(flags.cwd);
+  const home = flags.home ?? homedir();
+  const env = flags.env ?? process.env;
+  const warnings: string[] = [];
+
+  if (flags.permissionMode !== undefined && !parsePermissionMode(flags.permissionMode))
+    throw new AgentSetupError(
+      `--permission-mode: unknown mode "${flags.permissionMode}" (use default, acceptEdits, plan, dontAsk, bypassPermissions or auto)`,
+    );
+
+  let settingsInput: ReturnType<typeof resolveSettingsInput>;
+  try {
+    settingsInput = resolveSettingsInput(flags.settings ?? [], cwd);
+  } catch (e) {
+    if (e instanceof SettingsInputError) throw new AgentSetupError(e.message);
+    throw e;
+  }
+  let sandbox: SandboxManager | undefined;
+  let disposed: Promise<void> | undefined;
+  const dispose = (): Promise<void> => {
+    disposed ??= (async () => {
+      settingsInput.dispose();
+      await sandbox?.dispose();
+    })();
+    return disposed;
+  };
+
+  try {
+    const settings = loadSettings({
+      projectRoot: cwd,
+      home,
+      env,
+      cli: {
+        ...(flags.allowedTools?.length ? { allowedTools: [...flags.allowedTools] } : {}),
+        ...(flags.disallowedTools?.length ? { disallowedTools: [...flags.disallowedTools] } : {}),
+        ...(flags.permissionMode ? { permissionMode: flags.permissionMode } : {}),
+        ...(flags.addDirs?.length ? { addDirs: flags.addDirs.map((d) => path.resolve(cwd, d)) } : {}),
+        ...(flags.dangerouslySkipPermissions ? { dangerouslySkipPermissions: true } : {}),
+      },
+      settingsFiles: settingsInput.files,
+      settingsAnchors: settingsInput.anchors,
+      ...(flags.managedFiles ? { managedFiles: flags.managedFiles } : {}),
+      ...(flags.settingSources ? { settingSources: flags.settingSources } : {}),
+      ...(flags.trust !== undefined ? { trust: flags.trust } : {}),
+    });
+    const named = new Set(settingsInput.files);
+    const label = (file: string | undefined): string =>
+      file && settingsInput.inline.has(file) ? '--settings (inline JSON)' : (file ?? 'settings');
+    const broken = settings.problems.filter(
+      (p) => p.severity === 'error' && p.file !== undefined && named.has(p.file),
+    );
+    if (broken.length)
+      throw new AgentSetupError(
+        broken.map((p) => `${label(p.file)}: ${p.message}${p.line ? ` (line ${p.line})` : ''}`).join('; '),
+      );
+    for (const p of settings.problems)
+      warnings.push(`settings ${p.severity}: ${label(p.file)}${p.line ? `:${p.line}` : ''} ${p.message}`);
+
+    const extras = readSettingsExtras(settings);
+    warnings.push(...extras.warnings);
+
+    let modelClient: ConfiguredModelClient;
+    try {
+      modelClient = createModelClient({
+        flags: {
+          ...(flags.model !== undefined ? { model: flags.model } : {}),
+          ...(flags.provider !== undefined ? { provider: flags.provider } : {}),
+        },
+        env,
+        settings: {
+          ...(extras.model ? { model: extras.model } : {}),
+          ...(extras.provider ? { provider: extras.provider } : {}),
+          env: extras.env,
+        },
+      });
+    } catch (e) {
+      if (e instanceof ModelConfigError) throw new AgentSetupError(e.message);
+      throw e;
+    }
+
+    const engine = createPermissionEngine({
+      settings,
+      describe: async (toolName, input, request) =>
+        describerFor(toolName).describe(input, { cwd: request.cwd, home, resolver: fsPathResolver }),
+      ...(flags.transcriptPath ? { transcriptPath: flags.transcriptPath } : {}),
+    });
+
+    if (settings.sandbox.enabled)
+      sandbox = createSandboxManager({
+        settings: settings.sandbox,
+        workingDirectories: () => [cwd, ...settings.additionalDirectories],
+      });
+    const all = await getAllBaseTools(sandbox ? { bashSandbox: sandbox } : {});
+    const selection = selectTools(all, flags.tools, (name) => engine.isToolDenied(name));
+    if (selection.unknown.length)
+      warnings.push(`--tools: no built-in tool named ${selection.unknown.join(', ')}`);
+
+    const systemPrompt =
+      flags.systemPromptFile !== undefined
+        ? readPromptFile('--system-prompt-file', flags.systemPromptFile, cwd)
+        : flags.systemPrompt;
+    const appendSystemPrompt =
+      flags.appendSystemPromptFile !== undefined
+        ? readPromptFile('--append-system-prompt-file', flags.appendSystemPromptFile, cwd)
+        : flags.appendSystemPrompt;
+    const thinking = thinkingFrom(flags);
+    const managedLimits = readManagedToolLimits({
+      ...(flags.managedFiles ? { managedFiles: flags.managedFiles } : {}),
+      projectRoot: cwd,
+      home,
+    });
+    for (const p of managedLimits.problems) warnings.push(`managed settings: ${p.file}: ${p.message}`);
+
+    const permissionMode = settings.defaultMode;
+    return {
+      cwd,
+      home,
+      gantryHome: defaultGantryHome(home),
+      settings,
+      engine,
+      modelClient,
+      model: modelClient.model,
+      provider: modelClient.config.provider,
+      toolPool: selection.pool,
+      tools: selection.pool.callable,
+      permissionMode,
+      bypassAvailable:
+        !settings.disableBypassPermissionsMode &&
+        (permissionMode === 'bypassPermissions' ||
+          flags.allowDangerouslySkipPermissions === true ||
+          flags.dangerouslySkipPermissions === true),
+      ...(systemPrompt !== undefined ? { systemPrompt } : {}),
+      ...(appendSystemPrompt !== undefined ? { appendSystemPrompt } : {}),
+      settingsHooks: settings.eventHooks as HookCommandConfig,
+      toolResultLimits: managedLimits.limits,
+      ...(thinking ? { thinking } : {}),
+      apiKeySource: modelClient.config.credentialSource,
+      warnings,
+      dispose,
+    };
+  } catch (e) {
+    await dispose();
+    throw e;
+  }
+}

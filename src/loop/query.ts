@@ -1,0 +1,293 @@
+/**
+ * `query(options)`: the agent loop as an async generator of Agent-SDK-shaped events (contract in
+ * types.ts, walkthrough in docs/loop.md).
+ *
+ * Session: SessionStart hooks → for each prompt from the input (the prompt option, `pushInput`) one
+ * turn ending in one `result` (prompt-turn.ts) → SessionEnd hooks. Input that arrives while a turn
+ * runs waits in the inbox; the turn takes it into its next tool-result message when it goes on,
+ * otherwise it becomes the next prompt.
+ *
+ * Ending: the input ends (string prompt: after its turn), `close()` or the abort signal (the running
+ * turn is aborted — every tool_use still gets its result — and no further prompt runs), or the
+ * consumer leaves the loop early (`return()`), which aborts the same way before the transcript is
+ * closed. Errors inside a turn become its `result`; only a bug in the loop itself is thrown.
+ */
+import { randomUUID } from 'node:crypto';
+import { contentText } from '../core/content.js';
+import { errorMessage } from '../core/errors.js';
+import type { Message } from '../core/messages.js';
+import type { PermissionMode } from '../core/permission-types.js';
+import { hookContextText } from './hooks.js';
+import { toUserInputMessage } from './input-queue.js';
+import { runPrompt } from './prompt-turn.js';
+import { buildResult } from './result.js';
+import { createLoopSession, hookBase, type LoopSession, type SessionControls } from './session.js';
+import type { PostCallSeam } from './tool-runner.js';
+import type { Query, QueryEvent, QueryOptions, QueryResult, ResultEvent, UserInputMessage } from './types.js';
+
+/** Prompts waiting for the loop: filled by the prompt option's pump and by `pushInput`. */
+class Inbox {
+  private readonly items: UserInputMessage[] = [];
+  private waiter: ((m: UserInputMessage | undefined) => void) | undefined;
+  closed = false;
+
+  push(m: UserInputMessage): void {
+    if (this.closed) throw new Error('query: input has ended; pushInput() is no longer possible');
+    if (this.waiter) {
+      const w = this.waiter;
+      this.waiter = undefined;
+      w(m);
+    } else this.items.push(m);
+  }
+
+  close(): void {
+    this.closed = true;
+    const w = this.waiter;
+    this.waiter = undefined;
+    w?.(undefined);
+  }
+
+  takeAll(): UserInputMessage[] {
+    return this.items.splice(0);
+  }
+
+  next(): Promise<UserInputMessage | undefined> {
+    const m = this.items.shift();
+    if (m) return Promise.resolve(m);
+    if (this.closed) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      this.waiter = resolve;
+    });
+  }
+}
+
+/** PostToolUse / PostToolUseFailure hooks as the tool runner's post-call seam. */
+function postToolUseSeam(s: LoopSession): PostCallSeam {
+  return async ({ call, block, signal }) => {
+    const ok = call.status === 'ok';
+    const event = ok ? 'PostToolUse' : 'PostToolUseFailure';
+    if (!s.hooks.has(event)) return undefined;
+    const base = {
+      ...hookBase(s, event),
+      tool_name: call.toolName,
+      tool_input: call.input ?? {},
+      tool_use_id: call.toolUseId,
+    };
+    const outcome = ok
+      ? await s.hooks.run(
+          'PostToolUse',
+          {
+            ...base,
+            hook_event_name: 'PostToolUse',
+            tool_response: call.data,
+            duration_ms: Math.round(call.durationMs),
+          },
+          { matchValue: call.toolName, toolUseId: call.toolUseId, signal },
+        )
+      : await s.hooks.run(
+          'PostToolUseFailure',
+          {
+            ...base,
+            hook_event_name: 'PostToolUseFailure',
+            error: contentText(block.content),
+            ...(call.status === 'aborted' ? { is_interrupt: true } : {}),
+            duration_ms: Math.round(call.durationMs),
+          },
+          { matchValue: call.toolName, toolUseId: call.toolUseId, signal },
+        );
+    for (const m of outcome.systemMessages) s.pendingNotices.push({ content: m, level: 'info' });
+    if (outcome.stop) s.stopRequested = outcome.stop.reason;
+    const texts = [...outcome.additionalContext, ...(outcome.block ? [outcome.block.reason] : [])];
+    if (!texts.length) return undefined;
+    const message: Message = {
+      role: 'user',
+      content: [
+        {
+          type: 'text',
+          text: hookContextText(event, [`(${call.toolName} call ${call.toolUseId})`, ...texts]),
+        },
+      ],
+    };
+    return { newMessages: [message] };
+  };
+}
+
+/** Starts a session (see the module comment). */
+export function query(options: QueryOptions): Query {
+  if (!options.tools && !options.toolPool && !options.loadToolPool)
+    throw new TypeError('query: give `tools`, `toolPool` or `loadToolPool`');
+  if (!options.modelClient) throw new TypeError('query: `modelClient` is required');
+  const sessionId = options.sessionId ?? options.resume?.sessionId ?? randomUUID();
+  const controller = new AbortController();
+  const onOuterAbort = () => controller.abort(options.abortSignal?.reason);
+  if (options.abortSignal?.aborted) controller.abort(options.abortSignal.reason);
+  else options.abortSignal?.addEventListener('abort', onOuterAbort, { once: true });
+
+  const inbox = new Inbox();
+  const controls: SessionControls = {};
+  let session: LoopSession | undefined;
+  let turnController: AbortController | undefined;
+  let pumpIterator: AsyncIterator<UserInputMessage> | undefined;
+
+  const prompt = options.prompt;
+  if (typeof prompt === 'string' || Array.isArray(prompt)) {
+    inbox.push(toUserInputMessage(prompt));
+    inbox.close();
+  } else {
+    pumpIterator = prompt[Symbol.asyncIterator]();
+    const it = pumpIterator;
+    void (async () => {
+      try {
+        for (;;) {
+          const step = await it.next();
+          if (step.done || inbox.closed) break;
+          inbox.push(step.value);
+        }
+      } catch {
+        // A failing input iterable ends the input.
+      } finally {
+        if (!inbox.closed) inbox.close();
+      }
+    })();
+  }
+
+  async function* run(): AsyncGenerator<QueryEvent, QueryResult, void> {
+    const results: ResultEvent[] = [];
+    session = await createLoopSession(options, sessionId, controls, postToolUseSeam);
+    const s = session;
+    let endReason: 'prompt_input_exit' | 'other' = 'other';
+    try {
+      const start = await s.hooks.run(
+        'SessionStart',
+        {
+          ...hookBase(s, 'SessionStart'),
+          hook_event_name: 'SessionStart',
+          source: s.resumed ? 'resume' : 'startup',
+          model: s.model,
+        },
+        { matchValue: s.resumed ? 'resume' : 'startup', signal: controller.signal },
+      );
+      s.sessionStartContext.push(...start.additionalContext, ...start.texts);
+      for (const m of start.systemMessages) s.pendingNotices.push({ content: m, level: 'info' });
+      if (start.stop) s.stopRequested = start.stop.reason;
+
+      while (!controller.signal.aborted && s.stopRequested === undefined) {
+        let stopWaiting: (() => void) | undefined;
+        const next = await Promise.race([
+          inbox.next(),
+          new Promise<undefined>((resolve) => {
+            if (controller.signal.aborted) resolve(undefined);
+            stopWaiting = () => resolve(undefined);
+            controller.signal.addEventListener('abort', stopWaiting, { once: true });
+          }),
+        ]);
+        if (stopWaiting) controller.signal.removeEventListener('abort', stopWaiting);
+        if (!next) {
+          if (!controller.signal.aborted) endReason = 'prompt_input_exit';
+          break;
+        }
+        const tc = new AbortController();
+        turnController = tc;
+        const onAbort = () => tc.abort(controller.signal.reason);
+        controller.signal.addEventListener('abort', onAbort, { once: true });
+        s.interruptCurrentTurn = () => tc.abort();
+        const turn = runPrompt(s, next, { signal: tc.signal, takeQueued: () => inbox.takeAll() });
+        let settled = false;
+        try {
+          let result: ResultEvent | undefined;
+          try {
+            for (;;) {
+              const step = await turn.next();
+              if (step.done) {
+                result = step.value;
+                break;
+              }
+              yield step.value;
+            }
+          } catch (error) {
+            // A bug in the loop: still close the turn with a result, and keep the transcript valid.
+            result = buildResult(s, {
+              subtype: 'error_during_execution',
+              isError: true,
+              errors: [`Internal error in the agent loop: ${errorMessage(error)}`],
+              numTurns: 0,
+              durationMs: 0,
+              apiMs: 0,
+              stopReason: null,
+              denials: [],
+              terminal: 'internal_error',
+            });
+          }
+          settled = true;
+          results.push(result);
+          yield result;
+        } finally {
+          if (!settled) {
+            // The consumer left while the turn ran: abort it and let it finish quietly, so every
+            // tool_use gets its result in the conversation and the transcript.
+            tc.abort();
+            try {
+              for (;;) if ((await turn.next()).done) break;
+            } catch {
+              // The transcript keeps what was written; nothing more to save.
+            }
+          }
+          controller.signal.removeEventListener('abort', onAbort);
+          s.interruptCurrentTurn = undefined;
+          turnController = undefined;
+        }
+      }
+    } finally {
+      // Reached on normal end, on abort, and when the consumer returns early.
+      controller.abort();
+      if (!inbox.closed) inbox.close();
+      void pumpIterator?.return?.();
+      options.abortSignal?.removeEventListener('abort', onOuterAbort);
+      const end = s.hooks.has('SessionEnd')
+        ? s.hooks.run(
+            'SessionEnd',
+            { ...hookBase(s, 'SessionEnd'), hook_event_name: 'SessionEnd', reason: endReason },
+            { timeoutMs: 1_500 },
+          )
+        : undefined;
+      await end?.catch(() => undefined);
+      await s.runner.dispose();
+      s.writer?.close();
+    }
+    return {
+      result: results[results.length - 1],
+      results,
+      messages: s.messages,
+      sessionId,
+      ...(s.transcriptPath ? { transcriptPath: s.transcriptPath } : {}),
+    };
+  }
+
+  const generator = run();
+  const q = generator as Query;
+  Object.defineProperty(q, 'sessionId', { value: sessionId, enumerable: true });
+  return Object.assign(q, {
+    async interrupt() {
+      turnController?.abort();
+    },
+    async setPermissionMode(mode: PermissionMode) {
+      controls.permissionMode = mode;
+      session?.runner.setPermissionMode(mode);
+    },
+    async setModel(model?: string) {
+      controls.model = model;
+      if (session) session.model = model ?? session.baseModel;
+    },
+    pushInput(message: UserInputMessage | string) {
+      inbox.push(toUserInputMessage(message));
+    },
+    endInput() {
+      if (!inbox.closed) inbox.close();
+      void pumpIterator?.return?.();
+    },
+    close() {
+      controller.abort();
+      if (!inbox.closed) inbox.close();
+    },
+  });
+}

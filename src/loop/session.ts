@@ -1,0 +1,283 @@
+/**
+ * One session's state, built once when `query` starts: the system blocks (assembled once, or the
+ * resumed session's own), the tool definitions, the tool runner, the transcript writer, hooks,
+ * the token estimator, usage totals, loop breakers and the event factory. Everything that must
+ * stay byte-stable across the session's requests is fixed here.
+ */
+import { randomUUID } from 'node:crypto';
+import { homedir } from 'node:os';
+import type { AnyTool } from '../core/index.js';
+import type { Message, SystemBlock } from '../core/messages.js';
+import type { ModelToolDefinition } from '../core/model-client.js';
+import type { PermissionMode } from '../core/permission-types.js';
+import { UsageAccumulator } from '../model/cost.js';
+import { modelInfo, type ProviderName } from '../model/models.js';
+import { toolDefinitions } from '../runtime/index.js';
+import { sessionDirFor } from '../tools/file-io/session-files.js';
+import { DEFAULT_MAX_TOOL_CALLS, DEFAULT_REPEATED_CALL_LIMIT, LoopBreakers } from './breakers.js';
+import { TokenEstimator } from './context/token-estimator.js';
+import { EventFactory } from './events.js';
+import { LoopHooks } from './hooks.js';
+import { bridgeCanUseTool, loopDecider } from './permissions.js';
+import { assembleSystemPrompt } from './prompt/assemble.js';
+import { environmentFacts, findGitRoot, gitSnapshot, sessionContextText } from './prompt/environment.js';
+import { loadMemoryFiles } from './prompt/memory.js';
+import { createToolRunner, type PostCallSeam, type ToolRunner } from './tool-runner.js';
+import { defaultGantryHome, transcriptPathFor } from './transcript/paths.js';
+import { TranscriptWriter } from './transcript/writer.js';
+import type { BaseHookInput, QueryOptions } from './types.js';
+
+/** What `query`'s controls change while the session runs. */
+export interface SessionControls {
+  model?: string;
+  permissionMode?: PermissionMode;
+}
+
+export interface LoopSession {
+  readonly options: QueryOptions;
+  readonly sessionId: string;
+  readonly cwd: string;
+  readonly projectRoot: string;
+  readonly provider: ProviderName;
+  /** The session's own model (what `setModel()` without an argument goes back to). */
+  readonly baseModel: string;
+  model: string;
+  readonly system: SystemBlock[];
+  readonly tools: readonly AnyTool[];
+  readonly toolDefinitions: readonly ModelToolDefinition[];
+  messages: Message[];
+  readonly runner: ToolRunner;
+  readonly writer: TranscriptWriter | undefined;
+  readonly transcriptPath: string;
+  readonly hooks: LoopHooks;
+  readonly estimator: TokenEstimator;
+  readonly usage: UsageAccumulator;
+  readonly breakers: LoopBreakers;
+  readonly events: EventFactory;
+  /** The per-session context text (date, git snapshot) for the first user message. */
+  readonly sessionContext: string;
+  /** SessionStart hooks' context, added to the first prompt's message. */
+  sessionStartContext: string[];
+  /** True until the first prompt has been added (it carries the session context). */
+  needsSessionContext: boolean;
+  readonly resumed: boolean;
+  readonly maxTokens: number;
+  readonly contextWindowTokens: number;
+  /** Model requests of the whole session. */
+  numTurns: number;
+  apiDurationMs: number;
+  resultIndex: number;
+  /** Aborts the running turn now (`interrupt()`). */
+  interruptCurrentTurn: (() => void) | undefined;
+  /** A host denied with `interrupt: true`: the turn ends once this response's calls have their results. */
+  interruptRequested: boolean;
+  /** Notices raised where the loop cannot yield (post-call hooks, permission bridge); flushed as events. */
+  pendingNotices: { content: string; level: 'info' | 'warning' }[];
+  /** A hook asked to stop the agent (`continue: false`). */
+  stopRequested: string | undefined;
+  headers: Record<string, string> | undefined;
+  now: () => Date;
+}
+
+function providerOf(provider: string): ProviderName {
+  return provider === 'openai' ? 'openai' : 'anthropic';
+}
+
+/** Builds the session (reads memory files and the git snapshot; opens nothing until the first line). */
+export async function createLoopSession(
+  options: QueryOptions,
+  sessionId: string,
+  controls: SessionControls,
+  postCall: (session: LoopSession) => PostCallSeam,
+): Promise<LoopSession> {
+  const resume = options.resume;
+  const cwd = options.cwd;
+  const projectRoot = options.projectRoot ?? cwd;
+  const home = options.home ?? homedir();
+  const now = options.now ?? (() => new Date());
+  const pool = options.toolPool ?? (options.tools ? undefined : await options.loadToolPool?.());
+  const tools = pool?.callable ?? options.tools ?? [];
+  const defs = pool ? [...pool.definitions()] : toolDefinitions(tools);
+  const model = controls.model ?? options.model;
+  const provider = providerOf(options.modelClient.provider);
+  const info = modelInfo(model, provider);
+  const maxTokens = options.maxTokens ?? Math.min(info.maxOutputTokens, 32_000);
+
+  let system: SystemBlock[];
+  if (resume?.systemBlocks?.length) {
+    system = resume.systemBlocks.map((b) =>
+      b.cached
+        ? { type: 'text', text: b.text, cache_control: { type: 'ephemeral' } }
+        : { type: 'text', text: b.text },
+    );
+  } else {
+    const memory =
+      options.memory === false ? [] : loadMemoryFiles({ cwd, projectRoot: findGitRoot(cwd), home });
+    system = assembleSystemPrompt({
+      ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
+      ...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
+      tools,
+      environment: environmentFacts({
+        cwd,
+        additionalDirectories: options.additionalDirectories ?? [],
+        model,
+      }),
+      memory,
+    });
+  }
+  const git = resume ? undefined : await gitSnapshot(cwd);
+  const persist = options.transcript?.persist !== false;
+  const transcriptPath =
+    resume?.transcriptPath ??
+    (persist
+      ? (options.transcript?.path ??
+        transcriptPathFor(options.transcript?.gantryHome ?? defaultGantryHome(home), cwd, sessionId))
+      : '');
+  const writer =
+    transcriptPath && persist
+      ? new TranscriptWriter({
+          file: transcriptPath,
+          sessionId,
+          cwd,
+          ...(git?.branch ? { gitBranch: git.branch } : {}),
+          ...(options.agentId ? { agentId: options.agentId } : {}),
+          ...(options.transcript?.fsync ? { fsync: options.transcript.fsync } : {}),
+          lastUuid: resume?.lastUuid ?? null,
+          now,
+        })
+      : undefined;
+  const hooks = new LoopHooks({
+    ...(options.settingsHooks ? { commands: options.settingsHooks } : {}),
+    ...(options.hooks ? { callbacks: options.hooks } : {}),
+    cwd,
+    projectRoot,
+    onProblem: (event, message) =>
+      session.pendingNotices.push({
+        content: `${event} hook problem (ignored): ${message}`,
+        level: 'warning',
+      }),
+  });
+  const estimator = new TokenEstimator();
+  estimator.setFixed(system, defs);
+  const usage = resume?.costState
+    ? UsageAccumulator.fromState(resume.costState, { provider })
+    : new UsageAccumulator({ provider });
+
+  // The session object is filled in two steps: the runner's callbacks need the session.
+  const session = {} as LoopSession;
+  const permissionMode =
+    controls.permissionMode ?? options.permissionMode ?? resume?.permissionMode ?? 'default';
+  const sessionDir = options.sessionDir ?? sessionDirFor(sessionId, home);
+  const runner = createToolRunner({
+    tools,
+    cwd,
+    projectRoot,
+    sessionDir,
+    ...(options.additionalDirectories ? { additionalDirectories: options.additionalDirectories } : {}),
+    sessionId,
+    permissionMode,
+    model,
+    decide: loopDecider({
+      ...(options.permissionEngine ? { engine: options.permissionEngine } : {}),
+      ...(options.decide ? { decide: options.decide } : {}),
+      hooks,
+      transcriptPath: writer ? transcriptPath : '',
+    }),
+    ...(options.canUseTool
+      ? {
+          canUseTool: bridgeCanUseTool(options.canUseTool, {
+            ...(options.permissionEngine ? { engine: options.permissionEngine } : {}),
+            ...(options.agentId ? { agentId: options.agentId } : {}),
+            ...(options.agentType ? { agentType: options.agentType } : {}),
+            setMode: (mode) => session.runner.setPermissionMode(mode),
+            onInterrupt: () => {
+              session.interruptRequested = true;
+            },
+            onProblem: (message) => session.pendingNotices.push({ content: message, level: 'warning' }),
+          }),
+        }
+      : {}),
+    ...(options.toolResultLimits ? { limits: options.toolResultLimits } : {}),
+    postCall: (event) => postCall(session)(event),
+    modelClient: options.modelClient,
+  });
+  Object.assign(session, {
+    options,
+    sessionId,
+    cwd,
+    projectRoot,
+    provider,
+    baseModel: options.model,
+    model,
+    system,
+    tools,
+    toolDefinitions: defs,
+    messages: resume ? [...resume.messages] : [],
+    runner,
+    writer,
+    transcriptPath: writer ? transcriptPath : '',
+    hooks,
+    estimator,
+    usage,
+    breakers: new LoopBreakers(
+      options.repeatedCallLimit ?? DEFAULT_REPEATED_CALL_LIMIT,
+      options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS,
+    ),
+    events: new EventFactory(
+      {
+        sessionId,
+        parentToolUseId: options.parentToolUseId ?? null,
+        ...(options.agentId ? { agentId: options.agentId } : {}),
+        ...(options.agentType ? { agentType: options.agentType } : {}),
+      },
+      now,
+    ),
+    sessionContext: sessionContextText({ now: now(), ...(git ? { git } : {}) }),
+    sessionStartContext: [],
+    needsSessionContext: !resume || resume.messages.length === 0,
+    resumed: resume !== undefined,
+    maxTokens,
+    contextWindowTokens: options.autoCompact?.contextWindowTokens ?? info.contextWindow,
+    numTurns: resume?.numTurns ?? 0,
+    apiDurationMs: 0,
+    resultIndex: 0,
+    interruptCurrentTurn: undefined,
+    interruptRequested: false,
+    pendingNotices: [],
+    stopRequested: undefined,
+    headers: options.agentId ? { 'x-gantry-agent-id': options.agentId } : undefined,
+    now,
+  } satisfies Omit<LoopSession, never>);
+  if (writer && !resume) {
+    writer.promptSnapshot(
+      system.map((b) => ({ text: b.text, cached: b.cache_control !== undefined })),
+      { model: options.model },
+    );
+  }
+  for (const consumer of options.transcriptConsumers ?? [])
+    consumer.setTranscriptSource(() => session.messages);
+  return session;
+}
+
+/** A fresh prompt id (Claude Code's `promptId`). */
+export function newPromptId(): string {
+  return randomUUID();
+}
+
+/** The fields every hook input of this session carries. */
+export function hookBase(
+  s: LoopSession,
+  event: BaseHookInput['hook_event_name'],
+  promptId?: string,
+): BaseHookInput {
+  return {
+    session_id: s.sessionId,
+    transcript_path: s.transcriptPath,
+    cwd: s.runner.cwd,
+    permission_mode: s.runner.permissionMode,
+    hook_event_name: event,
+    ...(promptId ? { prompt_id: promptId } : {}),
+    ...(s.options.agentId ? { agent_id: s.options.agentId } : {}),
+    ...(s.options.agentType ? { agent_type: s.options.agentType } : {}),
+  };
+}
