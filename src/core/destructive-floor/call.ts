@@ -51,9 +51,22 @@ export function prepareCall(input: FloorInput, ctx: FloorContext): FloorCall {
     name: info.program.slice(info.program.lastIndexOf('/') + 1),
     args: info.argv.slice(1),
   }));
+  // Several rows resolve the same targets; the resolver may hit the filesystem, so once per path.
+  const realpath = ctx.realpath;
+  const resolved = new Map<string, string>();
+  const memo: FloorContext = realpath
+    ? {
+        ...ctx,
+        realpath: (p) => {
+          let r = resolved.get(p);
+          if (r === undefined) resolved.set(p, (r = realpath(p)));
+          return r;
+        },
+      }
+    : ctx;
   return {
     input,
-    ctx,
+    ctx: memo,
     subs,
     effects: input.effects,
     kinds: input.effects.map((e) => e.kind),
