@@ -103,7 +103,7 @@ describe('hooks in the engine', () => {
     ['exec', '$CMD', 'a program nobody can name'],
     ['write', '$F', 'a write whose target is computed'],
     ['delete', '$DIR', 'a removal whose target is computed'],
-  ] as const)('a hook allow still asks for an unknown %s (%s: %s)', async (kind, target) => {
+  ] as const)('a hook allow still asks for an unknown %s (%s: %s)', async (kind, target, _why) => {
     const e = engineWithHook(hookJson({ hookSpecificOutput: { permissionDecision: 'allow' } }));
     const d = await e.decide(hookReq(bash([sub('x')], [unknown(kind, target)])));
     expect(d).toMatchObject({ behavior: 'ask', reason: { type: 'unknown-effect' } });

@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 const resolver = mapPathResolver({});
 const world = { cwd: CORPUS_PROJECT, home: CORPUS_HOME, resolver };
-const PLAN_FILE = `${CORPUS_HOME}/.claude/plans/brave-otter.md`;
+const PLAN_FILE = `${CORPUS_HOME}/.gantry/plans/brave-otter.md`;
 
 function describeCall(tool: string, input: Record<string, unknown>): CallDescription {
   return tool === 'Bash'
@@ -77,7 +77,7 @@ describe('plan mode refuses every change before any other check', () => {
   });
   it('another file under the plans directory is still refused', () => {
     expect(
-      decide('Write', { file_path: `${CORPUS_HOME}/.claude/plans/other.md`, content: 'x' }, 'plan').decision
+      decide('Write', { file_path: `${CORPUS_HOME}/.gantry/plans/other.md`, content: 'x' }, 'plan').decision
         .behavior,
     ).toBe('deny');
   });
@@ -205,5 +205,38 @@ describe('file-tool paths the filesystem would read differently', () => {
       decide('Write', { file_path: `${CORPUS_PROJECT}/Mes notes é.txt`, content: 'x' }, 'acceptEdits')
         .decision.behavior,
     ).toBe('allow');
+  });
+});
+
+describe('a filtered removal in the project removes files below the root, not the root', () => {
+  it.each([
+    [
+      'find . -name "*.pyc" -delete',
+      'bypassPermissions',
+      {},
+      'allow',
+      'removes some files below the project root',
+    ],
+    [
+      'find . -name "*.pyc" -delete',
+      'default',
+      { allow: ['Bash(find:*)'] },
+      'allow',
+      'an allow rule for find covers it',
+    ],
+    ['find . -type f -name "*.log" -delete', 'bypassPermissions', {}, 'allow', 'several tests'],
+    ['find . -delete', 'bypassPermissions', {}, 'ask', 'no test: everything below the root goes'],
+    ['rm -rf .', 'bypassPermissions', {}, 'ask', 'removes the project root itself'],
+    [
+      'find ~ -name "*.log" -delete',
+      'bypassPermissions',
+      {},
+      'ask',
+      'files below home, outside the working directories',
+    ],
+    ['find / -name core -delete', 'bypassPermissions', {}, 'ask', 'files anywhere on the machine'],
+  ] as const)('%s in %s %j → %s (%s)', (command, mode, extra, expected, _why) => {
+    const d = bash(command, mode, extra);
+    expect(d.decision.behavior, d.decision.reason.message).toBe(expected);
   });
 });

@@ -8,7 +8,7 @@ import type { DecisionReason, PermissionDecision } from '../core/permission-type
 import type { CallView } from './call-view.js';
 import { describeEffect, MODE_LABEL } from './explain.js';
 import { ask, deny, type PipelineInput } from './pipeline-types.js';
-import { SECRET_FINDING_IDS } from '../core/destructive-floor/index.js';
+import { deleteScope, SECRET_FINDING_IDS } from '../core/destructive-floor/index.js';
 import type { Effect } from '../core/effects.js';
 import { getOwn } from '../core/get-own.js';
 import { PATH_CONTROL_CHARACTER, pathCharacterFindings } from '../core/path-characters.js';
@@ -37,6 +37,9 @@ function protectedUnknownTarget(target: string) {
 }
 
 /** Step 3: protected writes (deny), config writes and critical removals (ask). */
+const subcommandOf = (view: CallView, e: Effect) =>
+  e.subcommand === undefined ? undefined : view.subcommands[e.subcommand];
+
 export function protectedStep(view: CallView, input: PipelineInput): PermissionDecision | undefined {
   let configHit: PermissionDecision | undefined;
   for (const f of view.files) {
@@ -61,7 +64,13 @@ export function protectedStep(view: CallView, input: PipelineInput): PermissionD
     if (
       !configHit &&
       f.effect.kind === 'delete' &&
-      isCriticalRemovalTarget(f.resolved, input.home, input.workingDirs.dirs)
+      isCriticalRemovalTarget(f.resolved, input.home, input.workingDirs.dirs) &&
+      // A filtered removal in a working directory (`find . -name '*.pyc' -delete`) removes files
+      // below it, not the directory: an ordinary edit of the project.
+      !(
+        (input.workingDirs.dirs.includes(f.resolved) || input.workingDirs.resolved.includes(f.resolved)) &&
+        deleteScope(subcommandOf(view, f.effect), f.effect) === 'filtered'
+      )
     )
       configHit = ask({
         type: 'check',

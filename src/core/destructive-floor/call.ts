@@ -223,6 +223,21 @@ export function removalScope(s: FloorSub | undefined, e: Effect): 'tree' | 'filt
   return 'single';
 }
 
+/**
+ * `removalScope` of a delete effect of the sub-command `info` (the analysis's sub-command; none
+ * for a file tool): `filtered` means the effect removes some files below its target, never the
+ * target itself (`find . -name '*.pyc' -delete`).
+ */
+export function deleteScope(info: SubcommandInfo | undefined, e: Effect): 'tree' | 'filtered' | 'single' {
+  const s: FloorSub | undefined = info && {
+    index: e.subcommand ?? 0,
+    info,
+    name: info.program.slice(info.program.lastIndexOf('/') + 1),
+    args: info.argv.slice(1),
+  };
+  return removalScope(s, e);
+}
+
 /** A recursive removal of any scope (`rm -r`, any `find … -delete`). */
 export function recursiveRemoval(s: FloorSub | undefined, e: Effect): boolean {
   return removalScope(s, e) !== 'single';

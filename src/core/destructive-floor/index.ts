@@ -16,7 +16,7 @@ import { FILESYSTEM_ROWS, INTERPRETERS } from './rows-filesystem.js';
 import { WORK_ROWS } from './rows-work.js';
 import type { DestructiveFloorLevel, FloorHit, FloorRow } from './types.js';
 
-export type { FloorContext, FloorInput } from './call.js';
+export { deleteScope, type FloorContext, type FloorInput } from './call.js';
 export { isBlockDevice, SECRET_FINDING_IDS } from './rows-filesystem.js';
 export {
   DESTRUCTIVE_FLOOR_LEVELS,
