@@ -104,10 +104,70 @@ export function buildProgram(): Command {
       process.exitCode = await runMcp(o, pkg.version);
     });
 
+  program
+    .command('serve')
+    .description('Run the guard as an HTTP hook on 127.0.0.1 (Claude Code "type": "http" hooks).')
+    .option('--port <n>', 'port on 127.0.0.1 (0 = any free port; default 7477)')
+    .option('--settings <file>', 'extra settings file (repeatable)', collect)
+    .option('--pass-allow', 'emit no decision when Gantry would allow (only tighten the host)')
+    .addHelpText(
+      'after',
+      '\nToken: GANTRY_HOOK_TOKEN, else ~/.gantry/hook-token (created 0600 on first run).',
+    )
+    .action(async (o) => {
+      const { runServe } = await import('./serve/serve-command.js');
+      process.exitCode = await runServe(o);
+    });
+
+  program
+    .command('log')
+    .description('Show recent guard decisions from the audit log, with a summary.')
+    .option('--since <age>', 'only entries newer than this (e.g. 30m, 1h, 2d; default 24h)')
+    .option('--decision <d>', 'only this decision (allow|ask|deny)')
+    .option('--tool <name>', 'only this tool')
+    .option('--json', 'one JSON line per entry, then a summary line')
+    .option('--file <path>', 'log file (default: GANTRY_HOOK_LOG or ~/.gantry/hook-log.jsonl)')
+    .action(async (o) => {
+      const { runLog } = await import('./audit/log-command.js');
+      process.exitCode = await runLog(o);
+    });
+
+  program
+    .command('doctor')
+    .description('Check that Gantry is set up and working here: sandbox, ripgrep, settings, installed hooks.')
+    .option('--cwd <dir>', 'project directory (default: current directory)')
+    .option('--json', 'print one JSON object')
+    .addHelpText('after', '\nExit code: 0 all well, 1 problems found (numbered, with fixes), 3 usage error.')
+    .action(async (o) => {
+      const { runDoctor } = await import('./doctor/doctor-command.js');
+      process.exitCode = await runDoctor(o);
+    });
+
+  for (const verb of ['install', 'uninstall'] as const) {
+    program
+      .command(verb)
+      .description(
+        verb === 'install'
+          ? "Add Gantry's hook to an agent's settings (backup, diff, idempotent)."
+          : 'Remove exactly the hook entries gantry install added.',
+      )
+      .option('--claude', 'Claude Code (default)')
+      .option('--gemini', 'Gemini CLI')
+      .option('--codex', 'Codex (not supported yet: explains why)')
+      .option('--user', 'the user settings file (default)')
+      .option('--project', "the project's shared settings file")
+      .option('--local', "the project's local settings file (Claude Code)")
+      .option('--http', 'install: also add the HTTP hook of gantry serve (fast path)')
+      .option('--port <n>', 'install --http: the port gantry serve listens on (default 7477)')
+      .option('--dry-run', 'print the diff, write nothing')
+      .action(async (o) => {
+        const m = await import('./install/install-command.js');
+        process.exitCode = await (verb === 'install' ? m.runInstall(o) : m.runUninstall(o));
+      });
+  }
+
   return program;
 }
-
-const SUBCOMMANDS = new Set(['check', 'hook', 'replay', 'mcp', 'help']);
 
 /**
  * True when the command line is the agent's (`gantry -p …`, or the Agent SDK's
@@ -116,7 +176,7 @@ const SUBCOMMANDS = new Set(['check', 'hook', 'replay', 'mcp', 'help']);
 export function isAgentInvocation(args: readonly string[]): boolean {
   const first = args[0];
   if (first === undefined) return false;
-  if (SUBCOMMANDS.has(first)) return false;
+  if (first === 'help' || buildProgram().commands.some((c) => c.name() === first)) return false;
   if (args.length === 1 && ['-h', '--help', '-V', '--version'].includes(first)) return false;
   return true;
 }

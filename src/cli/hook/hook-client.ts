@@ -23,7 +23,6 @@
  */
 import { spawn } from 'node:child_process';
 import {
-  appendFileSync,
   closeSync,
   constants,
   existsSync,
@@ -86,27 +85,8 @@ export function socketPathFor(bundleFile: string, env: Readonly<Record<string, s
   return path.join(env.HOME || homedir(), '.gantry', 'run', `hook-${build}.sock`);
 }
 
-/** The hook log file (`GANTRY_HOOK_LOG`, default `~/.gantry/hook-log.jsonl`), or undefined when turned off. */
-export function hookLogPath(env: Readonly<Record<string, string | undefined>>): string | undefined {
-  const v = env.GANTRY_HOOK_LOG;
-  if (v === 'off' || v === '0') return undefined;
-  return v || path.join(env.HOME || homedir(), '.gantry', 'hook-log.jsonl');
-}
-
-/** Appends one JSON line to the hook log. Never throws (logging must not break the host's call). */
-export function appendHookLog(
-  env: Readonly<Record<string, string | undefined>>,
-  entry: Record<string, unknown>,
-): void {
-  const file = hookLogPath(env);
-  if (!file) return;
-  try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    appendFileSync(file, `${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
-  } catch {
-    // unwritable log: the decision itself is unaffected
-  }
-}
+/** The audit log (audit/audit-log.ts): the file, and one appended line that never throws. */
+export { appendAuditLine as appendHookLog, hookLogPath } from '../audit/audit-log.js';
 
 /**
  * Whether the socket at `socketPath` may be trusted:

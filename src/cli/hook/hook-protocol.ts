@@ -20,6 +20,9 @@ export interface HookPayload {
   session_id?: string;
   transcript_path?: string;
   tool_use_id?: string;
+  /** Set by Claude Code when the call comes from a subagent. */
+  agent_id?: string;
+  agent_type?: string;
 }
 
 export type ParsedHookInput =
@@ -84,12 +87,27 @@ export function parseHookInput(text: string): ParsedHookInput {
     tool_name: o.tool_name,
     tool_input: toolInput as Record<string, unknown>,
   };
-  for (const k of ['cwd', 'permission_mode', 'session_id', 'transcript_path', 'tool_use_id'] as const) {
+  for (const k of [
+    'cwd',
+    'permission_mode',
+    'session_id',
+    'transcript_path',
+    'tool_use_id',
+    'agent_id',
+    'agent_type',
+  ] as const) {
     if (typeof o[k] === 'string') payload[k] = o[k] as string;
   }
   if (POST_EVENTS.has(event)) return { kind: 'record', payload };
   const n = normaliseToolCall(payload.tool_name, payload.tool_input);
   return { kind: 'decide', payload, toolName: n.toolName, input: n.input };
+}
+
+/** Which agent sent a payload: Gemini CLI's event names, else Claude Code's protocol (Codex speaks it too). */
+export function hostAgentOf(payload: Pick<HookPayload, 'hook_event_name'>): 'gemini' | 'claude' {
+  return payload.hook_event_name === 'BeforeTool' || payload.hook_event_name === 'AfterTool'
+    ? 'gemini'
+    : 'claude';
 }
 
 export interface HookAnswer {

@@ -10,8 +10,16 @@
 import path from 'node:path';
 import { PERMISSION_MODES, type PermissionMode } from '../../core/permission-types.js';
 import { createGuard, explicitSettingsErrors, type Guard, type GuardOptions } from '../shared/guard.js';
+import { summariseInput } from '../audit/input-summary.js';
 import { appendHookLog } from './hook-client.js';
-import { answerFor, askAnswer, type HookAnswer, parseHookInput } from './hook-protocol.js';
+import {
+  answerFor,
+  askAnswer,
+  type HookAnswer,
+  type HookPayload,
+  hostAgentOf,
+  parseHookInput,
+} from './hook-protocol.js';
 
 export interface HookOptions {
   /** Extra settings files (`--settings`). */
@@ -25,25 +33,52 @@ export interface HookOptions {
   fallbackCwd?: string;
   /** Builds the guard (default `createGuard`; the resident server passes a cached one). */
   makeGuard?: (o: GuardOptions) => Guard;
+  /** The face that decided, for the audit log (`hook` by default; `serve` for the HTTP hook). */
+  face?: 'hook' | 'serve';
+  /** Host agent named by the installer (`GANTRY_HOST`); otherwise read from the payload. */
+  host?: string;
 }
 
 const record = appendHookLog;
 
+/** The fields every audit line of one payload shares. */
+function payloadFields(p: HookPayload, host: string | undefined): Record<string, unknown> {
+  return {
+    host: host ?? hostAgentOf(p),
+    event: p.hook_event_name,
+    tool: p.tool_name,
+    ...(p.session_id ? { session: p.session_id } : {}),
+    ...(p.agent_id ? { agent_id: p.agent_id } : {}),
+    ...(p.agent_type ? { agent_type: p.agent_type } : {}),
+    ...(p.tool_use_id ? { tool_use_id: p.tool_use_id } : {}),
+    ...(p.cwd ? { cwd: p.cwd } : {}),
+  };
+}
+
 /** Decides one hook invocation from its stdin text. Never throws. */
 export async function handleHook(stdinText: string, opts: HookOptions = {}): Promise<HookAnswer> {
   const env = opts.env ?? process.env;
+  const started = performance.now();
+  const face = opts.face ?? 'hook';
+  const host = opts.host ?? env.GANTRY_HOST;
   const parsed = parseHookInput(stdinText);
-  if (parsed.kind === 'invalid') return askAnswer(`could not read the hook input: ${parsed.message}`);
+  if (parsed.kind === 'invalid') {
+    const message = `could not read the hook input: ${parsed.message}`;
+    record(env, { face, event: 'invalid-input', decision: 'ask', reason: message, bytes: stdinText.length });
+    return askAnswer(message);
+  }
   if (parsed.kind === 'ignore') return { stdout: '', stderr: '', exitCode: 0 };
   if (parsed.kind === 'record') {
+    const p = parsed.payload;
     record(env, {
-      event: parsed.payload.hook_event_name,
-      tool: parsed.payload.tool_name,
-      session: parsed.payload.session_id,
-      tool_use_id: parsed.payload.tool_use_id,
+      face,
+      ...payloadFields(p, host),
+      input: summariseInput(p.tool_input),
+      outcome: p.hook_event_name === 'PostToolUseFailure' ? 'error' : 'done',
     });
     return { stdout: '', stderr: '', exitCode: 0 };
   }
+  const base = payloadFields(parsed.payload, host);
   try {
     const { payload, toolName, input } = parsed;
     const cwd =
@@ -61,10 +96,11 @@ export async function handleHook(stdinText: string, opts: HookOptions = {}): Pro
       ...opts.guard,
     });
     const broken = explicitSettingsErrors(guard.settings, opts.settingsFiles)[0];
-    if (broken)
-      return askAnswer(
-        `the settings file ${broken.file} given with --settings is unusable (${broken.message}); asking instead of deciding without its rules`,
-      );
+    if (broken) {
+      const message = `the settings file ${broken.file} given with --settings is unusable (${broken.message}); asking instead of deciding without its rules`;
+      record(env, { face, ...base, event: 'settings-error', decision: 'ask', reason: message });
+      return askAnswer(message);
+    }
     const result = await guard.check(toolName, input, {
       cwd,
       ...(mode ? { mode } : {}),
@@ -72,17 +108,35 @@ export async function handleHook(stdinText: string, opts: HookOptions = {}): Pro
       ...(payload.tool_use_id ? { toolUseId: payload.tool_use_id } : {}),
     });
     const decision = result.detailed.decision;
+    const why = decision.reason;
     record(env, {
-      event: 'PreToolUse',
+      face,
+      ...base,
       tool: toolName,
-      session: payload.session_id,
-      tool_use_id: payload.tool_use_id,
+      mode: result.detailed.mode,
+      input: summariseInput(input),
       decision: decision.behavior,
-      reason: decision.reason.message,
+      step: result.detailed.step,
+      reason_type: why.type,
+      ...(why.rule
+        ? {
+            rule: {
+              text: why.rule.text,
+              source: why.rule.source,
+              ...(why.rule.file ? { file: why.rule.file } : {}),
+              ...(why.rule.line ? { line: why.rule.line } : {}),
+            },
+          }
+        : {}),
+      ...(why.checkId ? { check_id: why.checkId } : {}),
+      reason: why.message,
+      latency_ms: Math.round((performance.now() - started) * 1000) / 1000,
     });
     return answerFor(decision, { passAllow: opts.passAllow === true });
   } catch (e) {
-    return askAnswer(`internal error while deciding: ${e instanceof Error ? e.message : String(e)}`);
+    const message = `internal error while deciding: ${e instanceof Error ? e.message : String(e)}`;
+    record(env, { face, ...base, event: 'internal-error', decision: 'ask', reason: message });
+    return askAnswer(message);
   }
 }
 

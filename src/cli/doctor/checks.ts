@@ -1,0 +1,256 @@
+/**
+ * The checks of `gantry doctor` (docs/guard.md "Doctor"). Each returns findings: `ok` lines that
+ * say what was verified, and `problem` lines that say what is wrong and how to fix it. Checks run
+ * the real programs and read the real files; none of them changes anything.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { TOOL_TRAITS, traitsOf } from '../../core/tool-traits.js';
+import type { LoadedSettings } from '../../permissions/index.js';
+import { findOnPath, resolveSearchEngine } from '../../tools/ripgrep/resolve-ripgrep.js';
+import { HOST_EVENTS, type HostAgent, hasGantryHook, isGantryHandler } from '../install/hook-entries.js';
+
+export interface Finding {
+  kind: 'ok' | 'problem';
+  text: string;
+  /** For a problem: what to do about it. */
+  fix?: string;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** bubblewrap present and able to start a sandbox here; socat present. */
+export function checkSandboxPrograms(env: Env): Finding[] {
+  const out: Finding[] = [];
+  const bwrap = findOnPath('bwrap', env.PATH);
+  if (!bwrap)
+    out.push({
+      kind: 'problem',
+      text: 'bubblewrap (bwrap) is not on PATH: the Bash sandbox cannot run',
+      fix: 'install bubblewrap (Debian: apt-get install -y bubblewrap)',
+    });
+  else {
+    const r = spawnSync(bwrap, ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', 'true'], {
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    if (r.status === 0) out.push({ kind: 'ok', text: `bubblewrap starts a sandbox (${bwrap})` });
+    else
+      out.push({
+        kind: 'problem',
+        text: `bubblewrap is installed but cannot start a sandbox: ${(r.stderr || r.error?.message || `exit ${r.status}`).trim()}`,
+        fix: 'allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1) or run where namespaces are available',
+      });
+  }
+  const socat = findOnPath('socat', env.PATH);
+  out.push(
+    socat
+      ? { kind: 'ok', text: `socat found (${socat})` }
+      : {
+          kind: 'problem',
+          text: 'socat is not on PATH: the sandbox network proxy cannot run',
+          fix: 'install socat (Debian: apt-get install -y socat)',
+        },
+  );
+  return out;
+}
+
+/** The search engine Glob and Grep will use. */
+export async function checkRipgrep(env: Env): Promise<Finding[]> {
+  const engine = await resolveSearchEngine({ env: { ...env } });
+  if (engine.kind === 'ripgrep')
+    return [{ kind: 'ok', text: `ripgrep found (${engine.rgPath}, from ${engine.source})` }];
+  return [
+    {
+      kind: 'problem',
+      text: 'no ripgrep binary found: Glob and Grep fall back to the slower JavaScript search',
+      fix: 'reinstall the package (it ships @vscode/ripgrep), set RG_PATH, or install ripgrep',
+    },
+  ];
+}
+
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = d[0] as number;
+    d[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = d[j] as number;
+      d[j] = Math.min((d[j] as number) + 1, (d[j - 1] as number) + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return d[b.length] as number;
+}
+
+/** The closest known tool name, when one is close enough to be a typo. */
+export function didYouMean(name: string): string | undefined {
+  let best: { n: string; d: number } | undefined;
+  for (const n of TOOL_TRAITS.keys()) {
+    const dist = editDistance(name.toLowerCase(), n.toLowerCase());
+    if (!best || dist < best.d) best = { n, d: dist };
+  }
+  return best && best.d <= Math.max(2, Math.floor(name.length / 4)) ? best.n : undefined;
+}
+
+const where = (r: { file?: string; line?: number }) =>
+  r.file ? `${r.file}${r.line ? `:${r.line}` : ''}` : 'the command line';
+
+/** Settings files that do not parse, rules for tools that do not exist, allow rules a deny shadows. */
+export function checkSettings(settings: LoadedSettings): Finding[] {
+  const out: Finding[] = [];
+  const loaded = settings.files.filter((f) => f.loaded);
+  for (const p of settings.problems.filter((x) => x.severity === 'error'))
+    out.push({
+      kind: 'problem',
+      text: `${where(p)}: ${p.message}`,
+      fix: 'fix the file; until then Gantry asks for every call its rules could affect',
+    });
+  if (!settings.problems.some((x) => x.severity === 'error'))
+    out.push({ kind: 'ok', text: `${loaded.length} settings file(s) read without errors` });
+  const all = settings.rules.all;
+  for (const r of all) {
+    const name = r.rule.toolName;
+    if (name.startsWith('mcp__') || /[*?]/.test(name) || traitsOf(name)) continue;
+    const guess = didYouMean(name);
+    out.push({
+      kind: 'problem',
+      text: `${where(r.rule)}: rule ${r.rule.text} names no known tool, so it never matches`,
+      fix: guess
+        ? `did you mean ${guess}? (${r.rule.text.replace(name, guess)})`
+        : 'check the tool name (names are case-sensitive)',
+    });
+  }
+  for (const a of settings.rules.list('allow')) {
+    const shadow = settings.rules.list('deny').find((d) => {
+      if (!d.matchesTool(a.rule.toolName)) return false;
+      if (d.kind === 'tool') return true;
+      const dc = d.rule.ruleContent;
+      const ac = a.rule.ruleContent;
+      if (dc === undefined || ac === undefined) return false;
+      if (dc === ac) return true;
+      const prefix = /^(.*?)(?::\*| \*)$/.exec(dc)?.[1];
+      return (
+        prefix !== undefined && (ac === prefix || ac.startsWith(`${prefix} `) || ac.startsWith(`${prefix}:`))
+      );
+    });
+    if (shadow)
+      out.push({
+        kind: 'problem',
+        text: `${where(a.rule)}: allow rule ${a.rule.text} never applies: deny rule ${shadow.rule.text} (${where(shadow.rule)}) covers it`,
+        fix: 'remove one of the two rules (deny always wins)',
+      });
+  }
+  out.push({
+    kind: 'ok',
+    text: settings.trust.trusted
+      ? `project ${settings.projectRoot} is trusted (${settings.trust.reason}): its allow rules apply`
+      : `project ${settings.projectRoot} is not trusted (${settings.trust.reason}): its allow rules and hooks are ignored`,
+  });
+  return out;
+}
+
+function readJson(file: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The Gantry command installed in a settings file, if any. */
+function installedCommand(s: Record<string, unknown>, host: HostAgent): string | undefined {
+  const list = (s.hooks as Record<string, unknown> | undefined)?.[HOST_EVENTS[host][0]];
+  if (!Array.isArray(list)) return undefined;
+  for (const g of list as { hooks?: { type?: string; command?: string }[] }[])
+    for (const h of g?.hooks ?? []) if (isGantryHandler(h) && h.type === 'command') return h.command;
+  return undefined;
+}
+
+/** For each agent whose folder exists: is Gantry's hook installed, and does the installed command answer? */
+export function checkInstalledHooks(home: string, cwd: string, env: Env): Finding[] {
+  const out: Finding[] = [];
+  for (const host of ['claude', 'gemini'] as const) {
+    const dir = host === 'claude' ? '.claude' : '.gemini';
+    const label = host === 'claude' ? 'Claude Code' : 'Gemini CLI';
+    if (!existsSync(path.join(home, dir)) && !existsSync(path.join(cwd, dir))) continue;
+    const files = [
+      path.join(home, dir, 'settings.json'),
+      path.join(cwd, dir, 'settings.json'),
+      path.join(cwd, dir, 'settings.local.json'),
+    ];
+    const withHook = files.find((f) => {
+      const s = readJson(f);
+      return s !== undefined && hasGantryHook(s, host);
+    });
+    if (!withHook) {
+      out.push({
+        kind: 'problem',
+        text: `${label} is set up here but Gantry's hook is not installed`,
+        fix: `gantry install --${host}`,
+      });
+      continue;
+    }
+    const command = installedCommand(readJson(withHook) ?? {}, host);
+    if (!command) {
+      out.push({ kind: 'ok', text: `${label}: Gantry's HTTP hook is installed in ${withHook}` });
+      continue;
+    }
+    const probe = JSON.stringify({
+      hook_event_name: HOST_EVENTS[host][0],
+      tool_name: host === 'claude' ? 'Bash' : 'run_shell_command',
+      tool_input: { command: 'true' },
+      cwd,
+    });
+    const r = spawnSync('/bin/sh', ['-c', command], {
+      input: probe,
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: { ...env, GANTRY_HOOK_LOG: 'off' },
+    });
+    let decision: string | undefined;
+    try {
+      decision = JSON.parse(r.stdout).hookSpecificOutput?.permissionDecision;
+    } catch {
+      decision = undefined;
+    }
+    out.push(
+      decision
+        ? {
+            kind: 'ok',
+            text: `${label}: hook installed in ${withHook} and answering (${command} → ${decision})`,
+          }
+        : {
+            kind: 'problem',
+            text: `${label}: the hook installed in ${withHook} does not answer (${command}: exit ${r.status}${r.stderr ? `, ${r.stderr.trim().split('\n')[0]}` : ''})`,
+            fix: `reinstall: gantry install --${host}`,
+          },
+    );
+  }
+  if (out.length === 0)
+    out.push({
+      kind: 'ok',
+      text: 'no Claude Code or Gemini CLI folder found; nothing to check for installed hooks',
+    });
+  return out;
+}
+
+/** In a git checkout: the built bundles match the sources (a stale bundle is named, never used silently). */
+export async function checkBundle(root: string): Promise<Finding[]> {
+  const script = path.join(root, 'scripts', 'build-inputs.mjs');
+  if (!existsSync(path.join(root, '.git')) || !existsSync(script))
+    return [{ kind: 'ok', text: 'installed package: the bundles are the ones published' }];
+  const { staleReason } = (await import(script)) as { staleReason: (r: string) => string | undefined };
+  const reason = staleReason(root);
+  return reason
+    ? [
+        {
+          kind: 'problem',
+          text: `the built bundles do not match the sources: ${reason}`,
+          fix: `npm run build in ${root} (bin/gantry.js also rebuilds before running)`,
+        },
+      ]
+    : [{ kind: 'ok', text: 'the built bundles match the sources' }];
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { buildProgram, isAgentInvocation } from './main.js';
+
+describe('isAgentInvocation', () => {
+  it.each(buildProgram().commands.map((c) => [c.name()]))('the sub-command %s is not the agent', (name) => {
+    expect(isAgentInvocation([name, '--json'])).toBe(false);
+  });
+
+  it.each([
+    ['-p with a prompt runs the agent', ['-p', 'hello'], true],
+    [
+      'the SDK starts the agent with stream-json flags',
+      ['--output-format', 'stream-json', '--verbose'],
+      true,
+    ],
+    ['no arguments is the help', [], false],
+    ['--help alone is the help', ['--help'], false],
+    ['--version alone is the version', ['--version'], false],
+    ['help is the help command', ['help', 'check'], false],
+  ])('%s', (_why, args, agent) => {
+    expect(isAgentInvocation(args)).toBe(agent);
+  });
+});
