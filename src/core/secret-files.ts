@@ -21,6 +21,7 @@
  * Look-alikes that are not secrets: `.env.example`, `id_rsa.pub`, `src/env.ts`, `keys.ts`,
  * `credentials.example.json`, `docs/credentials.md`, `.ssh/known_hosts`.
  */
+import { getOwn } from './get-own.js';
 import { ENV_TEMPLATE_SUFFIXES } from './protected-paths.js';
 
 export interface SecretFileMatch {
@@ -91,9 +92,9 @@ export function matchSecretFile(absPath: string, home?: string): SecretFileMatch
     return hit('file in ~/.ssh (keys)');
   const dot = base.lastIndexOf('.');
   const ext = dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
-  const keyLabel = KEY_EXTENSIONS[ext];
+  const keyLabel = getOwn(KEY_EXTENSIONS, ext);
   if (keyLabel) return hit(keyLabel);
-  const login = LOGIN_FILES[base];
+  const login = getOwn(LOGIN_FILES, base);
   if (login) return hit(login);
   if (/^client_secret.*\.json$/.test(base)) return hit('OAuth client secret');
   if (base === '.npmrc' && home !== undefined && absPath === `${home.replace(/\/$/, '')}/.npmrc`)

@@ -80,6 +80,11 @@ describe('the secret-file list', () => {
     ['/p/src/env.ts', false, 'source code'],
     ['/p/src/keys.ts', false, 'source code'],
     ['/p/id_utils.ts', false, 'id_ with an extension is not a key'],
+    ['/p/constructor', false, 'a file named like an Object.prototype member'],
+    ['/p/toString', false, 'another prototype name'],
+    ['/p/__proto__', false, 'the prototype itself'],
+    ['/p/a.constructor', false, 'an extension named like a prototype member'],
+    ['/p/b.hasOwnProperty', false, 'another prototype-named extension'],
   ])('%s → %s (%s)', (p, secret) => {
     expect(matchSecretFile(p, CORPUS_HOME) !== undefined).toBe(secret);
   });
