@@ -10,6 +10,7 @@
  */
 import { PERMISSION_MODES, type PermissionMode } from '../core/index.js';
 import { createGuard, explicitSettingsErrors, type Guard, type GuardOptions } from './shared/guard.js';
+import { didYouMean, isKnownToolName } from './shared/did-you-mean.js';
 import { formatCheck, toCheckJson } from './shared/format-check.js';
 
 export const EXIT_BY_BEHAVIOR = { allow: 0, ask: 1, deny: 2 } as const;
@@ -60,6 +61,12 @@ export async function runCheck(words: string[], o: CheckCliOptions): Promise<num
       return fail(`--input is not valid JSON: ${(e as Error).message}`);
     }
     toolName = o.tool;
+    if (!isKnownToolName(toolName)) {
+      const guess = didYouMean(toolName);
+      err(
+        `gantry check: ${toolName} is not a tool Gantry knows${guess ? `; did you mean ${guess}?` : ''} (names are case-sensitive, as in Claude Code)\n`,
+      );
+    }
   } else {
     if (!words.length) return fail('nothing to check: pass a command after -- or --tool NAME --input JSON');
     toolName = 'Bash';

@@ -4,7 +4,7 @@
  * possible.
  */
 import { readFileSync } from 'node:fs';
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { exitQuietlyOnClosedPipe } from './closed-pipe.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -75,6 +75,7 @@ export function buildProgram(): Command {
     .option('--mode <mode>', 'permission mode for every call (default: the recorded mode)')
     .option('--json', 'one JSON line per call, then a summary line')
     .option('--execute', 'also run the allowed read-only calls in --workspace')
+    .option('--suggest', 'print only the suggested allow rules (verified by a second replay)')
     .option('--workspace <dir>', 'directory the executed calls are re-rooted into')
     .option(
       '--max-line-bytes <n>',
@@ -91,7 +92,7 @@ export function buildProgram(): Command {
     .option('--cwd <dir>', 'project root (default: current directory)')
     .option('--mode <mode>', 'permission mode')
     .option('--settings <file>', 'extra settings file (repeatable)', collect)
-    .option('--transport <kind>', 'stdio or http', 'stdio')
+    .option('--transport <kind>', 'stdio (default) or http (implied by --port)')
     .option('--port <n>', 'port for --transport http (0 = any free port)')
     .option('--on-ask <what>', 'deny or allow when the client cannot be asked (elicitation)', 'deny')
     .option('--trust', 'treat the project folder as trusted')
@@ -187,5 +188,20 @@ export async function main(argv: string[]): Promise<void> {
     const { runPrintCli } = await import('./print/cli.js');
     await runPrintCli(argv.slice(2));
   }
-  await buildProgram().parseAsync(argv);
+  const program = buildProgram();
+  // Usage errors (an unknown option, a missing argument) exit 3 in every command, as `gantry check`
+  // documents; help and version exit 0.
+  for (const c of [program, ...program.commands]) c.exitOverride();
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      process.exitCode = e.exitCode === 0 ? 0 : EXIT_USAGE;
+      return;
+    }
+    throw e;
+  }
 }
+
+/** Exit code of a usage error, in every command. */
+export const EXIT_USAGE = 3;

@@ -57,8 +57,11 @@ export async function runMcp(o: McpCliOptions, version: string): Promise<number>
     return 3;
   };
   if (o.mode && !PERMISSION_MODES.includes(o.mode as PermissionMode)) return fail(`unknown --mode ${o.mode}`);
-  const transport = o.transport ?? 'stdio';
+  // A port only means something over HTTP: `--port` alone implies it, `--transport stdio --port` is an error.
+  const transport = o.transport ?? (o.port !== undefined ? 'http' : 'stdio');
   if (transport !== 'stdio' && transport !== 'http') return fail('--transport must be stdio or http');
+  if (transport === 'stdio' && o.port !== undefined)
+    return fail('--port needs --transport http (stdio has no port)');
   const onAsk = o.onAsk ?? 'deny';
   if (onAsk !== 'deny' && onAsk !== 'allow') return fail('--on-ask must be deny or allow');
   const port = o.port === undefined ? 0 : Number(o.port);

@@ -6,9 +6,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { TOOL_TRAITS, traitsOf } from '../../core/tool-traits.js';
 import type { LoadedSettings } from '../../permissions/index.js';
 import { findOnPath, resolveSearchEngine } from '../../tools/ripgrep/resolve-ripgrep.js';
+import { didYouMean, isKnownToolName } from '../shared/did-you-mean.js';
 import { HOST_EVENTS, type HostAgent, hasGantryHook, isGantryHandler } from '../install/hook-entries.js';
 
 export interface Finding {
@@ -70,30 +70,6 @@ export async function checkRipgrep(env: Env): Promise<Finding[]> {
   ];
 }
 
-function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = d[0] as number;
-    d[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = d[j] as number;
-      d[j] = Math.min((d[j] as number) + 1, (d[j - 1] as number) + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return d[b.length] as number;
-}
-
-/** The closest known tool name, when one is close enough to be a typo. */
-export function didYouMean(name: string): string | undefined {
-  let best: { n: string; d: number } | undefined;
-  for (const n of TOOL_TRAITS.keys()) {
-    const dist = editDistance(name.toLowerCase(), n.toLowerCase());
-    if (!best || dist < best.d) best = { n, d: dist };
-  }
-  return best && best.d <= Math.max(2, Math.floor(name.length / 4)) ? best.n : undefined;
-}
-
 const where = (r: { file?: string; line?: number }) =>
   r.file ? `${r.file}${r.line ? `:${r.line}` : ''}` : 'the command line';
 
@@ -112,7 +88,7 @@ export function checkSettings(settings: LoadedSettings): Finding[] {
   const all = settings.rules.all;
   for (const r of all) {
     const name = r.rule.toolName;
-    if (name.startsWith('mcp__') || /[*?]/.test(name) || traitsOf(name)) continue;
+    if (isKnownToolName(name)) continue;
     const guess = didYouMean(name);
     out.push({
       kind: 'problem',

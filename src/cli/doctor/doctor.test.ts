@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runInstall } from '../install/install-command.js';
-import { didYouMean } from './checks.js';
+import { didYouMean } from '../shared/did-you-mean.js';
 import { runDoctor } from './doctor-command.js';
 
 let home: string;

@@ -55,16 +55,26 @@ export interface HookWireAnswer {
 export const FORWARDED_ENV = ['HOME', 'CLAUDE_PROJECT_DIR', 'GANTRY_HOOK_LOG'] as const;
 
 /** Parses the hook's own flags. Unknown flags are ignored (a host may pass extra words). */
-export function parseHookArgs(argv: readonly string[]): { settingsFiles: string[]; passAllow: boolean } {
+export function parseHookArgs(argv: readonly string[]): {
+  settingsFiles: string[];
+  passAllow: boolean;
+  /** Arguments that are not options of `gantry hook` (the hook then answers ask; it fails closed). */
+  errors: string[];
+} {
   const settingsFiles: string[] = [];
+  const errors: string[] = [];
   let passAllow = false;
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--settings' && argv[i + 1]) settingsFiles.push(argv[++i] as string);
-    else if (a?.startsWith('--settings=')) settingsFiles.push(a.slice('--settings='.length));
+    const a = argv[i] as string;
+    if (a === '--settings') {
+      const v = argv[i + 1];
+      if (v === undefined || v.startsWith('--')) errors.push('--settings needs a file');
+      else settingsFiles.push(argv[++i] as string);
+    } else if (a.startsWith('--settings=')) settingsFiles.push(a.slice('--settings='.length));
     else if (a === '--pass-allow') passAllow = true;
+    else errors.push(`unknown argument ${a}`);
   }
-  return { settingsFiles, passAllow };
+  return { settingsFiles, passAllow, errors };
 }
 
 /** True unless `GANTRY_HOOK_DAEMON` is `0`/`off`/`false`. */

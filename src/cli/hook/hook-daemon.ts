@@ -66,6 +66,7 @@ export async function answerWireRequest(req: HookWireRequest): Promise<HookWireA
       ? { settingsFiles: args.settingsFiles.map((f) => path.resolve(req.cwd, f)) }
       : {}),
     passAllow: args.passAllow,
+    ...(args.errors.length ? { argErrors: args.errors } : {}),
     env,
     fallbackCwd: req.cwd,
     makeGuard: cachedGuard,

@@ -37,6 +37,8 @@ export interface HookOptions {
   face?: 'hook' | 'serve';
   /** Host agent named by the installer (`GANTRY_HOST`); otherwise read from the payload. */
   host?: string;
+  /** Command-line errors (an unknown flag): the answer is ask with them, never a decision without them. */
+  argErrors?: string[];
 }
 
 const record = appendHookLog;
@@ -62,6 +64,11 @@ export async function handleHook(stdinText: string, opts: HookOptions = {}): Pro
   const face = opts.face ?? 'hook';
   const host = opts.host ?? env.GANTRY_HOST;
   const parsed = parseHookInput(stdinText);
+  if (opts.argErrors?.length && (parsed.kind === 'decide' || parsed.kind === 'invalid')) {
+    const message = `gantry hook was started with a bad command line (${opts.argErrors.join('; ')}); asking instead of deciding — fix the hook command in the agent's settings`;
+    record(env, { face, event: 'usage-error', decision: 'ask', reason: message });
+    return askAnswer(message);
+  }
   if (parsed.kind === 'invalid') {
     const message = `could not read the hook input: ${parsed.message}`;
     record(env, { face, event: 'invalid-input', decision: 'ask', reason: message, bytes: stdinText.length });

@@ -7,13 +7,14 @@
  * With no file argument it reads `~/.claude/projects/` (the user's own Claude Code sessions).
  * Exit code: 0 when the replay ran (whatever the decisions), 3 on usage errors.
  */
-import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { PERMISSION_MODES, type PermissionMode } from '../../core/index.js';
 import { createGuard, explicitSettingsErrors, type GuardOptions } from '../shared/guard.js';
 import { ReplayExecutor } from './execute.js';
 import { type ReplayRow, type ReplaySummary, replayFiles } from './replay.js';
+import { formatSuggestions, type Suggestions, suggestRules, verifySuggestions } from './suggest.js';
 import { listTranscriptFiles } from './transcript-reader.js';
 
 export interface ReplayCliOptions {
@@ -22,6 +23,8 @@ export interface ReplayCliOptions {
   json?: boolean;
   execute?: boolean;
   workspace?: string;
+  /** Print only the suggested allow rules (verified by a second replay with them). */
+  suggest?: boolean;
   /** Longest transcript line read (bytes); longer lines are skipped and counted as malformed. */
   maxLineBytes?: string;
   /** Tests: where the default sessions live and other guard overrides. */
@@ -120,12 +123,15 @@ export async function runReplay(paths: string[], o: ReplayCliOptions = {}): Prom
   const executor =
     o.execute && o.workspace ? new ReplayExecutor(path.resolve(o.workspace), guard) : undefined;
   let lastFile = '';
+  const rows: ReplayRow[] = [];
   const summary = await replayFiles(files, {
     ...(o.settings ? { settingsFiles: o.settings } : {}),
     ...(o.mode ? { mode: o.mode as PermissionMode } : {}),
     ...(maxLineBytes !== undefined ? { maxLineBytes } : {}),
     guard,
     onCall: async (r) => {
+      rows.push(r);
+      if (o.suggest) return;
       const ran = executor ? await executor.maybeExecute(r) : false;
       const result = ran ? executor?.report.results.at(-1) : undefined;
       if (o.json) {
@@ -138,6 +144,9 @@ export async function runReplay(paths: string[], o: ReplayCliOptions = {}): Prom
             summary: r.summary,
             decision: r.decision,
             reason: r.reason,
+            ...(r.reasonType ? { reason_type: r.reasonType } : {}),
+            ...(r.step ? { step: r.step } : {}),
+            ...(r.checkId ? { check_id: r.checkId } : {}),
             mode: r.mode,
             original: r.call.outcome,
             ...(r.disagreement ? { disagreement: r.disagreement } : {}),
@@ -154,6 +163,16 @@ export async function runReplay(paths: string[], o: ReplayCliOptions = {}): Prom
       if (result) out(`      executed in workspace: ${result.isError ? `tool error: ${result.text}` : 'ok'}`);
     },
   });
+  const suggestions = await suggestAndVerify(files, rows, {
+    ...(o.settings ? { settingsFiles: o.settings } : {}),
+    ...(o.mode ? { mode: o.mode as PermissionMode } : {}),
+    ...(maxLineBytes !== undefined ? { maxLineBytes } : {}),
+    guard,
+  });
+  if (o.suggest) {
+    out(formatSuggestions(suggestions, summary.asksByReason).trimEnd());
+    return 0;
+  }
   if (o.json) {
     out(
       JSON.stringify({
@@ -168,6 +187,12 @@ export async function runReplay(paths: string[], o: ReplayCliOptions = {}): Prom
           byOutcome: summary.byOutcome,
           allowVsUserDenied: summary.disagreements.allowVsUserDenied.length,
           denyVsRanFine: summary.disagreements.denyVsRanFine.length,
+          asksByReason: summary.asksByReason,
+          suggestions: {
+            rules: suggestions.rules,
+            dropped: suggestions.dropped,
+            asksAfter: suggestions.asksAfter,
+          },
           ...(executor ? { execution: { ...executor.report, results: undefined } } : {}),
         },
       }),
@@ -175,6 +200,7 @@ export async function runReplay(paths: string[], o: ReplayCliOptions = {}): Prom
   } else {
     out('');
     out(formatSummary(summary).trimEnd());
+    out(formatSuggestions(suggestions, summary.asksByReason).trimEnd());
     if (executor) {
       const x = executor.report;
       out(
@@ -183,4 +209,38 @@ export async function runReplay(paths: string[], o: ReplayCliOptions = {}): Prom
     }
   }
   return 0;
+}
+
+/**
+ * Suggests rules over the replayed rows, then replays again with them in a temporary settings
+ * file to verify (suggest.ts step 4); a second verification runs when a rule was dropped.
+ */
+async function suggestAndVerify(
+  files: string[],
+  before: ReplayRow[],
+  opts: Omit<NonNullable<Parameters<typeof replayFiles>[1]>, 'onCall'>,
+): Promise<Suggestions> {
+  let s = suggestRules(before);
+  const dir = mkdtempSync(path.join(tmpdir(), 'gantry-suggest-'));
+  try {
+    for (let round = 0; round < 3 && s.rules.length > 0; round++) {
+      const file = path.join(dir, `round-${round}.json`);
+      writeFileSync(file, JSON.stringify({ permissions: { allow: s.rules.map((r) => r.rule) } }));
+      const after: ReplayRow[] = [];
+      await replayFiles(files, {
+        ...opts,
+        settingsFiles: [...(opts.settingsFiles ?? []), file],
+        onCall: (r) => {
+          after.push(r);
+        },
+      });
+      const verified = verifySuggestions(s, before, after, (r) => r.ruleText);
+      const dropped = [...s.dropped, ...verified.dropped];
+      s = { ...verified, dropped };
+      if (verified.dropped.length === 0) break;
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return s;
 }

@@ -43,6 +43,14 @@ export interface ReplayRow {
   input: Record<string, unknown>;
   /** The decision disagrees with the original outcome in a way that matters. */
   disagreement?: 'allow-vs-user-denied' | 'deny-vs-ran-fine';
+  /** What decided (the reason's type), the pipeline step and the check id, when known. */
+  reasonType?: string;
+  step?: string;
+  checkId?: string;
+  /** For an ask: the engine's narrow "always allow" rules for this call. */
+  suggestions?: string[];
+  /** The rule that decided, as written. */
+  ruleText?: string;
 }
 
 export interface ReplaySummary {
@@ -54,6 +62,8 @@ export interface ReplaySummary {
   /** Calls whose decision failed with an internal error (counted as ask). */
   errors: number;
   disagreements: { allowVsUserDenied: ReplayRow[]; denyVsRanFine: ReplayRow[] };
+  /** Asks counted by what caused them (the reason's type: `default`, `check`, `working-directory`, …). */
+  asksByReason: Record<string, number>;
 }
 
 const WIN_PATH = /^([A-Za-z]):[\\/]/;
@@ -117,6 +127,7 @@ export async function replayFiles(
     byOutcome: {},
     errors: 0,
     disagreements: { allowVsUserDenied: [], denyVsRanFine: [] },
+    asksByReason: {},
   };
   const guards = new Map<string, Guard>();
   const guardFor = (projectRoot: string): Guard => {
@@ -153,6 +164,9 @@ export async function replayFiles(
       let decision: PermissionBehavior = 'ask';
       let reason: string;
       let readOnly = false;
+      let why: Pick<ReplayRow, 'reasonType' | 'step' | 'checkId' | 'suggestions' | 'ruleText'> = {
+        reasonType: 'error',
+      };
       try {
         const r = await guardFor(projectRoot).check(call.tool, input, {
           cwd,
@@ -162,6 +176,16 @@ export async function replayFiles(
         decision = r.detailed.decision.behavior;
         reason = r.detailed.decision.reason.message;
         readOnly = r.description.readOnly;
+        const d = r.detailed.decision;
+        why = {
+          reasonType: d.reason.type,
+          step: r.detailed.step,
+          ...(d.reason.checkId ? { checkId: d.reason.checkId } : {}),
+          ...(d.reason.rule ? { ruleText: d.reason.rule.text } : {}),
+          ...(d.behavior === 'ask' && d.suggestions.length
+            ? { suggestions: d.suggestions.map((x) => x.rule) }
+            : {}),
+        };
       } catch (e) {
         summary.errors++;
         reason = `internal error: ${e instanceof Error ? e.message : String(e)}`;
@@ -177,7 +201,11 @@ export async function replayFiles(
         projectRoot,
         cwd,
         input,
+        ...why,
       };
+      if (decision === 'ask')
+        summary.asksByReason[why.reasonType ?? 'error'] =
+          (summary.asksByReason[why.reasonType ?? 'error'] ?? 0) + 1;
       if (decision === 'allow' && call.outcome === 'denied') row.disagreement = 'allow-vs-user-denied';
       if (decision === 'deny' && call.outcome === 'executed') row.disagreement = 'deny-vs-ran-fine';
       summary.rows++;
