@@ -9,7 +9,8 @@
  * - decision only: the engine on a ready description (the permission engine's own share).
  * Each command is timed individually after a warm-up pass: the fastest of REPS wall-clock runs, so
  * the figures stay meaningful on a shared, loaded machine (slower runs measure waiting for a core).
- * Ratios are against the targets.
+ * Ratios are against the targets, and with / without the destructive floor and the credential-read
+ * checks (the same engine with `destructiveFloor: off` and `secretReads: allow`), timed interleaved.
  */
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -120,6 +121,20 @@ export default async function bench(): Promise<BenchReport> {
     }),
     resolver,
   });
+  // The same engine without the destructive floor and the credential-read check: the baseline the
+  // new checks are compared with, in the same run (docs/security-round-2.md "Measured").
+  const withoutNewChecks = createPermissionEngine({
+    settings: settingsFromRules({
+      projectRoot: CORPUS_PROJECT,
+      home: CORPUS_HOME,
+      allow: ALLOW,
+      deny: DENY,
+      source: 'projectSettings',
+      destructiveFloor: 'off',
+      secretReads: 'allow',
+    }),
+    resolver,
+  });
   const describerOf = (it: Item) => describerFor?.(it.toolName) ?? hostToolDescriber(it.toolName);
   const describe = (it: Item): CallDescription =>
     it.command !== undefined
@@ -142,33 +157,54 @@ export default async function bench(): Promise<BenchReport> {
     });
 
   /**
-   * Times each item REPS times and keeps its fastest wall-clock run (hrtime): on a shared machine
-   * the slower runs measure waiting for a core, not the work. (Per-item CPU time is not usable:
-   * the kernel accounts it in scheduler ticks.)
+   * Times two functions on the same items, interleaved and in alternating order per repetition
+   * (whichever runs first on an item pays for cold caches), keeping each item's fastest wall-clock
+   * run (hrtime): on a shared machine the slower runs measure waiting for a core, not the work.
+   * (Per-item CPU time is not usable: the kernel accounts it in scheduler ticks.)
    */
-  const timeItems = (n: number, fn: (i: number) => void): { wall: Stats } => {
-    const best = new Array<bigint>(n).fill(BigInt(Number.MAX_SAFE_INTEGER));
-    for (let rep = 0; rep < REPS; rep++)
-      for (let i = 0; i < n; i++) {
-        const t0 = process.hrtime.bigint();
-        fn(i);
-        const dt = process.hrtime.bigint() - t0;
-        if (dt < (best[i] as bigint)) best[i] = dt;
-      }
-    return { wall: stats(best) };
+  const timePair = (
+    n: number,
+    a: (i: number) => void,
+    b: (i: number) => void,
+  ): [{ wall: Stats }, { wall: Stats }] => {
+    const best = [new Array<bigint>(n), new Array<bigint>(n)].map((arr) =>
+      arr.fill(BigInt(Number.MAX_SAFE_INTEGER)),
+    );
+    const fns = [a, b];
+    for (let rep = 0; rep < REPS * 2; rep++)
+      for (let i = 0; i < n; i++)
+        for (const k of rep % 2 === 0 ? [0, 1] : [1, 0]) {
+          const t0 = process.hrtime.bigint();
+          (fns[k] as (i: number) => void)(i);
+          const dt = process.hrtime.bigint() - t0;
+          const arr = best[k] as bigint[];
+          if (dt < (arr[i] as bigint)) arr[i] = dt;
+        }
+    return [{ wall: stats(best[0] as bigint[]) }, { wall: stats(best[1] as bigint[]) }];
   };
   const run = (items: Item[]) => {
     // Warm-up (JIT, parser caches).
     items.forEach((it, i) => engine.decideSync(requestFor(it, describe(it), i)));
     const counts = { allow: 0, ask: 0, deny: 0 };
     items.forEach((it, i) => counts[engine.decideSync(requestFor(it, describe(it), i)).decision.behavior]++);
-    const e2e = timeItems(items.length, (i) => {
-      const it = items[i] as Item;
-      engine.decideSync(requestFor(it, describe(it), i));
-    });
+    const [e2e, e2eBase] = timePair(
+      items.length,
+      (i) => {
+        const it = items[i] as Item;
+        engine.decideSync(requestFor(it, describe(it), i));
+      },
+      (i) => {
+        const it = items[i] as Item;
+        withoutNewChecks.decideSync(requestFor(it, describe(it), i));
+      },
+    );
     const reqs = items.map((it, i) => requestFor(it, describe(it), i));
-    const eng = timeItems(reqs.length, (i) => engine.decideSync(reqs[i] as PermissionRequest));
-    return { e2e, eng, counts };
+    const [eng, base] = timePair(
+      reqs.length,
+      (i) => engine.decideSync(reqs[i] as PermissionRequest),
+      (i) => withoutNewChecks.decideSync(reqs[i] as PermissionRequest),
+    );
+    return { e2e, e2eBase, eng, base, counts };
   };
 
   const c = run(corpus);
@@ -183,8 +219,17 @@ export default async function bench(): Promise<BenchReport> {
     figures[`${label} end-to-end p50 µs`] = r.e2e.wall.p50Us;
     figures[`${label} end-to-end p99 µs`] = r.e2e.wall.p99Us;
     figures[`${label} end-to-end max µs`] = r.e2e.wall.maxUs;
+    figures[`${label} end-to-end mean µs without floor and secret checks`] = r.e2eBase.wall.meanUs;
+    figures[`${label} end-to-end p99 µs without floor and secret checks`] = r.e2eBase.wall.p99Us;
+    figures[`${label} end-to-end mean: with / without the new checks`] =
+      r.e2e.wall.meanUs / r.e2eBase.wall.meanUs;
+    figures[`${label} end-to-end p99: with / without the new checks`] =
+      r.e2e.wall.p99Us / r.e2eBase.wall.p99Us;
     figures[`${label} decision-only mean µs`] = r.eng.wall.meanUs;
     figures[`${label} decision-only p99 µs`] = r.eng.wall.p99Us;
+    figures[`${label} decision-only mean µs without floor and secret checks`] = r.base.wall.meanUs;
+    figures[`${label} decision-only mean: with / without the new checks`] =
+      r.eng.wall.meanUs / r.base.wall.meanUs;
     figures[`${label} mean / target (200 µs)`] = r.e2e.wall.meanUs / TARGET_MEAN_US;
     figures[`${label} p99 / target (1.5 ms)`] = r.e2e.wall.p99Us / TARGET_P99_US;
     figures[`${label} decisions allow/ask/deny`] = `${r.counts.allow}/${r.counts.ask}/${r.counts.deny}`;

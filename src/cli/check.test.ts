@@ -202,3 +202,151 @@ describe('gantry check', () => {
     expect(r.stderr).toMatch(/gantry check: internal error.*boom/);
   });
 });
+
+describe('gantry check with a broken settings file (fail closed)', () => {
+  it.each([
+    ['{\n  "permissions": {\n    "deny": ["Bash(ls:*)",]\n  }\n}\n', 3, 'JSON typo (trailing comma)'],
+    ['{\n  "permissions": {\n    "deny": "Bash(ls:*)"\n  }\n}\n', 3, 'permissions.deny is a string'],
+    ['{\n  "permissions": {\n    "deny": {"0": "Bash(ls:*)"}\n  }\n}\n', 3, 'permissions.deny is an object'],
+  ])(
+    'a broken ~/.claude/settings.json makes `ls` ask and names file:line (%#: %s)',
+    async (text, line, _why) => {
+      const { home, project } = world();
+      const file = path.join(home, '.claude', 'settings.json');
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, text);
+      let out = '';
+      let err = '';
+      const code = await runCheck(['ls'], {
+        cwd: project,
+        home,
+        trust: true,
+        out: (t) => {
+          out += t;
+        },
+        err: (t) => {
+          err += t;
+        },
+      });
+      expect(code).toBe(1);
+      expect(out).toMatch(/^ASK/);
+      expect(out).toContain(`${file}:${line}`);
+      expect(out).toContain('decided by: settings');
+      expect(err).toContain(file);
+      let json = '';
+      await runCheck(['ls'], {
+        cwd: project,
+        home,
+        trust: true,
+        json: true,
+        out: (t) => (json += t),
+        err: () => {},
+      });
+      const j = JSON.parse(json);
+      expect(j.decision).toBe('ask');
+      expect(j.reason.type).toBe('settings');
+      expect(j.settings.broken[0].file).toBe(file);
+      const denied = await runCheck(['ls'], {
+        cwd: project,
+        home,
+        trust: true,
+        mode: 'dontAsk',
+        out: () => {},
+        err: () => {},
+      });
+      expect(denied).toBe(2);
+    },
+  );
+});
+
+describe('gantry check with the real tool describers: credential reads and odd paths', () => {
+  const run = async (tool: string, input: (project: string, home: string) => Record<string, unknown>) => {
+    const { home, project } = world();
+    let out = '';
+    const code = await runCheck([], {
+      cwd: project,
+      home,
+      trust: true,
+      tool,
+      input: JSON.stringify(input(project, home)),
+      out: (t) => {
+        out += t;
+      },
+      err: () => undefined,
+    });
+    return { code, out };
+  };
+  it.each([
+    [
+      'Read',
+      (p: string) => ({ file_path: `${p}/.env.local` }),
+      1,
+      /SECRET_FILE_READ/,
+      'Read of an env file asks',
+    ],
+    [
+      'Read',
+      (_p: string, h: string) => ({ file_path: `${h}/.aws/credentials` }),
+      1,
+      /SECRET_FILE_READ/,
+      'cloud credentials',
+    ],
+    [
+      'Grep',
+      (p: string) => ({ pattern: 'KEY', path: `${p}/server.key` }),
+      1,
+      /SECRET_FILE_READ/,
+      'Grep on a key file',
+    ],
+    [
+      'Read',
+      (p: string) => ({ file_path: `${p}/.env.example` }),
+      0,
+      /read-only/,
+      'a template is read freely',
+    ],
+    [
+      'Write',
+      (_p: string, h: string) => ({ file_path: `${h}/.bashrc\u0000.txt`, content: 'x' }),
+      2,
+      /PATH_NUL_BYTE/,
+      'NUL',
+    ],
+    [
+      'Write',
+      (p: string) => ({ file_path: `${p}/a\u202etxt.sh`, content: 'x' }),
+      1,
+      /PATH_CONTROL_CHARACTER/,
+      'bidi override',
+    ],
+  ] as const)('%s → exit %i (%s)', async (tool, input, code, pattern, _why) => {
+    const r = await run(tool, input);
+    expect(r.code, r.out).toBe(code);
+    expect(r.out).toMatch(pattern);
+  });
+});
+
+describe('gantry check shows the destructive floor', () => {
+  it('names the row and its reason, the level in force, and a project that tried to lower it', async () => {
+    const { home, project } = world();
+    const file = path.join(project, '.claude', 'settings.json');
+    writeFileSync(file, JSON.stringify({ destructiveFloor: 'off' }));
+    let out = '';
+    const code = await runCheck(['rm -rf ~'], {
+      cwd: project,
+      home,
+      trust: true,
+      mode: 'bypassPermissions',
+      out: (t) => {
+        out += t;
+      },
+      err: () => undefined,
+    });
+    expect(code).toBe(2);
+    expect(out).toContain('destructive floor [remove-root-or-home]');
+    expect(out).toContain('removing / or the home directory destroys');
+    expect(out).toMatch(
+      /destructive floor: standard \(default; .*settings\.json sets destructiveFloor "off", but only user or managed settings may lower it; ignored\)/,
+    );
+  });
+});

@@ -93,7 +93,7 @@ export async function runCheck(words: string[], o: CheckCliOptions): Promise<num
       for (const p of guard.settings.problems) {
         err(`settings ${p.severity}: ${p.file ?? ''}${p.line ? `:${p.line}` : ''} ${p.message}\n`);
       }
-      out(formatCheck(result));
+      out(formatCheck(result, guard.settings));
     }
     return EXIT_BY_BEHAVIOR[result.detailed.decision.behavior];
   } catch (e) {

@@ -122,6 +122,17 @@ export interface SubcommandInfo {
   cwd?: string;
   /** How this sub-command was reached: top level, or inside `$(…)`, `sh -c`, `eval`, `xargs`, `find -exec`… */
   via: string;
+  /** `|`, `&&`, `||`, `;`, `&` or a newline joining it to the previous command at its level (absent for the first). */
+  connector?: string;
+  /** The shell function whose body holds it (`f() { …; }`), when it is in one. */
+  inFunction?: string;
+  /** True when it runs in the background (`… &`). */
+  background?: boolean;
+  /**
+   * True when the program and its options are read-only and only its effects are not (a
+   * redirection into a file: `echo x > notes.txt`); `readOnly` is then false.
+   */
+  readOnlyProgram?: boolean;
 }
 
 /**
@@ -166,6 +177,7 @@ export type DecisionReasonType =
   | 'tool'
   | 'sandbox'
   | 'default'
+  | 'settings'
   | 'error';
 
 export interface DecisionReason {

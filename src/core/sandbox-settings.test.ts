@@ -50,6 +50,7 @@ describe('mergeSandboxSettings', () => {
         allowedDomains: ['a.test', 'b.test'],
         deniedDomains: ['evil.test'],
         allowLocalBinding: true,
+        allowPrivateNetworks: false,
       },
       bwrapPath: '/x/bwrap',
     });

@@ -53,6 +53,7 @@ function buildSchema() {
         allowedDomains: stringList.optional(),
         deniedDomains: stringList.optional(),
         allowLocalBinding: z.boolean().optional(),
+        allowPrivateNetworks: z.boolean().optional(),
       })
       .optional(),
     bwrapPath: z.string().optional(),
@@ -103,6 +104,12 @@ export interface SandboxSettings {
     deniedDomains: string[];
     /** May a sandboxed command listen on its own (private) loopback. Default false. */
     allowLocalBinding: boolean;
+    /**
+     * May an allowed wildcard name resolve into a private network (10/8, 172.16/12, 192.168/16,
+     * 100.64/10)? Default false: only exactly listed hosts reach them (the machine's own addresses
+     * are never reached through a name).
+     */
+    allowPrivateNetworks?: boolean;
   };
   /** bubblewrap binary; default `bwrap` on PATH. */
   bwrapPath?: string;
@@ -142,7 +149,7 @@ export function defaultSandboxSettings(): SandboxSettings {
     failIfUnavailable: false,
     excludedCommands: [],
     filesystem: { allowWrite: [], denyWrite: [], denyRead: [], allowRead: [] },
-    network: { allowedDomains: [], deniedDomains: [], allowLocalBinding: false },
+    network: { allowedDomains: [], deniedDomains: [], allowLocalBinding: false, allowPrivateNetworks: false },
   };
 }
 
@@ -200,6 +207,10 @@ export function mergeSandboxSettings(sources: readonly SandboxSettingsInput[]): 
       allowLocalBinding: firstDefined(
         net.map((n) => n?.allowLocalBinding),
         d.network.allowLocalBinding,
+      ),
+      allowPrivateNetworks: firstDefined(
+        net.map((n) => n?.allowPrivateNetworks),
+        d.network.allowPrivateNetworks,
       ),
     },
   };

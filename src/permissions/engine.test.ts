@@ -25,6 +25,7 @@ import {
   request,
   ro,
   sub,
+  unknown,
   write,
 } from './test-support.js';
 
@@ -96,6 +97,25 @@ describe('hooks in the engine', () => {
     const e = engineWithHook(hookJson({ hookSpecificOutput: { permissionDecision: 'allow' } }));
     const d = await e.decide(hookReq(bash([sub('echo {}')], [write(P('.claude/settings.json'))])));
     expect(d).toMatchObject({ behavior: 'ask', reason: { type: 'config-path' } });
+  });
+
+  it.each([
+    ['exec', '$CMD', 'a program nobody can name'],
+    ['write', '$F', 'a write whose target is computed'],
+    ['delete', '$DIR', 'a removal whose target is computed'],
+  ] as const)('a hook allow still asks for an unknown %s (%s: %s)', async (kind, target, _why) => {
+    const e = engineWithHook(hookJson({ hookSpecificOutput: { permissionDecision: 'allow' } }));
+    const d = await e.decide(hookReq(bash([sub('x')], [unknown(kind, target)])));
+    expect(d).toMatchObject({ behavior: 'ask', reason: { type: 'unknown-effect' } });
+  });
+
+  it('a hook allow does not lift a destructive-floor deny', async () => {
+    const e = engineWithHook(hookJson({ hookSpecificOutput: { permissionDecision: 'allow' } }));
+    const d = await e.decide(
+      hookReq(bash([sub('rm -rf /', { program: 'rm', argv: ['rm', '-rf', '/'] })], [del('/')])),
+    );
+    expect(d.behavior).toBe('deny');
+    expect(d.reason.checkId).toBe('destructive-floor/remove-root-or-home');
   });
 
   it('a hook allow lets an otherwise-asked call through', async () => {

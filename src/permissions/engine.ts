@@ -29,6 +29,7 @@ import type {
 import { builtinClassifier } from './classifier/builtin-scorer.js';
 import type { AutoModeClassifier, ClassifierVerdict } from './classifier/types.js';
 import { verdictDecision } from './classifier/verdict.js';
+import { fsRepositoryRoot, type RepositoryRootOf } from './git-repository.js';
 import { mergeHookVerdicts, type PreToolUseInput, runPreToolUseHooks } from './hooks/pre-tool-use.js';
 import type { HookVerdict } from './hooks/types.js';
 import {
@@ -40,6 +41,7 @@ import {
 import { compileRule, type RuleProblem } from './rules/rule-set.js';
 import { dontAskDenial } from './explain.js';
 import { PermissionSession } from './session.js';
+import { brokenCovering, describeBroken } from './settings/broken.js';
 import { persistRule } from './settings/persist.js';
 import type { LoadedSettings } from './settings/types.js';
 import { suggestRules } from './suggestions.js';
@@ -73,6 +75,16 @@ export interface PermissionEngineOptions {
    * output (design.md §5: "written to a file the model can Read"). Writes there still ask.
    */
   readableDirectories?: readonly string[];
+  /**
+   * The session's plan file (absolute path) for a request, declared by the host's plan-mode tools:
+   * in plan mode, writing exactly that file is allowed; every other change is refused.
+   */
+  planFile?: (request: PermissionRequest) => string | undefined;
+  /**
+   * Which repository a directory belongs to, for "git in another repository" (default: the nearest
+   * ancestor holding `.git` on the real filesystem).
+   */
+  repositoryRoot?: RepositoryRootOf;
 }
 
 export interface DecideOptions {
@@ -93,8 +105,11 @@ export interface DecideOptions {
 
 export interface DetailedDecision {
   decision: PermissionDecision;
-  /** Which pipeline step decided (`classifier` when auto mode's classifier did). */
-  step: PipelineStep | 'classifier';
+  /**
+   * Which pipeline step decided (`classifier` when auto mode's classifier did, `settings` when a
+   * broken settings file turned an allow into an ask).
+   */
+  step: PipelineStep | 'classifier' | 'settings';
   mode: PermissionMode;
   trace: string[];
   hook?: HookVerdict;
@@ -149,6 +164,24 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
   const session = opts.session ?? new PermissionSession();
   const acceptEditsCommands = new Set(opts.acceptEditsCommands ?? DEFAULT_ACCEPT_EDITS_COMMANDS);
   const dirCache = new Map<string, WorkingDirectories>();
+  const repositoryRoot = opts.repositoryRoot ?? fsRepositoryRoot();
+  // Broken settings (settings/broken.ts): does a malformed rule of tool `a` concern calls of `b`?
+  const ruleToolMatch = new Map<string, boolean>();
+  const matchesTool = (ruleTool: string, toolName: string): boolean => {
+    const key = `${ruleTool}\u0000${toolName}`;
+    let hit = ruleToolMatch.get(key);
+    if (hit === undefined) {
+      const { rule } = compileRule(
+        { text: ruleTool, behavior: 'deny', source: 'session', pathRoot: settings.projectRoot },
+        { home: settings.home, cwd: settings.projectRoot },
+      );
+      hit = rule ? rule.matchesTool(toolName) : true;
+      ruleToolMatch.set(key, hit);
+    }
+    return hit;
+  };
+  const brokenFor = (req: PermissionRequest, sandboxed: boolean) =>
+    settings.broken.length ? brokenCovering(settings.broken, req.toolName, matchesTool, sandboxed) : [];
   const readableDirs = opts.readableDirectories?.length
     ? new WorkingDirectories(opts.readableDirectories, resolver)
     : undefined;
@@ -174,6 +207,11 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
     const mode = effectiveMode(req.mode, settings, trace);
     const sandboxed =
       (o?.sandboxed ?? req.description.sandboxed ?? false) && traitsFor(req.toolName).ruleKind === 'shell';
+    // Broken sandbox settings: the sandbox may be weaker than configured, so it allows nothing by itself.
+    const sandboxBroken = sandboxed && brokenFor(req, true).some((b) => b.scope === 'sandbox');
+    if (sandboxBroken)
+      trace.push('settings: sandbox settings are broken; sandboxed commands are not auto-allowed');
+    const planFile = mode === 'plan' ? opts.planFile?.(req) : undefined;
     const result = runPipeline({
       request: req,
       rules: settings.rules,
@@ -181,10 +219,14 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
       workingDirs: workingDirsFor(req),
       home: settings.home,
       resolver,
-      sandboxAutoAllow: sandboxed && settings.sandbox.autoAllowBashIfSandboxed,
+      sandboxAutoAllow: sandboxed && !sandboxBroken && settings.sandbox.autoAllowBashIfSandboxed,
       ...(hook ? { hook } : {}),
       acceptEditsCommands,
       ...(readableDirs ? { readableDirs } : {}),
+      floor: settings.destructiveFloor,
+      secretReads: settings.secretReads.value,
+      ...(planFile ? { planFile } : {}),
+      repositoryRoot,
     });
     return { mode, result, trace: [...trace, ...result.trace] };
   };
@@ -209,11 +251,32 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
     mode: PermissionMode,
     result: PipelineResult,
     decision: PermissionDecision,
-    step: DetailedDecision['step'],
+    decidedBy: DetailedDecision['step'],
     trace: string[],
     extras: { hook?: HookVerdict; classifier?: ClassifierVerdict },
   ): DetailedDecision => {
     let d = decision;
+    let step = decidedBy;
+    if (d.behavior === 'allow') {
+      // Fail closed while a settings file that could restrict this call is broken (settings/broken.ts).
+      const broken = brokenFor(req, false).filter((b) => b.scope !== 'sandbox');
+      const first = broken[0];
+      if (first) {
+        const more = broken.length > 1 ? ` (and ${broken.length - 1} more broken setting(s))` : '';
+        d = {
+          behavior: 'ask',
+          reason: {
+            type: 'settings',
+            path: first.file,
+            message: `Needs approval: the settings file ${describeBroken(first)}${more}. Its rules could not be read, so nothing they could restrict is allowed without asking until it is fixed (this call would otherwise be allowed: ${d.reason.message})`,
+          },
+          suggestions: [],
+          forceConfirmation: true,
+        };
+        trace.push(`settings: broken settings (${describeBroken(first)}) turn the allow into an ask`);
+        step = 'settings';
+      }
+    }
     if (d.behavior === 'ask' && mode === 'dontAsk') {
       d = dontAskDenial(d.reason);
       trace.push('mode: dontAsk turns the ask into a deny');
@@ -221,7 +284,8 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
       d.behavior === 'ask' &&
       (result.classifierEligible || step === 'classifier') &&
       result.decision.reason.type !== 'check' &&
-      result.decision.reason.type !== 'unknown-effect'
+      result.decision.reason.type !== 'unknown-effect' &&
+      d.reason.type !== 'settings'
     ) {
       d = { ...d, suggestions: suggestRules(result.view, req.projectRoot) };
     }

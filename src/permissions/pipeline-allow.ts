@@ -14,6 +14,27 @@ import {
 } from './pipeline-types.js';
 import { allowPathCovers, allowRuleEligible, matchShellAllow, matchToolAllow } from './rule-match.js';
 import type { CompiledRule } from './rules/rule-set.js';
+import { isExemptDevicePath } from './working-dirs.js';
+
+/**
+ * True when sub-command `i` writes only through redirections into files inside the working
+ * directories (`echo x > notes.txt`) and reaches no network: an edit, which acceptEdits allows.
+ * Protected and configuration paths never get here (step 3 denies or asks first).
+ */
+function onlyProjectRedirects(view: CallView, input: PipelineInput, i: number): boolean {
+  if (view.description.effects.some((e) => e.kind === 'network' && e.subcommand === i)) return false;
+  return view.files
+    .filter(
+      (f) => f.access === 'write' && f.effect.subcommand === i && !isExemptDevicePath(f.resolved, 'write'),
+    )
+    .every(
+      (f) =>
+        f.effect.source === 'redirect' &&
+        f.effect.kind === 'write' &&
+        input.workingDirs.contains(f.lexical) &&
+        input.workingDirs.contains(f.resolved),
+    );
+}
 
 /** Step 6 acceptEdits: file-edit tools, or shell calls made only of read-only/allowed/simple fs commands. */
 export function acceptEditsAllows(view: CallView, input: PipelineInput): boolean {
@@ -24,6 +45,7 @@ export function acceptEditsAllows(view: CallView, input: PipelineInput): boolean
   const cmds = input.acceptEditsCommands ?? DEFAULT_ACCEPT_EDITS_COMMANDS;
   return view.subcommands.every((sub, i) => {
     if (sub.readOnly && !hasSideEffects(view, i)) return true;
+    if ((sub.readOnly || sub.readOnlyProgram) && onlyProjectRedirects(view, input, i)) return true;
     if (cmds.has(sub.program) && allowRuleEligible(sub)) return true;
     return matchShellAllow(input.rules, view.toolName, sub, false) !== undefined;
   });

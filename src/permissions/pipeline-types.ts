@@ -2,6 +2,7 @@
  * The pipeline's vocabulary: its input, its result, the steps that can decide, and the two
  * built-in tool/program lists modes use. See pipeline.ts for the order.
  */
+import type { DestructiveFloorLevel } from '../core/destructive-floor/index.js';
 import type { PathResolver } from '../core/paths.js';
 import { TOOL_TRAITS } from '../core/tool-traits.js';
 import type {
@@ -11,6 +12,7 @@ import type {
   PermissionRequest,
 } from '../core/permission-types.js';
 import type { CallView } from './call-view.js';
+import type { RepositoryRootOf } from './git-repository.js';
 import type { HookVerdict } from './hooks/types.js';
 import type { RuleSet } from './rules/rule-set.js';
 import type { WorkingDirectories } from './working-dirs.js';
@@ -41,6 +43,17 @@ export interface PipelineInput {
   acceptEditsCommands?: ReadonlySet<string>;
   /** Directories that may be read (not written) without asking: the session's spill directory. */
   readableDirs?: WorkingDirectories;
+  /** The destructive floor's level and the lower settings that were ignored (default standard). */
+  floor?: { value: DestructiveFloorLevel; ignored: readonly string[] };
+  /** Credential-file reads: ask (default) or allow. */
+  secretReads?: 'ask' | 'allow';
+  /**
+   * The session's plan file (absolute): in plan mode, writing it is the one change allowed. Set by
+   * the host's plan-mode tools (`PermissionEngineOptions.planFile`).
+   */
+  planFile?: string;
+  /** Which repository a directory belongs to (git in another repository asks); absent: not checked. */
+  repositoryRoot?: RepositoryRootOf;
 }
 
 export type PipelineStep =
@@ -49,6 +62,8 @@ export type PipelineStep =
   | 'tool'
   | 'protected-path'
   | 'config-path'
+  | 'floor'
+  | 'secret'
   | 'check'
   | 'ask-rule'
   | 'mode'

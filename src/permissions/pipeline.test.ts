@@ -172,11 +172,18 @@ const rows: Row[] = [
     reason: 'mode',
   },
   {
-    why: 'reading a protected file is not blocked by the list',
+    why: 'reading a protected file is not blocked by the list (a non-secret one: .gitconfig)',
     tool: 'Read',
-    call: fileCall('read', P('.env')),
+    call: fileCall('read', P('.gitconfig')),
     expected: 'allow',
     reason: 'read-only',
+  },
+  {
+    why: 'reading .env asks: it is a credential file whose contents would go to the model provider',
+    tool: 'Read',
+    call: fileCall('read', P('.env')),
+    expected: 'ask',
+    reason: 'check',
   },
   {
     why: 'agent config write asks even in bypass',
@@ -194,8 +201,15 @@ const rows: Row[] = [
     reason: 'config-path',
   },
   {
-    why: 'critical-path removal asks in bypass',
+    why: 'removing the home directory is denied by the destructive floor, bypass included',
     call: bash([sub('rm -rf /home/user')], [del(HOME)]),
+    mode: 'bypassPermissions',
+    expected: 'deny',
+    reason: 'check',
+  },
+  {
+    why: 'critical-path removal (an ancestor of home, non-recursive) asks in bypass',
+    call: bash([sub('rmdir /home')], [del('/home')]),
     mode: 'bypassPermissions',
     expected: 'ask',
     reason: 'check',
@@ -295,8 +309,8 @@ const rows: Row[] = [
     reason: 'read-only',
   },
   {
-    why: 'bypass skips the checks',
-    call: bash([sub('rm -rf /tmp/x')], [del('/tmp/x')]),
+    why: 'bypass skips the checks (a read outside the working directories)',
+    call: bash([ro('cat /tmp/x')], [read('/tmp/x')]),
     mode: 'bypassPermissions',
     expected: 'allow',
     reason: 'mode',

@@ -3,17 +3,19 @@
  * a pure function of the prepared call, the rules, the mode and the working directories. It never
  * prompts and never runs anything; hooks have already run and arrive as a verdict.
  *
+ *   0 plan mode: anything not read-only (except the session's plan file) → deny, before any other check
  *   1 PreToolUse hook deny                                  → deny
  *   2 deny rules (tool, parameters, sub-commands, Read/Edit over effects, domains), tool deny → deny
- *   3 protected-path writes, deny-level findings             → deny
- *     agent/VCS config writes, critical-path removals        → ask (every mode; never auto-allowed)
- *     an analysis that stopped early (`everyMode` finding)   → ask (every mode; never auto-allowed)
+ *   3 deny-level findings, destructive-floor deny rows, protected-path writes → deny
+ *     destructive-floor ask rows, agent/VCS config writes, critical-path removals, control
+ *     characters in a path, credential reads and secret-printing findings, an analysis that
+ *     stopped early (`everyMode` findings) → ask (every mode; never auto-allowed)
  *     hook ask                                               → ask
  *   4 findings, unknown effects, paths outside the working directories → ask
  *     (skipped by bypassPermissions, a hook allow, and sandbox auto-allow)
  *   5 ask rules, the tool's own ask                          → ask
  *     hook allow                                             → allow
- *   6 mode: plan refuses what is not read-only; bypassPermissions and sandbox auto-allow allow;
+ *   6 mode: plan allows writing its plan file; bypassPermissions and sandbox auto-allow allow;
  *     acceptEdits allows file edits and simple in-project filesystem commands
  *   7 allow rules / read-only                                → allow
  *   8 otherwise                                              → ask
@@ -25,7 +27,15 @@ import type { PermissionDecision, PermissionRequest } from '../core/permission-t
 import { viewCall } from './call-view.js';
 import { MODE_LABEL, modeReason, ruleReason } from './explain.js';
 import { acceptEditsAllows, allowStep } from './pipeline-allow.js';
-import { checksStep, hasSideEffects, hiddenRuleRisk, protectedStep } from './pipeline-checks.js';
+import {
+  checksStep,
+  everyModeFinding,
+  hasSideEffects,
+  pathCharacterStep,
+  hiddenRuleRisk,
+  protectedStep,
+} from './pipeline-checks.js';
+import { floorStep, secretStep } from './pipeline-floor.js';
 import {
   allow,
   ask,
@@ -49,6 +59,12 @@ function isReadOnlyCall(req: PermissionRequest): boolean {
   return req.isReadOnly || req.description.readOnly;
 }
 
+/** True when every effect of a file-editing call writes the session's plan file. */
+function writesOnlyPlanFile(view: ReturnType<typeof viewCall>, planFile: string | undefined): boolean {
+  if (!planFile || !view.traits.editFamily || view.unknown.length || !view.files.length) return false;
+  return view.files.every((f) => f.lexical === planFile && f.resolved === planFile);
+}
+
 /** Runs steps 1–8 (see module doc). */
 export function runPipeline(input: PipelineInput): PipelineResult {
   const req = input.request;
@@ -68,6 +84,18 @@ export function runPipeline(input: PipelineInput): PipelineResult {
   };
   const hook = input.hook;
   const hookName = hook?.hook ?? '';
+  // 0. Plan mode refuses every change before any other check (the plan file aside).
+  const planFile = input.mode === 'plan' && writesOnlyPlanFile(view, input.planFile);
+  if (input.mode === 'plan' && !planFile && !isReadOnlyCall(req) && !view.traits.planModePass)
+    return out(
+      deny(
+        modeReason(
+          'plan',
+          `Refused in plan mode: ${req.toolName} would change something and plan mode allows only read-only tools. Finish the plan and call ExitPlanMode to ask the user to approve it first.`,
+        ),
+      ),
+      'mode',
+    );
   // 1. PreToolUse hook deny.
   if (hook?.decision === 'deny')
     return out(
@@ -87,7 +115,8 @@ export function runPipeline(input: PipelineInput): PipelineResult {
       'tool',
     );
   trace.push('deny-rule: no deny rule matches');
-  // 3. Protected paths, deny-level findings, config paths, critical removals, hook ask.
+  // 3. Deny-level findings, the destructive floor, protected and config paths, critical removals,
+  // every-mode findings, credential reads, hook ask.
   const denyFinding = req.description.findings.find((f) => f.behavior === 'deny');
   if (denyFinding)
     return out(
@@ -98,18 +127,26 @@ export function runPipeline(input: PipelineInput): PipelineResult {
       }),
       'check',
     );
+  const oddPath = pathCharacterStep(view);
+  if (oddPath) return out(oddPath, 'check');
+  const floor = floorStep(view, input);
+  if (floor?.behavior === 'deny') return out(floor, 'floor');
   const prot = protectedStep(view, input);
-  if (prot) return out(prot, prot.behavior === 'deny' ? 'protected-path' : 'config-path');
-  // An analysis that stopped early (docs/analysis-budget.md): no mode, hook or sandbox lifts it.
-  const incomplete = req.description.findings.find((f) => f.behavior === 'ask' && f.everyMode);
-  if (incomplete)
+  if (prot?.behavior === 'deny') return out(prot, 'protected-path');
+  if (floor) return out(floor, 'floor');
+  // The plan file lives under the agent's configuration directory; plan mode may write it.
+  if (prot && !planFile) return out(prot, 'config-path');
+  trace.push('floor: no destructive-floor row matches');
+  const everyMode = everyModeFinding(view);
+  if (everyMode) return out(ask(everyMode), 'check');
+  const secret = secretStep(view, input);
+  if (secret) return out(ask(secret), 'secret');
+  if (planFile)
     return out(
-      ask({
-        type: 'check',
-        checkId: incomplete.id,
-        message: `Needs approval in every mode: ${incomplete.message} [${incomplete.id}].`,
-      }),
-      'check',
+      allow(
+        modeReason('plan', `Allowed in plan mode: this writes the session's plan file (${input.planFile}).`),
+      ),
+      'mode',
     );
   if (hook?.decision === 'ask')
     return out(
@@ -155,18 +192,8 @@ export function runPipeline(input: PipelineInput): PipelineResult {
       }),
       'hook',
     );
-  // 6. Mode.
+  // 6. Mode (plan mode's refusal is step 0).
   const mode = input.mode;
-  if (mode === 'plan' && !isReadOnlyCall(req) && !view.traits.planModePass)
-    return out(
-      deny(
-        modeReason(
-          'plan',
-          `Refused in plan mode: ${req.toolName} would change something and plan mode allows only read-only tools. Finish the plan and call ExitPlanMode to ask the user to approve it first.`,
-        ),
-      ),
-      'mode',
-    );
   if (mode === 'dontAsk' && view.traits.requiresUserInteraction)
     return out(
       deny(
@@ -201,7 +228,7 @@ export function runPipeline(input: PipelineInput): PipelineResult {
       allow(
         modeReason(
           mode,
-          `Allowed: acceptEdits mode permits ${view.isShell ? 'simple filesystem commands' : 'file edits'} inside the working directories.`,
+          `Allowed: acceptEdits mode permits ${view.isShell ? 'simple filesystem commands and redirections into files' : 'file edits'} inside the working directories.`,
         ),
       ),
       'mode',

@@ -134,3 +134,38 @@ export function engineWith(
     resolver: mapPathResolver(links),
   });
 }
+
+/** The input fields Gantry's file tools take their path from, and the access they make. */
+const FILE_TOOL_FIELDS: Readonly<Record<string, ['read' | 'write', string]>> = {
+  Read: ['read', 'file_path'],
+  Grep: ['read', 'path'],
+  Glob: ['read', 'path'],
+  Write: ['write', 'file_path'],
+  Edit: ['write', 'file_path'],
+  NotebookEdit: ['write', 'notebook_path'],
+};
+
+/**
+ * A file tool's description as its describer states it (one read or write of the absolute path in
+ * its input field; an unknown effect when the field is missing). Real describers are tested in
+ * src/tools; the guard-level tests in src/cli use them end to end.
+ */
+export function fileToolCall(tool: string, input: Readonly<Record<string, unknown>>): CallDescription {
+  const [kind, field] = FILE_TOOL_FIELDS[tool] ?? ['read', 'file_path'];
+  const p = input[field];
+  if (typeof p !== 'string')
+    return {
+      ruleContents: [],
+      effects: [unknownEffect(kind, String(p), 'tool-input')],
+      findings: [],
+      readOnly: false,
+      summary: tool,
+    };
+  return {
+    ruleContents: [p],
+    effects: [knownEffect(kind, p, 'tool-input', field)],
+    findings: [],
+    readOnly: kind === 'read',
+    summary: `${tool} ${p}`,
+  };
+}

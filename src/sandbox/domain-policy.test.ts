@@ -39,7 +39,7 @@ describe('compileDomainPolicy', () => {
       rule: 'evil.github.com',
     });
     expect(policy.decide('x.test', 1)).toEqual({ allowed: false, reason: 'not-allowed' });
-    expect(policy.decide('api.github.com', 1)).toEqual({ allowed: true, rule: '*.github.com' });
+    expect(policy.decide('api.github.com', 1)).toEqual({ allowed: true, rule: '*.github.com', exact: false });
   });
 
   it('an empty allowlist allows nothing; `*` allows everything not denied', () => {
@@ -60,5 +60,23 @@ describe('isLoopbackHost', () => {
     ['localhost.example.com', false, 'a real domain'],
   ])('%s → %s (%s)', (host, expected) => {
     expect(isLoopbackHost(host)).toBe(expected);
+  });
+});
+
+describe('Unicode names are compared in punycode (one host normaliser)', () => {
+  it.each([
+    [['bücher.de'], [], 'xn--bcher-kva.de', true, 'a Unicode allow entry matches the punycode request'],
+    [['xn--bcher-kva.de'], [], 'bücher.de', true, 'a punycode entry matches a Unicode request'],
+    [['*.bücher.de'], [], 'shop.xn--bcher-kva.de', true, 'a Unicode wildcard entry'],
+    [['BÜCHER.de'], [], 'xn--bcher-kva.de', true, 'upper-case Unicode'],
+    [['*'], ['bücher.de'], 'xn--bcher-kva.de', false, 'a Unicode deny cannot be passed in punycode'],
+    [['*'], ['xn--bcher-kva.de'], 'bücher.de', false, 'a punycode deny cannot be passed in Unicode'],
+    [['buecher.de'], [], 'xn--bcher-kva.de', false, 'a different name stays different'],
+  ] as const)('allowed %j denied %j, %s → %s (%s)', (allowedDomains, deniedDomains, host, expected, _why) => {
+    const policy = compileDomainPolicy({
+      allowedDomains: [...allowedDomains],
+      deniedDomains: [...deniedDomains],
+    });
+    expect(policy.decide(host, 443).allowed).toBe(expected);
   });
 });

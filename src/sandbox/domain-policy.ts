@@ -2,7 +2,7 @@
  * Host policy of the sandbox proxy (spec §7.2 `network.allowedDomains` / `deniedDomains`, §7.4).
  * Pure: `(host, port)` in, decision out.
  *
- * Entry grammar (case-insensitive, trailing dot ignored):
+ * Entry grammar (case-insensitive, trailing dot ignored, Unicode names compared in punycode):
  * - `example.com` — that host, any port;            `example.com:443` — that host and port only;
  * - `*.example.com` — any subdomain (not the apex);  `*.example.com:443` — same, one port;
  * - `127.0.0.1:8080`, `localhost:3000`, `[::1]:443`, `[::1]` — IP literals and loopback, same rules;
@@ -10,9 +10,11 @@
  * Denied entries win over allowed ones. No entry → refused (network is denied by default).
  */
 
+import { normalizeHostName } from '../core/host-name.js';
+
 /** The proxy's verdict for one destination. */
 export type DomainDecision =
-  | { allowed: true; rule: string }
+  | { allowed: true; rule: string; exact: boolean }
   | { allowed: false; reason: 'denied' | 'not-allowed'; rule?: string };
 
 interface ParsedEntry {
@@ -23,22 +25,17 @@ interface ParsedEntry {
   port?: number;
 }
 
-/** Lower-cases, strips a trailing dot and IPv6 brackets. */
-export function normalizeHost(host: string): string {
-  let h = host.trim().toLowerCase();
-  if (h.startsWith('[') && h.endsWith(']')) h = h.slice(1, -1);
-  if (h.endsWith('.')) h = h.slice(0, -1);
-  return h;
-}
+/** Lower-cases, strips a trailing dot and IPv6 brackets, punycodes (core/host-name.ts). */
+export const normalizeHost = normalizeHostName;
 
 function parseEntry(text: string): ParsedEntry | undefined {
-  let t = text.trim().toLowerCase();
+  let t = text.trim();
   if (t === '') return undefined;
   if (t === '*') return { text, host: '', wildcard: false, any: true };
   let port: number | undefined;
   const bracket = /^\[([^\]]+)\](?::(\d+))?$/.exec(t);
   if (bracket) {
-    const host = bracket[1] as string;
+    const host = normalizeHostName(bracket[1] as string);
     port = bracket[2] === undefined ? undefined : Number(bracket[2]);
     return port === undefined
       ? { text, host, wildcard: false, any: false }
@@ -85,7 +82,7 @@ export function compileDomainPolicy(lists: {
       const deny = denied.find((e) => entryMatches(e, host, port));
       if (deny) return { allowed: false, reason: 'denied', rule: deny.text };
       const allow = allowed.find((e) => entryMatches(e, host, port));
-      if (allow) return { allowed: true, rule: allow.text };
+      if (allow) return { allowed: true, rule: allow.text, exact: !allow.any && !allow.wildcard };
       return { allowed: false, reason: 'not-allowed' };
     },
   };

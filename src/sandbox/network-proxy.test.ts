@@ -96,7 +96,7 @@ describe('CONNECT', () => {
     ],
     [
       'rebind.test:443',
-      /rebind\.test resolves to 127\.0\.0\.1 \(loopback\/link-local\)/,
+      /rebind\.test resolves to 127\.0\.0\.1, which is an address of this machine/,
       'an allowed name that resolves to loopback (DNS rebinding)',
     ],
     ['example.org:443', /example\.org:443 is not in sandbox\.network\.allowedDomains/, 'not listed'],

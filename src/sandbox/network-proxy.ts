@@ -6,15 +6,16 @@
  *
  * Per request: `CONNECT host:port` (HTTPS and any TCP) or an absolute-form `GET http://host/…`
  * (plain HTTP) → {@link DomainPolicy.decide} → refused: `403` with a body naming the host and
- * "blocked by Gantry sandbox policy"; allowed: resolve the name here, refuse a name that resolves to
- * a loopback or link-local address unless the entry itself was such a literal (DNS rebinding to
- * host services or cloud metadata), then tunnel / forward. Every decision is recorded with the
+ * "blocked by Gantry sandbox policy"; allowed: resolve the name here, refuse an address of the
+ * machine itself or of a private network unless an entry names it exactly (`judge`; DNS rebinding
+ * to host services or cloud metadata), then tunnel / forward to the addresses that were checked. Every decision is recorded with the
  * caller's token (from `Proxy-Authorization: Basic gantry:<token>`, which clients send when the
  * proxy URL carries credentials) so violations can be reported in the right tool result.
  */
 import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import net from 'node:net';
+import { classifyAddress } from './address-guard.js';
 import { type DomainPolicy, isLoopbackHost, normalizeHost } from './domain-policy.js';
 
 /** One decision the proxy made. */
@@ -41,6 +42,8 @@ export interface StartProxyOptions {
   onEvent: (event: ProxyEvent) => void;
   /** Name resolution (default: the system resolver, all addresses). */
   resolveHost?: HostResolver;
+  /** Let names reach private networks (10/8, 172.16/12, 192.168/16, 100.64/10); default false. */
+  allowPrivateNetworks?: boolean;
 }
 
 const BLOCK_HINT =
@@ -56,14 +59,6 @@ function tokenOf(header: string | undefined): string | undefined {
   const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   return colon >= 0 ? decoded.slice(colon + 1) : undefined;
-}
-
-function isLinkLocal(address: string): boolean {
-  return /^169\.254\./.test(address) || /^fe80:/i.test(address);
-}
-
-function isLoopbackAddress(address: string): boolean {
-  return /^127\./.test(address) || address === '::1' || /^::ffff:127\./i.test(address);
 }
 
 /** Splits `host:port` / `[v6]:port` (CONNECT authority). */
@@ -84,11 +79,19 @@ export type HostResolver = (host: string) => Promise<string[]>;
 const systemResolver: HostResolver = async (host) =>
   (await lookup(host, { all: true })).map((a) => a.address);
 
+/**
+ * The policy decision, then the address guard after resolution (address-guard.ts): an address of
+ * the host itself (loopback, 0.0.0.0, link-local, unique-local, however spelled) is reached only
+ * through an entry that names it exactly — the literal address, or `localhost` — and a private
+ * network address only through an exact entry (a name the user listed, never `*` or `*.x`) unless
+ * private networks are allowed. Wildcard entries never reach either.
+ */
 async function judge(
   policy: DomainPolicy,
   resolveHost: HostResolver,
   host: string,
   port: number,
+  allowPrivate: boolean,
 ): Promise<Verdict & { rule?: string }> {
   const d = policy.decide(host, port);
   if (!d.allowed) {
@@ -105,12 +108,19 @@ async function judge(
     return { ok: false, why: `could not resolve ${host}` };
   }
   if (addresses.length === 0) return { ok: false, why: `could not resolve ${host}` };
-  const internal = addresses.find((a) => isLoopbackAddress(a) || isLinkLocal(a));
-  if (!literal && !isLoopbackHost(host) && internal) {
-    return {
-      ok: false,
-      why: `${host} resolves to ${internal} (loopback/link-local); list the address itself to allow it`,
-    };
+  const namedExactly = d.exact && (literal || isLoopbackHost(name));
+  for (const a of addresses) {
+    const cls = classifyAddress(a, !allowPrivate);
+    if (cls === 'host' && !namedExactly)
+      return {
+        ok: false,
+        why: `${host} ${literal ? 'is' : `resolves to ${a}, which is`} an address of this machine or its link (loopback, 0.0.0.0, link-local, unique-local); list the address itself to allow it`,
+      };
+    if (cls === 'private' && !d.exact)
+      return {
+        ok: false,
+        why: `${host} ${literal ? 'is' : `resolves to ${a}, which is`} on a private network; list the host itself (not a wildcard) or set sandbox.network.allowPrivateNetworks`,
+      };
   }
   // IPv4 first: `localhost` servers usually listen on 127.0.0.1 only.
   addresses.sort((a, b) => net.isIP(a) - net.isIP(b));
@@ -144,6 +154,7 @@ function connectAny(addresses: readonly string[], port: number): Promise<net.Soc
 export async function startSandboxProxy(options: StartProxyOptions): Promise<SandboxProxy> {
   const { policy, onEvent } = options;
   const resolveHost = options.resolveHost ?? systemResolver;
+  const allowPrivate = options.allowPrivateNetworks === true;
   const sockets = new Set<net.Socket>();
   const record = (
     token: string | undefined,
@@ -179,7 +190,7 @@ export async function startSandboxProxy(options: StartProxyOptions): Promise<San
     }
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const port = url.port ? Number(url.port) : 80;
-    const verdict = await judge(policy, resolveHost, host, port);
+    const verdict = await judge(policy, resolveHost, host, port, allowPrivate);
     record(token, host, port, verdict);
     if (!verdict.ok) {
       res
@@ -223,7 +234,7 @@ export async function startSandboxProxy(options: StartProxyOptions): Promise<San
       );
       return;
     }
-    const verdict = await judge(policy, resolveHost, target.host, target.port);
+    const verdict = await judge(policy, resolveHost, target.host, target.port, allowPrivate);
     record(token, target.host, target.port, verdict);
     if (!verdict.ok) {
       const body = blockedMessage(target.host, target.port, verdict.why);

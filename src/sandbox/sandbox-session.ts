@@ -75,6 +75,7 @@ export async function createSandboxSession(options: SessionOptions): Promise<San
         socketPath: path.join(root, 'proxy.sock'),
         policy: compileDomainPolicy(options.settings.network),
         onEvent: options.onProxyEvent,
+        allowPrivateNetworks: options.settings.network.allowPrivateNetworks === true,
       });
       bridge = await startBridge(proxy.socketPath);
     } catch (error) {

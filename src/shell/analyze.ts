@@ -31,11 +31,13 @@ import { hashBindsName } from './checks/shell-state.js';
 import { computeEffects } from './effects/index.js';
 import { bindLoopVariables, findLoops } from './effects/loop-vars.js';
 import { initShellParser } from './parser.js';
-import { checkReadOnly } from './read-only/index.js';
+import { checkReadOnly, redirectWritesFile } from './read-only/index.js';
 import { no, type ReadOnlyVerdict } from './read-only/verdict.js';
 import { cachingResolver } from './resolver-cache.js';
 import { parseAndSplit } from './split.js';
-import type { AnalyzeOptions, CommandAnalysis, SimpleCommand } from './types.js';
+import type { AnalyzeOptions, CommandAnalysis, Redirect, SimpleCommand } from './types.js';
+
+const writesThrough = (r: Redirect): boolean => r.op === '<>' || redirectWritesFile(r);
 
 /**
  * Sub-commands analysed in full (read-only + effects); the corpus expects 100 to be. Each costs
@@ -151,16 +153,23 @@ function analyzeWithin(command: string, opts: AnalyzeOptions, budget: AnalysisBu
     if (disqualifiesReadOnly(e) && e.subcommand !== undefined) unsafeEffectAt.add(e.subcommand);
   for (const [i, cmd] of commands.entries()) {
     let verdict: ReadOnlyVerdict;
+    let programReadOnly = false;
     if (i >= limit) verdict = no('past the sub-command analysis limit');
     else if (budget.stop?.kind === 'deadline' || ((i & 63) === 0 && budget.expired()))
       verdict = no('the analysis stopped before reaching it');
     else {
       // A for-loop variable bound to its static word list reads like those words (loop-vars.ts).
       verdict = readOnlyOf(bindLoopVariables(cmd, loops), pathShadowed);
-      if (verdict.readOnly && unsafeEffectAt.has(i))
+      if (verdict.readOnly && unsafeEffectAt.has(i)) {
+        programReadOnly = true;
         verdict = no(
           'it writes, deletes, contacts the network or has an effect that cannot be resolved statically',
         );
+      } else if (!verdict.readOnly && cmd.redirects.some(writesThrough)) {
+        // Read-only apart from its output redirections (`echo x > notes.txt`): an edit, for acceptEdits.
+        const bare = { ...cmd, redirects: cmd.redirects.filter((r) => !writesThrough(r)) };
+        programReadOnly = checkReadOnly(bare, { pathShadowed }).readOnly;
+      }
     }
     if (shadowsPath(cmd)) pathShadowed = true;
     const info: SubcommandInfo = {
@@ -179,6 +188,10 @@ function analyzeWithin(command: string, opts: AnalyzeOptions, budget: AnalysisBu
     if (cwd !== undefined) info.cwd = cwd;
     const repository = gitRepositories.get(i);
     if (repository) info.gitRepository = repository;
+    if (cmd.connector) info.connector = cmd.connector;
+    if (cmd.inFunction !== undefined) info.inFunction = cmd.inFunction;
+    if (cmd.background) info.background = true;
+    if (programReadOnly) info.readOnlyProgram = true;
     subcommands.push(info);
   }
   const stopped = budgetFinding(budget);

@@ -106,6 +106,8 @@ export function finishCommand(state: SplitState, input: CommandInput): void {
     inSubshell: ctx.inSubshell,
     depth: script.depth,
   };
+  if (ctx.inFunction !== undefined) cmd.inFunction = ctx.inFunction;
+  if (ctx.background) cmd.background = true;
   if (strip.paths.length > 0) cmd.wrapperPaths = strip.paths;
   const first = cmd.argv[0];
   if (!input.pseudo && first && !first.quoted && !first.dynamic && RESERVED_AS_COMMAND.has(first.text)) {

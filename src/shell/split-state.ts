@@ -34,6 +34,10 @@ export interface Ctx {
   inherited: Redirect[];
   /** Wrappers of an enclosing command (for `find -exec` launches). */
   wrappers: string[];
+  /** Name of the shell function whose body this is (`f() { …; }`), for structural checks. */
+  inFunction?: string;
+  /** True under a statement run in the background (`… &`). */
+  background?: boolean;
 }
 
 export type Task =

@@ -189,7 +189,11 @@ function processSequence(state: SplitState, task: Extract<Task, { kind: 'stmt' }
   }
   if (node.type === 'for_statement') recordBinding(state, script, node);
   else if (node.type === 'c_style_for_statement') noteArithmeticHead(state, script, node);
-  const ctx: Ctx = { via, inSubshell, inherited, wrappers: task.ctx.wrappers };
+  const ctx: Ctx = { ...task.ctx, via, inSubshell, inherited, wrappers: task.ctx.wrappers };
+  if (node.type === 'function_definition') {
+    const name = children.find((c) => c.field === 'name');
+    if (name) ctx.inFunction = script.source.slice(name.start, name.end);
+  }
   const stageCtx: Ctx = isPipeline ? { ...ctx, inSubshell: true } : ctx;
 
   interface Planned {
@@ -255,7 +259,7 @@ function processSequence(state: SplitState, task: Extract<Task, { kind: 'stmt' }
   for (let k = 0; k < planned.length; k++) {
     const p = planned[k] as Planned;
     const last = k === planned.length - 1;
-    const childCtx = p.background ? { ...stageCtx, inSubshell: true } : stageCtx;
+    const childCtx = p.background ? { ...stageCtx, inSubshell: true, background: true } : stageCtx;
     tasks.push({
       kind: 'stmt',
       node: p.node,

@@ -133,6 +133,10 @@ export interface SimpleCommand {
   depth?: number;
   /** Paths named by stripped wrappers (`env -C`, `time -o`, `flock FILE`, `xargs -a`), for effects. Set by the parser. */
   wrapperPaths?: WrapperPath[];
+  /** Name of the shell function whose body holds this command, when it is in one. */
+  inFunction?: string;
+  /** True when the command runs in the background (`… &`, alone or as part of a backgrounded list or pipeline). */
+  background?: boolean;
 }
 
 /** A variable a compound command binds (`for NAME in …`, `select NAME in …`). */

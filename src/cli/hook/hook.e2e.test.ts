@@ -137,10 +137,10 @@ describe('gantry hook (real process, Claude Code protocol)', () => {
     expect(r.stderr).toMatch(/authorized_keys/);
   });
 
-  it('a NUL in a path asks with a reason naming the field (the part before it is inside the project)', () => {
+  it('a NUL in a path is denied with a reason naming the field (the part before it is inside the project)', () => {
     const r = hook(pre('Read', { file_path: `${project}/src/a.ts\0/etc/shadow` }));
-    expect(r.decision).toBe('ask');
-    expect(r.out.hookSpecificOutput.permissionDecisionReason).toMatch(/file_path contains a NUL character/);
+    expect(r.decision).toBe('deny');
+    expect(r.out.hookSpecificOutput.permissionDecisionReason).toMatch(/file_path contains a NUL/);
   });
 
   it('malformed input answers ask with the reason, exit 0', () => {
@@ -284,6 +284,62 @@ describe('gantry hook (real process, Claude Code protocol)', () => {
     const r = hook(pre('Bash', { command: 'ls' }), ['--pass-allow']);
     expect(r.code).toBe(0);
     expect(r.out).toEqual({});
+  });
+});
+
+describe('gantry hook with a broken user settings file (fail closed)', () => {
+  let home2: string;
+  let project2: string;
+  let settingsFile: string;
+  beforeAll(() => {
+    home2 = realpathSync(mkdtempSync(path.join(tmpdir(), 'gantry-hook-broken-')));
+    project2 = path.join(home2, 'app');
+    mkdirSync(project2, { recursive: true });
+    settingsFile = path.join(home2, '.claude', 'settings.json');
+    mkdirSync(path.dirname(settingsFile), { recursive: true });
+    // A trailing comma: the deny rule on `ls` would be lost and `ls` answered allow.
+    writeFileSync(settingsFile, '{\n  "permissions": {\n    "deny": ["Bash(ls:*)",]\n  }\n}\n');
+  });
+  afterAll(async () => {
+    await new Promise((r) => setTimeout(r, 3500));
+    rmSync(home2, { recursive: true, force: true });
+  });
+  const run = (mode: string, daemon: string) =>
+    hook({ ...pre('Bash', { command: 'ls' }), cwd: project2, permission_mode: mode }, [], {
+      HOME: home2,
+      GANTRY_HOOK_LOG: path.join(home2, 'hook-log.jsonl'),
+      GANTRY_HOOK_DAEMON: daemon,
+    });
+
+  it.each([
+    ['0', 'cold process'],
+    ['1', 'resident server'],
+  ])('asks, naming the file, line and error, and logs it (%s: %s)', async (daemon) => {
+    if (daemon === '1') {
+      run('default', daemon); // starts the server
+      const runDir = path.join(home2, '.gantry', 'run');
+      for (
+        let i = 0;
+        i < 100 && !(existsSync(runDir) && readdirSync(runDir).some((f) => f.endsWith('.sock')));
+        i++
+      )
+        await new Promise((r) => setTimeout(r, 50));
+      expect(readdirSync(runDir).some((f) => f.endsWith('.sock'))).toBe(true);
+    }
+    const r = run('default', daemon);
+    expect(r.decision).toBe('ask');
+    expect(r.code).toBe(0);
+    expect(r.out.hookSpecificOutput.permissionDecisionReason).toContain(`${settingsFile}:3`);
+    expect(r.out.hookSpecificOutput.permissionDecisionReason).toMatch(/invalid JSON/);
+    const log = readFileSync(path.join(home2, 'hook-log.jsonl'), 'utf8');
+    expect(log).toContain(settingsFile);
+  });
+
+  it('denies where nobody is asked (dontAsk), still naming the file', () => {
+    const r = run('dontAsk', '0');
+    expect(r.decision).toBe('deny');
+    expect(r.code).toBe(2);
+    expect(r.out.hookSpecificOutput.permissionDecisionReason).toContain(settingsFile);
   });
 });
 

@@ -4,7 +4,7 @@
  * providers. Each test runs `bin/gantry.js` once (or twice) and reads what it printed, what it
  * exited with, and what it sent to the fake.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeAnthropicServer, startFakeAnthropicServer } from '../../testing/fake-anthropic-server.js';
@@ -183,6 +183,47 @@ describe('permissions', () => {
     const names = fake?.messageRequests[0]?.body.tools.map((t: any) => t.name);
     expect(names).toContain('Write');
     expect(names).not.toContain('Bash');
+  });
+
+  it('while a settings file is broken, a call an allow rule covers is not run: nobody can be asked, the reason names file and line', async () => {
+    const target = path.join(world.project, 'blocked.txt');
+    const settingsFile = path.join(world.home, '.claude', 'settings.json');
+    mkdirSync(path.dirname(settingsFile), { recursive: true });
+    // A trailing comma on line 3: the file (and the deny rules it holds) cannot be read.
+    writeFileSync(settingsFile, '{\n  "permissions": {"deny": ["Write(./blocked.txt)"]},\n}\n');
+    await withFake([
+      reply.toolUse('Write', { file_path: target, content: 'x' }),
+      reply.text('Could not write.'),
+    ]);
+    const r = await run([
+      '-p',
+      '--allowedTools',
+      'Write',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      'w',
+    ]);
+    expect(r.code).toBe(0);
+    const lines = r.lines();
+    expect(lines[lines.length - 1].permission_denials).toMatchObject([{ tool_name: 'Write' }]);
+    const toolResult = lines.find((l) => l.type === 'user');
+    expect(toolResult.message.content[0].is_error).toBe(true);
+    const said = JSON.stringify(toolResult.message.content[0].content);
+    expect(said).toContain(settingsFile);
+    expect(said).toMatch(/line 3/);
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it('with the same file fixed, the allow rule runs the call', async () => {
+    const target = path.join(world.project, 'fine.txt');
+    const settingsFile = path.join(world.home, '.claude', 'settings.json');
+    mkdirSync(path.dirname(settingsFile), { recursive: true });
+    writeFileSync(settingsFile, '{\n  "permissions": {"deny": ["Write(./blocked.txt)"]}\n}\n');
+    await withFake([reply.toolUse('Write', { file_path: target, content: 'ok' }), reply.text('Wrote it.')]);
+    const r = await run(['-p', '--allowedTools', 'Write', 'w']);
+    expect(r.code).toBe(0);
+    expect(readFileSync(target, 'utf8')).toBe('ok');
   });
 
   it('--tools limits the built-in tools; inline --settings JSON deny rules apply', async () => {

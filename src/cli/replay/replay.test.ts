@@ -57,6 +57,30 @@ describe('replay of the bundled example session', () => {
     expect(s.byDecision.deny).toBeGreaterThanOrEqual(4);
   });
 
+  it('a broken ~/.claude/settings.json turns every allow into an ask that names file:line', async () => {
+    const guard = isolated();
+    const file = path.join(guard.home, '.claude', 'settings.json');
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, '{\n  "permissions": { "deny": ["Bash(ls:*)" }\n}\n');
+    const rows: { decision: string; reason: string }[] = [];
+    const s = await replayFiles(
+      await listTranscriptFiles([path.join(REPO_ROOT, 'examples', 'claude-projects')]),
+      {
+        settingsFiles: [path.join(REPO_ROOT, 'examples', 'demo-settings.json')],
+        guard,
+        onCall: (r) => {
+          rows.push({ decision: r.decision, reason: r.reason });
+        },
+      },
+    );
+    expect(s.rows).toBe(15);
+    expect(s.byDecision.allow).toBe(0);
+    const asked = rows.filter((r) => r.reason.includes(`${file}:2`));
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.every((r) => r.decision === 'ask')).toBe(true);
+    expect(s.byDecision.deny).toBeGreaterThanOrEqual(4);
+  });
+
   it('--execute runs only allowed read-only calls, re-rooted in the workspace', async () => {
     const workspace = tempDir('gantry-ws-');
     mkdirSync(path.join(workspace, 'src'));

@@ -118,6 +118,20 @@ describe('gantry serve', () => {
     expect(decisionOf(await post(pre('Bash', { command: 'npm publish' })))).toBe('deny');
   });
 
+  it('while the settings file does not parse, a call it could deny asks, naming file and line; fixed, it applies again', async () => {
+    const good = readFileSync(settingsFile(), 'utf8');
+    // A missing comma on line 2: the file's deny rules cannot be read.
+    writeFileSync(settingsFile(), '{\n  "permissions": {"deny": ["Bash(git push:*)"]}\n  "x": 1\n}\n');
+    const broken = await post(pre('Bash', { command: 'ls -la' }));
+    expect(decisionOf(broken)).toBe('ask');
+    const reason = broken.json.hookSpecificOutput.permissionDecisionReason as string;
+    expect(reason).toContain(settingsFile());
+    expect(reason).toMatch(/line 3/);
+    writeFileSync(settingsFile(), good);
+    expect(decisionOf(await post(pre('Bash', { command: 'ls -la' })))).toBe('allow');
+    expect(decisionOf(await post(pre('Bash', { command: 'git push origin main' })))).toBe('deny');
+  });
+
   it('answers bad input with ask (fail closed), PostToolUse with {}, and unknown routes with 404', async () => {
     expect(decisionOf(await post('{not json'))).toBe('ask');
     const recorded = await post({ ...pre('Bash', { command: 'ls' }), hook_event_name: 'PostToolUse' });

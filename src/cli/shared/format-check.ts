@@ -31,7 +31,19 @@ function effectLine(e: Effect): string {
 }
 
 /** Human-readable tree (ends with a newline). */
-export function formatCheck(r: GuardCheck): string {
+/** `standard (default)`, `strict (from /p/.claude/settings.json)`, plus the ignored lower values. */
+function scalarLabel<T>(
+  s: LoadedSettings['destructiveFloor'] | LoadedSettings['secretReads'] | undefined,
+  fallback: T,
+): string {
+  if (!s) return String(fallback);
+  const from = s.file ? `from ${s.file}` : 'default';
+  const ignored = s.ignored.length ? `; ${s.ignored.join('; ')}` : '';
+  return `${s.value} (${from}${ignored})`;
+}
+
+/** Human-readable tree (ends with a newline); with `settings`, also the floor, secret reads and broken files. */
+export function formatCheck(r: GuardCheck, settings?: LoadedSettings): string {
   const d = r.detailed.decision;
   const out: string[] = [];
   const summary = r.description.summary || JSON.stringify(r.input);
@@ -41,6 +53,12 @@ export function formatCheck(r: GuardCheck): string {
   out.push(`├─ reason: ${d.reason.message}`);
   out.push(`├─ decided by: ${reasonLabel(d.reason)} (step ${r.detailed.step})`);
   out.push(`├─ mode: ${r.detailed.mode}`);
+  if (settings) {
+    out.push(`├─ destructive floor: ${scalarLabel(settings.destructiveFloor, 'standard')}`);
+    out.push(`├─ credential reads: ${scalarLabel(settings.secretReads, 'ask')}`);
+    for (const b of settings.broken)
+      out.push(`├─ broken settings: ${b.file}${b.line !== undefined ? `:${b.line}` : ''}: ${b.message}`);
+  }
   const subs = r.description.subcommands ?? [];
   if (subs.length) {
     out.push(`├─ sub-commands (${subs.length}):`);
@@ -90,6 +108,13 @@ export function toCheckJson(r: GuardCheck, settings: LoadedSettings): Record<str
     findings: r.description.findings,
     effects: r.description.effects,
     trace: r.detailed.trace,
-    settings: { files: settings.files, problems: settings.problems, trust: settings.trust },
+    settings: {
+      files: settings.files,
+      problems: settings.problems,
+      broken: settings.broken,
+      destructiveFloor: settings.destructiveFloor,
+      secretReads: settings.secretReads,
+      trust: settings.trust,
+    },
   };
 }

@@ -116,7 +116,14 @@ export function createGantryMcpServer(options: GantryMcpServerOptions): {
         message: `asked through MCP elicitation, the user ${how}; the call needed approval because: ${reason}`,
       };
     }
-    if (onAsk === 'allow') return { behavior: 'allow' };
+    // `forceConfirmation` asks (broken settings, HIGH risk) need a person: `--on-ask allow` never accepts them.
+    if (onAsk === 'allow' && !('forceConfirmation' in decision && decision.forceConfirmation))
+      return { behavior: 'allow' };
+    if (onAsk === 'allow')
+      return {
+        behavior: 'deny',
+        message: `this call needs a person's explicit approval, which --on-ask allow does not give and this MCP client cannot be asked: ${reason}`,
+      };
     return {
       behavior: 'deny',
       message: `this MCP client cannot be asked (it does not support elicitation) and gantry mcp runs with --on-ask deny; the call needs approval because: ${reason}`,

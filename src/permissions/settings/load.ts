@@ -11,6 +11,9 @@
  *   bypassPermissions), `additionalDirectories`, hooks and widening sandbox keys are ignored, each with
  *   a warning naming the file; deny/ask rules and narrowing keys still apply.
  * - Malformed rules are reported with file and line and skipped; nothing is dropped silently.
+ * - Fail closed: a problem that may have dropped a restriction (an unparsable file, a deny list of
+ *   the wrong type, a malformed deny or ask rule …) is also listed in `broken`; the engine then asks
+ *   for every call it could have restricted (types.ts `BrokenSetting`).
  */
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -18,14 +21,18 @@ import type { PermissionMode } from '../../core/permission-types.js';
 import { compileRule, type RuleEntry, RuleSet } from '../rules/rule-set.js';
 import { parsePermissionMode, splitToolList } from './cli-flags.js';
 import { mergeSandboxSettings, type SandboxSettingsInput } from '../../core/sandbox-settings.js';
+import { ruleToolScope } from './broken.js';
 import { readSettingsSource, type SourceContent } from './read-source.js';
 import { type SourceOptions, settingsSources } from './sources.js';
 import { resolveTrust } from './trust.js';
+import type { DestructiveFloorLevel } from '../../core/destructive-floor/index.js';
 import type {
+  BrokenSetting,
   CliPermissionFlags,
   HookEventName,
   HookMatcherConfig,
   LoadedSettings,
+  ScalarSetting,
   SettingsProblem,
 } from './types.js';
 
@@ -106,6 +113,44 @@ function applyDistrust(c: SourceContent): SettingsProblem[] {
   return out;
 }
 
+const FLOOR_ORDER: readonly DestructiveFloorLevel[] = ['off', 'standard', 'strict'];
+const SECRET_ORDER: readonly ('allow' | 'ask')[] = ['allow', 'ask'];
+const LOWERING_SOURCES = new Set(['managed', 'userSettings']);
+
+/**
+ * A safety scalar (destructive floor, secret reads) that only managed and user settings may lower:
+ * the base is the managed value, else the user value, else `fallback`; any source may raise it,
+ * and a lower value from any other source (local, project, `--settings`) is ignored with a warning.
+ * `order` lists the values from the least to the most strict.
+ */
+function guardedScalar<T>(
+  contents: readonly SourceContent[],
+  get: (c: SourceContent) => T | undefined,
+  fallback: T,
+  order: readonly T[],
+  key: string,
+  problems: SettingsProblem[],
+): ScalarSetting<T> {
+  let out: ScalarSetting<T> = { value: fallback, ignored: [] };
+  const base =
+    contents.find((c) => c.spec.source === 'managed' && get(c) !== undefined) ??
+    contents.find((c) => c.spec.source === 'userSettings' && get(c) !== undefined);
+  if (base) out = { value: get(base) as T, file: base.spec.file, source: base.spec.source, ignored: [] };
+  const rank = (v: T): number => order.indexOf(v);
+  const floorOfBase = out.value;
+  for (const c of contents) {
+    const v = get(c);
+    if (v === undefined) continue;
+    if (rank(v) > rank(out.value)) out = { ...out, value: v, file: c.spec.file, source: c.spec.source };
+    else if (!LOWERING_SOURCES.has(c.spec.source) && rank(v) < rank(floorOfBase)) {
+      const note = `${c.spec.file} sets ${key} ${JSON.stringify(v)}, but only user or managed settings may lower it; ignored`;
+      out.ignored.push(note);
+      problems.push({ severity: 'warning', file: c.spec.file, message: note });
+    }
+  }
+  return out;
+}
+
 /** Reads, trusts, merges and compiles every settings source (see module doc). Never throws on bad files. */
 export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
   const projectRoot = path.resolve(opts.projectRoot);
@@ -127,8 +172,19 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
   const specs = all.filter((s) => chosen.get(s.file) === s);
 
   const contents = specs.map((spec) => readSettingsSource(spec, { home, projectRoot }));
+  const broken: BrokenSetting[] = [];
   for (const c of contents) {
     problems.push(...c.problems);
+    const untrusted = c.spec.projectSupplied && !trust.trusted;
+    for (const p of c.problems)
+      if (p.failClosed && !(untrusted && c.trustedOnly.has(p)))
+        broken.push({
+          file: p.file ?? c.spec.file,
+          ...(p.line !== undefined ? { line: p.line } : {}),
+          message: p.message,
+          source: c.spec.source,
+          scope: p.failClosed,
+        });
     if (c.spec.projectSupplied && c.loaded && !trust.trusted) problems.push(...applyDistrust(c));
   }
   for (const c of contents) {
@@ -165,8 +221,11 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
   if (cli.dangerouslySkipPermissions) cliMode = 'bypassPermissions';
   if (cli.permissionMode !== undefined) {
     cliMode = parsePermissionMode(cli.permissionMode);
-    if (!cliMode)
-      problems.push({ severity: 'error', message: `unknown --permission-mode "${cli.permissionMode}"` });
+    if (!cliMode) {
+      const message = `unknown --permission-mode "${cli.permissionMode}"`;
+      problems.push({ severity: 'error', message, failClosed: 'all' });
+      broken.push({ file: '--permission-mode', message, source: 'cliArg', scope: 'all' });
+    }
   }
 
   const entries: RuleEntry[] = [];
@@ -193,7 +252,16 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
   const rules = new RuleSet();
   for (const entry of entries) {
     const { rule, problems: rp } = compileRule(entry, { home, cwd: projectRoot });
-    for (const p of rp)
+    for (const p of rp) {
+      // A malformed deny or ask rule could only have restricted the tool it names.
+      if (p.severity === 'error' && p.behavior !== 'allow')
+        broken.push({
+          file: p.file ?? (p.source === 'cliArg' ? '--disallowedTools' : p.source),
+          ...(p.line !== undefined ? { line: p.line } : {}),
+          message: `malformed ${p.behavior} rule "${p.rule}": ${p.message}`,
+          source: p.source,
+          scope: ruleToolScope(p.rule),
+        });
       problems.push({
         severity: p.severity,
         message: `${p.severity === 'error' ? 'malformed' : 'note on'} ${p.behavior} rule "${p.rule}": ${p.message}`,
@@ -201,6 +269,7 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
         ...(p.file !== undefined ? { file: p.file } : {}),
         ...(p.line !== undefined ? { line: p.line } : {}),
       });
+    }
     if (rule) rules.add(rule);
   }
 
@@ -241,6 +310,15 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
   return {
     rules,
     problems,
+    destructiveFloor: guardedScalar(
+      contents,
+      (c) => c.destructiveFloor,
+      'standard',
+      FLOOR_ORDER,
+      'destructiveFloor',
+      problems,
+    ),
+    secretReads: guardedScalar(contents, (c) => c.secretReads, 'ask', SECRET_ORDER, 'secretReads', problems),
     defaultMode,
     additionalDirectories,
     disableBypassPermissionsMode: contents.some((c) => c.disableBypassPermissionsMode === true),
@@ -250,6 +328,7 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
     eventHooks,
     sandbox: mergeSandboxSettings(contents.map((c) => c.sandbox ?? {})),
     trust,
+    broken,
     files: contents.map((c) => ({ file: c.spec.file, source: c.spec.source, loaded: c.loaded })),
     projectRoot,
     home,

@@ -4,6 +4,11 @@
  * files carry much more than permissions). A missing file is not a problem (except one named with
  * `--settings`, which is an error); an unreadable or
  * syntactically broken one is an error and contributes nothing.
+ *
+ * Problems that may have dropped a restriction carry `failClosed` (types.ts `BrokenSetting`): the
+ * file is unreadable or not JSON, `permissions`, a deny or ask list, a mode, a boolean switch or a
+ * hook has the wrong shape (`all`), or a sandbox key was dropped (`sandbox`). Problems that only
+ * lose a widening (a broken allow list, `additionalDirectories`) do not.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,6 +18,7 @@ import {
   type SandboxSettingsInput,
   SandboxSettingsInputSchema,
 } from '../../core/sandbox-settings.js';
+import { DESTRUCTIVE_FLOOR_LEVELS, type DestructiveFloorLevel } from '../../core/destructive-floor/index.js';
 import type { RuleEntry } from '../rules/rule-set.js';
 import { parsePermissionMode } from './cli-flags.js';
 import { type JsonPath, parseJsonWithLines } from './json-locate.js';
@@ -33,6 +39,10 @@ export interface SourceContent {
   additionalDirectories: string[];
   disableBypassPermissionsMode?: boolean;
   disableAutoMode?: boolean;
+  /** `destructiveFloor` as written (an unknown value reads as `strict`, the fail-closed reading). */
+  destructiveFloor?: DestructiveFloorLevel;
+  /** `secretReads` as written (an unknown value reads as `ask`). */
+  secretReads?: 'ask' | 'allow';
   allowManagedPermissionRulesOnly?: boolean;
   allowManagedHooksOnly?: boolean;
   disableAllHooks?: boolean;
@@ -44,6 +54,8 @@ export interface SourceContent {
   /** The file's `sandbox` object, validated, filesystem paths absolute. */
   sandbox?: SandboxSettingsInput;
   problems: SettingsProblem[];
+  /** Problems about parts an untrusted project may not use anyway (hooks): they fail closed only when trusted. */
+  trustedOnly: Set<SettingsProblem>;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> =>
@@ -66,6 +78,7 @@ export function readSettingsSource(
     preToolUseHooks: [],
     eventHooks: {},
     problems: [],
+    trustedOnly: new Set(),
   };
   let text: string;
   try {
@@ -78,12 +91,14 @@ export function readSettingsSource(
         severity: 'error',
         file: spec.file,
         message: 'settings file given with --settings does not exist',
+        failClosed: 'all',
       });
     else if (code !== 'ENOENT' && code !== 'ENOTDIR')
       out.problems.push({
         severity: 'error',
         file: spec.file,
         message: `cannot read settings: ${(e as Error).message}`,
+        failClosed: 'all',
       });
     return out;
   }
@@ -95,15 +110,27 @@ export function readSettingsSource(
       file: spec.file,
       line: parsed.line,
       message: `invalid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.message}; the whole file is ignored`,
+      failClosed: 'all',
     });
     return out;
   }
   out.loaded = true;
   const root = parsed.value;
   const lineOf = (p: JsonPath): number | undefined => parsed.lineOf(p);
-  const problem = (p: JsonPath, message: string, severity: SettingsProblem['severity'] = 'error'): void => {
+  /** `failClosed` (default `all`): what the dropped part could have restricted; `false` when only a widening is lost. */
+  const problem = (
+    p: JsonPath,
+    message: string,
+    failClosed: SettingsProblem['failClosed'] | false = 'all',
+  ): void => {
     const line = lineOf(p);
-    out.problems.push({ severity, file: spec.file, message, ...(line !== undefined ? { line } : {}) });
+    out.problems.push({
+      severity: 'error',
+      file: spec.file,
+      message,
+      ...(line !== undefined ? { line } : {}),
+      ...(failClosed ? { failClosed } : {}),
+    });
   };
   if (!isObj(root)) {
     problem([], 'settings must be a JSON object; the whole file is ignored');
@@ -116,17 +143,18 @@ export function readSettingsSource(
     problem([...p, key], `"${key}" must be true or false`);
     return undefined;
   };
+  /** A list whose loss only narrows (directories): its problems do not fail closed. */
   const strings = (obj: Record<string, unknown>, key: string, p: JsonPath): string[] | undefined => {
     const v = obj[key];
     if (v === undefined) return undefined;
     if (!Array.isArray(v)) {
-      problem([...p, key], `"${key}" must be an array of strings`);
+      problem([...p, key], `"${key}" must be an array of strings`, false);
       return undefined;
     }
     const res: string[] = [];
     v.forEach((item, i) => {
       if (typeof item === 'string') res.push(item);
-      else problem([...p, key, i], `"${key}[${i}]" must be a string; entry ignored`);
+      else problem([...p, key, i], `"${key}[${i}]" must be a string; entry ignored`, false);
     });
     return res;
   };
@@ -139,8 +167,14 @@ export function readSettingsSource(
     for (const behavior of ['allow', 'ask', 'deny'] as PermissionBehavior[]) {
       const list = perms[behavior];
       if (list === undefined) continue;
+      // A lost allow list only narrows; a lost deny or ask list could hide any restriction.
+      const lost = behavior === 'allow' ? false : 'all';
       if (!Array.isArray(list)) {
-        problem(['permissions', behavior], `"permissions.${behavior}" must be an array of rule strings`);
+        problem(
+          ['permissions', behavior],
+          `"permissions.${behavior}" must be an array of rule strings; the list is ignored`,
+          lost,
+        );
         continue;
       }
       list.forEach((text, i) => {
@@ -149,6 +183,7 @@ export function readSettingsSource(
           problem(
             ['permissions', behavior, i],
             `permissions.${behavior}[${i}] is not a string; rule ignored`,
+            lost,
           );
           return;
         }
@@ -190,6 +225,31 @@ export function readSettingsSource(
   }
   const topAmp = bool(root, 'allowManagedPermissionRulesOnly', []);
   if (topAmp !== undefined) out.allowManagedPermissionRulesOnly = topAmp;
+  const floor = root.destructiveFloor;
+  if (floor !== undefined) {
+    if (typeof floor === 'string' && DESTRUCTIVE_FLOOR_LEVELS.includes(floor as DestructiveFloorLevel))
+      out.destructiveFloor = floor as DestructiveFloorLevel;
+    else {
+      out.destructiveFloor = 'strict';
+      problem(
+        ['destructiveFloor'],
+        `"destructiveFloor" must be "off", "standard" or "strict" (got ${JSON.stringify(floor)}); read as "strict"`,
+        false,
+      );
+    }
+  }
+  const secrets = root.secretReads;
+  if (secrets !== undefined) {
+    if (secrets === 'ask' || secrets === 'allow') out.secretReads = secrets;
+    else {
+      out.secretReads = 'ask';
+      problem(
+        ['secretReads'],
+        `"secretReads" must be "ask" or "allow" (got ${JSON.stringify(secrets)}); read as "ask"`,
+        false,
+      );
+    }
+  }
   const amh = bool(root, 'allowManagedHooksOnly', []);
   if (amh !== undefined) out.allowManagedHooksOnly = amh;
   const dah = bool(root, 'disableAllHooks', []);
@@ -201,7 +261,9 @@ export function readSettingsSource(
     else problem(['analysisDeadlineMs'], '"analysisDeadlineMs" must be a positive number of milliseconds');
   }
 
+  const before = out.problems.length;
   readHooks(root, spec, problem, lineOf, out);
+  for (const p of out.problems.slice(before)) out.trustedOnly.add(p);
   readSandbox(root, spec, problem, home, out);
   return out;
 }
@@ -209,7 +271,7 @@ export function readSettingsSource(
 function readHooks(
   root: Record<string, unknown>,
   spec: SettingsSourceSpec,
-  problem: (p: JsonPath, m: string) => void,
+  problem: (p: JsonPath, m: string, failClosed?: SettingsProblem['failClosed'] | false) => void,
   lineOf: (p: JsonPath) => number | undefined,
   out: SourceContent,
 ): void {
@@ -233,7 +295,7 @@ function readHookList(
   event: string,
   target: HookMatcherConfig[],
   spec: SettingsSourceSpec,
-  problem: (p: JsonPath, m: string) => void,
+  problem: (p: JsonPath, m: string, failClosed?: SettingsProblem['failClosed'] | false) => void,
   lineOf: (p: JsonPath) => number | undefined,
 ): void {
   list.forEach((entry, i) => {
@@ -250,6 +312,7 @@ function readHookList(
         problem(
           hp,
           `hook type ${JSON.stringify(h.type)} is not supported by Gantry's engine (only "command"); skipped`,
+          false,
         );
         return;
       }
@@ -278,12 +341,12 @@ function readHookList(
 function readSandbox(
   root: Record<string, unknown>,
   spec: SettingsSourceSpec,
-  problem: (p: JsonPath, m: string) => void,
+  problem: (p: JsonPath, m: string, failClosed?: SettingsProblem['failClosed'] | false) => void,
   home: string,
   out: SourceContent,
 ): void {
   if (root.sandbox === undefined) return;
-  if (!isObj(root.sandbox)) return problem(['sandbox'], '"sandbox" must be an object');
+  if (!isObj(root.sandbox)) return problem(['sandbox'], '"sandbox" must be an object', 'sandbox');
   // Drop invalid keys one by one (each reported with its line) so the valid ones still apply.
   const sb: Record<string, unknown> = structuredClone(root.sandbox);
   for (let attempt = 0; attempt < 20; attempt++) {
@@ -295,10 +358,10 @@ function readSandbox(
     const issue = r.error.issues[0];
     if (!issue || issue.path.length === 0) break;
     const keyPath = issue.path.slice(0, 2).map((k) => (typeof k === 'symbol' ? String(k) : k));
-    problem(['sandbox', ...keyPath], `sandbox.${keyPath.join('.')}: ${issue.message}; ignored`);
+    problem(['sandbox', ...keyPath], `sandbox.${keyPath.join('.')}: ${issue.message}; ignored`, 'sandbox');
     let parent: Record<string, unknown> = sb;
     for (const k of keyPath.slice(0, -1)) parent = (parent[k as string] ?? {}) as Record<string, unknown>;
     delete parent[keyPath[keyPath.length - 1] as string];
   }
-  problem(['sandbox'], 'sandbox settings could not be read; ignored');
+  problem(['sandbox'], 'sandbox settings could not be read; ignored', 'sandbox');
 }

@@ -4,6 +4,7 @@
  */
 import type { PermissionMode, RuleSource } from '../../core/permission-types.js';
 import type { SandboxSettings } from '../../core/sandbox-settings.js';
+import type { DestructiveFloorLevel } from '../../core/destructive-floor/index.js';
 import type { RuleSet } from '../rules/rule-set.js';
 
 /** A problem found while loading settings; always carries the file and, when known, the line. */
@@ -14,6 +15,33 @@ export interface SettingsProblem {
   line?: number;
   /** The rule text, when the problem is about one rule. */
   rule?: string;
+  /**
+   * Set when the problem lost something that could restrict decisions (a file that does not parse,
+   * a deny list of the wrong type, a mode that is not a mode): the decisions it could affect ask
+   * until the file is fixed (see {@link BrokenSetting}). Absent for losses that only narrow (a
+   * broken allow list) and for notes.
+   */
+  failClosed?: 'all' | 'sandbox';
+}
+
+/**
+ * A settings file that is broken in a way that may have dropped restrictions. While any is loaded,
+ * the engine asks (denies where nobody can be asked) for every call its lost part could have
+ * restricted, naming the file, the line and the error.
+ *
+ * - `all`: the file (or its `permissions`, a deny/ask list, the mode, a hook) could not be read, so
+ *   any call could have been denied or asked;
+ * - `sandbox`: its `sandbox` settings were partly dropped, so the sandbox may be weaker than the
+ *   file says: sandboxed commands are not auto-allowed;
+ * - `{ toolName }`: one deny or ask rule is malformed; it could only have covered that tool (and
+ *   the tool's aliases).
+ */
+export interface BrokenSetting {
+  file: string;
+  line?: number;
+  message: string;
+  source: RuleSource;
+  scope: 'all' | 'sandbox' | { toolName: string };
 }
 
 /** One command hook of a `hooks.<Event>[].hooks` list (spec §4.1; only `type: command` runs here). */
@@ -79,6 +107,16 @@ export interface CliPermissionFlags {
   dangerouslySkipPermissions?: boolean;
 }
 
+/** A Gantry scalar setting with its origin, and the lower values that were ignored (for explanations). */
+export interface ScalarSetting<T> {
+  value: T;
+  /** The file that set it; undefined for the default. */
+  file?: string;
+  source?: RuleSource;
+  /** `project settings /p/.claude/settings.json set destructiveFloor "off"; …` */
+  ignored: string[];
+}
+
 /** Everything the engine needs from settings, merged. */
 export interface LoadedSettings {
   rules: RuleSet;
@@ -105,6 +143,18 @@ export interface LoadedSettings {
   sandbox: SandboxSettings;
   /** Whether project-supplied settings may widen permissions, and why. */
   trust: { trusted: boolean; reason: string };
+  /**
+   * The destructive floor's level and where it came from. Only user and managed settings may lower
+   * it below `standard`; a lower value elsewhere is ignored and named in `notes`.
+   */
+  destructiveFloor: ScalarSetting<DestructiveFloorLevel>;
+  /**
+   * Reading credential files (`.env`, private keys, cloud credentials): `ask` (default) or `allow`.
+   * Only user and managed settings may set `allow`.
+   */
+  secretReads: ScalarSetting<'ask' | 'allow'>;
+  /** Broken settings that make decisions fail closed (empty when every file was read). */
+  broken: BrokenSetting[];
   /** Every file looked at, in precedence order. */
   files: { file: string; source: RuleSource; loaded: boolean }[];
   projectRoot: string;

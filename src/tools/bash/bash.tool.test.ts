@@ -382,7 +382,7 @@ describe('Bash validation, git events and warnings', () => {
   it('warns the user about a destructive command without telling the model', async () => {
     await mkdir(path.join(session.root, 'build'));
     const data = await ok({ command: 'rm -rf build' });
-    expect(data.destructiveWarning).toMatch(/rm -rf/);
+    expect(data.destructiveWarning).toMatch(/recursively removes .*build: a recursive removal/);
     expect(bash.isDestructive({ command: 'rm -rf build' })).toBe(true);
     expect(bash.mapToolResultToContent(data)).toBe('(Bash completed with no output)');
     expect(data.noOutputExpected).toBe(true);

@@ -137,7 +137,8 @@ export function createBashTool(options: BashToolOptions = {}) {
     userFacingName: () => 'Bash',
     isReadOnly: provenReadOnly,
     isConcurrencySafe: provenReadOnly,
-    isDestructive: (input: BashInput) => destructiveWarning(input.command) !== undefined,
+    isDestructive: (input: BashInput) =>
+      destructiveWarning(shell.analyzeSync(input.command, process.cwd()), process.cwd()) !== undefined,
     toAutoClassifierInput: describer.toAutoClassifierInput,
 
     async validateInput(input: BashInput, _context?: ToolUseContext) {
@@ -178,7 +179,9 @@ export function createBashTool(options: BashToolOptions = {}) {
       const notes = start.note ? [start.note] : [];
       if (start.note) context.setAppState((prev) => ({ ...prev, cwd: start.cwd }));
       const timeoutMs = effectiveTimeoutMs(input, limits);
-      const warning = destructiveWarning(input.command);
+      await shell.init().catch(() => undefined);
+      // The destructive-floor table on the call's one analysis (the same the post-run step uses).
+      const warning = destructiveWarning(analysisOf(input, start.cwd), start.cwd);
       const dangerouslyDisableSandbox = input.dangerouslyDisableSandbox === true;
 
       if (input.run_in_background) {

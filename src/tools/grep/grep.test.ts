@@ -346,3 +346,14 @@ describe('Grep: a newline in the pattern without multiline', () => {
     );
   });
 });
+
+describe('Grep JavaScript fallback: model-supplied patterns run in linear time', () => {
+  it('(a+)+$ over a file with a 100,000-character line completes with the right answer', async () => {
+    const d = path.join(dir, 'redos');
+    await mkdir(d, { recursive: true });
+    await writeFile(path.join(d, 'long.txt'), `${'a'.repeat(100_000)}!\naaaa\n`);
+    const run = await grep({ pattern: '(a+)+$', path: d, output_mode: 'content' }, context, JsGrep);
+    expect(run.content).toMatch(/long\.txt:2:aaaa$/);
+    expect(run.content).not.toContain('aaaaaaaa!');
+  });
+});

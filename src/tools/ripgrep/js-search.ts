@@ -9,13 +9,16 @@
  * decoded; CRLF line ends stripped before matching (ripgrep `--crlf`); lines longer than
  * `maxColumns` bytes cut to a preview of `maxColumns` characters plus ripgrep's marker; count mode
  * counts matching lines (in multiline mode, matched regions, merged when they share a line).
- * Files larger than 256 MiB are skipped (the fallback reads a file whole).
+ * Files larger than 256 MiB are skipped (the fallback reads a file whole). Patterns run on a
+ * linear-time engine (linear-regex.ts), so a pathological pattern cannot block the event loop, and
+ * the deadline is checked between files and every few thousand lines.
  */
 import { getOwn } from '../../core/get-own.js';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AbortError, ToolInputError } from '../../core/index.js';
 import { compileOverrideGlobs, FILE_TYPE_GLOBS } from './override-globs.js';
+import type { LinearRegex } from './linear-regex.js';
 import { compileRustRegex } from './rust-regex.js';
 import {
   LONG_LINE_MARKER,
@@ -107,13 +110,13 @@ function lineAt(starts: readonly number[], at: number): number {
 }
 
 /** Matched line ranges of a multiline search, merged when they share a line: [first, last] inclusive, 0-based. */
-function multilineRegions(text: string, regex: RegExp): Array<[number, number]> {
+function multilineRegions(text: string, regex: LinearRegex): Array<[number, number]> {
   const starts = [0];
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
   const regions: Array<[number, number]> = [];
-  for (const m of text.matchAll(regex)) {
-    const s = m.index;
-    const e = s + m[0].length;
+  for (const m of regex.spans(text)) {
+    const s = m.start;
+    const e = m.end;
     const first = lineAt(starts, s);
     const last = lineAt(starts, Math.max(s, e - 1));
     const prev = regions[regions.length - 1];
@@ -132,7 +135,16 @@ interface FileSearch {
   regionCount: number;
 }
 
-function searchText(rel: string, text: string, regex: RegExp, multiline: boolean): FileSearch {
+/** Lines between deadline checks inside one file. */
+const LINES_PER_CHECK = 4096;
+
+function searchText(
+  rel: string,
+  text: string,
+  regex: LinearRegex,
+  multiline: boolean,
+  expired: () => boolean,
+): FileSearch | 'timeout' {
   if (multiline) {
     const normalised = text.replace(/\r\n/g, '\n');
     const regions = multilineRegions(normalised, regex);
@@ -143,23 +155,22 @@ function searchText(rel: string, text: string, regex: RegExp, multiline: boolean
   const lines = splitLines(text);
   const matches: number[] = [];
   for (let i = 0; i < lines.length; i++) {
-    regex.lastIndex = 0;
+    if (i % LINES_PER_CHECK === LINES_PER_CHECK - 1 && expired()) return 'timeout';
     if (regex.test(lines[i] as string)) matches.push(i);
   }
   return { rel, lines, matches, regionCount: matches.length };
 }
 
 /** Emits a file's content-mode records; returns false when the consumer stopped. */
-function emitContent(found: FileSearch, request: SearchRequest, regex: RegExp): boolean {
+function emitContent(found: FileSearch, request: SearchRequest, regex: LinearRegex): boolean {
   const { lines, matches, rel } = found;
   const emit = (record: SearchRecord) => request.onRecord(record) !== false;
   if (request.onlyMatching) {
     for (const i of matches) {
       const line = lines[i] as string;
-      regex.lastIndex = 0;
-      for (const m of line.matchAll(regex)) {
-        if (m[0] === '') continue;
-        const text = previewLongLine(m[0], request.maxColumns);
+      for (const m of regex.spans(line)) {
+        if (m.text === '') continue;
+        const text = previewLongLine(m.text, request.maxColumns);
         if (!emit({ kind: 'line', path: rel, lineNumber: i + 1, text, isMatch: true })) return false;
       }
     }
@@ -236,7 +247,8 @@ export async function searchWithJavaScript(request: SearchRequest): Promise<Sear
     const nulAt = text.indexOf('\0');
     if (nulAt !== -1 && !request.rootIsFile) continue;
     if (nulAt !== -1) text = text.replace(/\0/g, '\n');
-    const found = searchText(rel, text, regex, request.multiline);
+    const found = searchText(rel, text, regex, request.multiline, () => clock.expired());
+    if (found === 'timeout') return { complete: false, timedOut: true, engine: ENGINE };
     if (found.matches.length === 0) continue;
     if (request.mode === 'files') {
       if (request.onRecord({ kind: 'file', path: rel }) === false) return stopped;

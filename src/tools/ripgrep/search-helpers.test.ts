@@ -58,14 +58,19 @@ describe('compileRustRegex', () => {
     ],
     ['\\Afoo', 'foo', true, '\\A is the start'],
     ['a{2}', 'aa', true, 'repetition'],
+    ['(?i:x)y', 'Xy', true, 'scoped flag groups (Rust syntax) work on the RE2 engine'],
+    ['[[:alpha:]]+', 'abc', true, 'POSIX classes'],
+    ['(?U)a+', 'aaa', true, 'swap-greed flag'],
   ] as const)('%s matches %s → %s (%s)', (pattern, text, expected, _why) => {
     expect(compileRustRegex(pattern, { caseInsensitive: false, multiline: false }).test(text)).toBe(expected);
   });
 
   it.each([
-    ['(?i:x)', /does not support/, 'scoped flag groups are not supported by the fallback'],
     ['(unclosed', /Invalid regex/, 'invalid syntax names the problem and the next step'],
-  ])('rejects %s (%s)', (pattern, message) => {
+    ['(a)\\1', /backreferences.*linear-time engine/, 'backreferences: ripgrep needs --pcre2 for them too'],
+    ['foo(?=bar)', /look-ahead.*linear-time engine/, 'look-ahead'],
+    ['(?x) a b', /Invalid regex/, 'extended mode is not supported'],
+  ])('rejects %s (%s)', (pattern, message, _why) => {
     expect(() => compileRustRegex(pattern, { caseInsensitive: false, multiline: false })).toThrow(message);
   });
 });
@@ -132,5 +137,27 @@ describe('parseContentRecord', () => {
     ],
   ] as const)('%j (%s)', (raw, expected, _why) => {
     expect(parseContentRecord(raw)).toEqual(expected);
+  });
+});
+
+describe('patterns run in linear time (no catastrophic backtracking)', () => {
+  it.each([
+    ['(a+)+$', false, 'nested quantifier: no match, found without backtracking'],
+    ['(a|aa)*c', false, 'alternation under a star'],
+    ['(.*a){12}', true, 'bounded repetition of a greedy group: a match'],
+    ['^(a+)+!$', true, 'the nested quantifier that does match'],
+  ] as const)('%s against a 100,000-character line → %s, and completes (%s)', (pattern, expected, _why) => {
+    const line = `${'a'.repeat(100_000)}!`;
+    expect(compileRustRegex(pattern, { caseInsensitive: false, multiline: false }).test(line)).toBe(expected);
+  });
+  it('spans gives non-overlapping matches with UTF-16 offsets, empty matches advancing', () => {
+    const re = compileRustRegex('o+', { caseInsensitive: false, multiline: false });
+    expect([...re.spans('😀foo boo')].map((m) => [m.start, m.end, m.text])).toEqual([
+      [3, 5, 'oo'],
+      [7, 9, 'oo'],
+    ]);
+    expect([...compileRustRegex('x*', { caseInsensitive: false, multiline: false }).spans('ab')].length).toBe(
+      3,
+    );
   });
 });

@@ -30,7 +30,8 @@ export async function readNewOutput(options: {
   file: string;
   offset: number;
   budgetChars: number;
-  filter?: RegExp;
+  /** Lines kept (a linear-time matcher: the pattern comes from the model). */
+  filter?: { test(line: string): boolean };
   /** The task has ended: a last line without a newline is read too. */
   final?: boolean;
 }): Promise<NewOutput> {

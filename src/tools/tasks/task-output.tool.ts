@@ -16,6 +16,7 @@ import { describeWorldOf } from '../../core/call-describer.js';
 import { getOwn } from '../../core/get-own.js';
 import { type BackgroundTaskInfo, buildTool, ToolInputError, type ToolUseContext } from '../../core/index.js';
 import { gantryTraits } from '../../core/tool-traits.js';
+import { compileLinearRegex, type LinearRegex } from '../ripgrep/linear-regex.js';
 import { taskOutputDescriber } from './describe.js';
 import { readNewOutput } from './read-task-output.js';
 import { taskTypeName } from './task-manager.js';
@@ -92,16 +93,10 @@ async function pollUntilEnded(ended: () => boolean, timeoutMs: number, signal: A
   }
 }
 
-function compileFilter(filter: string | undefined): RegExp | undefined {
+/** The model's filter (JavaScript syntax) on the linear-time engine: no pattern can stall the process. */
+function compileFilter(filter: string | undefined): LinearRegex | undefined {
   if (filter === undefined) return undefined;
-  try {
-    return new RegExp(filter);
-  } catch (error) {
-    throw new ToolInputError(
-      `filter is not a valid regular expression: ${(error as Error).message}`,
-      'filter',
-    );
-  }
+  return compileLinearRegex(filter, { javascript: true, field: 'filter' });
 }
 
 /** Builds the TaskOutput tool. It reaches the session's task registry through `context.services.tasks`. */

@@ -125,6 +125,25 @@ describe('background Bash tasks', () => {
     expect(result.ok && result.data.task.output).toBe('keep 1\nkeep 2');
   });
 
+  it('TaskOutput filter runs in linear time: (a+)+$ over a 100,000-character line completes with the right lines', async () => {
+    const tool = createTaskOutputTool();
+    const task = await start(`printf 'a%.0s' $(seq 100000); printf '!\\naaaa\\n'`);
+    await session.services.tasks.waitForEnd(task.taskId, 60_000);
+    const result = await runTool<TaskOutputData>(
+      tool,
+      { task_id: task.taskId, filter: '(a+)+$' },
+      session.context,
+    );
+    expect(result.ok && result.data.task.output).toBe('aaaa');
+  });
+
+  it('TaskOutput refuses a filter the linear-time engine cannot run, naming the field', async () => {
+    const tool = createTaskOutputTool();
+    const task = await start('echo x');
+    const v = await tool.validateInput({ task_id: task.taskId, filter: '(x)\\1' } as never, session.context);
+    expect(v).toMatchObject({ ok: false, field: 'filter', message: expect.stringMatching(/backreferences/) });
+  });
+
   it('TaskStop stops the process group (children included), under either field name', async () => {
     const stop = createTaskStopTool();
     const pidFile = path.join(session.root, 'child.pid');

@@ -1,0 +1,134 @@
+/**
+ * Files that hold credentials (docs/security-round-2.md "Secrets"). Reading one sends its contents to
+ * the model provider, so the permission engine asks before any read path (Read, Grep, `cat`, `grep`,
+ * a `cp` source, an archive of it) reaches one, and the destructive floor refuses to pipe one into a
+ * network effect. Pure data plus a path matcher; no I/O.
+ *
+ * Matched on the base name anywhere, or on a directory context:
+ * - environment files: `.env`, `.env.<anything>` except templates (`.env.example`, `.sample`,
+ *   `.template`, `.dist`, `.defaults`, `.schema` — the same list as the protected paths);
+ * - private keys: `id_<name>` without an extension (`id_rsa`, `id_ed25519`), anything in `.ssh/`
+ *   except public keys, `known_hosts`, `config` and `authorized_keys`; `*.pem`, `*.key`, `*.p12`,
+ *   `*.pfx`, `*.keystore`, `*.jks`, `*.ppk`; GnuPG secret keyrings;
+ * - login files: `.netrc`, `_netrc`, `.pgpass`, `.git-credentials`, `.vault-token`, `.pypirc`,
+ *   `credentials`, `credentials.json`, `.credentials.json`, `client_secret*.json`, and `.npmrc` in the
+ *   home directory (a project's `.npmrc` usually names a registry only);
+ * - cloud and cluster credentials: `.aws/credentials`, `.aws/sso/cache/*`, anything in `.azure/`,
+ *   gcloud's `credentials.db`, `access_tokens.db`, `application_default_credentials.json` and
+ *   `legacy_credentials/`, `.kube/config` (and `.kube/*.yaml`), `.docker/config.json`,
+ *   `.config/gh/hosts.yml`.
+ *
+ * Look-alikes that are not secrets: `.env.example`, `id_rsa.pub`, `src/env.ts`, `keys.ts`,
+ * `credentials.example.json`, `docs/credentials.md`, `.ssh/known_hosts`.
+ */
+import { getOwn } from './get-own.js';
+import { ENV_TEMPLATE_SUFFIXES } from './protected-paths.js';
+
+export interface SecretFileMatch {
+  /** The secret file (the input path). */
+  path: string;
+  /** What it is, for explanations (`private key`, `environment file` …). */
+  label: string;
+}
+
+const KEY_EXTENSIONS: Readonly<Record<string, string>> = {
+  pem: 'PEM key or certificate bundle',
+  key: 'private key',
+  p12: 'PKCS#12 key store',
+  pfx: 'PKCS#12 key store',
+  keystore: 'Java key store',
+  jks: 'Java key store',
+  ppk: 'PuTTY private key',
+};
+
+const LOGIN_FILES: Readonly<Record<string, string>> = {
+  '.netrc': 'login credentials (netrc)',
+  _netrc: 'login credentials (netrc)',
+  '.pgpass': 'PostgreSQL passwords',
+  '.git-credentials': 'git credentials',
+  '.vault-token': 'Vault token',
+  '.pypirc': 'package registry password',
+  credentials: 'credentials file',
+  'credentials.json': 'credentials file',
+  '.credentials.json': 'credentials file',
+};
+
+/** Files in `~/.ssh` that are not secret. */
+const SSH_PUBLIC = new Set([
+  'known_hosts',
+  'known_hosts.old',
+  'config',
+  'authorized_keys',
+  'authorized_keys2',
+]);
+
+function envFile(base: string): boolean {
+  if (base === '.env') return true;
+  if (!base.startsWith('.env.')) return false;
+  const parts = base.slice(5).toLowerCase().split('.');
+  return !parts.some((p) => ENV_TEMPLATE_SUFFIXES.includes(p));
+}
+
+/**
+ * The credential file `absPath` is, or undefined.
+ * @param absPath - absolute, normalised POSIX path.
+ * @param home - the home directory (for the files that are secret only there, like `~/.npmrc`).
+ */
+export function matchSecretFile(absPath: string, home?: string): SecretFileMatch | undefined {
+  const segs = absPath.split('/').filter((s) => s !== '');
+  const base = segs[segs.length - 1];
+  if (base === undefined) return undefined;
+  const hit = (label: string): SecretFileMatch => ({ path: absPath, label });
+  const parent = segs[segs.length - 2];
+  const has = (dir: string, ...sub: string[]): number => {
+    if (!absPath.includes(`${dir}/`)) return -1;
+    for (let i = 0; i + sub.length < segs.length - 1; i++)
+      if (segs[i] === dir && sub.every((s, k) => segs[i + 1 + k] === s)) return i;
+    return -1;
+  };
+  if (envFile(base)) return hit('environment file (usually holds API keys)');
+  if (/^id_[A-Za-z0-9_-]+$/.test(base)) return hit('SSH private key');
+  if (has('.ssh') >= 0 && !base.endsWith('.pub') && !SSH_PUBLIC.has(base))
+    return hit('file in ~/.ssh (keys)');
+  const dot = base.lastIndexOf('.');
+  const ext = dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+  const keyLabel = getOwn(KEY_EXTENSIONS, ext);
+  if (keyLabel) return hit(keyLabel);
+  const login = getOwn(LOGIN_FILES, base);
+  if (login) return hit(login);
+  if (/^client_secret.*\.json$/.test(base)) return hit('OAuth client secret');
+  if (base === '.npmrc' && home !== undefined && absPath === `${home.replace(/\/$/, '')}/.npmrc`)
+    return hit('package registry token (~/.npmrc)');
+  if (has('.gnupg', 'private-keys-v1.d') >= 0 || (parent === '.gnupg' && base.startsWith('secring')))
+    return hit('GnuPG secret key');
+  if (has('.aws') >= 0 && (base === 'credentials' || has('.aws', 'sso', 'cache') >= 0))
+    return hit('AWS credentials');
+  if (has('.azure') >= 0) return hit('Azure CLI credentials and tokens');
+  if (
+    has('.config', 'gcloud') >= 0 &&
+    (/credentials/.test(base) || base === 'access_tokens.db' || has('gcloud', 'legacy_credentials') >= 0)
+  )
+    return hit('Google Cloud credentials');
+  if (parent === '.kube' && (base === 'config' || /\.ya?ml$/.test(base)))
+    return hit('Kubernetes credentials');
+  if (parent === '.docker' && base === 'config.json') return hit('container registry credentials');
+  if (has('.config', 'gh') >= 0 && base === 'hosts.yml') return hit('GitHub CLI token');
+  return undefined;
+}
+
+/** Sample names a glob is tested against: a glob that can name one of these can read a secret. */
+export const SECRET_NAME_SAMPLES: readonly string[] = [
+  '.env',
+  '.env.local',
+  '.env.production',
+  'id_rsa',
+  'id_ed25519',
+  'server.pem',
+  'server.key',
+  'store.p12',
+  '.netrc',
+  '.pgpass',
+  '.git-credentials',
+  'credentials',
+  'credentials.json',
+];
