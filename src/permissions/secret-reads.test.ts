@@ -18,7 +18,14 @@ let describeBash: Awaited<ReturnType<typeof loadBashDescriber>>;
 beforeAll(async () => {
   describeBash = await loadBashDescriber();
 });
-const world = { cwd: CORPUS_PROJECT, home: CORPUS_HOME, resolver: mapPathResolver({}) };
+// The declared world has no directories besides the project and home, so `cp .env /tmp/env-copy`
+// writes the file /tmp/env-copy (into a directory it would write /tmp/env-copy/.env: a protected
+// name, denied).
+const world = {
+  cwd: CORPUS_PROJECT,
+  home: CORPUS_HOME,
+  resolver: mapPathResolver({}, [CORPUS_PROJECT, CORPUS_HOME, '/tmp']),
+};
 
 function decide(
   tool: string,

@@ -54,6 +54,11 @@ const load = (o: { trust?: boolean; settingsFiles?: string[]; permissionMode?: s
 async function describeCall(tool: string, input: Record<string, unknown>): Promise<CallDescription> {
   if (tool === 'Bash') return describeBashCommand(String(input.command), { cwd: project, home });
   if (tool === 'Read') return fileToolCall(tool, input);
+  // The Agent tool's own describer (tools/agent/describe.ts) says this: no effect, the type as content.
+  if (tool === 'Agent' || tool === 'Task') {
+    const type = String(input.subagent_type ?? 'general-purpose');
+    return { ruleContents: [type], effects: [], findings: [], readOnly: false, summary: `Agent ${type}` };
+  }
   return describeToolInput(tool, input, { cwd: project, home });
 }
 
