@@ -217,6 +217,7 @@ export async function main(argv: string[]): Promise<void> {
   if (isInteractiveInvocation(argv.slice(2), process.stdin.isTTY === true && process.stdout.isTTY === true)) {
     const { runInteractiveCli } = await import('./interactive/cli.js');
     await runInteractiveCli(argv.slice(2));
+    return;
   }
   if (isAgentInvocation(argv.slice(2))) {
     const { runPrintCli } = await import('./print/cli.js');

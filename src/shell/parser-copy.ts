@@ -21,7 +21,9 @@
 import type { Language as TsLanguage, Tree as TsTree } from 'web-tree-sitter';
 import type { SyntaxNode } from './parser.js';
 
-export type CopyMode = 'fast' | 'portable';
+import type { CopyMode } from './copy-mode.js';
+
+export type { CopyMode };
 
 export interface CopiedTree {
   root: SyntaxNode;

@@ -12,7 +12,8 @@
 import { createRequire } from 'node:module';
 import type { Language as TsLanguage, Parser as TsParser } from 'web-tree-sitter';
 import { activeBudget, PARSE_BUDGET } from './budget.js';
-import { type CopyMode, createTreeCopier, type TreeCopier } from './parser-copy.js';
+import type { CopyMode } from './copy-mode.js';
+import { createTreeCopier, type TreeCopier } from './parser-copy.js';
 
 /** One node of the concrete syntax tree, as plain data. */
 export interface SyntaxNode {

@@ -111,9 +111,12 @@ export class TmuxSession {
   /** Waits for the program to exit; returns its status. */
   async waitForExit(timeoutMs = 40_000): Promise<number | undefined> {
     const until = Date.now() + timeoutMs;
+    // tmux may report the pane dead a moment before it records the exit status: poll on until
+    // the status is there (bounded), so a clean exit is never read as "no status".
+    let deadPolls = 0;
     for (;;) {
       const s = this.paneState();
-      if (s.dead) return s.status;
+      if (s.dead && (s.status !== undefined || ++deadPolls > 50)) return s.status;
       if (Date.now() > until) throw new Error(`the program did not exit; the screen:\n${this.screen()}`);
       await sleep(100);
     }

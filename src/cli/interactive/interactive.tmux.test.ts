@@ -20,6 +20,21 @@ import {
 } from '../../testing/print-fixtures.js';
 import { TmuxSession } from '../../testing/tmux.js';
 
+/**
+ * The session closed the way it should: the clean-up ran to its end (the farewell line is printed
+ * after the transcript is flushed and the set-up disposed) and the program ended. The exit status
+ * is not asserted: Node sometimes crashes in its own teardown after that point (SIGSEGV in
+ * libgcc_s under tmux; see docs/cli-interactive.md "Known problems").
+ */
+async function expectSessionClosed(t: {
+  waitFor(s: string): Promise<string>;
+  waitForExit(): Promise<number | undefined>;
+}) {
+  await t.waitFor('Bye. Resume with: gantry --resume');
+  const status = await t.waitForExit();
+  expect(status === undefined || status === 0, `exit status ${status}`).toBe(true);
+}
+
 let world: PrintWorld;
 let fake: FakeAnthropicServer | undefined;
 let term: TmuxSession | undefined;
@@ -88,7 +103,7 @@ describe('interactive gantry under tmux', { timeout: 120_000 }, () => {
     expect(toolResultsOf(1)[0]?.content).toContain('listing-output');
     await t.waitFor(promptAfter('(2 requests'));
     await submit(t, '/exit');
-    expect(await t.waitForExit()).toBe(0);
+    await expectSessionClosed(t);
     expect(t.screen()).toContain('gantry --resume');
   });
 
@@ -162,7 +177,7 @@ describe('interactive gantry under tmux', { timeout: 120_000 }, () => {
     expect(screen).toContain('Ctrl-C again to exit');
     await t.waitFor(promptAfter('Interrupted.'));
     t.keys('C-c');
-    expect(await t.waitForExit()).toBe(0);
+    await expectSessionClosed(t);
   });
 
   it('Ctrl-C while the spinner says the model is thinking interrupts the turn, not the program', async () => {
@@ -201,7 +216,7 @@ describe('interactive gantry under tmux', { timeout: 120_000 }, () => {
     await t.waitFor('Press Ctrl-C again to exit.');
     expect(t.paneState().dead).toBe(false);
     t.keys('C-c');
-    expect(await t.waitForExit()).toBe(0);
+    await expectSessionClosed(t);
     expect(fake?.messageRequests.length).toBe(0);
   });
 });
@@ -246,7 +261,7 @@ describe('interactive gantry sessions', { timeout: 120_000 }, () => {
     await submit(t, 'remember the word tangerine');
     await t.waitFor(promptAfter('First answer.'));
     await submit(t, '/exit');
-    expect(await t.waitForExit()).toBe(0);
+    await expectSessionClosed(t);
     t.kill();
     term = TmuxSession.start({
       command: [process.execPath, GANTRY_BIN, '--continue'],
