@@ -1,6 +1,6 @@
 /**
  * Peak RSS of the Bash tool running `yes | head -c 1000000000` (1 GB of output, spilled to a file),
- * issue 4 "Benchmark": target under 150 MB.
+ * target under 150 MB.
  *
  * Each figure is the `process.resourceUsage().maxRSS` of a fresh child Node process, so it is the
  * tool's peak, not the harness's:
@@ -13,7 +13,7 @@
  *
  * The tool runs from an esbuild bundle of this file (dependencies external, loaded from
  * node_modules as a published build would), under V8's default flags and under `--liftoff-only`
- * (the flag `gantry hook` sets, stack.md §10: the tree-sitter grammar's background wasm tier-up
+ * (the flag `gantry hook` sets, docs/dependencies.md "Start-up cost of one-shot processes": the tree-sitter grammar's background wasm tier-up
  * compile alone adds ~30 MB of peak whatever the command prints). One more run through tsx shows
  * the development setup, where transpiling the sources adds ~70 MB. The child mode is selected by
  * `GANTRY_BASH_BENCH_CHILD`.

@@ -1,5 +1,5 @@
 /**
- * File-tools benchmark (issue 3 "Benchmark"):
+ * File-tools benchmark:
  *
  * - Grep (files_with_matches and content; a literal and a regex) and Glob, run through the tools'
  *   own call + result mapping, against raw ripgrep run with the same arguments the tools pass

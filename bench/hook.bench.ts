@@ -1,5 +1,5 @@
 /**
- * `gantry hook` start-up (issue 7 benchmark): wall time per invocation for a Bash payload and a Read
+ * `gantry hook` start-up: wall time per invocation for a Bash payload and a Read
  * payload, median of 30 process starts each, against `node -e 0` measured in the same run,
  * interleaved so machine load affects all alike. Target: ratio ≤ 2.0; stretch: warm path ≤ 25 ms.
  *

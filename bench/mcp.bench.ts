@@ -1,5 +1,5 @@
 /**
- * bench/mcp (issue 7 "gantry mcp over stdio"): round trips through the real `gantry mcp` process
+ * bench/mcp: round trips through the real `gantry mcp` process
  * (started with `node bin/gantry.js mcp`, the built command line) with the SDK's stdio client, against
  * baselines measured in the same run. Start-up is not measured: only round trips after connect,
  * after a warm-up.

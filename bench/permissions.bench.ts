@@ -1,5 +1,5 @@
 /**
- * bench/permissions (issue 5): decision latency of the whole permission pipeline without hooks,
+ * bench/permissions: decision latency of the whole permission pipeline without hooks,
  * over the security corpus and the tldr commands, with a realistic settings file (20 allow and
  * 10 deny rules). Targets: mean ≤ 200 µs, p99 ≤ 1.5 ms per decision.
  *
@@ -122,7 +122,7 @@ export default async function bench(): Promise<BenchReport> {
     resolver,
   });
   // The same engine without the destructive floor and the credential-read check: the baseline the
-  // new checks are compared with, in the same run (docs/security-round-2.md "Measured").
+  // new checks are compared with, in the same run (docs/security-round-2.md).
   const withoutNewChecks = createPermissionEngine({
     settings: settingsFromRules({
       projectRoot: CORPUS_PROJECT,

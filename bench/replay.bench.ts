@@ -1,5 +1,5 @@
 /**
- * `gantry replay` throughput (issue 7 benchmark): calls decided per second over all of
+ * `gantry replay` throughput: calls decided per second over all of
  * ../shared/data/real/agent-tool-calls.jsonl (dry run, no hooks), in one process.
  */
 import { mkdtempSync, realpathSync } from 'node:fs';

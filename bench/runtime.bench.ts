@@ -1,5 +1,5 @@
 /**
- * bench/runtime (issue 2): the runtime's cost, against baselines measured in the same run.
+ * bench/runtime: the runtime's cost, against baselines measured in the same run.
  *
  * 1. Per-call overhead: 10,000 trivial calls through `runToolsToCompletion` (lookup, parse,
  *    validateInput, permission phase with the allow-all decider, call, mapping, budgets, ordering),

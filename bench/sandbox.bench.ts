@@ -1,5 +1,5 @@
 /**
- * bench/sandbox (issue 6 "Benchmark"): what the OS sandbox adds to a Bash command, measured in the
+ * bench/sandbox: what the OS sandbox adds to a Bash command, measured in the
  * same run against the same command unsandboxed. Target: ≤ 25 ms added per command.
  *
  * Commands, each run through the Bash tool (`createBashTool().call`, real temp session) with and

@@ -1,5 +1,5 @@
 /**
- * bench/shell-analysis (issue 4): latency of the whole shell analysis of one command —
+ * bench/shell-analysis: latency of the whole shell analysis of one command —
  * `analyzeCommand` = parse + split + security checks + read-only validation + effects (with the
  * real filesystem resolver) — over the tldr corpus (../shared/data/real/tldr-commands.jsonl).
  * Targets: mean ≤ 150 µs, p99 ≤ 1 ms per command.

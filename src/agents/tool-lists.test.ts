@@ -1,6 +1,6 @@
 /**
  * The tool list of each agent type, pinned. Over the tools Claude Code 2.1.332 sends its main
- * thread by default (its wire notes, "Per-type request shape"), Gantry's filtering gives each
+ * thread by default (its docs/agent-wire.md, "Per-type request shape"), Gantry's filtering gives each
  * type exactly the list Claude Code gave that type; over Gantry's own tools, each type's list is
  * written out here so a change to the filters shows up as a diff.
  */

@@ -1,6 +1,6 @@
 /**
  * `gantry check`: explain the decision for one Bash command or one tool call under the settings
- * Claude Code would load (plus `--settings` files) — issue 7.
+ * Claude Code would load (plus `--settings` files).
  *
  *   gantry check [--settings FILE]… [--mode MODE] [--cwd DIR] [--add-dir DIR]… -- <command>
  *   gantry check --tool NAME --input JSON

@@ -1,7 +1,7 @@
 /**
  * `npm run eval:security -- [cases.jsonl …] [--failures] [--class NAME]`
  *
- * Evaluates security cases (format and scoring: ../shared/data/security/README.md) with the
+ * Evaluates security cases (format and scoring: the shared security data set) with the
  * permission engine and the shell analysis, WITHOUT executing anything. Prints one JSON line per
  * case (`id`, `class`, `expected`, `decision`, `pass`, `failure`, `reason`, `step`), then a JSON
  * line with per-class counts, then the closing line `N passed, N unsafe, N over-blocking`.

@@ -1,5 +1,5 @@
 /**
- * `gantry mcp`: serve the built-in tools over MCP with the permission engine in front (issue 7).
+ * `gantry mcp`: serve the built-in tools over MCP with the permission engine in front.
  *
  *   gantry mcp [--cwd DIR] [--mode MODE] [--settings FILE]… [--transport stdio|http] [--port N]
  *              [--on-ask deny|allow] [--max-message-bytes N]
@@ -107,7 +107,7 @@ export async function runMcp(o: McpCliOptions, version: string): Promise<number>
       : {}),
   });
   process.stderr.write(`gantry mcp: Bash analysis ${shellAnalysisSummary()}\n`);
-  // The Bash sandbox, when settings enable it (spec §7): one manager per server process.
+  // The Bash sandbox, when settings enable it (the Claude Code sandboxing docs): one manager per server process.
   const sandbox: SandboxManager | undefined = guard.settings.sandbox.enabled
     ? createSandboxManager({
         settings: guard.settings.sandbox,

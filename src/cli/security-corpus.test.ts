@@ -1,5 +1,5 @@
 /**
- * The security corpus gates (issue 5): on ../shared/data/security/cases.jsonl, 0 unsafe decisions
+ * The security corpus gates: on ../shared/data/security/cases.jsonl, 0 unsafe decisions
  * and at most 5% over-blocking on the benign (expected allow) cases. The corpus is loaded at test
  * time, never copied. Nothing is executed: Bash cases go through the shell analysis, file-tool
  * cases through the tools' own describers (what `gantry check` and the runtime use), in the corpus

@@ -1,8 +1,8 @@
 /**
- * The effect model (design.md §3): what a tool call would do to the machine, stated as data so
+ * The effect model (docs/architecture.md): what a tool call would do to the machine, stated as data so
  * the permission engine can judge paths and hosts instead of matching strings.
  *
- * Source: ../shared/design.md §3; seed 000 §2.2 (path constraints, sed constraints).
+ * Source: docs/architecture.md (path constraints, sed constraints).
  */
 
 /** What an effect does. `env` = changes the environment of later commands (export, cd is separate). */
@@ -48,7 +48,7 @@ export function knownEffect(kind: EffectKind, target: string, source: EffectSour
     : { kind, target, certainty: 'known', source, detail };
 }
 
-/** Convenience constructor for an unknown effect (never allows, design.md §3). */
+/** Convenience constructor for an unknown effect (never allows, docs/architecture.md). */
 export function unknownEffect(
   kind: EffectKind,
   target: string,

@@ -1,6 +1,6 @@
 /**
  * Typed errors. Tools throw these; exactly one place in the runtime turns them into
- * `is_error` tool results (conventions.md §0.6). Messages are written for the model and
+ * `is_error` tool results. Messages are written for the model and
  * name the next step.
  */
 

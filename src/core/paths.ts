@@ -1,6 +1,6 @@
 /**
  * Path vocabulary shared by file tools, shell effects, the permission engine and the sandbox
- * (spec §1.8; security corpus README "Path constraints").
+ * (the Claude Code tools reference; docs/security-round-2.md).
  *
  * - `expandPath`: `~`/`~/x`, `file://` URLs and relative paths → absolute, normalised (`..` folded).
  * - `PathResolver`: resolves symlinks, including a symlinked *parent* of a file that does not exist yet.

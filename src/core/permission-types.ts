@@ -1,15 +1,15 @@
 /**
  * The permission vocabulary shared by tools, the runtime and the permission engine.
- * A decision is a value: `{behavior, reason, suggestions}` (conventions.md §3.3).
+ * A decision is a value: `{behavior, reason, suggestions}`.
  *
- * Source: ../shared/spec/claude-code-tools.md §3 (modes, rules), ../shared/design.md §2 step 5.
+ * Source: the Claude Code permissions docs (modes, rules), docs/architecture.md.
  */
 import type { Effect } from './effects.js';
 
-/** Claude Code's permission behaviors (spec §3.4). */
+/** Claude Code's permission behaviors (the Claude Code permissions docs). */
 export type PermissionBehavior = 'allow' | 'ask' | 'deny';
 
-/** Claude Code's permission modes (spec §3.8), plus `auto` (the classifier decides what would ask). */
+/** Claude Code's permission modes (the Claude Code permissions docs), plus `auto` (the classifier decides what would ask). */
 export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'dontAsk' | 'bypassPermissions' | 'auto';
 
 export const PERMISSION_MODES: readonly PermissionMode[] = [
@@ -21,7 +21,7 @@ export const PERMISSION_MODES: readonly PermissionMode[] = [
   'auto',
 ];
 
-/** Where a rule came from (spec §3.2). */
+/** Where a rule came from (the Claude Code permissions docs). */
 export type RuleSource =
   | 'managed'
   | 'cliArg'
@@ -47,13 +47,13 @@ export interface PermissionRule {
 }
 
 /**
- * A security finding from a check: shell analysis (check ids of seed 000 §2.3 and our additions),
+ * A security finding from a check: shell analysis (check ids of docs/architecture.md and our additions),
  * path checks, tool-level validation. `behavior` is the least it forces (ask or deny).
  */
 export interface Finding {
   /** Stable identifier, e.g. `COMMAND_SUBSTITUTION`, `PROTECTED_PATH_WRITE`, `PATH_OUTSIDE_WORKDIR`. */
   id: string;
-  /** Numeric id from seed 000 §2.3 when the finding is one of the 23 classic checks. */
+  /** Numeric id from docs/architecture.md when the finding is one of the 23 classic checks. */
   checkId?: number;
   message: string;
   behavior: 'ask' | 'deny';
@@ -95,7 +95,7 @@ export interface GitRepositoryInfo {
 }
 
 /**
- * One simple command inside a Bash command line, after splitting (spec §3.5, seed 000 §2.2).
+ * One simple command inside a Bash command line, after splitting (the Claude Code permissions docs, docs/architecture.md).
  * Rules match `text` (wrappers and env prefixes stripped); effects and read-only status are per sub-command.
  */
 export interface SubcommandInfo {
@@ -136,7 +136,7 @@ export interface SubcommandInfo {
 }
 
 /**
- * What a tool says about one call before it runs (design.md §2 step 4): the strings rules match,
+ * What a tool says about one call before it runs (docs/architecture.md): the strings rules match,
  * the effects, the findings. Produced by `Tool.describeCall`; consumed by the permission engine.
  */
 export interface CallDescription {
@@ -157,12 +157,12 @@ export interface CallDescription {
    * Bash only: true when this call will run inside the OS sandbox (set by the tool from
    * `shouldUseSandbox`). With `sandbox.autoAllowBashIfSandboxed` the permission engine then allows
    * what would otherwise ask, except deny rules, protected paths and content-scoped ask rules
-   * (spec §7.5). Absent = not sandboxed.
+   * (the Claude Code sandboxing docs). Absent = not sandboxed.
    */
   sandboxed?: boolean;
 }
 
-/** What decided a permission decision (every decision carries one; design.md §4). */
+/** What decided a permission decision (every decision carries one; docs/architecture.md). */
 export type DecisionReasonType =
   | 'rule'
   | 'hook'
@@ -211,20 +211,20 @@ export type PermissionDecision =
     }
   | { behavior: 'deny'; reason: DecisionReason };
 
-/** A tool's own verdict before the general engine (spec §1.3 step 4). `passthrough` = no opinion. */
+/** A tool's own verdict before the general engine (the Claude Code tools reference step 4). `passthrough` = no opinion. */
 export type ToolPermissionResult =
   | { behavior: 'passthrough' }
   | { behavior: 'allow'; reason: string; updatedInput?: Record<string, unknown> }
   | { behavior: 'ask'; reason: string }
   | { behavior: 'deny'; reason: string };
 
-/** The host's answer to an `ask` (spec §3.10). */
+/** The host's answer to an `ask` (the Claude Code permissions docs). */
 export type HostPermissionAnswer =
   | { behavior: 'allow'; updatedInput?: Record<string, unknown>; persistSuggestion?: PermissionSuggestion }
   | { behavior: 'deny'; message: string };
 
 /**
- * The permission engine as the runtime sees it (design.md §2 step 5): data in, decision out.
+ * The permission engine as the runtime sees it (docs/architecture.md): data in, decision out.
  * It never prompts and never executes anything except PreToolUse hooks.
  */
 export type PermissionDecider = (request: PermissionRequest) => Promise<PermissionDecision>;

@@ -3,8 +3,8 @@
  * the OS sandbox (which makes the same paths read-only inside writable areas). Pure data plus a
  * path matcher; no I/O.
  *
- * Sources: spec §3.8 "Protected paths" (never auto-approved), spec §7.3 (always write-protected
- * inside sandbox-writable areas), issue 5 step 3 (credentials denied in every mode; agent and VCS
+ * Sources: the Claude Code permissions docs "Protected paths" (never auto-approved), the Claude Code sandboxing docs (always write-protected
+ * inside sandbox-writable areas) (credentials denied in every mode; agent and VCS
  * configuration asks even in bypass mode).
  *
  * Two classes:
@@ -13,7 +13,7 @@
  * - `ask`: agent and VCS configuration directories (`.claude/`, `.gantry/`, `.git/`, `.vscode/` …).
  */
 
-/** Which decision a protected path forces on a write (issue 5 step 3). */
+/** Which decision a protected path forces on a write. */
 export type ProtectedPathClass = 'deny' | 'ask';
 
 /** One protected name. */
@@ -117,17 +117,17 @@ export const PROTECTED_DIR_ENTRIES: readonly ProtectedPathEntry[] = [
   { name: '.mvn', kind: 'dir', class: 'ask', why: 'maven wrapper and extensions' },
 ];
 
-/** Sub-paths of protected directories that are NOT protected (spec §3.8: `.claude/worktrees`). */
+/** Sub-paths of protected directories that are NOT protected (the Claude Code permissions docs: `.claude/worktrees`). */
 export const PROTECTED_DIR_EXCEPTIONS: readonly string[] = ['.claude/worktrees', '.gantry/worktrees'];
 
 /**
  * Inside `.git`, the sandbox protects only what runs code, so `git commit` still works sandboxed
- * (spec §7.3: `.git/hooks`, `.git/config`). The permission engine treats all of `.git` as `ask`.
+ * (the Claude Code sandboxing docs: `.git/hooks`, `.git/config`). The permission engine treats all of `.git` as `ask`.
  */
 export const SANDBOX_GIT_PROTECTED: readonly string[] = ['hooks', 'config', 'config.worktree'];
 
 /**
- * Top-level names of a bare-repository layout (spec §7.3 "bare-repo planting"): creating
+ * Top-level names of a bare-repository layout (the Claude Code sandboxing docs "bare-repo planting"): creating
  * `HEAD` + `objects` + `refs` in a working directory makes git treat it as a repository whose
  * `config` can run code.
  */
@@ -168,7 +168,7 @@ export interface ProtectedPathMatch {
 }
 
 /**
- * Finds the protected entry a path falls under, anywhere in the path (spec §3.8 semantics:
+ * Finds the protected entry a path falls under, anywhere in the path (the Claude Code permissions docs semantics:
  * `/p/sub/.git/config`, `/home/u/.bashrc`, `/p/.env.local`). Directory entries win over file
  * entries (the outermost protected directory is reported).
  *

@@ -1,5 +1,5 @@
 /**
- * The read-file state (spec §1.7): which files the model has read in this session, with the content
+ * The read-file state (the Claude Code tools reference): which files the model has read in this session, with the content
  * and mtime seen, so Write/Edit can refuse to overwrite a file that was never read or has changed since.
  */
 import { createHash } from 'node:crypto';
@@ -56,7 +56,7 @@ export class ReadFileState {
     return this.cache.has(path);
   }
 
-  /** Copy for a sub-agent (spec §5.6: sub-agents start from a clone of the parent's read state). */
+  /** Copy for a sub-agent (the Claude Code subagents docs: sub-agents start from a clone of the parent's read state). */
   clone(): ReadFileState {
     const c = new ReadFileState();
     for (const [k, v] of this.cache.entries()) c.set(k, { ...v });

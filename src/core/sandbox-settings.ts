@@ -1,5 +1,5 @@
 /**
- * The `sandbox` settings object (spec §7.2; issue 6), shared by the settings loader in
+ * The `sandbox` settings object (the Claude Code sandboxing docs), shared by the settings loader in
  * `permissions/` (which loads and merges it next to `permissions`) and the OS sandbox in
  * `sandbox/` (which enforces it). Pure types, a zod schema, defaults and a merge; no I/O.
  *
@@ -18,7 +18,7 @@
  *   "bwrapPath": "/usr/bin/bwrap", "socatPath": "/usr/bin/socat"
  * }
  * ```
- * Path prefixes (spec §7.2) are NOT permission-rule anchors: `/x` absolute, `~/x` home, `./x` or
+ * Path prefixes (the Claude Code sandboxing docs) are NOT permission-rule anchors: `/x` absolute, `~/x` home, `./x` or
  * bare relative to the settings root (see {@link resolveSandboxPath}).
  */
 import path from 'node:path';
@@ -78,7 +78,7 @@ export interface SandboxSettings {
   enabled: boolean;
   /**
    * Approve sandboxed Bash commands that would otherwise ask (deny rules, content-scoped ask rules
-   * and protected paths still hold; spec §7.5). Default false (TYPES 2.1.332; DOC 2.1.240 said true).
+   * and protected paths still hold; the Claude Code sandboxing docs). Default false (TYPES 2.1.332; DOC 2.1.240 said true).
    */
   autoAllowBashIfSandboxed: boolean;
   /** Honour `dangerouslyDisableSandbox` (that call then goes through the normal prompt). Default true. */
@@ -119,7 +119,7 @@ export interface SandboxSettings {
 
 /**
  * Credential locations unreadable inside the sandbox whatever the settings say (union with
- * `filesystem.denyRead`; `allowRead` can re-open a sub-path). Source: issue 6 "denyRead default".
+ * `filesystem.denyRead`; `allowRead` can re-open a sub-path).
  */
 export const DEFAULT_SANDBOX_DENY_READ: readonly string[] = [
   '~/.ssh',
@@ -165,7 +165,7 @@ function firstDefined<T>(values: (T | undefined)[], fallback: T): T {
 }
 
 /**
- * Merges the `sandbox` objects of several settings sources into effective settings (spec §7.2):
+ * Merges the `sandbox` objects of several settings sources into effective settings (the Claude Code sandboxing docs):
  * scalars from the highest-precedence source that sets them, arrays as a union (order kept,
  * duplicates dropped).
  *
@@ -228,7 +228,7 @@ export function mergeSandboxSettings(sources: readonly SandboxSettingsInput[]): 
 }
 
 /**
- * Resolves one sandbox path setting (spec §7.2): `/x` absolute, `~` / `~/x` under `home`,
+ * Resolves one sandbox path setting (the Claude Code sandboxing docs): `/x` absolute, `~` / `~/x` under `home`,
  * `./x` or bare `x` relative to `root` (the project root for project settings, the settings
  * directory for user settings). A `//x` prefix (permission-rule style) is read as absolute.
  */

@@ -1,6 +1,6 @@
 /**
  * The spawn seam between the Bash tool (which builds what to run) and the OS sandbox (which wraps
- * it): shared here because `sandbox/` sits below `tools/` and may not import from it (design.md §1).
+ * it): shared here because `sandbox/` sits below `tools/` and may not import from it (docs/architecture.md).
  */
 
 /** What to spawn: a program, its arguments, working directory and complete environment. */
@@ -22,7 +22,7 @@ export interface SpawnSpec {
 /** What a sandbox knows about the call when it wraps a spec. */
 export interface SandboxCallInfo {
   command: string;
-  /** The model asked to run outside the sandbox (spec §7.5); the sandbox decides whether to honour it. */
+  /** The model asked to run outside the sandbox (the Claude Code sandboxing docs); the sandbox decides whether to honour it. */
   dangerouslyDisableSandbox: boolean;
   /** True for `run_in_background` tasks. */
   background: boolean;

@@ -1,6 +1,6 @@
 /**
  * A call prepared for the pipeline: its effects with both the lexical and the resolved path
- * (spec §3.6 "Symlinks: both the link path and its resolved target are checked; allow needs both
+ * (the Claude Code permissions docs "Symlinks: both the link path and its resolved target are checked; allow needs both
  * to match; deny applies if either matches"), computed once per decision.
  */
 import path from 'node:path';

@@ -271,7 +271,7 @@ describe('auto mode', () => {
     expect(s.classifier.totalDenials).toBe(3);
   });
 
-  it('broad allow rules are suspended in auto mode (spec §3.8)', () => {
+  it('broad allow rules are suspended in auto mode (the Claude Code permissions docs)', () => {
     const { c } = counting({ risk: 'MEDIUM', reasons: ['interpreter'] });
     const e = autoEngine(c, { allow: ['Bash(python3:*)'] });
     expect(e.decideSync(request('Bash', bash([sub('python3 x.py')]))).decision.behavior).toBe('allow');
@@ -340,7 +340,7 @@ describe('scoreRisk', () => {
   });
 });
 
-describe('sandbox auto-allow (spec §7.5)', () => {
+describe('sandbox auto-allow (the Claude Code sandboxing docs)', () => {
   const sb = (extra: Partial<InlineSettings> = {}) =>
     engineWith({ sandbox: { enabled: true, autoAllowBashIfSandboxed: true }, ...extra });
   it('a sandboxed command that would ask is allowed', () => {

@@ -1,6 +1,6 @@
 /**
- * `createPermissionEngine`: the permission engine as the runtime and the CLI use it (issue 5;
- * design.md §2 step 5). Data in, decision out; it never prompts and runs nothing but PreToolUse
+ * `createPermissionEngine`: the permission engine as the runtime and the CLI use it (
+ * docs/architecture.md). Data in, decision out; it never prompts and runs nothing but PreToolUse
  * hooks.
  *
  * One decision: PreToolUse hooks (async; skipped by `decideSync`) → the pipeline (pipeline.ts) →
@@ -72,7 +72,7 @@ export interface PermissionEngineOptions {
   /**
    * Directories the model may read without asking although they are outside the working
    * directories — the session directory where the runtime spills large results and background
-   * output (design.md §5: "written to a file the model can Read"). Writes there still ask.
+   * output (docs/architecture.md: "written to a file the model can Read"). Writes there still ask.
    */
   readableDirectories?: readonly string[];
   /**

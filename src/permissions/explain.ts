@@ -1,5 +1,5 @@
 /**
- * Every decision explains itself (issue 5; design.md §4): the reason names what decided — the rule
+ * Every decision explains itself (docs/architecture.md): the reason names what decided — the rule
  * text with its source file and line, the check id, the protected path, the effect, the mode, the
  * hook — in a sentence a person and the model can read.
  */
@@ -58,7 +58,7 @@ export const MODE_LABEL: Readonly<Record<PermissionMode, string>> = {
   auto: 'auto mode',
 };
 
-/** dontAsk mode (spec §3.8): what would ask is denied, and the model is told its next step. */
+/** dontAsk mode (the Claude Code permissions docs): what would ask is denied, and the model is told its next step. */
 export function dontAskDenial(reason: DecisionReason): PermissionDecision {
   return {
     behavior: 'deny',

@@ -17,7 +17,7 @@ import type { HookVerdict } from './hooks/types.js';
 import type { RuleSet } from './rules/rule-set.js';
 import type { WorkingDirectories } from './working-dirs.js';
 
-/** Bash programs acceptEdits allows on in-project paths (security corpus README "Modes"). */
+/** Bash programs acceptEdits allows on in-project paths (docs/security-round-2.md). */
 export const DEFAULT_ACCEPT_EDITS_COMMANDS: ReadonlySet<string> = new Set(['mkdir', 'touch', 'cp', 'mv']);
 
 /**
@@ -37,7 +37,7 @@ export interface PipelineInput {
   workingDirs: WorkingDirectories;
   home: string;
   resolver: PathResolver;
-  /** This Bash call will run sandboxed and settings auto-allow sandboxed commands (spec §7.5). */
+  /** This Bash call will run sandboxed and settings auto-allow sandboxed commands (the Claude Code sandboxing docs). */
   sandboxAutoAllow: boolean;
   hook?: HookVerdict;
   acceptEditsCommands?: ReadonlySet<string>;

@@ -348,7 +348,7 @@ const rows: Row[] = [
     reason: 'rule',
   },
   {
-    why: 'ask rules apply in bypass (spec §3.8)',
+    why: 'ask rules apply in bypass (the Claude Code permissions docs)',
     call: bash([sub('git push')]),
     rules: { ask: ['Bash(git push:*)'] },
     mode: 'bypassPermissions',

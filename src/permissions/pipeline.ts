@@ -1,5 +1,5 @@
 /**
- * The decision pipeline (issue 5; design.md §2 step 5; security corpus README "Decision order"):
+ * The decision pipeline (docs/architecture.md; docs/security-round-2.md):
  * a pure function of the prepared call, the rules, the mode and the working directories. It never
  * prompts and never runs anything; hooks have already run and arrive as a verdict.
  *
@@ -172,7 +172,7 @@ export function runPipeline(input: PipelineInput): PipelineResult {
     if (check) return out(ask(check), 'check', true);
     trace.push('check: no finding, every effect known and inside the working directories');
   }
-  // 5. Ask rules (a bare Bash ask rule does not apply to sandboxed commands, spec §7.5); the tool's ask.
+  // 5. Ask rules (a bare Bash ask rule does not apply to sandboxed commands, the Claude Code sandboxing docs); the tool's ask.
   const skipBare = input.sandboxAutoAllow
     ? (r: CompiledRule) => r.kind === 'tool' || r.shell?.type === 'any'
     : undefined;

@@ -1,6 +1,6 @@
 /**
- * Protected paths in the decision pipeline (issue 5 step 3; security corpus README "Protected
- * files" and "Agent and VCS config"; seed 003 "Protected Files"). The list itself lives in
+ * Protected paths in the decision pipeline (docs/security-round-2.md "Protected
+ * files" and "Agent and VCS config"; docs/architecture.md). The list itself lives in
  * `core/protected-paths.ts`, shared with the OS sandbox so both enforce the same names.
  *
  * Evaluated over the *write and delete effects* of a call, after symlink resolution (both the path
@@ -47,7 +47,7 @@ export function matchProtectedWrite(absPath: string): ProtectedPathMatch | undef
 }
 
 /**
- * Paths whose removal always asks, bypassPermissions included (spec §3.8 "critical-path
+ * Paths whose removal always asks, bypassPermissions included (the Claude Code permissions docs "critical-path
  * removals"): `/`, every top-level directory, home and its ancestors, each working directory and
  * its ancestors.
  */

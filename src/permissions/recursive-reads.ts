@@ -1,5 +1,5 @@
 /**
- * Reads of a whole directory tree, for Read deny rules (security corpus README step 1, "a
+ * Reads of a whole directory tree, for Read deny rules (docs/security-round-2.md step 1, "a
  * `Read(...)` deny rule covers a path the command statically reads"): `grep -r KEY .` reads
  * `./.env` when it exists, although its only static operand is `.`. The shell analysis reports a
  * read of the directory; this module says which sub-commands read the *contents* of every file

@@ -7,7 +7,7 @@
  * flag-aware form), Read/Edit path rules over the file effects (lexical or resolved path), and
  * WebFetch domain rules over network effects. Allow rules (`matchShellAllow`, `allowPathCovers`) are
  * stricter: the literal normalised text only, no basename reduction, only transparent wrappers and
- * harmless env assignments in front (security corpus README "Normalising before rule matching").
+ * harmless env assignments in front (docs/security-round-2.md).
  */
 import path from 'node:path';
 import type { Effect } from '../core/effects.js';
@@ -28,7 +28,7 @@ export interface RuleHit {
   path?: string;
 }
 
-/** Wrappers an allow rule may see through (security corpus README; spec §3.5). */
+/** Wrappers an allow rule may see through (docs/security-round-2.md; the Claude Code permissions docs). */
 export const TRANSPARENT_WRAPPERS = new Set([
   'timeout',
   'time',
@@ -133,7 +133,7 @@ function pathHit(rule: CompiledRule, f: FileEffect, p: string): RuleHit {
 
 /**
  * First deny or ask rule that matches any part of the call (see module doc).
- * `skip` filters rules out (e.g. bare Bash ask rules for sandboxed commands, spec §7.5).
+ * `skip` filters rules out (e.g. bare Bash ask rules for sandboxed commands, the Claude Code sandboxing docs).
  */
 export function matchRestrictive(
   set: RuleSet,
@@ -232,7 +232,7 @@ export function matchToolAllow(set: RuleSet, view: CallView, skipBroad: boolean)
 
 /**
  * The allow path rule covering a file effect: reads by `Read(...)` or `Edit(...)`, writes by
- * `Edit(...)`; both the lexical and the resolved path must match (spec §3.6).
+ * `Edit(...)`; both the lexical and the resolved path must match (the Claude Code permissions docs).
  */
 export function allowPathCovers(set: RuleSet, f: FileEffect): CompiledRule | undefined {
   for (const rule of set.pathRules('allow')) {

@@ -1,7 +1,7 @@
 /**
- * Whole-session permission state (issue 5): the decisions taken per tool_use id, denial counts,
+ * Whole-session permission state: the decisions taken per tool_use id, denial counts,
  * and the auto-mode classifier's cache and fallback (after 3 consecutive or 20 total classifier
- * denials the session falls back to asking, spec §3.8).
+ * denials the session falls back to asking, the Claude Code permissions docs).
  *
  * A "classifier denial" is any verdict that does not approve the call (MEDIUM, HIGH or an explicit
  * block). A LOW verdict resets the consecutive count.

@@ -1,5 +1,5 @@
 /**
- * "Always allow" suggestions for an ask (issue 5; spec §3.5 "Don't ask again"), narrowed the way
+ * "Always allow" suggestions for an ask (the Claude Code permissions docs "Don't ask again"), narrowed the way
  * users expect:
  *
  * - Bash: one `Bash(<prefix>:*)` per sub-command that needed approval (at most 5), the prefix cut

@@ -1,5 +1,5 @@
 /**
- * Working directories (spec §3.9; security corpus README "Path constraints"): the project root
+ * Working directories (the Claude Code permissions docs; docs/security-round-2.md): the project root
  * plus additional directories (`--add-dir`, `additionalDirectories`). Containment is decided on
  * resolved paths (symlinks followed on both sides) and is separator-aware, so
  * `/home/user/project-secrets` is outside `/home/user/project`.

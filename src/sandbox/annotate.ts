@@ -1,5 +1,5 @@
 /**
- * Sandbox violation notes for the tool result (spec §7.5 "escape hatch"; seed 000 §2.2 step 7
+ * Sandbox violation notes for the tool result (the Claude Code sandboxing docs "escape hatch"; docs/architecture.md
  * `annotateStderrWithSandboxFailures`). Pure: the command's output, what the sandbox knew about the
  * call (its writable/protected/hidden paths, the proxy's refusals, protected names created) in;
  * lines the model can act on out — which path or host was refused, that the sandbox did it, and the

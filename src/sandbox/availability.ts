@@ -1,5 +1,5 @@
 /**
- * Can this machine run the sandbox? (issue 6 "Where bubblewrap is unavailable"). Probed once per
+ * Can this machine run the sandbox?. Probed once per
  * binary set with real runs and cached for the life of the process:
  * - not Linux → unavailable;
  * - `bwrap --unshare-user --unshare-pid --unshare-net --disable-userns … -- true` must exit 0

@@ -1,5 +1,5 @@
 /**
- * Renders one sandboxed command line (issue 6 "Filesystem", "Network"):
+ * Renders one sandboxed command line (, "Network"):
  *
  * ```
  * /bin/sh -c 'f=$1; shift; exec "$@" 9<"$f"' gantry-sandbox <seccomp.bpf>      (when a filter exists)
@@ -14,7 +14,7 @@
  *   the Node process.
  * - Without the shared network namespace (no socat/nsenter) bwrap makes a private one
  *   (`--unshare-net`): loopback only, no proxy — the network is closed.
- * - `--disable-userns`: no nested user namespaces inside (spec §7.2 lists allowing them as a
+ * - `--disable-userns`: no nested user namespaces inside (the Claude Code sandboxing docs lists allowing them as a
  *   security-reducing escape).
  * - No `--new-session`: the seccomp filter refuses TIOCSTI/TIOCLINUX instead (a new session per
  *   command measurably slows every call), and the command stays in the spawner's process group, so

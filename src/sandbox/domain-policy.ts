@@ -1,5 +1,5 @@
 /**
- * Host policy of the sandbox proxy (spec §7.2 `network.allowedDomains` / `deniedDomains`, §7.4).
+ * Host policy of the sandbox proxy (`network.allowedDomains` / `deniedDomains` of the Claude Code sandboxing docs).
  * Pure: `(host, port)` in, decision out.
  *
  * Entry grammar (case-insensitive, trailing dot ignored, Unicode names compared in punycode):

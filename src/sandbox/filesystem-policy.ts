@@ -1,6 +1,6 @@
 /**
  * The filesystem boundary of one sandboxed command, as an ordered list of mount operations for
- * bubblewrap (spec §7.3; issue 6 "Filesystem").
+ * bubblewrap (the Claude Code sandboxing docs).
  *
  * Sequence: resolve every configured path (settings-root rules, then symlinks) → writable binds
  * for the working directories, `allowWrite`, the session temp dir and the harness's files → over
@@ -176,7 +176,7 @@ function anchorDirs(writableDirs: readonly string[], cwd: string): string[] {
   return [...anchors];
 }
 
-/** True when `dir` has the layout of a git directory (bare repository planting, spec §7.3). */
+/** True when `dir` has the layout of a git directory (bare repository planting, the Claude Code sandboxing docs). */
 function looksLikeGitDir(dir: string): boolean {
   return ['HEAD', 'objects', 'refs'].every((n) => entryIsDir(path.join(dir, n)) !== undefined);
 }
@@ -219,7 +219,7 @@ export function planFilesystem(input: FilesystemPlanInput): FilesystemPlan {
   const cwdReal = real(input.cwd) ?? input.cwd;
   const anchors = anchorDirs(writableDirs, cwdReal);
   for (const anchor of anchors) {
-    // addReadOnly resolves symlinks: a link at a protected name protects its target (spec §7.3).
+    // addReadOnly resolves symlinks: a link at a protected name protects its target (the Claude Code sandboxing docs).
     for (const found of protectedEntriesIn(anchor))
       for (const rec of protectOps(found)) addReadOnly(rec.path, rec.why);
     if (looksLikeGitDir(anchor)) {

@@ -1,11 +1,11 @@
 /**
- * The OS sandbox for Bash commands (issue 6; spec §7): bubblewrap + seccomp + a filtering proxy.
+ * The OS sandbox for Bash commands (the Claude Code sandboxing docs): bubblewrap + seccomp + a filtering proxy.
  *
  * A host creates one manager per session and passes it to the Bash tool:
  * ```ts
  * const sandbox = createSandboxManager({
  *   settings: loadedSettings.sandbox,                      // core/sandbox-settings.ts (merged by permissions/)
- *   workingDirectories: () => [state.projectRoot, ...state.additionalDirectories],
+ *   workingDirectories: => [state.projectRoot, ...state.additionalDirectories],
  * });
  * const bash = createBashTool({ sandbox });               // wrap / annotate / decide seam
  * …

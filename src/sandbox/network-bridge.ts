@@ -1,6 +1,6 @@
 /**
  * The network namespace sandboxed commands share, and the bridge from its loopback to the proxy
- * (issue 6 "Network": "inside: socat TCP-LISTEN:3128 on 127.0.0.1 → UNIX socket").
+ * ("inside: socat TCP-LISTEN:3128 on 127.0.0.1 → UNIX socket").
  *
  * Why a holder: the sandboxed command may not create AF_UNIX sockets (seccomp.ts), so socat cannot
  * run under the command's own seccomp filter. Instead one long-lived "holder" per session owns a

@@ -1,8 +1,8 @@
 /**
- * The sandbox's filtering HTTP/HTTPS proxy (spec §7.4; issue 6 "Network"). It runs in the parent
+ * The sandbox's filtering HTTP/HTTPS proxy (the Claude Code sandboxing docs). It runs in the parent
  * Node process and listens on a Unix socket; inside the sandbox, socat bridges 127.0.0.1:3128 to
  * that socket (network-bridge.ts). Because it lives in this event loop, sandboxed commands must be
- * spawned asynchronously (stack.md §7 gotcha 1).
+ * spawned asynchronously (docs/dependencies.md "Sandboxing").
  *
  * Per request: `CONNECT host:port` (HTTPS and any TCP) or an absolute-form `GET http://host/…`
  * (plain HTTP) → {@link DomainPolicy.decide} → refused: `403` with a body naming the host and

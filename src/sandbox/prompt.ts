@@ -1,5 +1,5 @@
 /**
- * What the model should know when Bash commands run sandboxed (spec §7.5 [ANALYSIS]: default to
+ * What the model should know when Bash commands run sandboxed (the Claude Code sandboxing docs [ANALYSIS]: default to
  * running sandboxed, recognise sandbox refusals, explain them, only then retry outside; use
  * $TMPDIR). Our own words; a host appends it to the Bash tool's prompt when the sandbox is on.
  */

@@ -1,5 +1,5 @@
 /**
- * Real escapes, really tried (issue 6 "Tests"): every row runs the same command twice — without
+ * Real escapes, really tried: every row runs the same command twice — without
  * the sandbox, where the escape must SUCCEED (proving the test can fail), and through the
  * sandbox, where it must FAIL and the notes must say what the sandbox refused.
  */

@@ -1,5 +1,5 @@
 /**
- * The OS sandbox of one session (issue 6): decides per Bash call whether it runs sandboxed, wraps
+ * The OS sandbox of one session: decides per Bash call whether it runs sandboxed, wraps
  * the spawn spec in bubblewrap, runs the filtering proxy and the shared network namespace, audits
  * protected paths and turns violations into notes for the tool result. Structurally it is the Bash
  * tool's `BashSandbox` seam (`wrap`, `annotate`; src/tools/bash/spawn-spec.ts).

@@ -1,5 +1,5 @@
 /**
- * What one session's sandbox sets up once, on its first sandboxed call (issue 6): a private temp
+ * What one session's sandbox sets up once, on its first sandboxed call: a private temp
  * root (`mkdtemp`, mode 0700) holding `tmp/` (the commands' TMPDIR), the seccomp program, and the
  * proxy's Unix socket; the filtering proxy; the network holder (shared network namespace + socat
  * bridge). Degrades instead of failing: no seccomp table for this CPU → no filter (said once);

@@ -1,5 +1,5 @@
 /**
- * A tiny classic-BPF seccomp program for bubblewrap's `--seccomp FD` (issue 6; stack.md §7: the
+ * A tiny classic-BPF seccomp program for bubblewrap's `--seccomp FD` (docs/dependencies.md "Sandboxing": the
  * maintained runtime blocks AF_UNIX the same way).
  *
  * Why: a pathname Unix socket on the host filesystem (`/run/docker.sock`, an ssh-agent socket,

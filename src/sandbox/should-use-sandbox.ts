@@ -1,5 +1,5 @@
 /**
- * `shouldUseSandbox` (seed 000 §2.2 step 5; spec §7.5; issue 6): will this Bash call run inside
+ * `shouldUseSandbox` (docs/architecture.md; the Claude Code sandboxing docs): will this Bash call run inside
  * the OS sandbox? Pure: the call, the effective settings, the shell split of the command and the
  * probe result in; a decision with its reason out.
  *
@@ -10,7 +10,7 @@
  *    `allowUnsandboxedCommands: false` the flag is ignored ("strict sandbox mode").
  * 3. Excluded: only when EVERY sub-command matches an `excludedCommands` pattern, the split is
  *    complete, and the command has no `cd`, no command/process substitution or nested shell, and
- *    no redirect other than an fd duplication (`2>&1`) (spec §7.5, the stricter TYPES rule) →
+ *    no redirect other than an fd duplication (`2>&1`) (the Claude Code sandboxing docs, the stricter TYPES rule) →
  *    unsandboxed (`excluded`; normal permission flow).
  * 4. Sandbox unavailable → unsandboxed (`unavailable`) when `allowUnsandboxedCommands` and not
  *    `failIfUnavailable`; otherwise refused.
@@ -37,7 +37,7 @@ export interface SandboxCallInput {
 }
 
 /**
- * Matches one sub-command's text against a Bash-rule pattern (spec §3.5 grammar, the subset
+ * Matches one sub-command's text against a Bash-rule pattern (the Claude Code permissions docs grammar, the subset
  * `excludedCommands` uses): `cmd:*` (legacy prefix: `cmd` or `cmd …`), `*` wildcards (`docker *`
  * also matches bare `docker`; a space before `*` keeps the word boundary), or exact text.
  */

@@ -7,9 +7,9 @@
  * Ids: `EXECUTION_PRIMITIVE` (same id as the check, deduplicated per sub-command by the facade),
  * `INTERPRETER_ONE_LINER`, `GIT_CONFIG_EXEC`, `UNPARSEABLE_COMMAND`, `SUBCOMMAND_CAP`.
  *
- * Source: security README "Execution primitives stay findings under allow rules" (sed e, awk
+ * Source: docs/security-round-2.md (sed e, awk
  * system(), ssh -o ProxyCommand, npm exec … sh, interpreter one-liners) and "Agent and VCS config"
- * (core.hooksPath, aliases with `!`, external diff); issue 4 brief.
+ * (core.hooksPath, aliases with `!`, external diff) brief.
  */
 import type { Finding } from '../core/permission-types.js';
 import { analyzeAwk } from './read-only/awk.js';

@@ -1,5 +1,5 @@
 /**
- * Real input through the whole analysis (issue 4 "Real input"): every command of the tldr pages,
+ * Real input through the whole analysis: every command of the tldr pages,
  * NL2Bash and the Bash calls of real agent sessions gets an analysis — no exception, no hang — and
  * every analysis keeps the facade's invariants. (Split/check behaviour and the `bash -n` comparison
  * are in real-input.test.ts.)

@@ -18,7 +18,7 @@
  * `ANALYSIS_DEADLINE` or `ANALYSIS_BUDGET` finding asks in every mode (`everyMode`): the rest of
  * the command was never looked at, so no mode may allow it.
  *
- * Source: issue 4 "Shell analysis"; seed 000 §2.2 (lifecycle), security README "Decision order"
+ * Source:  docs/architecture.md (lifecycle), docs/security-round-2.md
  * (cap: past it ask, never allow; a deny anywhere still wins; chains of 100 analysed in full).
  */
 import type { Effect } from '../core/effects.js';

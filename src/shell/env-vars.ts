@@ -1,5 +1,5 @@
 /**
- * Environment variables that change what a command runs or loads (security README "Normalising before
+ * Environment variables that change what a command runs or loads (docs/security-round-2.md "Normalising before
  * rule matching": an assignment to such a name is a finding). Each entry says why; the table test in
  * env-vars.test.ts checks every row and a set of harmless names.
  */

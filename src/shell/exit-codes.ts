@@ -7,7 +7,7 @@
  * The command whose status the shell returns is the last one of the top-level list; for a
  * pipeline, its last stage (without `pipefail`). Wrappers (`timeout`, `nice` …) are looked through.
  *
- * Source: seed 000 §2.4 (commandSemantics.ts); spec §2.7 "Exit status" (benign exit 1 list,
+ * Source: docs/architecture.md (commandSemantics.ts); the Claude Code tools reference "Exit status" (benign exit 1 list,
  * `returnCodeInterpretation`).
  */
 import { isShellParserReady } from './parser.js';

@@ -84,7 +84,7 @@ export function describeAnalysis(a: CommandAnalysis): CallDescription {
 }
 
 /**
- * Describes a Bash call for the permission engine (design.md §2 step 4). Loads the parser if needed.
+ * Describes a Bash call for the permission engine (docs/architecture.md). Loads the parser if needed.
  * Runs in a worker thread when the process turned workers on (worker/service.ts); the deadline is
  * `opts.deadlineMs`, else the process-wide one (docs/analysis-budget.md). A resolver other than the
  * real filesystem's keeps the analysis in this thread (a resolver cannot cross threads).

@@ -1,5 +1,5 @@
 /**
- * Bash parsing with web-tree-sitter 0.27.2 + the tree-sitter-bash 0.25.1 wasm (stack.md §4).
+ * Bash parsing with web-tree-sitter 0.27.2 + the tree-sitter-bash 0.25.1 wasm (docs/dependencies.md "Bash parsing").
  *
  * Sequence: `initShellParser()` once (async: loads both wasm files, idempotent) → `parseBash(source)`
  * (sync, within the work budget of budget.ts) copies the tree-sitter CST into plain JS objects
@@ -48,7 +48,7 @@ export interface ParsedBash {
   cut?: { readChars: number; reason: string };
 }
 
-/** Input size cap for parsing (issue 4: "input over a size cap" fails closed). 64 KiB of UTF-16 units. */
+/** Input size cap for parsing (fails closed). 64 KiB of UTF-16 units. */
 export const MAX_PARSE_INPUT_CHARS = 64 * 1024;
 
 /** Characters handed to tree-sitter per read (each read is one unit of the parse's work budget). */

@@ -1,5 +1,5 @@
 /**
- * Real input (issue 4 "Real input"): every command of ../shared/data/real (tldr pages, NL2Bash, the
+ * Real input: every command of ../shared/data/real (tldr pages, NL2Bash, the
  * Bash calls of real agent sessions) is split and checked — no crash, no hang, a result for each —
  * and the parser's accept/reject (`ok`) is compared with `bash -n`. Disagreements are grouped into
  * explained categories; src/shell/fixtures/bash-n-disagreements.json keeps the counts (never the
@@ -110,14 +110,14 @@ export const CATEGORY_REASONS: Record<string, string> = {
   'parser: other tree-sitter-bash syntax limitation':
     'tree-sitter-bash 0.25.1 reports an ERROR where bash accepts: a redirection glued into an assignment (`A=<x> cmd`), a glob as the command word (`[a-z][3-9]`), a redirection inside backticks, a backquoted `;`.',
   'parser: reserved word as command name':
-    '`coproc NAME { … }` is misparsed by tree-sitter-bash (stack.md §4 misparse 5), and `[[` after an assignment prefix is an ordinary command name to bash; the analysis refuses both rather than trust the tree.',
+    '`coproc NAME { … }` is misparsed by tree-sitter-bash (docs/dependencies.md "Bash parsing"), and `[[` after an assignment prefix is an ordinary command name to bash; the analysis refuses both rather than trust the tree.',
   'parser: select loop': 'tree-sitter-bash 0.25.1 has no `select` statement.',
   'parser: trailing backslash':
     'a command ending in a backslash (a continuation into end of input, from one-line corpora) is accepted by bash -n; tree-sitter-bash reports an ERROR.',
   'bash: unexpected token do':
     '`| \\␠ while …`: an escaped space after a pipe is a word to bash, so `while` becomes an argument and `do` a syntax error; tree-sitter-bash reads a while loop. bash refuses to run it, so nothing the analysis allowed can run.',
   'bash: unexpected token newline':
-    'a misplaced `esac` inside a case item (`… esac;; done`) that tree-sitter-bash accepts (the stray-keyword family of stack.md §4 misparse 5); bash refuses to run it.',
+    'a misplaced `esac` inside a case item (`… esac;; done`) that tree-sitter-bash accepts (the stray-keyword family of docs/dependencies.md "Bash parsing"); bash refuses to run it.',
 };
 
 const BATCH = 200;

@@ -10,7 +10,7 @@
  * text commands `a i c` that run to end of line, labels, `s` with bracket-aware regexes, `y`,
  * file commands) → report.
  *
- * Source: seed 000 §2.1 (sedEditParser/sedValidation), security README "Read-only validator"
+ * Source: docs/architecture.md (sedEditParser/sedValidation), docs/security-round-2.md
  * (sed -i/--in-place*, w/W/r/R/e, s///e|w, -f); GNU sed 4.9 manual (observed behaviour).
  */
 import { compileOptions, operandsOf, scanArgs, words } from './read-only/options.js';

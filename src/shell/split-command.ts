@@ -3,7 +3,7 @@
  *
  * Sequence per command: read prefix assignments, the name and the arguments in source order; read
  * redirects, treating every `file_redirect` destination after the first as an argument
- * (tree-sitter-bash#233, stack.md §4 misparse 2: `rm 2>/dev/null -rf /` is `rm -rf /`); collect the
+ * (tree-sitter-bash#233, docs/dependencies.md "Bash parsing": `rm 2>/dev/null -rf /` is `rm -rf /`); collect the
  * bodies of substitutions; then `finishCommand` strips wrappers and queues nested scripts.
  */
 import type { SyntaxNode } from './parser.js';
@@ -388,7 +388,7 @@ export function readAssignment(
 
 /**
  * Commands that are not `command` nodes: `export/declare/local/readonly/typeset`, `unset`, `[[ … ]]`,
- * `(( … ))`, standalone assignments (argv empty), `$(< file)` (modelled as `cat`).
+ * `((… ))`, standalone assignments (argv empty), `$(< file)` (modelled as `cat`).
  */
 export function buildPseudoCommand(state: SplitState, task: StmtTask, presetRedirects?: Redirect[]): void {
   const { node, script, ctx } = task;
@@ -412,7 +412,7 @@ export function buildPseudoCommand(state: SplitState, task: StmtTask, presetRedi
       assignments.push(assignment);
     }
   } else if (node.type === 'compound_statement' || node.type === 'test_command') {
-    // `(( expr ))` and `[[ expr ]]`: the keywords and the expression's leaves as words.
+    // `((expr ))` and `[[ expr ]]`: the keywords and the expression's leaves as words.
     const stack: SyntaxNode[] = [...node.children].reverse();
     while (stack.length > 0) {
       const n = stack.pop() as SyntaxNode;
@@ -451,7 +451,7 @@ export function buildPseudoCommand(state: SplitState, task: StmtTask, presetRedi
       }
     }
   }
-  // Redirections written after the command (`[ x ] > f`, `export A=1 2>>f`, `(( x )) > f`) are
+  // Redirections written after the command (`[ x ] > f`, `export A=1 2>>f`, `((x )) > f`) are
   // the command's own: bash opens them whatever the command is.
   const after: Task[] = [];
   let pipes = false;

@@ -27,13 +27,13 @@ export interface CommandInput {
   /** Statements that follow the command (heredoc continuations). */
   after: Task[];
   declaration?: boolean;
-  /** True for `[[ … ]]` / `(( … ))`, whose first word is a keyword by construction. */
+  /** True for `[[ … ]]` / `((… ))`, whose first word is a keyword by construction. */
   pseudo?: boolean;
   /** Words as written when they differ from `words` (launched commands: the whole find command). */
   fullArgv?: Word[];
 }
 
-/** Reserved words that tree-sitter-bash accepts as command names (stack.md §4 misparse 5). */
+/** Reserved words that tree-sitter-bash accepts as command names (docs/dependencies.md "Bash parsing"). */
 const RESERVED_AS_COMMAND = new Set([
   'fi',
   'then',
@@ -118,7 +118,7 @@ export function finishCommand(state: SplitState, input: CommandInput): void {
   if (recovered && recovered.length > 0) {
     // `coproc rm …`, `coproc X { rm …; }`, `time { rm …; }`, `! { rm …; }`: tree-sitter reads the
     // keyword as a command name. The problem above keeps the result from being allowed; the words
-    // after the keyword are still split out so a deny rule on them wins (security README).
+    // after the keyword are still split out so a deny rule on them wins (docs/security-round-2.md).
     launches.push({
       kind: 'launch',
       words: recovered,

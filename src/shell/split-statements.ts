@@ -1,7 +1,7 @@
 /**
  * Statement-level splitting: walks lists, pipelines, subshells, groups, control structures and
  * function bodies, assigning each statement its connector and context, and hands simple commands to
- * split-command.ts. Redirects hung on a whole list/pipeline (tree-sitter-bash#345, stack.md §4
+ * split-command.ts. Redirects hung on a whole list/pipeline (tree-sitter-bash#345, docs/dependencies.md "Bash parsing"
  * misparse 1) are passed down to the list's last command.
  */
 import type { SyntaxNode } from './parser.js';
@@ -292,7 +292,7 @@ function recordBinding(state: SplitState, script: Script, node: SyntaxNode): voi
   });
 }
 
-/** The `(( … ))` head of a C-style for loop, noted as arithmetic for the checks. */
+/** The `((… ))` head of a C-style for loop, noted as arithmetic for the checks. */
 function noteArithmeticHead(state: SplitState, script: Script, node: SyntaxNode): void {
   const open = node.children.find((c) => c.type === '((');
   const close = node.children.find((c) => c.type === '))');

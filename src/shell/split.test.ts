@@ -264,7 +264,7 @@ describe('connectors, subshells and offsets', () => {
   });
 });
 
-describe('redirect re-attribution (stack.md §4 misparses 1–2)', () => {
+describe('redirect re-attribution (docs/dependencies.md "Bash parsing")', () => {
   it('rm 2>/dev/null -rf / is rm -rf / with a redirect to /dev/null', () => {
     const [c] = parseAndSplit('rm 2>/dev/null -rf /').commands;
     expect(c?.argv.map((w) => w.text)).toEqual(['rm', '-rf', '/']);

@@ -1,6 +1,6 @@
 /**
- * Parse + split: a command line → the flat list of `SimpleCommand`s it runs (issue 4 "Split"; spec
- * §3.5 compound commands; security README "How commands are read").
+ * Parse + split: a command line → the flat list of `SimpleCommand`s it runs (compound commands as the
+ * Claude Code permissions docs describe them; docs/security-round-2.md).
  *
  * Sequence: size cap → parse (parser.ts) → one explicit work stack over statements
  * (split-statements.ts), simple commands (split-command.ts) and what they launch (split-nested.ts)

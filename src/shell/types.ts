@@ -47,7 +47,7 @@ export type SyntaxNoteKind =
   | 'line-continuation'
   /** `name[index]` on the left of an assignment: bash evaluates the index as arithmetic. */
   | 'subscript'
-  /** The `(( init; cond; step ))` head of a C-style for loop (arithmetic). */
+  /** The `((init; cond; step ))` head of a C-style for loop (arithmetic). */
   | 'arithmetic-command';
 
 /** One occurrence of a syntax feature. Offsets as in SimpleCommand.start/end. */
@@ -88,7 +88,7 @@ export interface NestedScript {
   end: number;
 }
 
-/** One redirection attached to a simple command (after re-attribution; stack.md §4 misparses 1–2). */
+/** One redirection attached to a simple command (after re-attribution; docs/dependencies.md "Bash parsing"). */
 export interface Redirect {
   /** Operator as written: `>`, `>>`, `<`, `>|`, `&>`, `&>>`, `>&`, `<&`, `<<`, `<<-`, `<<<`, `<>`. */
   op: string;

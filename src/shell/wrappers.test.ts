@@ -16,7 +16,7 @@ function first(line: string): SimpleCommand {
 
 const text = (cmd: SimpleCommand) => cmd.argv.map((w) => w.text).join(' ');
 
-describe('transparent wrappers are stripped (security README "Normalising before rule matching")', () => {
+describe('transparent wrappers are stripped (docs/security-round-2.md)', () => {
   it.each([
     ['timeout 5 rm -rf build', 'rm -rf build', ['timeout'], 'duration operand'],
     ['timeout -s KILL -k 2 5 rm x', 'rm x', ['timeout'], 'options with values before the duration'],

@@ -1,7 +1,7 @@
 /**
  * Transparent wrappers (`timeout`, `nice`, `env`, `sudo`, `xargs` …): find the program that actually
- * runs behind them, so rules and read-only checks see it (spec §3.5 "Wrappers stripped before
- * matching"; security README "Normalising before rule matching").
+ * runs behind them, so rules and read-only checks see it (the Claude Code permissions docs "Wrappers stripped before
+ * matching"; docs/security-round-2.md).
  *
  * `stripWrappers(argv)` peels wrappers off the front of an argv, outermost first. A wrapper is only
  * peeled when its command word is static and either bare (`timeout`) or in a system bin directory

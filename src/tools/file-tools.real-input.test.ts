@@ -1,5 +1,5 @@
 /**
- * Real input (issue 3): every Read / Write / Edit / Glob / Grep / NotebookEdit call recorded from real
+ * Real input: every Read / Write / Edit / Glob / Grep / NotebookEdit call recorded from real
  * agent sessions in ../shared/data/real/agent-tool-calls.jsonl must pass our input schemas unchanged.
  * The data is loaded at test time (never copied here); the table below pins the per-tool counts and
  * lists every exception with its reason.
@@ -26,7 +26,7 @@ const TOOLS: Record<string, AnyTool> = {
   NotebookEdit: NotebookEditTool,
 };
 
-/** Calls per tool in the data (README §3 totals); a changed file shows up here first. */
+/** Calls per tool in the data (observed Claude Code transcripts); a changed file shows up here first. */
 const EXPECTED_COUNTS: Record<string, number> = {
   Read: 468,
   Write: 113,

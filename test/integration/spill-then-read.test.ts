@@ -1,5 +1,5 @@
 /**
- * A spilled result is a plain UTF-8 file the Read tool opens (seed 000 §7.2; design.md §5):
+ * A spilled result is a plain UTF-8 file the Read tool opens (docs/architecture.md):
  * turn 1 spills an oversized result, turn 2 reads it back through the same runtime.
  */
 import path from 'node:path';

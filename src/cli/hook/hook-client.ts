@@ -1,5 +1,5 @@
 /**
- * The warm path of `gantry hook` (issue 7: start-up time is the product). A resident hook server
+ * The warm path of `gantry hook` (start-up time is the product). A resident hook server
  * (hook-daemon.ts) keeps the guard and the shell parser loaded; each hook invocation is then a tiny
  * client that forwards its stdin over a Unix socket and prints the answer. This file must stay
  * small: it imports only Node built-ins, and the guard is loaded only when the server is absent.

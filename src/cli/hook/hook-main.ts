@@ -4,7 +4,7 @@
  *
  * The grammar's WebAssembly is compiled with Liftoff only: the work is done in ~100 ms, and
  * without this flag process exit waits ~400 ms for V8's background optimising compile of the 1.36 MB
- * grammar (stack.md §10).
+ * grammar (docs/dependencies.md "Start-up cost of one-shot processes").
  */
 import { setFlagsFromString } from 'node:v8';
 import { parseHookArgs } from './hook-client.js';

@@ -1,5 +1,5 @@
 /**
- * Claude Code's hook protocol, as `gantry hook` speaks it (spec §4.4–4.6; issue 7):
+ * Claude Code's hook protocol, as `gantry hook` speaks it (the Claude Code hooks reference):
  * stdin JSON in → decision JSON out + exit code.
  *
  * Accepted events: `PreToolUse` (decides) and `PostToolUse`/`PostToolUseFailure` (recorded, no
@@ -117,7 +117,7 @@ export interface HookAnswer {
 }
 
 /**
- * The hook's answer for a decision (spec §4.5–4.6): allow/ask → exit 0 with
+ * The hook's answer for a decision (the Claude Code hooks reference): allow/ask → exit 0 with
  * `hookSpecificOutput.permissionDecision`; deny → the same JSON and exit 2 with the reason on stderr
  * (so hosts that only read exit codes block too). `passAllow` leaves allow decisions to the host
  * (no decision emitted) for users who want Gantry to only tighten.

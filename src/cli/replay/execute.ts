@@ -1,6 +1,6 @@
 /**
  * `gantry replay --execute --workspace DIR`: runs the replayed calls Gantry would allow and that are
- * read-only, against a workspace — never against the recorded paths (issue 7).
+ * read-only, against a workspace — never against the recorded paths.
  *
  * Each call is re-rooted: the recorded project root is replaced by the workspace in its cwd, its
  * path fields and (as text) in Bash commands. The re-rooted call is decided again under the

@@ -1,6 +1,6 @@
 /**
  * `gantry replay`: runs a recorded session's tool calls through the permission engine (dry run) and
- * compares Gantry's decision with what happened in the original session (issue 7; design.md §6).
+ * compares Gantry's decision with what happened in the original session (docs/architecture.md).
  *
  * - Sources: Claude Code transcripts (incl. sub-agent files and the stream-json variant) and the
  *   normalised one-call-per-line shape (transcript-reader.ts). Malformed lines are counted, never fatal.

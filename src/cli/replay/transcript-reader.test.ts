@@ -97,7 +97,7 @@ describe('readRecordedCalls on written transcripts', () => {
 });
 
 describe.skipIf(!transcripts)('readRecordedCalls on the genuine Claude Code transcripts (../shared)', () => {
-  // Counts of tool_use blocks per file from ../shared/data/real/README.md §4.
+  // Counts of tool_use blocks per file of the shared genuine transcripts
   it.each([
     ['spotter/short.jsonl', 2, 0, 'minimal session'],
     ['spotter/tool_heavy.jsonl', 6, 0, 'background Bash, hooks'],
@@ -133,7 +133,7 @@ describe.skipIf(!transcripts)('readRecordedCalls on the genuine Claude Code tran
 
 const agentCalls = sharedFile('data/real/agent-tool-calls.jsonl');
 describe.skipIf(!agentCalls)('readRecordedCalls on agent-tool-calls.jsonl', () => {
-  it('reads every row with its recorded outcome (README §3 counts)', async () => {
+  it('reads every row with its recorded outcome (observed Claude Code transcripts)', async () => {
     const stats = newReadStats();
     const calls = await readRecordedCalls(agentCalls as string, stats);
     expect(calls.length).toBe(4133);

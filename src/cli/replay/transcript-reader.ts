@@ -3,10 +3,10 @@
  *
  * 1. Claude Code session transcripts (`~/.claude/projects/<dir>/<sessionId>.jsonl` and sub-agent files):
  *    `assistant` lines carry `tool_use` blocks, later `user` lines carry the matching `tool_result`
- *    (spec §9; ../shared/data/real/README.md §5.1–5.2).
+ *    (docs/loop.md; observed Claude Code transcripts).
  * 2. The headless `stream-json` variant (`claude -p --output-format stream-json`): the cwd is only in the
- *    `system/init` event (README §5.3).
- * 3. The normalised one-call-per-line shape (`{tool, input, cwd, outcome, …}`, README §3).
+ *    `system/init` event (observed Claude Code transcripts).
+ * 3. The normalised one-call-per-line shape (`{tool, input, cwd, outcome, …}`, observed Claude Code transcripts).
  *
  * Malformed lines are counted, never fatal; so are lines over the size limit (default 64 MiB), which
  * are skipped without being read into memory whole. Calls are matched to results by `tool_use_id`.
@@ -48,7 +48,7 @@ export interface ReadStats {
 
 /**
  * Texts that mark a `tool_result` as a permission refusal rather than a tool error
- * (README §5.2 item 5, plus the mkdir/write-permission texts seen in the m-claude session).
+ * (observed Claude Code transcripts, plus the mkdir/write-permission texts seen in the m-claude session).
  */
 const DENIAL_PATTERNS: readonly RegExp[] = [
   /^The user doesn't want to (proceed|take this action)/,

@@ -1,6 +1,6 @@
 /**
  * MCP tool annotations derived from a Gantry tool's flags (MCP spec "Tool annotations";
- * issue 7 `gantry mcp`). Annotations are hints for clients, never authority: the permission
+ *  `gantry mcp`). Annotations are hints for clients, never authority: the permission
  * engine stands in front of every call regardless of what they say.
  *
  * Flags that depend on the input (Bash is read-only for `ls`, not for `rm`) are evaluated on an

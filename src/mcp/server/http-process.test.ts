@@ -1,8 +1,7 @@
 /**
  * `gantry mcp --transport http` as a real process: it prints its URL on stderr, serves Streamable
  * HTTP on 127.0.0.1 to the SDK's client (StreamableHTTPClientTransport), runs a real Read through
- * the permission engine, and exits cleanly on SIGTERM even with a client still connected
- * (issue 7 "Tested with the SDK's client over both transports").
+ * the permission engine, and exits cleanly on SIGTERM even with a client still connected.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';

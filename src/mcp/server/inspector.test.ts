@@ -1,6 +1,6 @@
 /**
  * The official MCP Inspector CLI (`@modelcontextprotocol/inspector-cli`, devDependency) as a second,
- * independent client of `gantry mcp` (issue 7): tools/list and tools/call over stdio, and
+ * independent client of `gantry mcp`: tools/list and tools/call over stdio, and
  * tools/list over Streamable HTTP, asserting on the JSON it prints.
  *
  * The inspector is run from its own `build/` directory: version 1.0.3 looks for its package.json

@@ -1,5 +1,5 @@
 /**
- * MCP roots → additional working directories (issue 7 "MCP roots may add directories"), in process
+ * MCP roots → additional working directories, in process
  * over the SDK's linked in-memory transport, with controlled promises for the client's answers:
  * - a call made before the client has answered roots/list waits for the answer (the roots apply
  *   from the first call, whatever the timing);

@@ -1,7 +1,6 @@
 /**
  * `gantry mcp` as a real process over stdio, driven by the SDK's client (StdioClientTransport),
- * against the real built-in tools and the real permission engine (issue 7 "Tested with the SDK's
- * client over both transports"). One server process per describe block; every file the tests
+ * against the real built-in tools and the real permission engine. One server process per describe block; every file the tests
  * look for is checked on disk, not only in the reply.
  */
 import { existsSync } from 'node:fs';

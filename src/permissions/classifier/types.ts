@@ -1,5 +1,5 @@
 /**
- * The auto-mode classifier interface (issue 5; seed 003 §4 "ML Classifier": LOW → allow,
+ * The auto-mode classifier interface (docs/architecture.md: LOW → allow,
  * MEDIUM → ask, HIGH → forced confirmation). Pluggable: the built-in scorer is deterministic and
  * local; a model-based classifier (a later issue) implements the same interface and may also
  * `block` (Claude Code's auto-mode denial), which the engine turns into a deny.

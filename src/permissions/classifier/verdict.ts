@@ -1,5 +1,5 @@
 /**
- * Auto mode (spec §3.8; seed 003 §4): a classifier verdict becomes the decision — LOW allow,
+ * Auto mode (the Claude Code permissions docs; docs/architecture.md): a classifier verdict becomes the decision — LOW allow,
  * MEDIUM ask, HIGH ask with `forceConfirmation`, an explicit `block` deny — each reason naming the
  * classifier, its risk and reasons, and why the pipeline would have asked.
  */

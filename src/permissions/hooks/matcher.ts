@@ -1,5 +1,5 @@
 /**
- * Hook matchers (spec §4.3): `*`, `""` or none match every tool; a string of only letters, digits,
+ * Hook matchers (the Claude Code hooks reference): `*`, `""` or none match every tool; a string of only letters, digits,
  * `_`, `-`, spaces, `,` and `|` is an exact name or a list split on `|`/`,`; anything else is an
  * unanchored JavaScript regex (`Edit.*` also hits `NotebookEdit`). An invalid regex matches nothing
  * and is reported by the caller.

@@ -1,5 +1,5 @@
 /**
- * PreToolUse hooks as real processes (spec §4.4–4.7).
+ * PreToolUse hooks as real processes (the Claude Code hooks reference).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -184,7 +184,7 @@ describe('compileHookMatcher', () => {
     ['Bash', 'BashOutput', false, 'exact, not prefix'],
     ['Edit|Write', 'Write', true, 'list with |'],
     ['Edit, Write', 'Write', true, 'list with comma and spaces'],
-    ['Edit.*', 'NotebookEdit', true, 'regex is unanchored (spec §4.3)'],
+    ['Edit.*', 'NotebookEdit', true, 'regex is unanchored (the Claude Code hooks reference)'],
     ['^Edit$', 'NotebookEdit', false, 'anchored regex'],
     ['mcp__memory__.*', 'mcp__memory__store', true, 'MCP server regex'],
   ])('%s vs %s → %s (%s)', (m, tool, expected, _why) => {

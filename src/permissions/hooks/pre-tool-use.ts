@@ -1,5 +1,5 @@
 /**
- * PreToolUse hooks, Claude Code's protocol (spec §4): every matching command hook runs in parallel
+ * PreToolUse hooks, Claude Code's protocol (the Claude Code hooks reference): every matching command hook runs in parallel
  * with the hook input on stdin; their answers merge with precedence deny > defer > ask > allow
  * (`defer` is treated as ask). Per hook:
  *
@@ -109,7 +109,7 @@ export async function runPreToolUseHooks(opts: {
     }
     if (!m(opts.input.tool_name)) continue;
     for (const h of entry.hooks) {
-      // Identical handlers from several files run once (spec §4.1).
+      // Identical handlers from several files run once (the Claude Code hooks reference).
       const timeoutMs =
         h.timeout !== undefined ? h.timeout * 1000 : (opts.defaultTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS);
       if (!commands.has(h.command)) commands.set(h.command, timeoutMs);

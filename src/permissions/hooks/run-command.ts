@@ -1,5 +1,5 @@
 /**
- * Runs one command hook as a real process (spec §4.1, §4.5, §4.7): `/bin/sh -c <command>` in the
+ * Runs one command hook as a real process (the Claude Code hooks reference): `/bin/sh -c <command>` in the
  * session cwd, the hook input JSON on stdin, `CLAUDE_PROJECT_DIR`/`GANTRY_PROJECT_DIR` in the
  * environment, its own process group (killed whole on timeout). Output is capped at 1 MiB per
  * stream. Never throws: spawn failures and timeouts come back as values.

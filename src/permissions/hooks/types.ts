@@ -1,5 +1,5 @@
 /**
- * The merged verdict of the PreToolUse hooks for one call (spec §4.6): precedence
+ * The merged verdict of the PreToolUse hooks for one call (the Claude Code hooks reference): precedence
  * deny > defer > ask > allow across all matching hooks; `defer` is treated as ask (Gantry has no
  * deferred-resume flow).
  */
@@ -9,7 +9,7 @@ export interface HookVerdict {
   reason?: string;
   /** The hook command that decided (for explanations). */
   hook: string;
-  /** Replacement input (spec §4.6 `updatedInput`; replaces the whole input). */
+  /** Replacement input (the Claude Code hooks reference `updatedInput`; replaces the whole input). */
   updatedInput?: Record<string, unknown>;
   /** Non-blocking problems (timeouts, invalid JSON, exit 1), for logs. */
   errors: string[];

@@ -1,5 +1,5 @@
 /**
- * `WebFetch(domain:…)` host patterns (spec §3.7): case-insensitive, a trailing `.` ignored, Unicode
+ * `WebFetch(domain:…)` host patterns (the Claude Code permissions docs): case-insensitive, a trailing `.` ignored, Unicode
  * names compared in punycode on both sides (a rule `bücher.de` matches `xn--bcher-kva.de`);
  * `*` = any host; `*.example.com` = any subdomain at any depth but not the apex; any other `*`
  * matches within one label (`example.*` matches `example.org`, not `example.evil.com`).

@@ -11,7 +11,7 @@ function classify(text: string, behavior: PermissionBehavior = 'deny') {
 describe('parseRuleText', () => {
   it.each([
     ['Bash', { toolName: 'Bash' }, 'bare tool'],
-    ['Bash(*)', { toolName: 'Bash' }, 'Tool(*) is the bare tool (spec §3.3)'],
+    ['Bash(*)', { toolName: 'Bash' }, 'Tool(*) is the bare tool (the Claude Code permissions docs)'],
     ['Bash(npm run test:*)', { toolName: 'Bash', ruleContent: 'npm run test:*' }, 'specifier kept verbatim'],
     ['  Read(./.env)  ', { toolName: 'Read', ruleContent: './.env' }, 'surrounding whitespace trimmed'],
     ['Bash(echo (x))', { toolName: 'Bash', ruleContent: 'echo (x)' }, 'parentheses inside the specifier'],
@@ -37,7 +37,12 @@ describe('parseRuleText', () => {
 describe('classifyRule', () => {
   it.each([
     ['Bash(git push:*)', 'deny', 'shell', 'Bash specifier is a command pattern'],
-    ['Bash(run_in_background:true)', 'deny', 'param', 'known Bash field → parameter rule (spec §3.3)'],
+    [
+      'Bash(run_in_background:true)',
+      'deny',
+      'param',
+      'known Bash field → parameter rule (the Claude Code permissions docs)',
+    ],
     ['Bash(timeout:*)', 'deny', 'shell', '`X:*` on a shell tool is always the legacy prefix form'],
     ['Bash(dangerouslyDisableSandbox:true)', 'ask', 'param', 'the documented sandbox escape rule'],
     ['Read(./secrets/**)', 'deny', 'path', 'Read takes gitignore paths'],
@@ -56,7 +61,7 @@ describe('classifyRule', () => {
 
   it.each([
     ['*', 'allow', 'bare * in allow would allow every tool'],
-    ['mcp__*', 'allow', 'a server-wide MCP glob in allow is refused (spec §3.3)'],
+    ['mcp__*', 'allow', 'a server-wide MCP glob in allow is refused (the Claude Code permissions docs)'],
     ['B*', 'allow', 'a partial-name glob in allow'],
     ['Bash(run_in_background:true)', 'allow', 'parameter rules are deny/ask only'],
     ['Bash(command:rm)', 'deny', 'parameter rule on the primary field'],

@@ -1,12 +1,12 @@
 /**
- * The permission-rule grammar (spec §3.3–3.7): `Tool` or `Tool(specifier)`.
+ * The permission-rule grammar (the Claude Code permissions docs): `Tool` or `Tool(specifier)`.
  *
  * `parseRuleText` only splits the text and validates its shape; `classifyRule` decides what kind of
  * rule it is for its tool (Bash command pattern, Read/Edit path, WebFetch domain, parameter rule,
  * MCP name, generic content) and rejects shapes Claude Code rejects. Malformed rules come back as
  * problems (never thrown, never silently dropped): the loader reports them with file and line.
  *
- * Our decisions where the spec leaves them open (spec §3.3 [INFERRED]):
+ * Our decisions where the spec leaves them open (the Claude Code permissions docs [INFERRED]):
  * - `Tool()` (empty parentheses) is malformed; `Tool(*)` is the bare tool.
  * - Inside a Bash specifier `\*` is a literal star and `\\` a backslash.
  * - Path rules written for another file tool are read as `Edit(...)` (writers: `Write`, `MultiEdit`,

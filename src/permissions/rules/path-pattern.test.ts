@@ -15,7 +15,12 @@ describe('anchorPathPattern', () => {
     ['.env', 'deny', '/**/.env', 'no slash: any depth'],
     ['*.env', 'deny', '/**/*.env', 'glob without slash: any depth'],
     ['src/**', 'allow', '/home/user/project/src/**', 'single-segment dir in allow: at the cwd'],
-    ['src/**', 'deny', '/**/src/**', 'single-segment dir in deny: any depth (spec §3.6)'],
+    [
+      'src/**',
+      'deny',
+      '/**/src/**',
+      'single-segment dir in deny: any depth (the Claude Code permissions docs)',
+    ],
     ['build/', 'allow', '/home/user/project/build/**', 'trailing slash means the directory'],
     ['**', 'deny', '/**', 'everything'],
     ['C:\\Users\\x', 'deny', '/c/Users/x', 'Windows paths normalise to POSIX'],

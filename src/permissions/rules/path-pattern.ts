@@ -1,5 +1,5 @@
 /**
- * Read/Edit path patterns, gitignore style (spec §3.6; security corpus README "Rule syntax").
+ * Read/Edit path patterns, gitignore style (the Claude Code permissions docs; docs/security-round-2.md).
  *
  * Anchors:
  * | pattern        | anchored at                                                           |
@@ -15,7 +15,7 @@
  * `*` stays within a segment, `**` spans segments, dot-files match. As in gitignore, a pattern that
  * matches a directory also matches everything below it. Single-segment directory patterns
  * (`src/**`, `src/`) match `<cwd>/src` in allow rules but a `src` directory at any depth in deny and
- * ask rules (spec §3.6 "Depth nuance").
+ * ask rules (the Claude Code permissions docs "Depth nuance").
  */
 import picomatch from 'picomatch';
 import type { PermissionBehavior } from '../../core/permission-types.js';

@@ -1,7 +1,7 @@
 /**
  * Compiling rule texts into matchers, once, at load time; and the rule set the pipeline queries.
  *
- * Rules from every source combine as deny → ask → allow (spec §3.2, §3.4): the pipeline asks the
+ * Rules from every source combine as deny → ask → allow (the Claude Code permissions docs): the pipeline asks the
  * deny list first, then ask, then allow; within a list the first match in load order is reported,
  * but order never changes *whether* a list matches.
  */
@@ -45,7 +45,7 @@ export interface CompiledRule {
   domain?: (host: string) => boolean;
   param?: { name: string; test(value: unknown): boolean };
   content?: ShellPattern;
-  /** Broad allow rules are suspended in auto mode (spec §3.8). */
+  /** Broad allow rules are suspended in auto mode (the Claude Code permissions docs). */
   broad: boolean;
 }
 
@@ -120,7 +120,7 @@ const RUNNERS = [
   'docker exec',
 ];
 
-/** Bash allow rules that grant arbitrary code execution: suspended in auto mode (spec §3.8). */
+/** Bash allow rules that grant arbitrary code execution: suspended in auto mode (the Claude Code permissions docs). */
 function isBroadShellAllow(p: ShellPattern): boolean {
   if (p.type === 'any') return true;
   if (p.type === 'exact') return false;

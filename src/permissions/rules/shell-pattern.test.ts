@@ -7,7 +7,7 @@ describe('matchShellPattern', () => {
     ['npm run test:*', 'npm run test src', true, 'prefix followed by a space'],
     ['npm run test:*', 'npm run testx', false, 'prefix must end at a word boundary'],
     ['make:*', 'makepkg -si', false, 'make:* does not match makepkg (corpus S-295)'],
-    ['ls *', 'ls', true, 'trailing " *" also matches the bare command (spec §3.5)'],
+    ['ls *', 'ls', true, 'trailing " *" also matches the bare command (the Claude Code permissions docs)'],
     ['ls *', 'ls -la', true, 'trailing " *" with arguments'],
     ['ls *', 'lsof', false, 'trailing " *" keeps the word boundary'],
     ['ls*', 'lsof', true, 'no space: plain wildcard'],

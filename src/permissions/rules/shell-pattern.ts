@@ -1,5 +1,5 @@
 /**
- * Bash command patterns (spec §3.5; security corpus README "Rule syntax").
+ * Bash command patterns (the Claude Code permissions docs; docs/security-round-2.md).
  *
  * - `prefix:*` and `prefix *` match a sub-command that is exactly `prefix` or starts with `prefix `
  *   (so `Bash(make:*)` does not match `makepkg`). `:*` is special only at the end.

@@ -1,5 +1,5 @@
 /**
- * CLI permission flags (spec §3.2, §8.1): `--allowedTools` / `--disallowedTools` take rules
+ * CLI permission flags (the Claude Code permissions docs, the Claude Code headless-mode docs): `--allowedTools` / `--disallowedTools` take rules
  * separated by commas or whitespace, where separators inside parentheses belong to the rule
  * (`--allowedTools "Bash(git log:*) Edit,Read(./src/**)"` → three rules).
  */
@@ -23,7 +23,7 @@ export function splitToolList(value: string): string[] {
   return out;
 }
 
-/** Parses a mode name; `manual` is Claude Code's alias of `default` (spec §3.8). */
+/** Parses a mode name; `manual` is Claude Code's alias of `default` (the Claude Code permissions docs). */
 export function parsePermissionMode(value: string): PermissionMode | undefined {
   const v = value.trim();
   if (v === 'manual') return 'default';

@@ -1,6 +1,6 @@
 /**
  * `loadSettings`: reads every settings source (sources.ts), applies workspace trust (trust.ts),
- * merges them (spec §3.2) and compiles the rules once.
+ * merges them (the Claude Code permissions docs) and compiles the rules once.
  *
  * - Rule lists are unioned across sources; evaluation is deny → ask → allow whatever the source.
  * - Scalars (`defaultMode`, sandbox booleans) take the highest-precedence source that sets them:
@@ -188,7 +188,7 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
     if (c.spec.projectSupplied && c.loaded && !trust.trusted) problems.push(...applyDistrust(c));
   }
   for (const c of contents) {
-    // Binary paths run outside any sandbox: only managed settings may set them (spec §7.2).
+    // Binary paths run outside any sandbox: only managed settings may set them (the Claude Code sandboxing docs).
     if (
       c.spec.source !== 'managed' &&
       c.sandbox &&

@@ -1,5 +1,5 @@
 /**
- * Persisting an accepted "always allow" rule (issue 5; spec §3.2 destinations): appends the rule to
+ * Persisting an accepted "always allow" rule (the Claude Code permissions docs destinations): appends the rule to
  * `permissions.<behavior>` of the destination file, keeping every other key, atomically (write a
  * temp file in the same directory, then rename; the file mode is preserved). An existing file that
  * is not valid JSON is never overwritten: the call throws and says which file to fix.

@@ -1,5 +1,5 @@
 /**
- * Settings files and their precedence (spec §3.2; issue 5 "Sources and precedence"), highest first:
+ * Settings files and their precedence (the Claude Code permissions docs), highest first:
  *
  *   managed  /etc/gantry/managed-settings.json, /etc/claude-code/managed-settings.json (+ `.d/*.json`)
  *   cliArg   `--settings <file>` files (and the CLI flags themselves)

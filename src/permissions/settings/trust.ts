@@ -1,5 +1,5 @@
 /**
- * Workspace trust (spec §3.2 "Workspace trust"): project-supplied settings (`.claude/settings.json`,
+ * Workspace trust (the Claude Code permissions docs "Workspace trust"): project-supplied settings (`.claude/settings.json`,
  * `.claude/settings.local.json`, and the same under `.gantry/`) may *widen* permissions only in a
  * trusted folder. Deny and ask rules, and every other narrowing setting, apply always.
  *

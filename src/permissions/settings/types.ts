@@ -1,5 +1,5 @@
 /**
- * The settings shapes the permission engine reads (spec §3.1 permissions, §4.1 hooks, §7.2 sandbox),
+ * The settings shapes the permission engine reads (permissions, hooks and sandbox, as the Claude Code settings, hooks and sandboxing docs describe them),
  * and the merged result it hands to the engine, the hook runner and the sandbox.
  */
 import type { PermissionMode, RuleSource } from '../../core/permission-types.js';
@@ -44,11 +44,11 @@ export interface BrokenSetting {
   scope: 'all' | 'sandbox' | { toolName: string };
 }
 
-/** One command hook of a `hooks.<Event>[].hooks` list (spec §4.1; only `type: command` runs here). */
+/** One command hook of a `hooks.<Event>[].hooks` list (the Claude Code hooks reference; only `type: command` runs here). */
 export interface CommandHookConfig {
   type: 'command';
   command: string;
-  /** Seconds (spec §4.1). Undefined → the runner's default. */
+  /** Seconds (the Claude Code hooks reference). Undefined → the runner's default. */
   timeout?: number;
 }
 
@@ -72,7 +72,7 @@ export type HookEventName = (typeof HOOK_EVENT_NAMES)[number];
 
 /** One `hooks.<Event>[]` entry with where it came from. */
 export interface HookMatcherConfig {
-  /** Tool-name matcher (spec §4.3); undefined/empty/`*` = every tool. */
+  /** Tool-name matcher (the Claude Code hooks reference); undefined/empty/`*` = every tool. */
   matcher?: string;
   hooks: CommandHookConfig[];
   source: RuleSource;
@@ -86,15 +86,15 @@ export interface SettingsSourceSpec {
   file: string;
   /** `claude` for Claude Code's own files (read as they are), `gantry` for Gantry's. */
   flavor: 'claude' | 'gantry';
-  /** What a single leading `/` in a Read/Edit rule means (spec §3.6). */
+  /** What a single leading `/` in a Read/Edit rule means (the Claude Code permissions docs). */
   pathRoot: string;
-  /** What `./x` in sandbox paths is relative to (spec §7.2). */
+  /** What `./x` in sandbox paths is relative to (the Claude Code sandboxing docs). */
   sandboxRoot: string;
   /** Project-supplied (project or local settings): widening keys need a trusted folder. */
   projectSupplied: boolean;
 }
 
-/** CLI flags that feed permissions (spec §3.2). */
+/** CLI flags that feed permissions (the Claude Code permissions docs). */
 export interface CliPermissionFlags {
   /** `--allowedTools` values (each may hold several rules separated by commas or spaces). */
   allowedTools?: string[];

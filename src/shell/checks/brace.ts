@@ -1,5 +1,5 @@
 /**
- * BRACE_EXPANSION (seed 000 §2.3 id 16; security README "brace expansion whose results leave the
+ * BRACE_EXPANSION (docs/architecture.md id 16; docs/security-round-2.md "brace expansion whose results leave the
  * project"; also_ok lets a few benign brace cases ask). The parser expands braces into bash's words
  * (brace-expand.ts), so rules and effects see every result; this check still flags an expansion
  * that points somewhere the word as written does not seem to: an absolute or `~` path, a `..`

@@ -1,5 +1,5 @@
 /**
- * Character-level checks (seed 000 §2.3 ids 7, 17, 18, 23; security README "Characters that bash
+ * Character-level checks (docs/architecture.md ids 7, 17, 18, 23; docs/security-round-2.md "Characters that bash
  * treats as separators but a JS/regex splitter may not (CR, other control characters, Unicode
  * line/paragraph separators, no-break and zero-width spaces) are findings in themselves"; "terminal
  * escape sequences, bidi overrides, zero-width and non-ASCII whitespace outside quotes").

@@ -351,7 +351,7 @@ const TABLES: Array<[Detector, Row[]]> = [
   ],
 ];
 
-describe('the 23 classic checks (seed 000 §2.3)', () => {
+describe('the 23 classic checks (docs/architecture.md)', () => {
   it('exports all 23 ids in order with reasons', () => {
     expect(CLASSIC_DETECTORS.map((d) => d.checkId)).toEqual(Array.from({ length: 23 }, (_, i) => i + 1));
     for (const d of CLASSIC_DETECTORS) expect(d.reason.length).toBeGreaterThan(40);

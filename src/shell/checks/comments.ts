@@ -1,5 +1,5 @@
 /**
- * Comment-related desyncs (seed 000 §2.3 ids 19 and 22). bash starts a comment only at the start of
+ * Comment-related desyncs (docs/architecture.md ids 19 and 22). bash starts a comment only at the start of
  * a word; a `#` inside a word (`a#b`) is text, and quotes inside a comment mean nothing. Readers and
  * naive splitters disagree, so text can be hidden behind what looks like a comment.
  */

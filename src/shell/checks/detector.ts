@@ -1,5 +1,5 @@
 /**
- * The shape of a security check (seed 000 §2.3 "23 种安全检查" plus our additions) and helpers the
+ * The shape of a security check (docs/architecture.md plus our additions) and helpers the
  * detectors share. A detector is pure: `(command, split) → Finding[]`, no I/O, linear in the input.
  * Every finding it returns has `behavior: 'ask'` (a check never allows and never denies on its own).
  */
@@ -11,7 +11,7 @@ import { programBasename } from '../wrappers.js';
 export interface Detector {
   /** Stable id, e.g. `IFS_INJECTION`; used as `Finding.id`. */
   id: string;
-  /** Numeric id of seed 000 §2.3 for the 23 classic checks; undefined for our additions. */
+  /** Numeric id of docs/architecture.md for the 23 classic checks; undefined for our additions. */
   checkId?: number;
   /** What the check looks for and why it matters (one sentence). */
   reason: string;

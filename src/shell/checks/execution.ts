@@ -1,8 +1,8 @@
 /**
  * Checks for code that runs beyond what the command line shows: execution primitives in arguments
  * (primitives.ts), `eval`/`source`/`.` and friends, privilege wrappers, wrappers that change the
- * directory, and shells that read their script from a pipe (security README "`eval`,
- * `source`/`.`", "Execution primitives stay findings under allow rules"; spec §3.5 "Exec-style
+ * directory, and shells that read their script from a pipe (docs/security-round-2.md "`eval`,
+ * `source`/`.`", "Execution primitives stay findings under allow rules"; the Claude Code permissions docs "Exec-style
  * wrappers … can never be prefix-approved").
  */
 import type { Finding } from '../../core/permission-types.js';

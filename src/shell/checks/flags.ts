@@ -1,5 +1,5 @@
 /**
- * Obfuscation inside words (seed 000 §2.3 ids 4, 15, 21; security README "backslashes or quote pieces
+ * Obfuscation inside words (docs/architecture.md ids 4, 15, 21; docs/security-round-2.md "backslashes or quote pieces
  * inside flags (`-e\xec`, `-"e"xec`, `'--pr''e'`)", "ANSI-C `$'…'` strings"): quoting that changes
  * nothing for bash but hides a flag or a name from a reader or a rule.
  */

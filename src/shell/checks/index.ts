@@ -1,5 +1,5 @@
 /**
- * The security checks of shell analysis: the 23 classic checks of seed 000 §2.3 (ids 1–23) and the
+ * The security checks of shell analysis: the 23 classic checks of docs/architecture.md (ids 1–23) and the
  * classes the security corpus shows they miss. `runSecurityChecks(command, split)` runs them all on a
  * `parseAndSplit` result and returns every finding (`behavior: 'ask'`), in check order.
  *
@@ -88,7 +88,7 @@ export {
   ZSH_EQUALS_EXPANSION,
 };
 
-/** The 23 checks of seed 000 §2.3, in id order. */
+/** The 23 checks of docs/architecture.md, in id order. */
 export const CLASSIC_DETECTORS: readonly Detector[] = [
   INCOMPLETE_COMMANDS,
   JQ_SYSTEM_FUNCTION,

@@ -1,5 +1,5 @@
 /**
- * jq checks (seed 000 §2.3 ids 2–3; security README read-only list: "jq `env`, `$ENV`, `system`,
+ * jq checks (docs/architecture.md ids 2–3; docs/security-round-2.md read-only list: "jq `env`, `$ENV`, `system`,
  * `--rawfile`, `--slurpfile`, `-L`"). The filter is the first operand unless `-f` gives a file.
  */
 import type { Finding } from '../../core/permission-types.js';

@@ -1,6 +1,6 @@
 /**
- * SHELL_METACHARACTERS (seed 000 §2.3 id 5), calibrated for a real parser: shell operators inside
- * quotes are data (security README "Operators … inside single quotes … are data"), so the check fires
+ * SHELL_METACHARACTERS (docs/architecture.md id 5), calibrated for a real parser: shell operators inside
+ * quotes are data (docs/security-round-2.md), so the check fires
  * only where text becomes shell code *again* and could not be proven: a script built from variables
  * (`sh -c "$x"`, `eval "$cmd"`), file names spliced into a script (`xargs -I{} sh -c '… {} …'`,
  * `find -exec sh -c '… {} …'`), and helper command strings we do not parse (`script -c`, `runuser -c`).

@@ -1,6 +1,6 @@
 /**
  * Checks on the parse itself: an incomplete or unparseable command (1) and tokens the parser
- * accepted but bash reads differently (14). Source: seed 000 §2.3 ids 1 and 14; stack.md §4.
+ * accepted but bash reads differently (14). Source: docs/architecture.md ids 1 and 14; docs/dependencies.md "Bash parsing".
  */
 import { type Detector, finding } from './detector.js';
 

@@ -1,5 +1,5 @@
 /**
- * Execution primitives hidden in the arguments of otherwise ordinary programs (security README
+ * Execution primitives hidden in the arguments of otherwise ordinary programs (docs/security-round-2.md
  * "Execution primitives stay findings under allow rules": "An allow rule grants the program, not a
  * shell hidden in its arguments: sed … e, awk system(), find -exec, xargs sh -c, git -c …/pager/hooks
  * path, rg --pre, sort --compress-program, tar --checkpoint-action/--to-command/-I, zip -TT, make

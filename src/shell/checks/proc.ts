@@ -1,5 +1,5 @@
 /**
- * PROC_ENVIRON_ACCESS (seed 000 §2.3 id 13; security README "/proc/<pid>/environ (and cmdline,
+ * PROC_ENVIRON_ACCESS (docs/architecture.md id 13; docs/security-round-2.md "/proc/<pid>/environ (and cmdline,
  * `maps`)"): process memory, environment (API keys) and command lines of this or other processes.
  */
 import type { Finding } from '../../core/permission-types.js';

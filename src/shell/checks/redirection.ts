@@ -1,5 +1,5 @@
 /**
- * Redirection checks (seed 000 §2.3 ids 9–10). A redirection to a static path is an effect (a read or
+ * Redirection checks (docs/architecture.md ids 9–10). A redirection to a static path is an effect (a read or
  * a write that the path checks judge: `ls > out.txt` in the project is a write, not an injection);
  * these checks fire when the target cannot be resolved statically (variables, substitutions, globs,
  * `~user`), when it is a bash network pseudo-device (`/dev/tcp/host/port`), or for `<>` (opens for

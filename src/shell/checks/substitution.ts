@@ -1,7 +1,7 @@
 /**
- * Substitutions and computed command words (seed 000 §2.3 ids 8 and 12; security README "`$( … )`
+ * Substitutions and computed command words (docs/architecture.md ids 8 and 12; docs/security-round-2.md "`$(… )`
  * and backticks anywhere outside single quotes (including inside double quotes, heredocs with
- * unquoted delimiters and assignment values); `<( … )`, `>( … )`", "a command word built from
+ * unquoted delimiters and assignment values); `<(… )`, `>(… )`", "a command word built from
  * variables or brace expansion"). The bodies are split and checked as sub-commands too; the finding
  * records that their output feeds the outer command, which no rule can vet.
  */

@@ -1,5 +1,5 @@
 /**
- * Variable checks (seed 000 §2.3 ids 6 and 11; security README "an assignment is itself a finding
+ * Variable checks (docs/architecture.md ids 6 and 11; docs/security-round-2.md "an assignment is itself a finding
  * when its value contains a substitution or when the name changes what program runs or what it
  * loads", "`$IFS` in any form", "parameter expansions that can evaluate code (`${x@P}`, arithmetic
  * subscripts)"). Plain `$VAR`/`"${VAR}"` in an argument is not a finding.

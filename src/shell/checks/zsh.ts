@@ -1,6 +1,6 @@
 /**
- * zsh dangers (seed 000 §2.3 id 20 "zmodload, emulate, sysopen/sysread/syswrite, zpty, ztcp/zsocket,
- * zf_* …"; security README "the zsh `=cmd` word"). Harmless names in bash, but the user's shell (and
+ * zsh dangers (docs/architecture.md id 20 "zmodload, emulate, sysopen/sysread/syswrite, zpty, ztcp/zsocket,
+ * zf_* …"; docs/security-round-2.md). Harmless names in bash, but the user's shell (and
  * the shell a wrapper starts) may be zsh.
  */
 import type { Finding } from '../../core/permission-types.js';

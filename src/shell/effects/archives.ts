@@ -6,7 +6,7 @@
  * zstd family (write the converted file; gzip/bzip2/xz delete the original unless `-k`/`-c`, zstd/lz4
  * keep it unless `--rm`).
  *
- * Source: issue 4 "Effects" (tar -x writes into -C dir; -f archive; unzip/zip) and execution
+ * Source:  (tar -x writes into -C dir; -f archive; unzip/zip) and execution
  * primitives list (tar --checkpoint-action/--to-command/-I/--use-compress-program, zip -TT).
  */
 import type { Word } from '../types.js';

@@ -64,7 +64,7 @@ describe('cd tracking across a command line', () => {
       'cd docs && grep -rn x guide/*.md 2>/dev/null | grep -i foo',
       ['cd:/p', 'grep:/p/docs', 'grep:?'],
       '?',
-      'tree-sitter puts the cd in the pipeline (stack.md §4): same stage keeps it, after the pipeline unknown',
+      'tree-sitter puts the cd in the pipeline (docs/dependencies.md "Bash parsing"): same stage keeps it, after the pipeline unknown',
     ],
     [
       "bash -c 'cd /x && rm y'",

@@ -5,8 +5,8 @@
  * split, make, crontab/at/trap, mktemp, docker volumes; the fallback for programs nobody
  * modelled. Interpreters, shells and `source` are in interpreters.ts.
  *
- * Source: issue 4 "Effects" (npm/pip/cargo install unknown writes + network; history -w; openssl
- * -out/-in; source/. read+exec; interpreter one-liners unknown); security README "Protected files"
+ * Source:  (npm/pip/cargo install unknown writes + network; history -w; openssl
+ * -out/-in; source/. read+exec; interpreter one-liners unknown); docs/security-round-2.md
  * (history -w, openssl -out, interpreter one-liners).
  */
 import type { SimpleCommand, Word } from '../types.js';

@@ -4,7 +4,7 @@
  * touch/mkdir/truncate/mkfifo/chmod/chown/chgrp (write), ln (writes the link path; reads the
  * target), tee (writes), dd (`if=` read, `of=` write).
  *
- * Source: design.md §3 (cp a b reads a, writes b; rm deletes), security README "Protected files"
+ * Source: docs/architecture.md (cp a b reads a, writes b; rm deletes), docs/security-round-2.md
  * (write vectors: tee, cp, mv, install, ln, dd of=).
  */
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Effects of a split command line (design.md §3): for each sub-command, what it reads, writes,
+ * Effects of a split command line (docs/architecture.md): for each sub-command, what it reads, writes,
  * deletes, executes and which hosts it contacts, with `cd` tracked across the line.
  *
  * Sequence per sub-command, in execution order: its working directory (tracked cwd; see below) →
@@ -16,7 +16,7 @@
  * make the cwd unknown; with an unknown cwd, relative paths become `unknown` effects. After
  * `cd X || …` the `||` branch runs in the old cwd.
  *
- * Decision (issue 4 asked to decide): a program the analysis does not model gets an `exec` effect
+ * Decision (asked to decide): a program the analysis does not model gets an `exec` effect
  * and its path-looking operands (`a/b`, `./x`, `~/x`, `--opt=/p`) as `known` reads, so path
  * constraints and Read deny rules apply; a write is claimed only for the value of an
  * output-looking option (`-o`, `--out*`) or a protected file name (project-code.ts), otherwise an
@@ -137,7 +137,7 @@ function basename(text: string): string {
   return i >= 0 ? text.slice(i + 1) : text;
 }
 
-/** A subshell-like command: its `cd` does not persist (pipeline stage, `( … )`, `$( … )`, nested script). */
+/** A subshell-like command: its `cd` does not persist (pipeline stage, `(… )`, `$(… )`, nested script). */
 function isSubshellLike(cmd: SimpleCommand): boolean {
   return cmd.inSubshell || (cmd.depth ?? 0) > 0;
 }
@@ -218,7 +218,7 @@ export function listingPaths(producer: SimpleCommand): Word[] | undefined {
 /**
  * Where the arguments of an xargs child come from, as directories they lie below: `xargs -a FILE`
  * reads names from a file (the file is a read effect and path-checked; its names are taken
- * relative to the cwd, as the security README treats `xargs -a` inside the project as read-only);
+ * relative to the cwd, as the docs/security-round-2.md treats `xargs -a` inside the project as read-only);
  * a pipe from a listing producer (`listingPaths`); otherwise undefined (unknown).
  */
 function xargsInputsFor(cmd: SimpleCommand, previous: SimpleCommand | undefined): Word[] | undefined {
@@ -441,7 +441,7 @@ export function computeEffects(
       if ((cmd.depth ?? 0) === 0 && source !== undefined) scope = { cwd: target, end: cmd.end };
       else dirty = true;
       // A `cd` the parser put in a pipeline stage may really be at the top level (tree-sitter-bash
-      // misparses `cd x && y 2>/dev/null | z`, stack.md §4): it may persist, so the cwd after it is unknown.
+      // misparses `cd x && y 2>/dev/null | z`, docs/dependencies.md "Bash parsing"): it may persist, so the cwd after it is unknown.
       if (cmd.via === 'pipeline') outer = undefined;
       continue;
     }

@@ -5,7 +5,7 @@
  * files), shells (`bash script.sh`; a shell reading a piped script is unknown code) and
  * `source`/`.`.
  *
- * Source: issue 4 "Effects" (source/. read+exec; interpreter one-liners unknown); security README
+ * Source:  (source/. read+exec; interpreter one-liners unknown); docs/security-round-2.md
  * "Protected files" (interpreter one-liners are a write vector).
  */
 import path from 'node:path';

@@ -3,9 +3,9 @@
  * -c`, `wget -O/-o/-P`, the URL's basename by default) or read (`curl -T`, `-d @file`,
  * `-F x=@file`, `-K`, `--netrc`, `file://` URLs). Remote shells and sockets are in remote.ts.
  *
- * Source: issue 4 "Effects" (curl -o/--output/-O/-D/--dump-header/-K/--config, -T, @file data,
- * wget -O/-o/-P, ssh/scp/nc/socat network); design.md §3 (`curl -o f url` writes f, network url);
- * security README "Protected files" (curl -o, wget -O).
+ * Source:  (curl -o/--output/-O/-D/--dump-header/-K/--config, -T, @file data,
+ * wget -O/-o/-P, ssh/scp/nc/socat network); docs/architecture.md (`curl -o f url` writes f, network url);
+ * docs/security-round-2.md (curl -o, wget -O).
  */
 import type { Word } from '../types.js';
 import {

@@ -3,8 +3,8 @@
  * reads; a search with no path reads the cwd. Text filters with write options (sort -o, uniq OUT,
  * xxd OUT/-r, sed -i/w, awk print >) also get their writes here.
  *
- * Source: design.md §3; spec §3.5 "Read/Edit deny rules also apply to file commands Bash
- * recognises (cat, head, tail, sed, grep …)"; security README "Path constraints" (option values
+ * Source: docs/architecture.md; the Claude Code permissions docs "Read/Edit deny rules also apply to file commands Bash
+ * recognises (cat, head, tail, sed, grep …)"; docs/security-round-2.md (option values
  * `-f FILE`, `--rawfile`, redirects) and "Protected files" (sed -i/w, awk print >, sort -o, xxd -r).
  */
 import { analyzeSed } from '../sed.js';

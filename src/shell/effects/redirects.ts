@@ -1,10 +1,10 @@
 /**
  * Effects of redirections: `>`, `>>`, `>|`, `&>`, `&>>` and `>& FILE` write; `<` reads; `<>`
  * reads and writes; heredocs, here-strings and fd duplication (`2>&1`, `>&-`) have no file effect.
- * A target with a glob or an expansion other than $HOME/$PWD is `unknown` (spec §3.5: redirect
+ * A target with a glob or an expansion other than $HOME/$PWD is `unknown` (the Claude Code permissions docs: redirect
  * targets containing globs need approval). `/dev/null` and the std streams are not files.
  *
- * Source: spec §3.5 "Redirections"; security README "Read-only validator" (2>/dev/null, >/dev/null,
+ * Source: the Claude Code permissions docs "Redirections"; docs/security-round-2.md (2>/dev/null, >/dev/null,
  * 2>&1 and input redirection do not make a command a write).
  */
 import type { SimpleCommand } from '../types.js';

@@ -4,8 +4,8 @@
  * destinations, `ssh -E`, `nc -o`); local programs they run (`ssh -o ProxyCommand`, `rsync -e`,
  * `nc -e`, socat `EXEC:`).
  *
- * Source: issue 4 "Effects" (ssh/scp/nc/ncat/socat/telnet/ftp network; scp writes; rsync -e);
- * security README "Execution primitives" (ssh -o ProxyCommand, rsync -e).
+ * Source:  (ssh/scp/nc/ncat/socat/telnet/ftp network; scp writes; rsync -e);
+ * docs/security-round-2.md (ssh -o ProxyCommand, rsync -e).
  */
 import { words } from '../read-only/options.js';
 import type { Word } from '../types.js';

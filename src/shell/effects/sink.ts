@@ -7,15 +7,15 @@
  * (`expandPath`; relative with an unknown cwd → `unknown`) → symlinks created earlier in the same
  * command line (`ln -s`) and then the injectable `PathResolver` applied. When the resolved path
  * differs from the path as written, both are reported (a deny rule applies if either matches;
- * spec §3.6 "Symlinks").
+ * the Claude Code permissions docs "Symlinks").
  *
  * Globs: a glob read is reported as the absolute pattern (`/p/src/*.ts`, certainty known, detail
  * "glob") when no glob segment can match a dot-file and no `..` follows a glob segment; anything
  * else (glob writes/deletes, `.e*`, `[.]env`, `*\/..`) is `unknown`. `/dev/null`, `/dev/std*`,
  * `/dev/tty`, `/dev/fd/N` and `-` are not files and produce no effect.
  *
- * Source: design.md §3; security README "Path constraints"; spec §3.5 (redirect targets with globs
- * need approval), §3.6.
+ * Source: docs/architecture.md; docs/security-round-2.md; the Claude Code permissions docs (redirect targets with globs
+ * need approval).
  */
 import type { Effect, EffectCertainty, EffectKind, EffectSource } from '../../core/effects.js';
 import type { GitRepositoryInfo } from '../../core/permission-types.js';

@@ -6,8 +6,8 @@
  * commands write their pathspecs or the work tree, `--no-index` diffs and `--` pathspecs of
  * read commands are reads, git rm/mv/clean delete.
  *
- * Source: issue 4 "Effects" (git network, clone dest, --output, config --global, .git/config);
- * security README "Path constraints" (git -C), "Protected files" (git --output, git config
+ * Source:  (git network, clone dest, --output, config --global, .git/config);
+ * docs/security-round-2.md (git -C), "Protected files" (git --output, git config
  * --global), "Agent and VCS config".
  */
 import path from 'node:path';

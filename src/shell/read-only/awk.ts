@@ -9,7 +9,7 @@
  * regex literals, comments, parentheses) → inside a `print`/`printf` statement an unparenthesised
  * `>`, `>>` or `|` is a redirection; elsewhere `>` is a comparison (`awk 'length > 120'`).
  *
- * Source: security README "Read-only validator" (awk system(), print >, getline <, cmd | getline,
+ * Source: docs/security-round-2.md (awk system(), print >, getline <, cmd | getline,
  * -f) and corpus cases awk-program / benign-awk; BL-11 (Claude-Code-awk write-up).
  */
 import type { Word } from '../types.js';

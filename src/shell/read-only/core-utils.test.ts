@@ -40,7 +40,7 @@ describe('read-only: core utilities', () => {
     ['cmp a.bin b.bin', true, 'cmp compares'],
     ['file src/index.ts', true, 'file inspects'],
     ['file -f list.txt', false, 'file -f reads names from another file (README)'],
-    ['file -m magic f', false, 'alternate magic file (spec §3.5)'],
+    ['file -m magic f', false, 'alternate magic file (the Claude Code permissions docs)'],
     ['file -C -m magic', false, '-C compiles (writes) a magic file'],
     ['stat package.json', true, 'stat'],
     ['stat -c %s f', true, 'stat format'],

@@ -3,7 +3,7 @@
  * option listed is one that only reads; options that write, execute or read a list of other
  * files are `unsafe` with a reason; anything unlisted is not read-only.
  *
- * Source: security README "Read-only validator" (ls cat head tail wc od xxd base64 strings diff
+ * Source: docs/security-round-2.md (ls cat head tail wc od xxd base64 strings diff
  * cmp file stat du df tree basename dirname realpath …; `file -f`, `wc --files0-from`, `xxd -r`).
  */
 import type { Word } from '../types.js';

@@ -4,7 +4,7 @@
  * deletes (`-delete`), writes files (`-fprint`, `-fprint0`, `-fprintf`, `-fls`) or reads other
  * files (`-newer F`, `-samefile F`, `-files0-from F`).
  *
- * Source: security README "Read-only validator" (find -exec/-execdir/-ok/-okdir/-delete/
+ * Source: docs/security-round-2.md (find -exec/-execdir/-ok/-okdir/-delete/
  * -fprint, -fprint0, -fprintf, -fls); GNU findutils 4.9 manual.
  */
 import type { Word } from '../types.js';

@@ -4,7 +4,7 @@ import { words } from './options.js';
  * blame, grep, ls-files …), in the option-table syntax of options.ts. Kept apart from the
  * validator logic (git.ts) because they are long.
  *
- * Unsafe everywhere: `--output=<file>` (writes; security README "git --output"), `--ext-diff`
+ * Unsafe everywhere: `--output=<file>` (writes; docs/security-round-2.md), `--ext-diff`
  * (runs the configured external diff program). Source: git 2.39+ documentation.
  */
 

@@ -7,7 +7,7 @@
  * disqualify) → sub-command specific rules (branch/tag only list, config only reads, stash only
  * lists/shows, remote only lists …). Aliases and unknown sub-commands are not read-only.
  *
- * Source: security README "Read-only validator" (read-only git list, git global options, --output),
+ * Source: docs/security-round-2.md (read-only git list, git global options, --output),
  * corpus classes git-config-exec, git-output-write, pager-escape, benign-git.
  */
 import type { SimpleCommand, Word } from '../types.js';

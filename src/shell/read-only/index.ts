@@ -11,8 +11,8 @@
  * Path constraints are NOT judged here: the paths a read-only command reads come back as effects
  * and the permission engine checks them against the working directories.
  *
- * Source: security README "Read-only validator", "Normalising before rule matching"; spec §3.5
- * "Read-only command set"; seed 000 §2.1 readOnlyValidation.ts.
+ * Source: docs/security-round-2.md, "Normalising before rule matching"; the Claude Code permissions docs
+ * "Read-only command set"; docs/architecture.md readOnlyValidation.ts.
  */
 import type { Redirect, SimpleCommand, Word } from '../types.js';
 import { coreUtilValidators } from './core-utils.js';

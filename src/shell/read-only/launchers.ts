@@ -8,7 +8,7 @@
  * `env -S`, `flock` (creates its lock file), `watch` (runs its arguments through `sh -c`) and
  * `/usr/bin/time -o` are not read-only; a path-qualified program is not the trusted tool.
  *
- * Source: spec §3.5 "Wrappers stripped before matching"; security README "Normalising before rule
+ * Source: the Claude Code permissions docs "Wrappers stripped before matching"; docs/security-round-2.md "Normalising before rule
  * matching" (transparent wrappers; `./cat` asks) and "xargs (when it launches a read-only command)".
  */
 import type { SimpleCommand, Word } from '../types.js';

@@ -42,7 +42,7 @@ describe('read-only: system info, pagers, docker, builtins', () => {
     ['docker images', true, 'list images'],
     ['docker ps -a --format "{{.Names}}"', true, 'format'],
     ['docker container ls', true, 'container ls'],
-    ['docker -H tcp://x ps', false, 'another daemon (spec §3.5)'],
+    ['docker -H tcp://x ps', false, 'another daemon (the Claude Code permissions docs)'],
     ['docker --context prod ps', false, 'another context'],
     ['docker run alpine', false, 'runs a container'],
     ['docker rm x', false, 'removes a container'],

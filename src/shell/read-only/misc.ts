@@ -2,9 +2,9 @@
  * Read-only validators for system-information commands, pagers and manuals, docker listing,
  * xxd, date/hostname, directory changes and shell builtins that only print or set shell state.
  *
- * Source: security README "Read-only validator" (date hostname uname whoami id ps which type
+ * Source: docs/security-round-2.md (date hostname uname whoami id ps which type
  * man cd docker ps/images; `man -P/-H/--html/--pager`; less startup commands; `date -s`/
- * positional time/`date -f FILE`; `xxd -r`), spec §3.5 (docker aimed at another daemon prompts;
+ * positional time/`date -f FILE`; `xxd -r`), the Claude Code permissions docs (docker aimed at another daemon prompts;
  * a cd inside the working dirs is read-only), corpus class pager-escape.
  */
 import type { Word } from '../types.js';
@@ -234,7 +234,7 @@ const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * Variables whose value changes what later commands run or load (export/declare of these is not
- * read-only). Mirrors the security README list of dangerous assignments.
+ * read-only). Mirrors the docs/security-round-2.md list of dangerous assignments.
  */
 export const DANGEROUS_VARIABLE =
   /^(PATH|IFS|ENV|BASH_ENV|BASH_FUNC_.*|CDPATH|GLOBIGNORE|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|LD_.*|DYLD_.*|NODE_OPTIONS|NODE_PATH|PYTHON.*|PERL5.*|PERLLIB|RUBY.*|GEM_.*|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|CLASSPATH|GIT_.*|PAGER|MANPAGER|LESS.*|EDITOR|VISUAL|BROWSER|RIPGREP_CONFIG_PATH|GREP_OPTIONS|GOFLAGS|CARGO_.*|RUSTC_WRAPPER|NPM_CONFIG_.*|npm_config_.*|SSH_ASKPASS|SUDO_ASKPASS|HOME|TMPDIR|XDG_CONFIG_HOME|ZDOTDIR|INPUTRC|HISTFILE|MAIL.*)$/;

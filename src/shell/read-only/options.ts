@@ -11,7 +11,7 @@
  * = `-o out.txt`); a long option may be abbreviated to any unique prefix (`--out` = `--output`),
  * and an exact name always wins; `--` ends options; options may follow operands (permutation)
  * unless the table says `stopAtOperand`. An abbreviation that is ambiguous but could name an
- * unsafe option resolves to that unsafe option (fail closed: source security README,
+ * unsafe option resolves to that unsafe option (fail closed: source docs/security-round-2.md,
  * "sort -o/--output/--compress-program (all spellings, including bundled and abbreviated ones)").
  */
 import type { Word } from '../types.js';

@@ -1,8 +1,8 @@
 /**
  * Read-only validators for search programs: grep (and egrep/fgrep), rg, find, fd.
  *
- * Source: security README "Read-only validator" (find -exec/-execdir/-ok/-okdir/-delete/
- * -fprint, -fprint0, -fprintf, -fls; rg --pre/--hostname-bin), issue 4 (rg --search-zip helpers), BL-91 (rg --pre).
+ * Source: docs/security-round-2.md (find -exec/-execdir/-ok/-okdir/-delete/
+ * -fprint, -fprint0, -fprintf, -fls; rg --pre/--hostname-bin) (rg --search-zip helpers), BL-91 (rg --pre).
  */
 import { analyzeFind } from './find.js';
 import { byTable, no, type Validator, yes } from './verdict.js';

@@ -2,10 +2,10 @@
  * Read-only validators for text filters: sed, awk, sort, jq, uniq, cut, tr, comm, paste, join,
  * column, fold, fmt, expand/unexpand, tac, rev.
  *
- * Source: security README "Read-only validator" — sed `-i`/`--in-place*`, `w`/`W`/`r`/`R`/`e`,
+ * Source: docs/security-round-2.md — sed `-i`/`--in-place*`, `w`/`W`/`r`/`R`/`e`,
  * `s///e|w`, `-f`; awk `system()`, `print >`, `getline <`, `cmd | getline`, `-f`;
  * `sort -o/--output/--compress-program` in all spellings; jq `env`, `$ENV`, `system`,
- * `--rawfile`, `--slurpfile`, `-L`. Seed 000 §2.3 checks 2–3 (jq).
+ * `--rawfile`, `--slurpfile`, `-L`. See docs/shell-analysis.md (jq).
  */
 import { analyzeSed } from '../sed.js';
 import type { Word } from '../types.js';

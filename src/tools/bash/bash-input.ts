@@ -1,5 +1,5 @@
 /**
- * Bash input schema and limits (spec §2.7 "Input", "Output and limits"; seed 000 §2.2 step 1).
+ * Bash input schema and limits (the Claude Code tools reference "Input", "Output and limits"; docs/architecture.md).
  *
  * Limits come from the environment the way Claude Code reads them:
  * - `BASH_DEFAULT_TIMEOUT_MS` (default 120,000) and `BASH_MAX_TIMEOUT_MS` (default 600,000); the
@@ -36,9 +36,9 @@ export const BashInput = z.strictObject({
 
 export type BashInput = z.infer<typeof BashInput>;
 
-/** Default result cap for Bash output shown to the model (characters; seed 000 §7.1). */
+/** Default result cap for Bash output shown to the model (characters; docs/architecture.md). */
 export const BASH_MAX_RESULT_SIZE_CHARS = 30_000;
-/** Inline cap for failed commands (spec §2.7: "Failed results go inline up to ≈10 000 chars"). */
+/** Inline cap for failed commands (the Claude Code tools reference: "Failed results go inline up to ≈10 000 chars"). */
 export const BASH_FAILURE_RESULT_CHARS = 10_000;
 /** Hard maximum of `BASH_MAX_OUTPUT_LENGTH`. */
 export const BASH_MAX_OUTPUT_LENGTH_CEILING = 150_000;
@@ -52,7 +52,7 @@ export interface BashLimits {
   maxOutputChars: number;
   /** Characters shown for a failed command. */
   failureOutputChars: number;
-  /** The process group is stopped past this many output bytes (spec §2.7: "killed past 5 GB"). */
+  /** The process group is stopped past this many output bytes (the Claude Code tools reference: "killed past 5 GB"). */
   maxOutputBytes: number;
   /** SIGTERM → SIGKILL grace period. */
   killGraceMs: number;

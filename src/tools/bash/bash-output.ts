@@ -1,6 +1,6 @@
 /**
- * The Bash tool's structured output and how the model sees it (spec §2.7 "Structured output",
- * "Exit status"; data/real/README.md §5.2 `{stdout, stderr, interrupted, isImage,
+ * The Bash tool's structured output and how the model sees it (the Claude Code tools reference "Structured output",
+ * "Exit status"; observed Claude Code transcripts `{stdout, stderr, interrupted, isImage,
  * noOutputExpected?, backgroundTaskId?}`).
  *
  * - `stdout` holds the command's stdout and stderr merged as produced (one file for both fds), cut

@@ -1,6 +1,6 @@
 /**
- * The Bash tool with the OS sandbox plugged into its seam (issue 6 "wire it into the Bash tool";
- * spec §7): the same calls through `createBashTool()` and `createBashTool({ sandbox })`, so each
+ * The Bash tool with the OS sandbox plugged into its seam (
+ * the Claude Code sandboxing docs): the same calls through `createBashTool()` and `createBashTool({ sandbox })`, so each
  * refusal is proven real by the unsandboxed run.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

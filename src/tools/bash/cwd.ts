@@ -1,5 +1,5 @@
 /**
- * The session shell's working directory across Bash calls (spec §2.7 "Working directory does
+ * The session shell's working directory across Bash calls (the Claude Code tools reference "Working directory does
  * persist … a `cd` elsewhere is undone and the result gets a note that the shell cwd was reset to
  * the project dir"; `CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR=1` disables carry-over).
  *

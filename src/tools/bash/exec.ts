@@ -1,7 +1,6 @@
 /**
  * Spawns a {@link SpawnSpec} in its own process group with stdout and stderr both written to one
- * output file, and stops the group on request (issue 4: "its own process group; timeout and abort
- * send SIGTERM, then SIGKILL after a grace period; the result says which happened").
+ * output file, and stops the group on request.
  *
  * Sequence: open the output file (append) → spawn detached (setsid: the child leads a new process
  * group and session, so it has no controlling terminal and cannot prompt on /dev/tty) with stdin

@@ -1,6 +1,6 @@
 /**
- * Turns a finished foreground run into the Bash result, or the error the model sees (spec §2.7
- * "Output and limits", "Exit status"; seed 000 §2.2 step 7, §2.4; issue 4 "Result processing").
+ * Turns a finished foreground run into the Bash result, or the error the model sees (the Claude Code tools reference
+ * "Output and limits", "Exit status"; docs/architecture.md).
  *
  * Sequence: image data URL? → success or failure (semantic exit codes: `grep` 1 is not an error)
  * → notes (cwd reset, how the group was stopped, processes left behind and stopped, sandbox annotations) → the output rendered within

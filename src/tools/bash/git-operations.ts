@@ -1,6 +1,6 @@
 /**
- * Git operations a successful command performed, as structured events for the host (seed 000 §2.2
- * step 7 `trackGitOperations`; spec §2.7 structured output `gitOperation`; issue 4).
+ * Git operations a successful command performed, as structured events for the host (docs/architecture.md
+ * step 7 `trackGitOperations`; the Claude Code tools reference structured output `gitOperation`).
  *
  * Detected from the analysed sub-commands (program `git`, the sub-command after global options)
  * and confirmed by git's own output where it prints one (`[main 1a2b3c4] msg`, `Switched to branch

@@ -1,6 +1,6 @@
 /**
  * Image output: a command whose whole output is a `data:image/<png|jpeg|gif|webp>;base64,…` URL comes
- * back to the model as an image block (spec §2.7 "Image data written to stdout as a data: URL comes
+ * back to the model as an image block (the Claude Code tools reference "Image data written to stdout as a data: URL comes
  * back as an image", `isImage`; the 2.1.72 fix for oversized images).
  *
  * The bytes are decoded and checked with sharp; an image larger than {@link MAX_IMAGE_DIMENSION}

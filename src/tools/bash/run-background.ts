@@ -1,5 +1,5 @@
 /**
- * `run_in_background: true` (spec §2.7 "Timeouts and background", §2.9; issue 4).
+ * `run_in_background: true` (the Claude Code tools reference "Timeouts and background").
  *
  * Sequence: new task id → output file `<sessionDir>/tasks/<id>.output` → spawn spec (+ sandbox
  * wrap) → start the process group, not keeping the host alive → register the task in

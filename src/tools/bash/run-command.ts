@@ -1,6 +1,6 @@
 /**
- * Runs one foreground command to its end and reports progress while it runs (issue 4; spec §2.7
- * "Timeouts and background", seed 000 §2.2 step 6).
+ * Runs one foreground command to its end and reports progress while it runs (the Claude Code tools reference
+ * "Timeouts and background", docs/architecture.md).
  *
  * Sequence: build the spawn spec (spawn-spec.ts) → let the sandbox wrap it → start the process
  * group writing into `outputFile` → every `tickMs`: follow the file into a bounded

@@ -4,7 +4,7 @@
  * may wrap that spec (bubblewrap, sandbox-runtime…) before it is spawned. Nothing else in the Bash
  * tool decides argv.
  *
- * How the command runs (spec §2.7 "Execution environment"; our choices, documented here):
+ * How the command runs (the Claude Code tools reference "Execution environment"; our choices, documented here):
  * - `bash --noprofile --norc -c SCRIPT bash COMMAND`: a non-interactive, non-login bash. No user rc
  *   file is sourced, `BASH_ENV`/`ENV` are removed from the environment (bash -c would source
  *   `$BASH_ENV`), and aliases are not expanded (non-interactive shells do not). Claude Code instead
@@ -14,7 +14,7 @@
  *   (so `$1` inside the command is empty, as in a fresh shell), then `eval`s the command. The trap
  *   runs however the command ends (normal end, `exit N`, syntax error, SIGTERM handled by bash); it
  *   does not run when the shell is SIGKILLed or `exec`s another program — then the cwd is kept.
- * - When `envFile` is given (`CLAUDE_ENV_FILE` / `GANTRY_ENV_FILE`, spec §2.7) it is sourced first.
+ * - When `envFile` is given (`CLAUDE_ENV_FILE` / `GANTRY_ENV_FILE`, the Claude Code tools reference) it is sourced first.
  * - stdin is /dev/null; stdout and stderr are the same file (the spawner's job, exec.ts).
  */
 
@@ -32,13 +32,13 @@ export type { SandboxCallInfo, SpawnSpec };
  *   the command does not run unsandboxed).
  * - `decide(input)` (optional): whether the call will be sandboxed, for the permission engine.
  * - `annotate(stderr, info)`: given the harness's stderr notes for a finished command, returns them
- *   with sandbox violation details appended (spec §7.5 "escape hatch"); `info.output` is the
+ *   with sandbox violation details appended (the Claude Code sandboxing docs "escape hatch"); `info.output` is the
  *   model-visible output excerpt, for sandboxes that recognise violations from it.
  */
 export interface BashSandbox {
   /**
    * Optional: will this call run sandboxed? `describeCall` copies `mode === 'sandboxed'` into
-   * `CallDescription.sandboxed` (the permission engine's `autoAllowBashIfSandboxed` path, spec §7.5).
+   * `CallDescription.sandboxed` (the permission engine's `autoAllowBashIfSandboxed` path, the Claude Code sandboxing docs).
    * Without it the description never claims a sandbox (fail closed).
    */
   decide?(input: {

@@ -1,6 +1,6 @@
 /**
  * Refuses a foreground `sleep` longer than 2 seconds, standalone or as the leading command
- * (seed 000 §2.2 step 2 `detectBlockedSleepPattern`; issue 4). Sleeping blocks the turn for nothing:
+ * (docs/architecture.md `detectBlockedSleepPattern`). Sleeping blocks the turn for nothing:
  * the model should run the wait in the background or poll for the condition it waits for.
  *
  * `sleep 5 &` (backgrounded by the shell itself) and a `sleep` with a non-literal duration are left

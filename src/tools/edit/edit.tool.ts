@@ -1,5 +1,5 @@
 /**
- * `Edit` (spec §2.4): exact string replacement in a file.
+ * `Edit` (the Claude Code tools reference): exact string replacement in a file.
  *
  * Sequence (planned in `validateInput`, so a failing edit is refused before anyone is asked to
  * approve it, and planned again in `call` against the file as it is then):
@@ -10,7 +10,7 @@
  * see match.ts); 0 matches → error with a recovery hint; >1 without `replace_all` → error naming
  * the count and both remedies → replace → atomic write keeping encoding, line endings and mode →
  * record the new state → `{filePath, oldString, newString, originalFile, structuredPatch,
- * userModified, replaceAll}` (README §5.2 Edit shape) and a numbered snippet around the change.
+ * userModified, replaceAll}` (observed Claude Code transcripts Edit shape) and a numbered snippet around the change.
  */
 import path from 'node:path';
 import { z } from 'zod';
@@ -227,7 +227,7 @@ async function planEdit(
   const replaceAll = input.replace_all === true;
   const found = findEditMatch(existing.text, input.old_string, input.new_string);
   if (changedSinceRead && !(found && found.indexes.length === 1 && !found.viaQuotes && !replaceAll)) {
-    // Relaxed staleness holds only for an exact, unique match in the current content (spec §2.4).
+    // Relaxed staleness holds only for an exact, unique match in the current content (the Claude Code tools reference).
     throw new ToolInputError(STALE_MESSAGE, 'file_path');
   }
   if (!found) throw new ToolInputError(notFoundMessage(input.old_string), 'old_string');

@@ -1,5 +1,5 @@
 /**
- * Finding `old_string` in a file for Edit (spec §2.4 "Matching rules"): an exact match first; then
+ * Finding `old_string` in a file for Edit (the Claude Code tools reference "Matching rules"): an exact match first; then
  * the two mismatches models make that are safe to bridge, each keeping the file's own characters:
  *
  * 1. line endings: the model writes `\n`, the file has `\r\n` → match with `\r\n`, and write the

@@ -1,6 +1,6 @@
 /**
  * Recognising binary files, which Read refuses and Edit/Write will not overwrite as text
- * (spec §2.2 item 6 leaves recognition to us). Two signals, either suffices:
+ * (the Claude Code tools reference item 6 leaves recognition to us). Two signals, either suffices:
  * - a known binary extension (archives, executables, media, fonts, databases…);
  * - a NUL byte in the first 8 KiB of content that carries no UTF-16 BOM.
  * Images, PDFs and notebooks are not in the list: Read has dedicated handlers for them.

@@ -1,7 +1,7 @@
 /**
  * The last step shared by Write, Edit and NotebookEdit: encode the new text in the file's encoding,
  * replace the file atomically (mode preserved), then record the new state in `readFileState` so the
- * next edit does not see the tool's own write as a foreign change (spec §1.7).
+ * next edit does not see the tool's own write as a foreign change (the Claude Code tools reference).
  *
  * Errors are rewritten for the model: what failed, that the file is unchanged, and what to do.
  */

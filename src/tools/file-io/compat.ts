@@ -1,26 +1,26 @@
 /**
- * Version-sensitive switches of the file tools, read from `context.options.compat` (spec §0.2:
+ * Version-sensitive switches of the file tools, read from `context.options.compat` (the Claude Code tools reference:
  * every version-sensitive choice sits behind a compat profile). Unknown or ill-typed values fall
  * back to the default, so a bad profile never changes behaviour silently in a dangerous direction.
  *
  * Keys (all optional in `compat`):
- * - `readLineCap` (number, default 2000): lines returned by Read when no `limit` is given (spec §2.2).
- * - `readMaxLineChars` (number, default 2000): longer lines are cut with a marker (spec §2.2, §10.1).
+ * - `readLineCap` (number, default 2000): lines returned by Read when no `limit` is given (the Claude Code tools reference).
+ * - `readMaxLineChars` (number, default 2000): longer lines are cut with a marker (the Claude Code tools reference, the Claude Code documentation).
  * - `readLineSeparator` (string, default TAB): between the 6-wide line number and the line. Claude Code
- *   2.0.x–2.1.3x transcripts show `→`; the docs show TAB (spec §10.2).
- * - `readMaxOutputTokens` (number, default 25000): output cap, estimated at 4 chars/token (spec §2.2).
+ *   2.0.x–2.1.3x transcripts show `→`; the docs show TAB (the Claude Code documentation).
+ * - `readMaxOutputTokens` (number, default 25000): output cap, estimated at 4 chars/token (the Claude Code tools reference).
  * - `readOverCap` (`'partial'` | `'error'`, default `'partial'`): a whole-file read over the cap returns
  *   the first page plus a PARTIAL view notice (newer) or fails (classic). Explicit ranges over the cap always fail.
  * - `readMalwareReminder` (boolean, default false): append the "consider whether it is malicious" reminder.
  * - `editResult` (`'snippet'` | `'brief'`, default `'snippet'`): Edit/Write update text with a numbered
  *   snippet (classic) or a one-line confirmation (2.1.3x).
  * - `editStaleness` (`'strict'` | `'relaxed'`, default `'strict'`): relaxed lets Edit go ahead on a file
- *   changed since the read when `old_string` still matches exactly once (spec §2.4, v2.1.208+).
+ *   changed since the read when `old_string` still matches exactly once (the Claude Code tools reference, v2.1.208+).
  * - `newFileLineEndings` (`'lf'` | `'directory'`, default `'directory'`): line endings of a new file
- *   follow the sibling files' majority (spec §2.3, changelog 2.1.77).
- * - `createParentDirs` (boolean, default true): Write/Edit create missing parent directories (spec §2.3 item 2).
+ *   follow the sibling files' majority (the Claude Code tools reference, changelog 2.1.77).
+ * - `createParentDirs` (boolean, default true): Write/Edit create missing parent directories (the Claude Code tools reference item 2).
  * - `readPdf` (`'document'` | `'text'`, default `'document'`): a short PDF read without `pages` is
- *   returned as a `document` block (spec §2.2) or as extracted text (for models without PDF input).
+ *   returned as a `document` block (the Claude Code tools reference) or as extracted text (for models without PDF input).
  */
 import type { ToolUseContext } from '../../core/index.js';
 

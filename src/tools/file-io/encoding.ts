@@ -1,6 +1,5 @@
 /**
- * Text encodings the file tools read and write back unchanged (issue 3: "encoding (UTF-8 with or
- * without BOM, UTF-16LE) preserved"; spec §2.3 leaves detection to us).
+ * Text encodings the file tools read and write back unchanged (the Claude Code tools reference leaves detection to us).
  *
  * - `utf8`: valid UTF-8, no BOM (also plain ASCII).
  * - `utf8-bom`: starts with EF BB BF.

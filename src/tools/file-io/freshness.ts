@@ -1,6 +1,5 @@
 /**
- * Read-before-write and staleness rules over `context.readFileState` (spec §1.7, §2.3 items 3–4,
- * §2.4 items 3–4).
+ * Read-before-write and staleness rules over `context.readFileState` (the Claude Code tools reference).
  *
  * - A file must have been read in this session before it is overwritten or edited.
  * - Write (and NotebookEdit) need a FULL read; Edit accepts a partial one (`old_string` must still

@@ -1,5 +1,5 @@
 /**
- * Line-ending detection and preservation (spec §2.3: keep a CRLF file's line endings, and follow a
+ * Line-ending detection and preservation (the Claude Code tools reference: keep a CRLF file's line endings, and follow a
  * CRLF directory's convention for new files; changelog 2.1.77 / 2.1.89 bugs of converting or
  * doubling CRLF). Text the model sends uses `\n`; these helpers convert it to the file's style
  * without ever turning an existing `\r\n` into `\r\r\n`.

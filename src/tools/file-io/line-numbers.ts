@@ -1,5 +1,5 @@
 /**
- * The `cat -n` style numbering of Read and of Edit's snippets (spec §2.2: the line number
+ * The `cat -n` style numbering of Read and of Edit's snippets (the Claude Code tools reference: the line number
  * right-aligned to width 6, longer numbers not padded, then a separator (TAB by default), then the
  * verbatim line).
  */
@@ -19,7 +19,7 @@ export function numberLines(lines: readonly string[], firstLineNumber: number, s
 
 /**
  * Cuts `line` to `maxChars` characters with a marker that says how much was dropped
- * (spec §2.2 long lines; §10.1). `totalChars` overrides the length when only a prefix is in memory.
+ * (long lines, as the Claude Code tools reference describes). `totalChars` overrides the length when only a prefix is in memory.
  */
 export function truncateLine(line: string, maxChars: number, totalChars = line.length): string {
   if (totalChars <= maxChars) return line;

@@ -1,6 +1,5 @@
 /**
- * Loads a tool's model-facing description from the `.prompt.md` file beside it (conventions §3.2:
- * prompt text lives in a sibling file, reviewed as prose). Trailing whitespace is trimmed so the
+ * Loads a tool's model-facing description from the `.prompt.md` file beside it (* prompt text lives in a sibling file, reviewed as prose). Trailing whitespace is trimmed so the
  * rendered definition is byte-stable.
  */
 import { readFileSync } from 'node:fs';

@@ -6,7 +6,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 
-/** Real Claude Code wording of the first sentence (transcripts, README §5.2). */
+/** Real Claude Code wording of the first sentence (transcripts, observed Claude Code transcripts). */
 export const FILE_NOT_FOUND = 'File does not exist.';
 
 /** A sibling of `filePath` that the model probably meant, or undefined. Never throws. */

@@ -3,7 +3,7 @@
  * 4: a notebook is `{cells[], metadata, nbformat, nbformat_minor}`; a cell is
  * `{cell_type, id?, metadata, source, outputs?, execution_count?}` where `source` is a string or a
  * list of lines. Cells are named by their `id` (nbformat ≥ 4.5) or by index as `cell-N`
- * (0-based; spec §2.10, changelog 2.0.43).
+ * (0-based; the Claude Code tools reference, changelog 2.0.43).
  */
 import { ToolInputError } from '../../core/index.js';
 

@@ -1,5 +1,5 @@
 /**
- * Structured patches for Write/Edit results (spec §2.3/§2.4 `structuredPatch`; README §5.2 shapes:
+ * Structured patches for Write/Edit results (the Claude Code tools reference `structuredPatch`; observed Claude Code transcripts shapes:
  * `{oldStart, oldLines, newStart, newLines, lines[]}` with 3 lines of context, as jsdiff produces).
  * Both sides are compared with `\r\n` folded to `\n`, so a CRLF file's patch reads like any other.
  */

@@ -1,5 +1,5 @@
 /**
- * Path resolution for the file tools (spec §1.8; issue 3 "Paths and permissions"): `~` expansion,
+ * Path resolution for the file tools (the Claude Code tools reference): `~` expansion,
  * relative paths against the session's cwd (`context.getAppState().cwd`), then every symlink on
  * the way resolved, so permission decisions and reads/writes all see the same real target.
  */

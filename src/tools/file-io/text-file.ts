@@ -21,7 +21,7 @@ export interface TextFileSnapshot {
   lineEnding: LineEnding;
   /** sha256 hex of `bytes`. */
   contentHash: string;
-  /** mtime floored to whole milliseconds (spec §1.7: read state keeps floored ms). */
+  /** mtime floored to whole milliseconds (the Claude Code tools reference: read state keeps floored ms). */
   mtimeMs: number;
   /** Permission bits. */
   mode: number;

@@ -39,7 +39,7 @@ describe('Glob: what is listed', () => {
   it.each([
     ['*.md', ['README.md'], 'a pattern without ** is anchored at the root: top level only'],
     ['.*', ['.gitignore', '.env'], 'dot-files are included'],
-    ['**/*.log', ['debug.log'], '.gitignore is not honoured by Glob (spec §2.5)'],
+    ['**/*.log', ['debug.log'], '.gitignore is not honoured by Glob (the Claude Code tools reference)'],
     ['node_modules/**/*.js', ['node_modules/pkg/index.js'], 'ignored directories are listed too'],
     ['src/[ab].ts*', ['src/a.ts', 'src/b.tsx'], 'character classes'],
     ['**/*.{md,tsx}', ['README.md', 'src/b.tsx', 'docs/guide.md'], 'braces'],

@@ -1,12 +1,12 @@
 /**
- * `Glob {pattern, path?}`: file names matching a glob, sorted by modification time (spec §2.5).
+ * `Glob {pattern, path?}`: file names matching a glob, sorted by modification time (the Claude Code tools reference).
  *
  * Sequence: plan (glob-pattern.ts: the pattern's static directory prefix joins the root) → resolve the
  * root (`~`, cwd-relative, symlinks) → list files on ripgrep (`--files --glob=/<pattern>`) or the
  * JavaScript fallback → stat each match and keep the first 100 by mtime (bounded memory) → paths for
- * the model, relative to the cwd → `{filenames, durationMs, numFiles, truncated}` (README §5.2).
+ * the model, relative to the cwd → `{filenames, durationMs, numFiles, truncated}` (observed Claude Code transcripts).
  *
- * Observable behaviour (spec §2.5; transcripts of Claude Code 2.1.38): dot-files included; .gitignore
+ * Observable behaviour (the Claude Code tools reference; transcripts of Claude Code 2.1.38): dot-files included; .gitignore
  * NOT honoured (`compat.globRespectGitignore` turns it on); files only; oldest first, as recorded
  * (`compat.globSortOrder = 'newest-first'` flips it); 100 results then a truncation note
  * (`compat.globMaxResults`); 20 s time limit with partial results (`compat.globTimeoutMs`); empty →
@@ -43,9 +43,9 @@ import {
 import { type GlobSearchPlan, globDescriber, planGlobSearch } from './describe.js';
 import { vcsDirectoriesToExclude } from './glob-pattern.js';
 
-/** Most paths returned (spec §2.5). */
+/** Most paths returned (the Claude Code tools reference). */
 export const GLOB_MAX_RESULTS = 100;
-/** Time limit of one Glob call (spec §2.5, `CLAUDE_CODE_GLOB_TIMEOUT_SECONDS` default). */
+/** Time limit of one Glob call (the Claude Code tools reference, `CLAUDE_CODE_GLOB_TIMEOUT_SECONDS` default). */
 export const GLOB_TIMEOUT_MS = 20_000;
 
 const GlobInput = z.strictObject({
@@ -61,7 +61,7 @@ const GlobInput = z.strictObject({
 });
 export type GlobInput = z.infer<typeof GlobInput>;
 
-/** Structured result (README §5.2 `toolUseResult` of Glob; spec §2.5). */
+/** Structured result (observed Claude Code transcripts `toolUseResult` of Glob; the Claude Code tools reference). */
 export interface GlobOutput {
   /** Matching paths as shown to the model (relative to the cwd when inside it), in mtime order. */
   filenames: string[];

@@ -1,5 +1,5 @@
 /**
- * Grep's structured result and the text the model sees (spec §2.6 "Model text"; README §5.2).
+ * Grep's structured result and the text the model sees (the Claude Code tools reference "Model text"; observed Claude Code transcripts).
  *
  * - files_with_matches: `Found N files` then one path per line; none → `No files found`.
  * - content: `path:line:text` (match) / `path-line-text` (context), `--` between non-adjacent
@@ -15,7 +15,7 @@
 /** The output_mode names of the input schema. */
 export type GrepOutputMode = 'files_with_matches' | 'content' | 'count';
 
-/** Structured result (README §5.2 `{mode, filenames, numFiles, content?, numLines?}`, spec §2.6). */
+/** Structured result (observed Claude Code transcripts `{mode, filenames, numFiles, content?, numLines?}`, the Claude Code tools reference). */
 export interface GrepOutput {
   mode: GrepOutputMode;
   /** Files on this page (files_with_matches: the listed files; content/count: files with lines shown). */

@@ -1,5 +1,5 @@
 /**
- * Runs one Grep call on the engine and collects the page the model asked for (spec §2.6).
+ * Runs one Grep call on the engine and collects the page the model asked for (the Claude Code tools reference).
  *
  * - files_with_matches: every matching file is stat'ed as it arrives and ranked by mtime, newest
  *   first (ties by path; `compat.grepSortOrder = 'oldest-first'` flips it); only `offset + head_limit`

@@ -309,7 +309,7 @@ describe('Grep on the JavaScript fallback gives the same model text', () => {
 });
 
 describe('Grep: permissions, flags and budget', () => {
-  it('is read-only, concurrency-safe, and caps results at 20,000 characters (seed 000 §7.1)', () => {
+  it('is read-only, concurrency-safe, and caps results at 20,000 characters (docs/architecture.md)', () => {
     expect(GrepTool.isReadOnly({ pattern: 'x' })).toBe(true);
     expect(GrepTool.isConcurrencySafe()).toBe(true);
     expect(GrepTool.maxResultSizeChars).toBe(GREP_MAX_RESULT_SIZE_CHARS);

@@ -1,6 +1,6 @@
 /**
  * `Grep {pattern, path?, glob?, type?, output_mode?, -i?, -n?, -A?, -B?, -C?, context?, -o?,
- * multiline?, head_limit?, offset?}`: content search on ripgrep (spec §2.6; seed 000 §7.1 for the
+ * multiline?, head_limit?, offset?}`: content search on ripgrep (the Claude Code tools reference; docs/architecture.md for the
  * 20,000-character result cap).
  *
  * Sequence: validate (NUL characters, the path exists) → resolve the root (`~`, cwd-relative,
@@ -13,7 +13,7 @@
  * defaults to 250 (`compat.grepHeadLimitDefault`; 0 = no limit); paths relative to the cwd
  * (`compat.searchPathStyle = 'absolute'` for absolute); the `glob` field may hold several globs
  * separated by spaces or commas (`*.ts,*.tsx`; braces keep commas: `*.{ts,tsx}`), surrounding quotes
- * are dropped. A bad regex, glob or type is an error with ripgrep's diagnostic (spec §2.6, v2.1.208+).
+ * are dropped. A bad regex, glob or type is an error with ripgrep's diagnostic (the Claude Code tools reference, v2.1.208+).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -46,9 +46,9 @@ import { grepDescriber } from './describe.js';
 import { type GrepOutput, renderGrepOutput } from './grep-output.js';
 import { runGrep } from './grep-search.js';
 
-/** Default page size (spec §2.6, Claude Code 2.1.x). */
+/** Default page size (the Claude Code tools reference, Claude Code 2.1.x). */
 export const GREP_DEFAULT_HEAD_LIMIT = 250;
-/** Result cap before the runtime spills to disk (seed 000 §7.1). */
+/** Result cap before the runtime spills to disk (docs/architecture.md). */
 export const GREP_MAX_RESULT_SIZE_CHARS = 20_000;
 /** Time limit of one search; partial results are returned with a note. */
 export const GREP_TIMEOUT_MS = 20_000;

@@ -1,7 +1,6 @@
 /**
  * JSON with positions, and a serialiser that writes in a document's own style. NotebookEdit uses
- * them to change one cell of a notebook while every byte outside that cell stays as it was
- * (issue 3: "JSON layout and metadata preserved byte-for-byte outside the edited cell").
+ * them to change one cell of a notebook while every byte outside that cell stays as it was.
  *
  * - `parseJsonSpans(text)` returns the value tree with `[start, end)` offsets of every value (a
  *   strict JSON parser; it throws a SyntaxError with the offset on bad input).

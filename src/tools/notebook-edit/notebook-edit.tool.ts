@@ -1,5 +1,5 @@
 /**
- * `NotebookEdit` (spec §2.10): replaces, inserts or deletes one cell of a Jupyter notebook.
+ * `NotebookEdit` (the Claude Code tools reference): replaces, inserts or deletes one cell of a Jupyter notebook.
  *
  * Sequence (planned in `validateInput` and again in `call`): the path must be an `.ipynb` → the
  * notebook must exist, have been read in full, and be unchanged since → find the cell by `id` or
@@ -58,7 +58,7 @@ const NotebookEditInput = z.strictObject({
 
 export type NotebookEditInput = z.infer<typeof NotebookEditInput>;
 
-/** Structured result (spec §2.10). */
+/** Structured result (the Claude Code tools reference). */
 export interface NotebookEditOutput {
   new_source: string;
   old_source?: string;

@@ -1,5 +1,5 @@
 /**
- * Reading an image for the model (spec §2.2 "Other file types"): png, jpeg, gif and webp become an
+ * Reading an image for the model (the Claude Code tools reference "Other file types"): png, jpeg, gif and webp become an
  * `image` content block. An image larger than the model accepts is downscaled with sharp to fit
  * {@link IMAGE_MAX_DIMENSION_PX} on each side; one still over {@link IMAGE_TARGET_BYTES} after
  * that is re-encoded as JPEG at falling quality, then shrunk further, until it fits (spec: since
@@ -31,7 +31,7 @@ const FORMAT_TO_MEDIA: Record<string, ImageMediaType> = {
   webp: 'image/webp',
 };
 
-/** Structured result of an image read (spec §2.2: `{type:"image", file:{base64, type, originalSize, dimensions?}}`). */
+/** Structured result of an image read (the Claude Code tools reference: `{type:"image", file:{base64, type, originalSize, dimensions?}}`). */
 export interface ReadImageOutput {
   type: 'image';
   file: {

@@ -1,6 +1,5 @@
 /**
- * Read on a 1 GiB file (issue 3: "Reading a 1 GB file with an offset must not load the whole
- * file"). The file is made of 64-byte lines, 16,384 per MiB; the first line of every MiB says which
+ * Read on a 1 GiB file. The file is made of 64-byte lines, 16,384 per MiB; the first line of every MiB says which
  * MiB it is, so a window read at a deep offset can be checked exactly.
  */
 import { open } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * Rendering a Jupyter notebook for the model (spec §2.2: all cells with their outputs, code,
+ * Rendering a Jupyter notebook for the model (the Claude Code tools reference: all cells with their outputs, code,
  * markdown and images; structured `{type:"notebook", file:{filePath, cells[]}}`).
  *
  * Each cell is a text block `<cell id="…" cell_type="…">source</cell>` (the id is what NotebookEdit
@@ -20,7 +20,7 @@ import {
 } from '../file-io/notebook.js';
 import { IMAGE_MAX_RAW_BYTES, type ImageMediaType } from './read-image.js';
 
-/** Largest notebook file Read parses (100 MB; spec §2.2 item 5). */
+/** Largest notebook file Read parses (100 MB; the Claude Code tools reference item 5). */
 export const NOTEBOOK_MAX_BYTES = 100 * 1024 * 1024;
 /** Each text output is cut at this many characters. */
 export const NOTEBOOK_OUTPUT_MAX_CHARS = 10_000;

@@ -1,5 +1,5 @@
 /**
- * Reading PDFs (spec §2.2 "Other file types"), with pdfjs-dist's legacy build (the one that runs
+ * Reading PDFs (the Claude Code tools reference "Other file types"), with pdfjs-dist's legacy build (the one that runs
  * on Node 20):
  *
  * - no `pages`, at most {@link PDF_MAX_PAGES_WITHOUT_RANGE} pages: the whole file as a `document`

@@ -1,6 +1,5 @@
 /**
- * Reading a window of lines from a text file without loading more than needed (issue 3: "Reading a
- * 1 GB file with an offset must not load the whole file").
+ * Reading a window of lines from a text file without loading more than needed.
  *
  * - Files up to {@link WHOLE_READ_MAX_BYTES}: read whole, decoded, split, hashed (cheap, and the
  *   whole text can be recorded for Write/Edit).

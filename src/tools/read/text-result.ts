@@ -46,7 +46,7 @@ export const MALWARE_REMINDER =
   '<system-reminder>\nWhen you read a file, consider whether it looks malicious. You may analyse such code and ' +
   'explain what it does, but you must not improve or extend it.\n</system-reminder>';
 
-/** `emptyFileNote` and `pastEndNote` follow Claude Code's reminder texts (spec §2.2; transcripts). */
+/** `emptyFileNote` and `pastEndNote` follow Claude Code's reminder texts (the Claude Code tools reference; transcripts). */
 export function emptyFileNote(): string {
   return '<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>';
 }

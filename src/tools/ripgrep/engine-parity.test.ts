@@ -1,6 +1,5 @@
 /**
- * ripgrep and the JavaScript fallback give the same answers on the fixture tree (issue 3: "a
- * machine without rg still works"). Each row runs both engines and compares every record; file and
+ * ripgrep and the JavaScript fallback give the same answers on the fixture tree. Each row runs both engines and compares every record; file and
  * count records are compared as sets (their order is not part of the contract), content lines in order.
  */
 import { mkdtemp, rm } from 'node:fs/promises';

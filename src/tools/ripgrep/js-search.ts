@@ -1,5 +1,5 @@
 /**
- * The JavaScript fallback for machines without ripgrep (stack.md §6): the directory walk of
+ * The JavaScript fallback for machines without ripgrep (docs/dependencies.md "ripgrep (Glob and Grep)"): the directory walk of
  * walk-files.ts, ripgrep's `--glob`/`--type` semantics from override-globs.ts, and a line-by-line
  * RegExp search (rust-regex.ts) that prints what ripgrep prints for the flags Grep uses.
  *

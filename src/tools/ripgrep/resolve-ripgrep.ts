@@ -1,5 +1,5 @@
 /**
- * Finds the search engine Glob and Grep run on (stack.md §6; issue 3 "Grep … on ripgrep").
+ * Finds the search engine Glob and Grep run on (docs/dependencies.md "ripgrep (Glob and Grep)").
  *
  * Order: `$RG_PATH` → `@vscode/ripgrep`'s `rgPath` (when the file exists and is executable) → `rg` on
  * `PATH` → the JavaScript fallback (`js-search.ts`), so a machine without any rg still works.

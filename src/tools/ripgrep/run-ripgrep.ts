@@ -1,5 +1,5 @@
 /**
- * Runs a ripgrep binary and streams its output as records (stack.md §6).
+ * Runs a ripgrep binary and streams its output as records (docs/dependencies.md "ripgrep (Glob and Grep)").
  *
  * Sequence: spawn the binary asynchronously with an argument array (never a shell), stdin closed,
  * `RIPGREP_CONFIG_PATH` removed so a user's config cannot change the flags → decode stdout as UTF-8

@@ -1,9 +1,9 @@
 /**
- * Path and option handling shared by Glob and Grep (spec §1.8, §2.5, §2.6):
+ * Path and option handling shared by Glob and Grep (the Claude Code tools reference):
  *
  * - the search root: `~` expanded, relative paths resolved against the session cwd
  *   (`context.getAppState().cwd`), symlinks resolved (core/paths.ts), absent `path` = the cwd; the
- *   literal strings "undefined" / "null" (which models sometimes send for an absent path, spec §2.5)
+ *   literal strings "undefined" / "null" (which models sometimes send for an absent path, the Claude Code tools reference)
  *   count as absent unless such a path really exists;
  * - model-facing paths: relative to the (resolved) cwd when inside it, else absolute — or always
  *   absolute with `compat.searchPathStyle = 'absolute'` (what Claude Code 2.1.38 transcripts show);
@@ -55,7 +55,7 @@ export function searchRootAsNamedIn(input: string | undefined, world: DescribeWo
 }
 
 /**
- * The permission description of a search (design.md §2 step 4): the symlink-resolved root is the rule
+ * The permission description of a search (docs/architecture.md): the symlink-resolved root is the rule
  * target and the read effect; when the root was reached through a symlink, the root as named is a
  * second target and effect, so a rule written against the link's own name matches too (as the other
  * file tools do, file-io/describe-call.ts).
@@ -123,7 +123,7 @@ export function isNonNegativeInteger(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
 
-/** True when the string holds a NUL character (rejected in paths and patterns, spec §2.5). */
+/** True when the string holds a NUL character (rejected in paths and patterns, the Claude Code tools reference). */
 export function hasNullByte(value: string | undefined): boolean {
   return value !== undefined && value.includes('\0');
 }

@@ -1,5 +1,5 @@
 /**
- * The JavaScript fallback's directory walk, built to list the same files ripgrep would (stack.md §6):
+ * The JavaScript fallback's directory walk, built to list the same files ripgrep would (docs/dependencies.md "ripgrep (Glob and Grep)"):
  *
  * - depth-first, directory entries sorted by name bytes (= ripgrep's `--sort=path` order);
  * - hidden files and directories included (ripgrep `--hidden`);

@@ -1,6 +1,6 @@
 /**
  * `Sleep`: waits a given number of milliseconds, then reports how long it waited. A conditional
- * tool behind the `SLEEP` feature flag (`GANTRY_FEATURE_SLEEP=1`), mirroring seed 000 §8.2 where
+ * tool behind the `SLEEP` feature flag (`GANTRY_FEATURE_SLEEP=1`), mirroring docs/architecture.md where
  * SleepTool is loaded only under `feature('PROACTIVE')`; it exists here to prove the registry's
  * feature-flag path (the module is imported only when the flag is on).
  *
@@ -12,7 +12,7 @@ import { describeWorldOf } from '../../core/call-describer.js';
 import { AbortError, buildTool } from '../../core/index.js';
 import { sleepDescriber } from './describe.js';
 
-/** Longest wait accepted, in ms (10 minutes, the longest Bash timeout; spec §2.7). */
+/** Longest wait accepted, in ms (10 minutes, the longest Bash timeout; the Claude Code tools reference). */
 export const SLEEP_MAX_DURATION_MS = 600_000;
 
 const SleepInput = z.strictObject({

@@ -1,7 +1,6 @@
 /**
  * Follows a growing output file and feeds every new byte to a sink, with one reused buffer, so
- * reading 1 GB of output keeps memory flat (issue 4 "Memory stays bounded whatever the command
- * prints").
+ * reading 1 GB of output keeps memory flat.
  */
 import { open } from 'node:fs/promises';
 

@@ -1,6 +1,6 @@
 /**
- * Bounded view of a command's output, however much it prints (issue 4 "Memory stays bounded";
- * design.md §5 "Truncation keeps the head, the tail and lines that look like errors").
+ * Bounded view of a command's output, however much it prints (
+ * docs/architecture.md "Truncation keeps the head, the tail and lines that look like errors").
  *
  * Sequence: the output file is read chunk by chunk → `feed(bytes)` decodes UTF-8 with replacement
  * (bytes 0xff 0xfe become U+FFFD, never an exception) → keeps the first `headChars` characters, the

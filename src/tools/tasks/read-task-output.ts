@@ -1,6 +1,6 @@
 /**
  * Reads the part of a task's output file that a reader has not seen yet, within a character
- * budget (spec §2.9 `TaskOutput`/`BashOutput`; issue 4 "read new output since last read").
+ * budget (the Claude Code tools reference `TaskOutput`/`BashOutput`).
  *
  * The new bytes are followed through the same bounded accumulator as foreground output, so a task
  * that printed a gigabyte costs no more memory than one that printed a line; when the new part is

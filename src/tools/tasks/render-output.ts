@@ -1,7 +1,6 @@
 /**
  * Turns an {@link OutputAccumulator} into the text the model sees, within a character budget
- * (issue 4: "capped at 30,000 characters for the model with head, tail and error-looking lines
- * kept and an exact count of what was dropped"; design.md §5).
+ * (docs/architecture.md).
  *
  * Whole output ≤ budget → the output itself. Otherwise: the head (≈40%), error-looking lines from
  * the middle (≤ 20%), the tail (the rest), and between kept pieces a marker

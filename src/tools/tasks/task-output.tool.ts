@@ -1,6 +1,6 @@
 /**
  * `TaskOutput` (legacy name `BashOutput`): the new output of a background task, optionally waiting
- * for it to finish (spec §2.9; Claude Code transcripts for the result text).
+ * for it to finish (the Claude Code tools reference; Claude Code transcripts for the result text).
  *
  * Sequence: resolve the id (`task_id`, or the legacy `bash_id`) in `AppState.tasks` (unknown →
  * error listing the running tasks) → if `block` (default true) and the task runs, wait up to
@@ -73,7 +73,7 @@ export interface TaskOutputData {
   };
 }
 
-/** The error for an unknown id: lists the tasks that are running (spec §2.9). */
+/** The error for an unknown id: lists the tasks that are running (the Claude Code tools reference). */
 export function unknownTaskError(id: string, context: ToolUseContext): ToolInputError {
   const running = Object.values(context.getAppState().tasks).filter((t) => t.status === 'running');
   const list = running.length

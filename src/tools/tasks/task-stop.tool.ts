@@ -1,5 +1,5 @@
 /**
- * `TaskStop` (legacy name `KillShell`): stops a running background task (spec §2.9).
+ * `TaskStop` (legacy name `KillShell`): stops a running background task (the Claude Code tools reference).
  *
  * Sequence: resolve the id (`task_id`, or the legacy `shell_id`) in `AppState.tasks` (unknown →
  * error listing the running tasks; already ended → error saying how it ended) → stop it through the

@@ -1,5 +1,5 @@
 /**
- * `Write` (spec §2.3): creates a file or replaces its whole content.
+ * `Write` (the Claude Code tools reference): creates a file or replaces its whole content.
  *
  * Sequence (planned in `validateInput` so a doomed write is refused before anyone is asked to
  * approve it, and planned again in `call` against the file as it is then):
@@ -7,7 +7,7 @@
  * must have been fully read and be unchanged since (read state, content hash) → keep its encoding
  * and line endings (a new file follows its directory's line-ending convention) → atomic write with
  * the mode preserved, parents created → record the new state → `{type: create|update, …,
- * structuredPatch}` (README §5.2 Write shape).
+ * structuredPatch}` (observed Claude Code transcripts Write shape).
  */
 import path from 'node:path';
 import { z } from 'zod';
@@ -40,7 +40,7 @@ const WriteInput = z.strictObject({
 
 export type WriteInput = z.infer<typeof WriteInput>;
 
-/** Structured result (README §5.2 Write shape). */
+/** Structured result (observed Claude Code transcripts Write shape). */
 export interface WriteOutput {
   type: 'create' | 'update';
   filePath: string;
