@@ -30,7 +30,7 @@ import type { LoadedSettings } from '../permissions/settings/types.js';
 import { assembleToolPool, type ToolPool } from '../runtime/index.js';
 import { toolDescriberFor } from '../tools/describers.js';
 import { pruneSessionDirs, sessionsRoot } from '../tools/file-io/session-files.js';
-import { getAllBaseTools } from '../tools/index.js';
+import { getAllBaseTools, planFileFor } from '../tools/index.js';
 import { createInputQueue } from './input-queue.js';
 import { loadMcpToolPool } from './mcp-tool-pool.js';
 import { query } from './query.js';
@@ -163,6 +163,8 @@ export function createAgent(options: CreateAgentOptions): Agent {
       // Spilled results live in the session folders (`~/.gantry/sessions/<id>/`): the model may
       // Read them back without asking.
       readableDirectories: [sessionsRoot(home)],
+      // The plan-mode tools keep the session's plan in this file; plan mode may write exactly it.
+      planFile: (request) => planFileFor(request.sessionId, home),
       describe: async (toolName, input, request) => {
         const describer = toolDescriberFor(toolName);
         if (!describer) throw new Error(`no describer for ${toolName}`);

@@ -44,7 +44,7 @@ import {
 import type { ToolPool } from '../../runtime/index.js';
 import { createSandboxManager, type SandboxManager } from '../../sandbox/index.js';
 import { createAgentTool, createSubagentRunner, loadAgentDefinitions } from '../../agents/index.js';
-import { getAllBaseTools } from '../../tools/index.js';
+import { getAllBaseTools, planFileFor } from '../../tools/index.js';
 import { readWebSettings } from '../../loop/web-settings-files.js';
 import { describerFor } from '../shared/guard.js';
 import { readSettingsExtras } from './settings-extras.js';
@@ -251,6 +251,8 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
       describe: async (toolName, input, request) =>
         describerFor(toolName).describe(input, { cwd: request.cwd, home, resolver: fsPathResolver }),
       ...(flags.transcriptPath ? { transcriptPath: flags.transcriptPath } : {}),
+      // The plan-mode tools keep the session's plan in this file; plan mode may write exactly it.
+      planFile: (request) => planFileFor(request.sessionId, home),
     });
 
     if (settings.sandbox.enabled)

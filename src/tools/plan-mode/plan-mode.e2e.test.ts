@@ -62,6 +62,25 @@ const resultText = (block: any): string =>
 const PLAN = '# Plan\n\n1. Write notes.txt with the findings.\n';
 
 describe('plan mode in gantry -p', () => {
+  it("in plan mode the session's own plan file may be written; any other file is still refused", async () => {
+    const sessionId = '0b6f2a4e-6f3c-4c1e-9a55-3c2d4b1e7f10';
+    const planFile = path.join(world.home, '.gantry', 'plans', `${sessionId}.md`);
+    const other = path.join(world.project, 'notes.txt');
+    const r = await run(
+      [
+        reply.toolUse('Write', { file_path: planFile, content: PLAN }),
+        reply.toolUse('Write', { file_path: other, content: 'too early' }),
+        reply.text('Planned.'),
+      ],
+      ['--permission-mode', 'plan', '--session-id', sessionId, 'make a plan'],
+    );
+    const results = toolResults(r.lines());
+    expect(results[0].is_error, resultText(results[0])).toBeFalsy();
+    expect(readFileSync(planFile, 'utf8')).toBe(PLAN);
+    expect(results[1].is_error).toBe(true);
+    expect(existsSync(other)).toBe(false);
+  });
+
   it('enter → a write is refused → a hook approves the plan → the earlier mode is back and the write runs', async () => {
     const target = path.join(world.project, 'notes.txt');
     const r = await run(
