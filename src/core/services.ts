@@ -135,6 +135,23 @@ export interface UntilNextPromptControls {
   overrideModel?(model: string): void;
 }
 
+/**
+ * Hands text to the session's model later, outside the call that produced it (a Monitor event, a
+ * fired cron prompt, a wake-up). The loop implements it; see docs/runtime.md "Session services".
+ */
+export interface SessionInbox {
+  /**
+   * Delivers `text` to the model: inside the next tool-result message while a turn runs, or as a
+   * new (synthetic) user turn when the loop is idle. Throws when the session has ended.
+   */
+  deliver(text: string): void;
+  /**
+   * Keeps a session whose input has ended (`gantry -p`) open until `until` settles, bounded by the
+   * host's background wait (`QueryOptions.backgroundWaitMs`).
+   */
+  hold(until: Promise<unknown>): void;
+}
+
 /** The per-session services a tool may use (shared by the main session and its sub-agents). */
 export interface SessionServices {
   /** The session's background tasks. */
@@ -153,4 +170,6 @@ export interface SessionServices {
    * `AppState.sessionDir`.
    */
   readonly sessionStateDir?: string;
+  /** Delivers text to the model later (events, fired prompts); absent: the host runs no loop. */
+  readonly inbox?: SessionInbox;
 }

@@ -206,6 +206,14 @@ export function query(options: QueryOptions): Query {
     session = await createLoopSession(options, sessionId, controls, postToolUseSeam);
     const s = session;
     let turnRunning = false;
+    const deliverText = (text: string): void => {
+      if (turnRunning) s.pendingDeliveries.push(text);
+      else inbox.deliver({ ...toUserInputMessage(text), isSynthetic: true });
+    };
+    const holdOpen = (until: Promise<unknown>): void =>
+      inbox.hold(until, options.backgroundWaitMs ?? DEFAULT_BACKGROUND_WAIT_MS);
+    // Tools reach these through `services.inbox` (Monitor events, fired prompts).
+    s.inboxBridge = { deliver: deliverText, hold: holdOpen };
     registerLoopHandle(s.runner.services, {
       sessionId,
       options,
@@ -219,11 +227,8 @@ export function query(options: QueryOptions): Query {
       cwd: () => s.runner.cwd,
       tasks: s.runner.services.tasks,
       depth: options.agentDepth ?? 0,
-      deliver: (text) => {
-        if (turnRunning) s.pendingDeliveries.push(text);
-        else inbox.deliver({ ...toUserInputMessage(text), isSynthetic: true });
-      },
-      hold: (until) => inbox.hold(until, options.backgroundWaitMs ?? DEFAULT_BACKGROUND_WAIT_MS),
+      deliver: (text) => deliverText(text),
+      hold: (until) => holdOpen(until),
       runSubagentHook: async (event, agent, signal) => {
         if (!s.hooks.has(event)) return { additionalContext: [] };
         const base = { ...hookBase(s, event), agent_id: agent.agentId, agent_type: agent.agentType };
@@ -335,6 +340,7 @@ export function query(options: QueryOptions): Query {
       }
     } finally {
       // Reached on normal end, on abort, and when the consumer returns early.
+      s.inboxBridge = undefined;
       controller.abort();
       inbox.closeNow();
       void pumpIterator?.return?.();

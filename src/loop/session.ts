@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
-import type { AnyTool, ToolHookRunner } from '../core/index.js';
+import type { AnyTool, SessionInbox, ToolHookRunner } from '../core/index.js';
 import type { Message, SystemBlock } from '../core/messages.js';
 import type { ModelToolDefinition } from '../core/model-client.js';
 import type { PermissionMode } from '../core/permission-types.js';
@@ -96,6 +96,11 @@ export interface LoopSession {
   stopRequested: string | undefined;
   /** Texts delivered while a turn runs (background-agent notifications); the turn's next request takes them. */
   pendingDeliveries: string[];
+  /**
+   * The query's delivery and hold functions, bound once the query has its inbox; tools reach them
+   * through `services.inbox` (undefined until bound: a delivery then throws).
+   */
+  inboxBridge: SessionInbox | undefined;
   headers: Record<string, string> | undefined;
   now: () => Date;
 }
@@ -244,6 +249,13 @@ export async function createLoopSession(
     services: {
       hooks: toolHookRunner(() => session),
       untilNextPrompt,
+      inbox: {
+        deliver: (text: string) => {
+          if (!session.inboxBridge) throw new Error('the session has no running loop to deliver to');
+          session.inboxBridge.deliver(text);
+        },
+        hold: (until: Promise<unknown>) => session.inboxBridge?.hold(until),
+      },
       ...(writer ? { sessionStateDir: transcriptPath.replace(/\.jsonl$/, '') } : {}),
     },
   });
@@ -311,6 +323,7 @@ export async function createLoopSession(
     pendingNotices: [],
     stopRequested: undefined,
     pendingDeliveries: [],
+    inboxBridge: undefined,
     headers: options.agentId ? { 'x-gantry-agent-id': options.agentId } : undefined,
     now,
   } satisfies Omit<LoopSession, never>);

@@ -13,6 +13,7 @@
  */
 import type {
   ModelClient,
+  SessionInbox,
   SessionServices,
   SubagentRunner,
   ToolHookRunner,
@@ -52,6 +53,8 @@ export interface SessionServicesOptions {
   runSubagent?: SubagentRunner;
   /** The session's state directory beside its transcript. */
   sessionStateDir?: string;
+  /** Where tools deliver text to the model later (the loop gives it). */
+  inbox?: SessionInbox;
 }
 
 /** The host's handle on a session's services. */
@@ -116,6 +119,7 @@ export function createSessionServices(options: SessionServicesOptions = {}): Ses
     ...(options.untilNextPrompt ? { untilNextPrompt: options.untilNextPrompt } : {}),
     ...(options.runSubagent ? { runSubagent: options.runSubagent } : {}),
     ...(options.sessionStateDir ? { sessionStateDir: options.sessionStateDir } : {}),
+    ...(options.inbox ? { inbox: options.inbox } : {}),
     register,
     get: (name) => resources.get(name),
     names: () => [...resources.keys()],
