@@ -11,7 +11,7 @@ import path from 'node:path';
 import { PERMISSION_MODES, type PermissionMode } from '../../core/permission-types.js';
 import { createGuard, explicitSettingsErrors, type Guard, type GuardOptions } from '../shared/guard.js';
 import { summariseInput } from '../audit/input-summary.js';
-import { appendHookLog } from './hook-client.js';
+import { appendAuditLine as appendHookLog } from '../audit/audit-log.js';
 import {
   answerFor,
   askAnswer,
@@ -100,8 +100,12 @@ export async function handleHook(stdinText: string, opts: HookOptions = {}): Pro
       projectRoot,
       ...(opts.settingsFiles ? { settingsFiles: opts.settingsFiles } : {}),
       ...(payload.transcript_path ? { transcriptPath: payload.transcript_path } : {}),
-      // the caller's deadline variable (docs/analysis-budget.md), also when a resident server answers
-      env: { GANTRY_ANALYSIS_DEADLINE_MS: env.GANTRY_ANALYSIS_DEADLINE_MS },
+      // the caller's deadline (docs/analysis-budget.md) and trust variables, also when a resident
+      // server answers
+      env: {
+        GANTRY_ANALYSIS_DEADLINE_MS: env.GANTRY_ANALYSIS_DEADLINE_MS,
+        GANTRY_TRUST_PROJECT: env.GANTRY_TRUST_PROJECT,
+      },
       ...opts.guard,
     });
     const broken = explicitSettingsErrors(guard.settings, opts.settingsFiles)[0];
