@@ -84,6 +84,28 @@ export async function checkRipgrep(env: Env): Promise<Finding[]> {
 const where = (r: { file?: string; line?: number }) =>
   r.file ? `${r.file}${r.line ? `:${r.line}` : ''}` : 'the command line';
 
+const SCOPE_LABEL: Readonly<Record<string, string>> = {
+  managed: 'managed settings',
+  userSettings: 'user settings',
+  projectSettings: 'project settings',
+  localSettings: 'local project settings',
+  cliArg: 'the command line',
+};
+
+/**
+ * The destructive floor's level in force here and who set it (the file and its scope, or the
+ * default), with the lower values a project file tried and that were ignored (only user or managed
+ * settings may lower the floor; docs/security-round-2.md).
+ */
+export function floorFinding(settings: LoadedSettings): Finding {
+  const f = settings.destructiveFloor;
+  const who = f.file
+    ? `set by ${(f.source && SCOPE_LABEL[f.source]) ?? f.source ?? 'settings'} ${f.file}`
+    : 'the default';
+  const ignored = f.ignored.length ? `; ignored: ${f.ignored.join('; ')}` : '';
+  return { kind: 'ok', text: `destructive floor: ${f.value} (${who})${ignored}` };
+}
+
 /** Settings files that do not parse, rules for tools that do not exist, allow rules a deny shadows. */
 export function checkSettings(settings: LoadedSettings): Finding[] {
   const out: Finding[] = [];
@@ -129,6 +151,7 @@ export function checkSettings(settings: LoadedSettings): Finding[] {
         fix: 'remove one of the two rules (deny always wins)',
       });
   }
+  out.push(floorFinding(settings));
   out.push({
     kind: 'ok',
     text: settings.trust.trusted

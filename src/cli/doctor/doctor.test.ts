@@ -75,6 +75,27 @@ describe('gantry doctor', () => {
   }, 60_000);
 
   it.each([
+    [{}, {}, /^ok {3}destructive floor: standard \(the default\)$/m, 'nothing set: the default level'],
+    [
+      { destructiveFloor: 'strict' },
+      {},
+      /^ok {3}destructive floor: strict \(set by user settings .*\/\.claude\/settings\.json\)$/m,
+      'raised in user settings: the level and the file',
+    ],
+    [
+      {},
+      { destructiveFloor: 'off' },
+      /^ok {3}destructive floor: standard \(the default\); ignored: .*app\/\.claude\/settings\.json sets destructiveFloor "off", but only user or managed settings may lower it/m,
+      'a project file cannot lower it: the ignored attempt is named',
+    ],
+  ])('names the destructive floor level and who set it (%j user, %j project: %s)', async (user, proj, line) => {
+    writeFileSync(path.join(home, '.claude', 'settings.json'), JSON.stringify(user));
+    writeFileSync(path.join(project, '.claude', 'settings.json'), JSON.stringify(proj));
+    const { out } = await doctor();
+    expect(out).toMatch(line);
+  });
+
+  it.each([
     [
       {},
       undefined,
