@@ -68,12 +68,15 @@ export const FORWARDED_ENV = [
 export function parseHookArgs(argv: readonly string[]): {
   settingsFiles: string[];
   passAllow: boolean;
+  /** `--deny-only`: emit only deny decisions (hosts that cannot take allow or ask from a hook: Codex). */
+  denyOnly: boolean;
   /** Arguments that are not options of `gantry hook` (the hook then answers ask; it fails closed). */
   errors: string[];
 } {
   const settingsFiles: string[] = [];
   const errors: string[] = [];
   let passAllow = false;
+  let denyOnly = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     if (a === '--settings') {
@@ -82,9 +85,10 @@ export function parseHookArgs(argv: readonly string[]): {
       else settingsFiles.push(argv[++i] as string);
     } else if (a.startsWith('--settings=')) settingsFiles.push(a.slice('--settings='.length));
     else if (a === '--pass-allow') passAllow = true;
+    else if (a === '--deny-only') denyOnly = true;
     else errors.push(`unknown argument ${a}`);
   }
-  return { settingsFiles, passAllow, errors };
+  return { settingsFiles, passAllow, denyOnly, errors };
 }
 
 /** True unless `GANTRY_HOOK_DAEMON` is `0`/`off`/`false`. */

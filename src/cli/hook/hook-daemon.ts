@@ -72,6 +72,7 @@ export async function answerWireRequest(req: HookWireRequest): Promise<HookWireA
       ? { settingsFiles: args.settingsFiles.map((f) => path.resolve(req.cwd, f)) }
       : {}),
     passAllow: args.passAllow,
+    denyOnly: args.denyOnly,
     ...(args.errors.length ? { argErrors: args.errors } : {}),
     env,
     fallbackCwd: req.cwd,

@@ -303,6 +303,22 @@ describe('gantry hook (real process, Claude Code protocol)', () => {
     expect(hook(pre('toString', {}), args).decision).toBe('deny');
   });
 
+  it('--deny-only (Codex) emits only denies; malformed input denies (fail closed where no ask exists)', () => {
+    for (const daemon of ['0', '1']) {
+      const env = { GANTRY_HOOK_DAEMON: daemon };
+      expect(hook(pre('Bash', { command: 'ls' }), ['--deny-only'], env)).toMatchObject({ code: 0, out: {} });
+      expect(hook(pre('Bash', { command: 'npm install left-pad' }), ['--deny-only'], env)).toMatchObject({
+        code: 0,
+        out: {},
+      });
+      const push = hook(pre('Bash', { command: 'git push origin main' }), ['--deny-only'], env);
+      expect(push.code).toBe(2);
+      expect(push.decision).toBe('deny');
+      expect(push.stderr).toMatch(/^Gantry: /);
+      expect(hook('{not json', ['--deny-only'], env).decision).toBe('deny');
+    }
+  });
+
   it('--pass-allow emits no decision for allow', () => {
     const r = hook(pre('Bash', { command: 'ls' }), ['--pass-allow']);
     expect(r.code).toBe(0);

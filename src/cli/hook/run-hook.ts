@@ -26,6 +26,8 @@ export interface HookOptions {
   settingsFiles?: string[];
   /** Emit no decision for allow (let the host's own rules decide). */
   passAllow?: boolean;
+  /** Emit only deny decisions (`--deny-only`; see `answerFor`). */
+  denyOnly?: boolean;
   env?: Readonly<Record<string, string | undefined>>;
   /** Overrides for tests (home, managed files). */
   guard?: Partial<GuardOptions>;
@@ -67,12 +69,12 @@ export async function handleHook(stdinText: string, opts: HookOptions = {}): Pro
   if (opts.argErrors?.length && (parsed.kind === 'decide' || parsed.kind === 'invalid')) {
     const message = `gantry hook was started with a bad command line (${opts.argErrors.join('; ')}); asking instead of deciding — fix the hook command in the agent's settings`;
     record(env, { face, event: 'usage-error', decision: 'ask', reason: message });
-    return askAnswer(message);
+    return askAnswer(message, { denyOnly: opts.denyOnly === true });
   }
   if (parsed.kind === 'invalid') {
     const message = `could not read the hook input: ${parsed.message}`;
     record(env, { face, event: 'invalid-input', decision: 'ask', reason: message, bytes: stdinText.length });
-    return askAnswer(message);
+    return askAnswer(message, { denyOnly: opts.denyOnly === true });
   }
   if (parsed.kind === 'ignore') return { stdout: '', stderr: '', exitCode: 0 };
   if (parsed.kind === 'record') {
@@ -112,7 +114,7 @@ export async function handleHook(stdinText: string, opts: HookOptions = {}): Pro
     if (broken) {
       const message = `the settings file ${broken.file} given with --settings is unusable (${broken.message}); asking instead of deciding without its rules`;
       record(env, { face, ...base, event: 'settings-error', decision: 'ask', reason: message });
-      return askAnswer(message);
+      return askAnswer(message, { denyOnly: opts.denyOnly === true });
     }
     const result = await guard.check(toolName, input, {
       cwd,
@@ -145,11 +147,11 @@ export async function handleHook(stdinText: string, opts: HookOptions = {}): Pro
       reason: why.message,
       latency_ms: Math.round((performance.now() - started) * 1000) / 1000,
     });
-    return answerFor(decision, { passAllow: opts.passAllow === true });
+    return answerFor(decision, { passAllow: opts.passAllow === true, denyOnly: opts.denyOnly === true });
   } catch (e) {
     const message = `internal error while deciding: ${e instanceof Error ? e.message : String(e)}`;
     record(env, { face, ...base, event: 'internal-error', decision: 'ask', reason: message });
-    return askAnswer(message);
+    return askAnswer(message, { denyOnly: opts.denyOnly === true });
   }
 }
 
