@@ -25,7 +25,7 @@ import { type HookWireAnswer, type HookWireRequest, parseHookArgs } from './hook
 import { createGuard, type Guard, type GuardOptions } from '../shared/guard.js';
 import { handleHook } from './run-hook.js';
 
-/** mtime+size of each file ('-' when absent): a settings or trust file that changed invalidates a guard. */
+/** mtime+size of each file or directory ('-' when absent): a settings or trust file that changed invalidates a guard. */
 function stamp(files: readonly string[]): string {
   return files
     .map((f) => {
@@ -53,6 +53,10 @@ export function cachedGuard(o: GuardOptions): Guard {
   const home = o.home ?? homedir();
   const files = [
     ...guard.settings.files.map((f) => f.file),
+    // a managed file's drop-in directory (`<name>.d/`): a file added there changes its mtime
+    ...guard.settings.files
+      .filter((f) => f.source === 'managed')
+      .map((f) => `${f.file.replace(/\.json$/, '')}.d`),
     path.join(home, '.claude.json'),
     path.join(home, '.gantry', 'trusted.json'),
   ];
