@@ -20,9 +20,21 @@ export interface McpApprovalDeps {
   answer(name: string, approved: boolean): Promise<void>;
 }
 
+/**
+ * `text` with control characters (C0, DEL, C1) and bidirectional overrides written as `\r`,
+ * `\u001b`, `\u202e`: the entry comes from the repository, and a raw carriage return or escape
+ * sequence could redraw the line the person reads before approving it.
+ */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (ch) => {
+    const escaped = JSON.stringify(ch).slice(1, -1);
+    return escaped.length > 1 ? escaped : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+}
+
 function target(c: McpServerConfig): string {
-  if (c.entry.type === 'stdio') return [c.entry.command, ...c.entry.args].join(' ');
-  return c.entry.type === 'sdk' ? 'in-process server' : `${c.entry.type} ${c.entry.url}`;
+  if (c.entry.type === 'stdio') return printable([c.entry.command, ...c.entry.args].join(' '));
+  return c.entry.type === 'sdk' ? 'in-process server' : printable(`${c.entry.type} ${c.entry.url}`);
 }
 
 /** Asks about every pending project server; resolves once the approved ones connected (or failed). */
@@ -35,7 +47,7 @@ export async function approveProjectServers(deps: McpApprovalDeps): Promise<void
   try {
     answer = await multiselect<string>({
       message: `${file} asks to start ${pending.length === 1 ? 'an MCP server' : `${pending.length} MCP servers`}. Tick the ones you trust (Space ticks, Enter confirms):`,
-      options: pending.map((c) => ({ value: c.name, label: c.name, hint: target(c) })),
+      options: pending.map((c) => ({ value: c.name, label: printable(c.name), hint: target(c) })),
       initialValues: [],
       required: false,
       input: deps.input,
