@@ -9,7 +9,7 @@
  * `createSdkMcpServer` (its messages travel as `mcp_message` control requests), and
  * `setMcpServers` adding, rejecting and removing servers mid-session.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   createSdkMcpServer,
@@ -302,6 +302,41 @@ describe('the Claude Agent SDK with mcpServers', () => {
     const third = fake.messageRequests[2]?.body;
     expect(JSON.stringify(third.messages.at(-1))).toContain('42');
     expect(messages.at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'The sum is 42.' });
+  });
+
+  it("an in-process server replaces a project server of the same name (the host's own server wins)", async () => {
+    await withFake([reply.text('ok')]);
+    const memory = referenceServerCommand('memory');
+    writeFileSync(
+      path.join(world.project, '.mcp.json'),
+      JSON.stringify({ mcpServers: { calc: { command: memory.command, args: memory.args } } }),
+    );
+    const calc = createSdkMcpServer({
+      name: 'calc',
+      version: '1.0.0',
+      tools: [
+        tool('add', 'Adds two numbers.', { a: z.number(), b: z.number() }, async (args) => ({
+          content: [{ type: 'text', text: String(args.a + args.b) }],
+        })),
+      ],
+    });
+    const input = feed();
+    const stderr: string[] = [];
+    const q = query({ prompt: input, options: { ...baseOptions(stderr), mcpServers: { calc } } });
+    input.push('hi');
+    const messages: SDKMessage[] = [];
+    for await (const m of q) {
+      messages.push(m);
+      if (m.type === 'result') input.end();
+    }
+    const init = messages.find((m) => m.type === 'system' && m.subtype === 'init') as SDKMessage & {
+      mcp_servers: { name: string; status: string; source?: string }[];
+      tools: string[];
+    };
+    expect(init.mcp_servers, stderr.join('')).toEqual([
+      expect.objectContaining({ name: 'calc', status: 'connected', source: 'sdk' }),
+    ]);
+    expect(init.tools.filter((t) => t.startsWith('mcp__calc__'))).toEqual(['mcp__calc__add']);
   });
 
   it('setMcpServers adds a stdio server, reports a bad entry, and a later call removes it', async () => {

@@ -49,9 +49,12 @@ export class SdkMcpServers {
     for (const name of names) {
       if (typeof name !== 'string' || !name) continue;
       this.named.set(name, canonicalJson({ type: 'sdk', name }));
+      const { mcp } = this.deps;
       adds.push(
-        this.deps.mcp
-          .addServer({ name, scope: 'sdk', file: '<sdk>', entry: this.inProcess(name) })
+        // the host's server outranks a configured one of that name (config/load.ts: sdk ranks highest)
+        mcp
+          .removeServer(name)
+          .then(() => mcp.addServer({ name, scope: 'sdk', file: '<sdk>', entry: this.inProcess(name) }))
           .catch((e: unknown) => {
             this.failed.push({ name, status: 'failed', error: (e as Error).message, source: 'sdk' });
           }),
