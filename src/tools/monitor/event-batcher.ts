@@ -30,6 +30,8 @@ export interface BatchLimits {
 export const DEFAULT_BATCH_LIMITS: BatchLimits = { maxLines: 200, maxChars: 32_000, maxLineChars: 4_000 };
 
 const TAG = 'monitor-event';
+/** The end of a line that was cut. */
+const CUT_MARK = /… \[\d+ more characters cut\]$/;
 
 /** Escapes a value for a double-quoted attribute. */
 function attribute(value: string): string {
@@ -108,7 +110,9 @@ export class EventBatcher {
       this.lines.length - drop > this.limits.maxLines ||
       (chars > this.limits.maxChars && this.lines.length - drop > 1)
     ) {
-      chars -= this.lines[drop]!.length;
+      const line = this.lines[drop]!;
+      chars -= line.length;
+      if (CUT_MARK.test(line)) this.cutLines--;
       drop++;
     }
     if (drop > 0) {
