@@ -39,6 +39,8 @@ export function createMonitorTool(options: MonitorToolOptions) {
   const { ports } = options;
   return buildTool({
     name: 'Monitor',
+    // Claude Code lists Monitor by name only behind tool search (docs/mcp-client.md "Deferred tools").
+    shouldDefer: true,
     description,
     inputSchema: MonitorInput,
     maxResultSizeChars: 10_000,
