@@ -21,6 +21,8 @@ import { refusedHostMessage } from './ws-policy.js';
 
 /** Largest WebSocket message accepted, bytes (1 MiB); a larger one ends the watch. */
 export const MAX_FRAME_BYTES = 1024 * 1024;
+/** Longest wait for stdout to close once the command's processes are gone, ms. */
+const STDOUT_DRAIN_MS = 5_000;
 /** Longest wait for the WebSocket opening handshake, ms. */
 const HANDSHAKE_TIMEOUT_MS = 30_000;
 
@@ -91,7 +93,11 @@ export async function startCommandSource(options: CommandSourceOptions): Promise
     // The leader is gone: stop what it left running (which also closes a pipe they held), then
     // take the last bytes of stdout.
     await proc.stopLeftovers();
-    await stdoutClosed;
+    // A process outside the group could still hold the pipe open: wait a bounded time for it.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([stdoutClosed, new Promise<void>((r) => (timer = setTimeout(r, STDOUT_DRAIN_MS)))]);
+    clearTimeout(timer);
+    stdout.destroy();
     splitter.end();
     file.end();
     await wrapped.cleanup();
