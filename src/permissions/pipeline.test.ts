@@ -855,6 +855,37 @@ const rows: Row[] = [
     reason: 'default',
   },
   {
+    why: 'a bare Monitor allow rule allows a Monitor on a WebSocket',
+    tool: 'Monitor',
+    call: {
+      ruleContents: [],
+      effects: [net('events.example.com')],
+      findings: [],
+      readOnly: false,
+      summary: 'ws',
+    },
+    input: { description: 'x', ws: { url: 'wss://events.example.com/' } },
+    rules: { allow: ['Monitor'] },
+    expected: 'allow',
+    reason: 'rule',
+  },
+  {
+    why: 'a bare Monitor allow is broad: suspended in auto mode, where the classifier decides',
+    tool: 'Monitor',
+    call: {
+      ruleContents: [],
+      effects: [net('events.example.com')],
+      findings: [],
+      readOnly: false,
+      summary: 'ws',
+    },
+    input: { description: 'x', ws: { url: 'wss://events.example.com/' } },
+    rules: { allow: ['Monitor'] },
+    mode: 'auto',
+    expected: 'ask',
+    reason: 'classifier',
+  },
+  {
     why: 'a WebFetch domain deny covers a Monitor WebSocket to that host',
     tool: 'Monitor',
     call: {
