@@ -108,7 +108,13 @@ export async function startMonitor(options: StartMonitorOptions): Promise<Monito
         }, options.timeoutMs);
   timer?.unref();
 
-  const ended = running.ended.then((end: SourceEnd) => {
+  const settled = running.ended.catch(
+    (error: unknown): SourceEnd => ({
+      outcome: 'failed',
+      note: `The watch failed: ${error instanceof Error ? error.message : String(error)}`,
+    }),
+  );
+  const ended = settled.then((end: SourceEnd) => {
     if (timer) clearTimeout(timer);
     const status: BackgroundTaskInfo['status'] = stopping ? 'killed' : end.outcome;
     setTask(context, {
