@@ -290,6 +290,18 @@ describe('Monitor: input errors', () => {
     expect(Object.values(session.state().tasks)).toHaveLength(0);
   });
 
+  it('a host with no inbox (gantry mcp) gets a clear error and nothing starts', async () => {
+    const bare = await makeTestSession();
+    try {
+      const r = await runTool(tool(), { description: 'x', command: 'sleep 30' }, bare.context);
+      expect(r.ok).toBe(false);
+      expect(r.error).toMatch(/needs a session that can hand events to the model later/);
+      expect(Object.values(bare.state().tasks)).toHaveLength(0);
+    } finally {
+      await bare.cleanup();
+    }
+  });
+
   it('timeout_ms above the cap is lowered to 30 minutes', async () => {
     const out = await start({ command: 'true', timeout_ms: 99_000_000 });
     expect(out.timeoutMs).toBe(1_800_000);
