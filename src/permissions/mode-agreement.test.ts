@@ -81,6 +81,26 @@ describe('plan mode refuses every change before any other check', () => {
         .behavior,
     ).toBe('deny');
   });
+  it('the plan file is writable when its directory is reached through a symlink; a plan file that is itself a link is not', () => {
+    const engineWith = (links: Record<string, string>) =>
+      createPermissionEngine({
+        settings: settingsFromRules({ projectRoot: CORPUS_PROJECT, home: CORPUS_HOME }),
+        resolver: mapPathResolver(links),
+        planFile: () => PLAN_FILE,
+      });
+    const write = (links: Record<string, string>) =>
+      engineWith(links).decideSync({
+        ...request('Write', fileToolCall('Write', { file_path: PLAN_FILE, content: '# plan' }), {
+          mode: 'plan',
+        }),
+        input: { file_path: PLAN_FILE, content: '# plan' },
+      }).decision;
+    // ~/.gantry kept on another disk (a dotfiles manager's link): the plan file is still the plan file
+    const linkedHome = write({ [`${CORPUS_HOME}/.gantry`]: '/data/gantry-state' });
+    expect(linkedHome.behavior, linkedHome.reason.message).toBe('allow');
+    // the plan file itself pointing into the project would let plan mode edit a project file
+    expect(write({ [PLAN_FILE]: `${CORPUS_PROJECT}/src/app.ts` }).behavior).toBe('deny');
+  });
   it('without a declared plan file nothing is special', () => {
     const r = runPipeline({
       request: request('Write', fileToolCall('Write', { file_path: PLAN_FILE, content: 'x' }), {

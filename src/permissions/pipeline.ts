@@ -23,6 +23,8 @@
  * dontAsk (ask → deny) and auto (classifier) are applied by the engine on the result: asks from
  * steps 4 and 8 are `classifierEligible`.
  */
+import path from 'node:path';
+import type { PathResolver } from '../core/paths.js';
 import type { PermissionDecision, PermissionRequest } from '../core/permission-types.js';
 import { viewCall } from './call-view.js';
 import { MODE_LABEL, modeReason, ruleReason } from './explain.js';
@@ -59,10 +61,19 @@ function isReadOnlyCall(req: PermissionRequest): boolean {
   return req.isReadOnly || req.description.readOnly;
 }
 
-/** True when every effect of a file-editing call writes the session's plan file. */
-function writesOnlyPlanFile(view: ReturnType<typeof viewCall>, planFile: string | undefined): boolean {
+/**
+ * True when every effect of a file-editing call writes the session's plan file. Its directory may
+ * be reached through a symlink (a linked `~/.gantry` or `plansDirectory`); the file itself may not
+ * be a link (it would let plan mode write where the link points).
+ */
+function writesOnlyPlanFile(
+  view: ReturnType<typeof viewCall>,
+  planFile: string | undefined,
+  resolver: PathResolver,
+): boolean {
   if (!planFile || !view.traits.editFamily || view.unknown.length || !view.files.length) return false;
-  return view.files.every((f) => f.lexical === planFile && f.resolved === planFile);
+  const real = path.join(resolver.realpath(path.dirname(planFile)), path.basename(planFile));
+  return view.files.every((f) => f.lexical === planFile && f.resolved === real);
 }
 
 /** Runs steps 1–8 (see module doc). */
@@ -85,7 +96,7 @@ export function runPipeline(input: PipelineInput): PipelineResult {
   const hook = input.hook;
   const hookName = hook?.hook ?? '';
   // 0. Plan mode refuses every change before any other check (the plan file aside).
-  const planFile = input.mode === 'plan' && writesOnlyPlanFile(view, input.planFile);
+  const planFile = input.mode === 'plan' && writesOnlyPlanFile(view, input.planFile, input.resolver);
   if (input.mode === 'plan' && !planFile && !isReadOnlyCall(req) && !view.traits.planModePass)
     return out(
       deny(
