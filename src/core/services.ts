@@ -150,7 +150,7 @@ export interface SessionInbox {
   deliver(text: string, options?: DeliveryOptions): void;
   /**
    * Keeps a session whose input has ended (`gantry -p`) open until `until` settles, bounded by the
-   * host's background wait (`QueryOptions.backgroundWaitMs`).
+   * host's background wait (`QueryOptions.backgroundWaitMs`). A sub-agent's loop is not held.
    */
   hold(until: Promise<unknown>): void;
 }

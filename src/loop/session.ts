@@ -270,7 +270,11 @@ export async function createLoopSession(
           if (!session.inboxBridge) throw new Error('the session has no running loop to deliver to');
           session.inboxBridge.deliver(text, options);
         },
-        hold: (until: Promise<unknown>) => session.inboxBridge?.hold(until),
+        // A sub-agent's loop is not held open by its tools' work (a Monitor watch): its Agent call
+        // returns when the sub-agent is done; later deliveries find no loop and the source stops.
+        hold: (until: Promise<unknown>) => {
+          if (options.agentId === undefined) session.inboxBridge?.hold(until);
+        },
       },
       ...(writer ? { sessionStateDir: transcriptPath.replace(/\.jsonl$/, '') } : {}),
     },

@@ -100,6 +100,45 @@ describe('gantry -p: Monitor', () => {
     ]);
   });
 
+  it("a foreground sub-agent's watch does not hold the Agent call open: the parent gets the report when the sub-agent is done", async () => {
+    // The watched command prints one line, then waits for a file nobody creates.
+    writeFileSync(
+      path.join(world.project, 'waiter.mjs'),
+      [
+        "import { existsSync } from 'node:fs';",
+        "console.log('started');",
+        "while (!existsSync('never')) await new Promise((r) => setTimeout(r, 50));",
+      ].join('\n'),
+    );
+    anthropic = await startFakeAnthropicServer({
+      apiKey: PRINT_TEST_KEY,
+      script: [
+        reply.toolUse('Agent', {
+          description: 'watch',
+          prompt: 'watch it',
+          subagent_type: 'general-purpose',
+        }),
+        reply.toolUse('Monitor', { description: 'waiter', command: 'node waiter.mjs', persistent: true }),
+        reply.text('The sub-agent is done.'),
+        // a sub-agent held open takes a turn for the event instead of reporting
+        reply.text('The sub-agent saw an event.'),
+        reply.text('The parent is done.'),
+      ],
+    });
+    const r = await runGantry(
+      ['-p', 'delegate', '--output-format', 'json', '--allowedTools', 'Agent,Bash(node waiter.mjs)'],
+      {
+        cwd: world.project,
+        env: gantryEnv(world, anthropic, { ...NO_TOOL_SEARCH, GANTRY_FEATURE_MONITOR: '1' }),
+        timeoutMs: 45_000,
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const requests = anthropic.messageRequests.map((q) => q.body);
+    const report = requests.find((b) => lastMessageText(b).includes('[Sub-agent report]'));
+    expect(report && lastMessageText(report)).toContain('The sub-agent is done.');
+  }, 60_000);
+
   it('without the flag Monitor is not offered', async () => {
     anthropic = await startFakeAnthropicServer({ apiKey: PRINT_TEST_KEY, script: [reply.text('ok')] });
     const r = await runGantry(['-p', '--output-format', 'json', 'hi'], {
