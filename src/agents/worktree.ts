@@ -9,12 +9,18 @@
  * - Not a git repository → a clear error. Worktrees left by a crash (their directory is gone or
  *   unregistered) are pruned at the next start (`git worktree prune`).
  */
-import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { ToolExecutionError } from '../core/index.js';
-
-const run = promisify(execFile);
+import {
+  addWorktree,
+  branchExists,
+  git,
+  headCommit,
+  pruneWorktrees,
+  removeWorktree,
+  worktreeChanges,
+  worktreesFolder,
+} from '../tools/worktree/git-worktree.js';
 
 export interface AgentWorktree {
   path: string;
@@ -23,17 +29,6 @@ export interface AgentWorktree {
   /** The commit it started from. */
   base: string;
   note?: string;
-}
-
-const GIT_ENV = { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' };
-
-async function git(cwd: string, args: string[]): Promise<string> {
-  const { stdout } = await run('git', ['-c', 'core.fsmonitor=false', ...args], {
-    cwd,
-    env: GIT_ENV,
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  return stdout.trim();
 }
 
 /** A name safe for a directory and a branch. */
@@ -56,32 +51,16 @@ export async function createAgentWorktree(cwd: string, name: string): Promise<Ag
       `isolation "worktree" needs a git repository, and ${cwd} is not inside one. Run the agent without isolation, or initialise a repository first.`,
     );
   }
-  await git(repoRoot, ['worktree', 'prune']).catch(() => undefined);
-  let base: string;
-  try {
-    base = await git(repoRoot, ['rev-parse', 'HEAD']);
-  } catch {
-    throw new ToolExecutionError('isolation "worktree" needs at least one commit in the repository.');
-  }
+  await pruneWorktrees(repoRoot);
+  const base = await headCommit(repoRoot, 'isolation "worktree"');
   const slug = worktreeSlug(name);
-  let dir = path.join(repoRoot, '.gantry', 'worktrees', slug);
+  let dir = path.join(worktreesFolder(repoRoot), slug);
   let branch = `gantry/agent-${slug}`;
-  for (let i = 2; ; i++) {
-    const exists = await git(repoRoot, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]).then(
-      () => true,
-      () => false,
-    );
-    if (!exists) break;
-    dir = path.join(repoRoot, '.gantry', 'worktrees', `${slug}-${i}`);
+  for (let i = 2; await branchExists(repoRoot, branch); i++) {
+    dir = path.join(worktreesFolder(repoRoot), `${slug}-${i}`);
     branch = `gantry/agent-${slug}-${i}`;
   }
-  try {
-    await git(repoRoot, ['worktree', 'add', '-b', branch, dir, base]);
-  } catch (error) {
-    throw new ToolExecutionError(
-      `git worktree add failed: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
+  await addWorktree(repoRoot, dir, branch, base);
   const dirty = await git(repoRoot, ['status', '--porcelain']).catch(() => '');
   const rel = path.relative(repoRoot, cwd);
   const childCwd = rel && !rel.startsWith('..') ? path.join(dir, rel) : dir;
@@ -101,11 +80,9 @@ export async function createAgentWorktree(cwd: string, name: string): Promise<Ag
 /** Removes a worktree without changes; keeps a changed one. */
 export async function finishAgentWorktree(worktree: AgentWorktree): Promise<{ kept: boolean }> {
   const top = await git(worktree.path, ['rev-parse', '--show-toplevel']).catch(() => worktree.path);
-  const status = await git(top, ['status', '--porcelain']).catch(() => 'unknown');
-  const head = await git(top, ['rev-parse', 'HEAD']).catch(() => worktree.base);
-  if (status === '' && head === worktree.base) {
-    await git(worktree.repoRoot, ['worktree', 'remove', '--force', top]);
-    await git(worktree.repoRoot, ['branch', '-D', worktree.branch]).catch(() => undefined);
+  const changes = await worktreeChanges(top, worktree.base).catch(() => undefined);
+  if (changes && changes.files === 0 && changes.commits === 0) {
+    await removeWorktree(worktree.repoRoot, top, worktree.branch);
     return { kept: false };
   }
   return { kept: true };

@@ -140,5 +140,7 @@ export type {
   ToolHookOutcome,
   ToolHookRunner,
   UntilNextPromptControls,
+  SessionWorkingDirectory,
+  WorkingDirectoryChange,
 } from './services.js';
 export { type ReminderView, systemReminderText, type ToolReminders } from './reminders.js';

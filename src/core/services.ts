@@ -80,8 +80,8 @@ export interface SubagentReport {
  */
 export type SubagentRunner = (request: SubagentRequest, context: ToolUseContext) => Promise<SubagentReport>;
 
-/** Hook events a tool fires itself (Claude Code's task-list events). */
-export type ToolHookEvent = 'TaskCreated' | 'TaskCompleted';
+/** Hook events a tool fires itself (Claude Code's task-list and worktree events). */
+export type ToolHookEvent = 'TaskCreated' | 'TaskCompleted' | 'WorktreeCreate' | 'WorktreeRemove';
 
 /** What the hooks of one tool event said. */
 export interface ToolHookOutcome {
@@ -89,6 +89,10 @@ export interface ToolHookOutcome {
   blocked?: { reason: string };
   /** Non-blocking problems (a hook that timed out or failed to start), for the person. */
   errors: string[];
+  /** Plain-text stdout of the hooks that succeeded (a WorktreeCreate command prints the worktree's path). */
+  texts?: string[];
+  /** `hookSpecificOutput.worktreePath` of a JSON answer (a WorktreeCreate callback or HTTP hook). */
+  worktreePath?: string;
 }
 
 /**
@@ -98,6 +102,8 @@ export interface ToolHookOutcome {
  * `hook_event_name`, agent labels); the tool gives the event's own fields.
  */
 export interface ToolHookRunner {
+  /** True when the session has a hook for `event` (a WorktreeCreate hook replaces git's default). */
+  has?(event: ToolHookEvent): boolean;
   run(
     event: ToolHookEvent,
     input: Record<string, unknown>,
@@ -152,6 +158,25 @@ export interface SessionInbox {
   hold(until: Promise<unknown>): void;
 }
 
+/** What else changes with the working directory (see {@link SessionWorkingDirectory}). */
+export interface WorkingDirectoryChange {
+  /** Also make `dir` a working directory (permissions, Bash): a directory outside the project. */
+  addDirectory?: boolean;
+  /** A working directory an earlier change added, to drop now. */
+  removeDirectory?: string;
+}
+
+/**
+ * Moves the calling context's session to another working directory (EnterWorktree,
+ * ExitWorktree). The runtime implements it: the app state's `cwd` (Bash's next command starts
+ * there; describers and hooks see it), the working directories, and the read-file state, which is
+ * emptied (files read in the old checkout must be read again before they are edited). The loop
+ * adds what it owns (the directory hook processes start in).
+ */
+export interface SessionWorkingDirectory {
+  change(context: ToolUseContext, dir: string, options?: WorkingDirectoryChange): void;
+}
+
 /** The per-session services a tool may use (shared by the main session and its sub-agents). */
 export interface SessionServices {
   /** The session's background tasks. */
@@ -172,4 +197,6 @@ export interface SessionServices {
   readonly sessionStateDir?: string;
   /** Delivers text to the model later (events, fired prompts); absent: the host runs no loop. */
   readonly inbox?: SessionInbox;
+  /** Moves the session to another working directory; absent: the host cannot move it. */
+  readonly workingDirectory?: SessionWorkingDirectory;
 }

@@ -293,8 +293,8 @@ const ROWS: ReadonlyArray<readonly [string, Row]> = [
   ['CronDelete', NO_EFFECT],
   ['CronList', NO_EFFECT],
   ['ScheduleWakeup', { ...NO_EFFECT, subagents: 'never' }],
-  ['EnterWorktree', {}],
-  ['ExitWorktree', {}],
+  ['EnterWorktree', { shippedBy: 'gantry', subagents: 'never' }],
+  ['ExitWorktree', { shippedBy: 'gantry', subagents: 'never' }],
   ['EndConversation', { ...NO_EFFECT, subagents: 'never' }],
 ];
 

@@ -36,6 +36,7 @@ import {
 } from './task-list/describe.js';
 import { todoWriteDescriber } from './todo-write/describe.js';
 import { skillDescriber } from './skill/describe.js';
+import { enterWorktreeDescriber, exitWorktreeDescriber } from './worktree/describe.js';
 
 /** The shell analysis, loaded on the first shell call (a Read-only hook never loads the parser). */
 let shellModule: Promise<typeof import('../shell/index.js')> | undefined;
@@ -93,6 +94,8 @@ export function createToolDescribers(
     exitPlanModeDescriber,
     skillDescriber,
     monitor,
+    enterWorktreeDescriber,
+    exitWorktreeDescriber,
   ];
   return new Map(entries.map((e) => [e.name, e]));
 }
