@@ -129,6 +129,8 @@ export {
 export type {
   BackgroundTaskRegistry,
   SessionInbox,
+  SessionResource,
+  SessionResources,
   SessionServices,
   SubagentReport,
   SubagentRequest,

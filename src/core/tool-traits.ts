@@ -241,6 +241,16 @@ const ROWS: ReadonlyArray<readonly [string, Row]> = [
       foreignNames: [{ name: 'google_web_search' }],
     },
   ],
+  [
+    'WebBrowser',
+    {
+      shippedBy: 'gantry',
+      ruleKind: 'domain',
+      primaryFields: ['url'],
+      paramFields: ['action', 'format', 'ref', 'selector', 'submit', 'full_page'],
+      openWorld: true,
+    },
+  ],
 
   // Planning, to-dos, questions.
   ['TodoWrite', { ...NO_EFFECT, shippedBy: 'gantry' }],

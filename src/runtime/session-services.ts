@@ -15,6 +15,7 @@ import path from 'node:path';
 import type {
   ModelClient,
   SessionInbox,
+  SessionResource,
   SessionServices,
   SessionWorkingDirectory,
   SubagentRunner,
@@ -24,10 +25,8 @@ import type {
 import type { SandboxManager } from '../sandbox/index.js';
 import { BackgroundTaskManager } from './background-tasks.js';
 
-/** Anything a session can shut down. */
-export interface SessionResource {
-  dispose(): void | Promise<void>;
-}
+/** Anything a session can shut down (core's interface, re-exported for hosts). */
+export type { SessionResource };
 
 /** A resource that failed to dispose, by the name it was registered under. */
 export interface DisposeFailure {
@@ -150,6 +149,7 @@ export function createSessionServices(options: SessionServicesOptions = {}): Ses
     workingDirectory: workingDirectoryService(options.onWorkingDirectoryChange),
     register,
     get: (name) => resources.get(name),
+    resources: { register, get: (name) => resources.get(name) },
     names: () => [...resources.keys()],
     get disposed() {
       return disposing !== undefined;

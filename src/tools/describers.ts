@@ -37,6 +37,7 @@ import {
 import { todoWriteDescriber } from './todo-write/describe.js';
 import { skillDescriber } from './skill/describe.js';
 import { enterWorktreeDescriber, exitWorktreeDescriber } from './worktree/describe.js';
+import { webBrowserDescriber } from './web-browser/describe.js';
 
 /** The shell analysis, loaded on the first shell call (a Read-only hook never loads the parser). */
 let shellModule: Promise<typeof import('../shell/index.js')> | undefined;
@@ -96,6 +97,7 @@ export function createToolDescribers(
     monitor,
     enterWorktreeDescriber,
     exitWorktreeDescriber,
+    webBrowserDescriber,
   ];
   return new Map(entries.map((e) => [e.name, e]));
 }
