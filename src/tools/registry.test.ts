@@ -156,15 +156,15 @@ describe('conditional tools other than Sleep are not loaded while their flag is 
     };
   }
 
-  it.each([['worktree', 'WORKTREE', ['EnterWorktree', 'ExitWorktree']]] as const)(
-    'tools/%s/ behind %s',
-    async (folder, flag, names) => {
-      const off = await probe(folder, flag, false);
-      expect(off.loaded).toEqual([]);
-      for (const name of names) expect(off.tools).not.toContain(name);
-      const on = await probe(folder, flag, true);
-      expect(on.loaded.length).toBeGreaterThan(0);
-      for (const name of names) expect(on.tools).toContain(name);
-    },
-  );
+  it.each([
+    ['worktree', 'WORKTREE', ['EnterWorktree', 'ExitWorktree']],
+    ['web-browser', 'BROWSER', ['WebBrowser']],
+  ] as const)('tools/%s/ behind %s', async (folder, flag, names) => {
+    const off = await probe(folder, flag, false);
+    expect(off.loaded).toEqual([]);
+    for (const name of names) expect(off.tools).not.toContain(name);
+    const on = await probe(folder, flag, true);
+    expect(on.loaded.length).toBeGreaterThan(0);
+    for (const name of names) expect(on.tools).toContain(name);
+  });
 });
