@@ -18,7 +18,7 @@ import { makeToolContext, runTool, runToolError, runToolOk } from '../../testing
 import { tableResolver } from '../web-fetch/network-guard.js';
 import { webBrowserPorts } from '../web-browser-ports.js';
 import { BROWSER_RESOURCE, BrowserSession, DEFAULT_CHROMIUM_PATH } from './browser-session.js';
-import { createWebBrowserTool, type WebBrowserOutput } from './web-browser.tool.js';
+import { createWebBrowserTool, SCREENSHOT_MAX_HEIGHT_PX, type WebBrowserOutput } from './web-browser.tool.js';
 
 const COUNTER = `<!DOCTYPE html><html><head><title>Counter</title></head><body>
 <h1>Counter</h1><p id="count">Count: 0</p>
@@ -49,6 +49,7 @@ beforeAll(async () => {
       );
     },
     '/moved': redirect('/', 302),
+    '/tall': page('<html><body style="margin:0"><div style="height:20000px">tall</div></body></html>'),
     '/away': (_req, res) => {
       res.writeHead(302, { location: `http://rebind.test:${web.port}/` });
       res.end();
@@ -103,6 +104,17 @@ describe('WebBrowser on local pages', () => {
     expect(image?.source.media_type).toBe('image/png');
     const bytes = Buffer.from(image?.source.data ?? '', 'base64');
     expect(bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    // IHDR: width and height, big-endian, at bytes 16 and 20.
+    expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([1280, 800]);
+  });
+
+  it('a full-page screenshot of a very tall page is cut at the model’s image limit', async () => {
+    await call({ action: 'navigate', url: web.url('/tall') });
+    const shot = await call({ action: 'screenshot', full_page: true });
+    const image = (shot.content as Array<{ type: string }>).find((b): b is ImageBlock => b.type === 'image');
+    const bytes = Buffer.from(image?.source.data ?? '', 'base64');
+    expect(bytes.readUInt32BE(20)).toBe(SCREENSHOT_MAX_HEIGHT_PX);
+    expect(shot.data.text).toContain(`the first ${SCREENSHOT_MAX_HEIGHT_PX} pixels of a 20000-pixel page`);
   });
 
   it('later calls are described on the open page’s host (domain rules cover them)', async () => {

@@ -25,10 +25,18 @@ import {
   type ToolUseContext,
 } from '../../core/index.js';
 import { gantryTraits } from '../../core/tool-traits.js';
-import { abortable, BROWSER_RESOURCE, BrowserSession, DEFAULT_CHROMIUM_PATH } from './browser-session.js';
+import {
+  abortable,
+  BROWSER_RESOURCE,
+  BrowserSession,
+  DEFAULT_CHROMIUM_PATH,
+  VIEWPORT,
+} from './browser-session.js';
 import { describeWebBrowser, webBrowserDescriber } from './describe.js';
 import type { BrowserNetworkPorts } from './ports.js';
 
+/** Tallest screenshot returned, in pixels (the model API refuses images past 8000 pixels). */
+export const SCREENSHOT_MAX_HEIGHT_PX = 7_500;
 /** Characters of page text or accessibility tree returned per call. */
 export const PAGE_TEXT_MAX_CHARS = 40_000;
 
@@ -281,14 +289,22 @@ export function createWebBrowserTool(options: WebBrowserToolOptions) {
           break;
         }
         case 'screenshot': {
+          // A full page taller than the model's image limit is cut at SCREENSHOT_MAX_HEIGHT_PX.
+          const height = input.full_page
+            ? Number(await page.evaluate('document.documentElement.scrollHeight').catch(() => 0)) || 0
+            : 0;
+          const clip =
+            height > SCREENSHOT_MAX_HEIGHT_PX
+              ? { x: 0, y: 0, width: VIEWPORT.width, height: SCREENSHOT_MAX_HEIGHT_PX }
+              : undefined;
           const png = await abortable(
-            page.screenshot({ type: 'png', fullPage: input.full_page === true }),
+            page.screenshot({ type: 'png', fullPage: input.full_page === true, ...(clip ? { clip } : {}) }),
             signal,
           );
           data = {
             action: 'screenshot',
             ...(await pageState(session)),
-            text: `Screenshot of ${page.url()}`,
+            text: `Screenshot of ${page.url()}${clip ? ` (the first ${SCREENSHOT_MAX_HEIGHT_PX} pixels of a ${height}-pixel page)` : ''}`,
             screenshot: png.toString('base64'),
           };
           break;

@@ -97,6 +97,7 @@ export const EnterWorktreeTool = buildTool({
     'existing worktree to enter it. Afterwards your working directory is the worktree: Bash commands run ' +
     'there and files must be read again before you edit them. Call ExitWorktree to go back.',
   inputSchema: EnterWorktreeInput,
+  shouldDefer: true,
   maxResultSizeChars: 5_000,
   searchHint: 'git worktree branch isolate checkout',
   isReadOnly: enterWorktreeDescriber.isReadOnly,

@@ -70,6 +70,7 @@ export const ExitWorktreeTool = buildTool({
     'action "keep" leaves the worktree and its branch on disk (for a later merge or review); "remove" ' +
     'deletes them, which needs discard_changes: true when the worktree holds uncommitted work or commits.',
   inputSchema: ExitWorktreeInput,
+  shouldDefer: true,
   maxResultSizeChars: 5_000,
   searchHint: 'leave git worktree return remove',
   isReadOnly: exitWorktreeDescriber.isReadOnly,
