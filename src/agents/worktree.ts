@@ -8,9 +8,12 @@
  *   removed with its branch; a dirty one is kept and reported.
  * - Not a git repository → a clear error. Worktrees left by a crash (their directory is gone or
  *   unregistered) are pruned at the next start (`git worktree prune`).
+ * - With the session's hooks given: a `WorktreeCreate` hook makes the worktree instead of git, and
+ *   `WorktreeRemove` hooks are told when one is removed (tools/worktree/hook-worktree.ts, shared with
+ *   EnterWorktree / ExitWorktree).
  */
 import path from 'node:path';
-import { ToolExecutionError } from '../core/index.js';
+import { ToolExecutionError, type ToolHookRunner } from '../core/index.js';
 import {
   addWorktree,
   branchExists,
@@ -21,14 +24,27 @@ import {
   worktreeChanges,
   worktreesFolder,
 } from '../tools/worktree/git-worktree.js';
+import {
+  createWorktreeByHook,
+  hookMakesWorktrees,
+  notifyWorktreeRemoved,
+} from '../tools/worktree/hook-worktree.js';
 
 export interface AgentWorktree {
   path: string;
   branch: string;
   repoRoot: string;
-  /** The commit it started from. */
+  /** The commit it started from (empty for a worktree a hook made outside git). */
   base: string;
   note?: string;
+  /** A WorktreeCreate hook made it (its WorktreeRemove hooks remove it). */
+  byHook?: boolean;
+}
+
+/** The session's hooks and the call's signal, when the caller has them. */
+export interface WorktreeHooks {
+  hooks: ToolHookRunner | undefined;
+  signal: AbortSignal;
 }
 
 /** A name safe for a directory and a branch. */
@@ -42,7 +58,16 @@ export function worktreeSlug(name: string): string {
 }
 
 /** Creates the worktree (see the module comment). Throws ToolExecutionError with the reason. */
-export async function createAgentWorktree(cwd: string, name: string): Promise<AgentWorktree> {
+export async function createAgentWorktree(
+  cwd: string,
+  name: string,
+  withHooks?: WorktreeHooks,
+): Promise<AgentWorktree> {
+  if (withHooks && hookMakesWorktrees(withHooks.hooks)) {
+    const made = await createWorktreeByHook(withHooks.hooks, worktreeSlug(name), withHooks.signal);
+    const base = await git(made, ['rev-parse', 'HEAD']).catch(() => '');
+    return { path: made, branch: '(none: made by a WorktreeCreate hook)', repoRoot: made, base, byHook: true };
+  }
   let repoRoot: string;
   try {
     repoRoot = await git(cwd, ['rev-parse', '--show-toplevel']);
@@ -78,11 +103,19 @@ export async function createAgentWorktree(cwd: string, name: string): Promise<Ag
 }
 
 /** Removes a worktree without changes; keeps a changed one. */
-export async function finishAgentWorktree(worktree: AgentWorktree): Promise<{ kept: boolean }> {
+export async function finishAgentWorktree(
+  worktree: AgentWorktree,
+  withHooks?: WorktreeHooks,
+): Promise<{ kept: boolean }> {
   const top = await git(worktree.path, ['rev-parse', '--show-toplevel']).catch(() => worktree.path);
-  const changes = await worktreeChanges(top, worktree.base).catch(() => undefined);
+  // A hook's worktree outside git counts as changed (nothing can tell), so it is kept.
+  const changes = worktree.base
+    ? await worktreeChanges(top, worktree.base).catch(() => undefined)
+    : undefined;
   if (changes && changes.files === 0 && changes.commits === 0) {
-    await removeWorktree(worktree.repoRoot, top, worktree.branch);
+    if (!worktree.byHook) await removeWorktree(worktree.repoRoot, top, worktree.branch);
+    if (withHooks)
+      await notifyWorktreeRemoved(withHooks.hooks, worktree.byHook ? worktree.path : top, withHooks.signal);
     return { kept: false };
   }
   return { kept: true };

@@ -15,7 +15,7 @@
  * sub-agents (they get `isolation: "worktree"` instead) and while a worktree is already entered.
  * Output `{worktreePath, worktreeBranch?, message}`.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { describeWorldOf } from '../../core/call-describer.js';
@@ -39,6 +39,7 @@ import {
   repositoryRoot,
   worktreesFolder,
 } from './git-worktree.js';
+import { createWorktreeByHook, hookMakesWorktrees } from './hook-worktree.js';
 import { randomWorktreeName, worktreeBranch, worktreeNameProblem } from './names.js';
 
 const EnterWorktreeInput = z.strictObject({
@@ -68,24 +69,6 @@ async function repoOf(cwd: string): Promise<string> {
       `EnterWorktree needs a git repository, and ${cwd} is not inside one. Initialise a repository first, or work without a worktree.`,
     );
   return realPath(root);
-}
-
-/** The worktree a WorktreeCreate hook made: its printed path (or JSON `worktreePath`), checked. */
-async function createByHook(name: string, context: ToolUseContext): Promise<string> {
-  const hooks = context.services.hooks!;
-  const outcome = await hooks.run('WorktreeCreate', { name }, { signal: context.abortController.signal });
-  if (outcome.blocked)
-    throw new ToolExecutionError(`The WorktreeCreate hook failed: ${outcome.blocked.reason}`);
-  if (outcome.errors.length)
-    throw new ToolExecutionError(`The WorktreeCreate hook failed: ${outcome.errors.join('; ')}`);
-  const printed = outcome.worktreePath ?? outcome.texts?.at(-1)?.split('\n').at(-1)?.trim();
-  if (!printed || !path.isAbsolute(printed))
-    throw new ToolExecutionError(
-      'The WorktreeCreate hook did not print the absolute path of the worktree it created.',
-    );
-  if (!existsSync(printed) || !statSync(printed).isDirectory())
-    throw new ToolExecutionError(`The WorktreeCreate hook printed ${printed}, which is not a directory.`);
-  return realPath(printed);
 }
 
 export const EnterWorktreeTool = buildTool({
@@ -178,8 +161,9 @@ export const EnterWorktreeTool = buildTool({
       };
     } else {
       const name = input.name ?? randomWorktreeName();
-      if (context.services.hooks?.has?.('WorktreeCreate')) {
-        const made = await createByHook(name, context);
+      const hooks = context.services.hooks;
+      if (hookMakesWorktrees(hooks)) {
+        const made = await createWorktreeByHook(hooks, name, context.abortController.signal);
         info = { path: made, originalCwd: state.cwd, origin: 'hook' };
         const base = await git(made, ['rev-parse', 'HEAD']).catch(() => undefined);
         if (base) info.base = base;

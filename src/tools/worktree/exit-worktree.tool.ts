@@ -23,6 +23,7 @@ import {
 } from '../../core/index.js';
 import { gantryTraits } from '../../core/tool-traits.js';
 import { exitWorktreeDescriber } from './describe.js';
+import { notifyWorktreeRemoved } from './hook-worktree.js';
 import { removeWorktree, type WorktreeChanges, worktreeChanges, worktreesFolder } from './git-worktree.js';
 
 const ExitWorktreeInput = z.strictObject({
@@ -132,16 +133,12 @@ export const ExitWorktreeTool = buildTool({
     if (input.action === 'remove') {
       if (info.origin !== 'hook' && info.repoRoot)
         await removeWorktree(info.repoRoot, info.path, info.branch);
-      const hooks = context.services.hooks;
-      if (hooks && (hooks.has?.('WorktreeRemove') ?? true)) {
-        const outcome = await hooks.run(
-          'WorktreeRemove',
-          { worktree_path: info.path },
-          { signal: context.abortController.signal },
-        );
-        const problems = [...(outcome.blocked ? [outcome.blocked.reason] : []), ...outcome.errors];
-        if (problems.length) hookNote = ` A WorktreeRemove hook reported: ${problems.join('; ')}`;
-      }
+      const problems = await notifyWorktreeRemoved(
+        context.services.hooks,
+        info.path,
+        context.abortController.signal,
+      );
+      if (problems.length) hookNote = ` A WorktreeRemove hook reported: ${problems.join('; ')}`;
     }
     const data: ExitWorktreeOutput = {
       action: input.action,
