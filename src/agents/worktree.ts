@@ -66,7 +66,13 @@ export async function createAgentWorktree(
   if (withHooks && hookMakesWorktrees(withHooks.hooks)) {
     const made = await createWorktreeByHook(withHooks.hooks, worktreeSlug(name), withHooks.signal);
     const base = await git(made, ['rev-parse', 'HEAD']).catch(() => '');
-    return { path: made, branch: '(none: made by a WorktreeCreate hook)', repoRoot: made, base, byHook: true };
+    return {
+      path: made,
+      branch: '(none: made by a WorktreeCreate hook)',
+      repoRoot: made,
+      base,
+      byHook: true,
+    };
   }
   let repoRoot: string;
   try {
