@@ -125,6 +125,22 @@ describe('gantry -p: EnterWorktree / ExitWorktree', () => {
     expect(existsSync(path.join(world.project, '.gantry', 'worktrees', 'hooked'))).toBe(false);
   });
 
+  it('settings `features` switch the flag on as the environment does', async () => {
+    const r = await run(
+      [
+        reply.toolUse('EnterWorktree', { name: 'by-settings' }),
+        reply.toolUse('Bash', { command: 'pwd' }),
+        reply.text('Done.'),
+      ],
+      ['--settings', JSON.stringify({ features: { WORKTREE: true } })],
+      {},
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(toolResults(r.lines())[1]?.text.trim()).toBe(
+      path.join(world.project, '.gantry', 'worktrees', 'by-settings'),
+    );
+  });
+
   it('without the flag the tools are not offered', async () => {
     const r = await run([reply.text('Nothing to do.')], [], {});
     expect(r.code, r.stderr).toBe(0);
