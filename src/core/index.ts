@@ -130,6 +130,8 @@ export type {
   BackgroundTaskRegistry,
   DeliveryOptions,
   SessionInbox,
+  SessionResource,
+  SessionResources,
   SessionServices,
   SubagentReport,
   SubagentRequest,
@@ -141,5 +143,7 @@ export type {
   ToolHookOutcome,
   ToolHookRunner,
   UntilNextPromptControls,
+  SessionWorkingDirectory,
+  WorkingDirectoryChange,
 } from './services.js';
 export { type ReminderView, systemReminderText, type ToolReminders } from './reminders.js';

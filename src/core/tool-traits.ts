@@ -248,6 +248,16 @@ const ROWS: ReadonlyArray<readonly [string, Row]> = [
       foreignNames: [{ name: 'google_web_search' }],
     },
   ],
+  [
+    'WebBrowser',
+    {
+      shippedBy: 'gantry',
+      ruleKind: 'domain',
+      primaryFields: ['url'],
+      paramFields: ['action', 'format', 'ref', 'selector', 'submit', 'full_page'],
+      openWorld: true,
+    },
+  ],
 
   // Planning, to-dos, questions.
   ['TodoWrite', { ...NO_EFFECT, shippedBy: 'gantry' }],
@@ -300,8 +310,8 @@ const ROWS: ReadonlyArray<readonly [string, Row]> = [
   ['CronDelete', NO_EFFECT],
   ['CronList', NO_EFFECT],
   ['ScheduleWakeup', { ...NO_EFFECT, subagents: 'never' }],
-  ['EnterWorktree', {}],
-  ['ExitWorktree', {}],
+  ['EnterWorktree', { shippedBy: 'gantry', subagents: 'never' }],
+  ['ExitWorktree', { shippedBy: 'gantry', subagents: 'never' }],
   ['EndConversation', { ...NO_EFFECT, subagents: 'never' }],
 ];
 

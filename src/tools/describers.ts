@@ -35,6 +35,8 @@ import {
 } from './task-list/describe.js';
 import { todoWriteDescriber } from './todo-write/describe.js';
 import { skillDescriber } from './skill/describe.js';
+import { enterWorktreeDescriber, exitWorktreeDescriber } from './worktree/describe.js';
+import { webBrowserDescriber } from './web-browser/describe.js';
 
 /** The shell analysis, loaded on the first shell call (a Read-only hook never loads the parser). */
 let shellModule: Promise<typeof import('../shell/index.js')> | undefined;
@@ -86,6 +88,9 @@ export function createToolDescribers(
     exitPlanModeDescriber,
     skillDescriber,
     monitorDescriber(describeCommand),
+    enterWorktreeDescriber,
+    exitWorktreeDescriber,
+    webBrowserDescriber,
   ];
   return new Map(entries.map((e) => [e.name, e]));
 }
