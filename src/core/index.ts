@@ -134,6 +134,7 @@ export type {
   SubagentRequest,
   SubagentRunner,
   TaskHandle,
+  TaskStopper,
   TemporaryRulesRequest,
   TemporaryRulesResult,
   ToolHookEvent,
