@@ -83,8 +83,7 @@ export class AgentChannel {
   observe(event: QueryEvent): void {
     if (this.waiting.size === 0 || event.type !== 'user') return;
     const seen = JSON.stringify(event.message.content);
-    for (const id of [...this.waiting.keys()])
-      if (seen.includes(`message_id="${id}"`)) this.waiting.delete(id);
+    for (const id of [...this.waiting.keys()]) if (seen.includes(id)) this.waiting.delete(id);
   }
 
   /** The run ended: no more sends; what it never took in. */

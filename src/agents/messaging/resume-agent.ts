@@ -8,18 +8,30 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ToolExecutionError, type ToolUseContext } from '../../core/index.js';
-import { resumeSession } from '../../loop/transcript/reader.js';
+import { messagesFromLines, readTranscriptLines, resumeSession } from '../../loop/transcript/reader.js';
 import type { ResumedSession } from '../../loop/types.js';
 import { taskNotificationText } from '../agent-tool.js';
 import { type AgentOutcome, runAgent } from '../run-agent.js';
 import { AgentChannel, type AgentRecord, endTrackedRun } from './agent-directory.js';
+
+/**
+ * A sidechain transcript as a session to continue: its lines are the agent's own conversation
+ * (marked `isSidechain`, which a main-session reader skips), so they are read as main lines.
+ */
+export function resumeSidechain(file: string): ResumedSession {
+  const session = resumeSession(file);
+  const lines = readTranscriptLines(file).lines.map((l) =>
+    l.isSidechain === true ? { ...l, isSidechain: false } : l,
+  );
+  return { ...session, messages: messagesFromLines(lines) };
+}
 
 /** Starts the resumed run; returns its output file. Throws when the transcript cannot be read. */
 export function resumeAgent(record: AgentRecord, texts: readonly string[], context: ToolUseContext): string {
   const { parent, agentId, definition } = record;
   let resumed: ResumedSession;
   try {
-    resumed = resumeSession(record.transcriptPath);
+    resumed = resumeSidechain(record.transcriptPath);
   } catch (error) {
     throw new ToolExecutionError(
       `Agent ${agentId} cannot be resumed: its transcript could not be read (${error instanceof Error ? error.message : String(error)}).`,

@@ -98,11 +98,12 @@ const DESCRIPTION = [
 ].join('\n');
 
 function senderOf(
+  selfId: string | undefined,
   context: ToolUseContext,
   teams: TeamRouter | undefined,
   records: (id: string) => AgentRecord | undefined,
 ): string {
-  if (context.agentId) return records(context.agentId)?.name ?? context.agentId;
+  if (selfId) return records(selfId)?.name ?? selfId;
   return teams?.self(context)?.member ?? 'main';
 }
 
@@ -135,7 +136,9 @@ export function createSendMessageTool(options: { teams?: TeamRouter } = {}) {
       const here = loopHandleOf(context);
       if (!here) throw new ToolExecutionError('SendMessage runs only inside a Gantry session (query()).');
       const directory = directoryOf(here.tasks);
-      const from = senderOf(context, teams, (id) => directory.get(id));
+      // The calling agent: this loop's own agent id (absent in a main session).
+      const selfId = here.options.agentId ?? context.agentId;
+      const from = senderOf(selfId, context, teams, (id) => directory.get(id));
       const summary = messageSummary(input);
       const structured = typeof input.message === 'string' ? undefined : input.message;
       const text = typeof input.message === 'string' ? input.message : structuredText(input.message);
@@ -151,7 +154,7 @@ export function createSendMessageTool(options: { teams?: TeamRouter } = {}) {
       });
 
       if (input.to === 'main') {
-        if (!context.agentId)
+        if (!selfId)
           throw new ToolInputError(
             'You are the main session: "main" is you. Send to an agent id or name.',
             'to',
@@ -166,7 +169,7 @@ export function createSendMessageTool(options: { teams?: TeamRouter } = {}) {
       if (found && 'error' in found) throw new ToolInputError(found.error, 'to');
       if (found) {
         const record = found.record;
-        if (record.agentId === context.agentId)
+        if (record.agentId === selfId)
           throw new ToolInputError('That agent is you: send to another agent.', 'to');
         if (structured?.type === 'shutdown_request') {
           if (record.status === 'running') await here.tasks.stop(record.agentId, 'model');
@@ -196,9 +199,10 @@ export function createSendMessageTool(options: { teams?: TeamRouter } = {}) {
           );
         if (record.status === 'running')
           throw new ToolExecutionError(`Agent ${record.agentId} is still finishing; send again in a moment.`);
+        const stoppedByModel = record.stoppedBy === 'model';
         const outputFile = resumeAgent(record, [wrapped], context);
         return data(
-          `Agent ${record.agentId}${record.name ? ` ("${record.name}")` : ''} had ${record.stoppedBy === 'model' ? 'been stopped' : 'finished'}; it resumes in the background with its history and this message. You will get a <task-notification> when it is done (output: ${outputFile}).`,
+          `Agent ${record.agentId}${record.name ? ` ("${record.name}")` : ''} had ${stoppedByModel ? 'been stopped' : 'finished'}; it resumes in the background with its history and this message. You will get a <task-notification> when it is done (output: ${outputFile}).`,
           record.agentId,
           'resume',
         );

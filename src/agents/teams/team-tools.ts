@@ -63,7 +63,7 @@ export function createTeamCreateTool() {
     },
     async *call(input, context) {
       const lead = leadOf(context);
-      if (context.agentId || teammateMembership())
+      if (lead.depth > 0 || teammateMembership())
         throw new ToolExecutionError(
           'Only a main session can lead a team (sub-agents and teammates cannot).',
         );
@@ -280,7 +280,7 @@ export type TeammateLauncher = (
 
 export const launchTeammate: TeammateLauncher = async (spec, context) => {
   const here = loopHandleOf(context);
-  const team = here && !context.agentId ? leadTeamOf(here) : undefined;
+  const team = here && here.depth === 0 ? leadTeamOf(here) : undefined;
   if (!team) return undefined;
   try {
     return await spawnTeammate(team, spec);
