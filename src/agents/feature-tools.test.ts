@@ -20,7 +20,7 @@ describe('agentFeatureTools', () => {
     [{}, [], 'no flag: nothing'],
     [{ SEND_MESSAGE: true }, ['SendMessage'], 'SEND_MESSAGE: SendMessage alone'],
     [{ TEAMS: true }, ['SendMessage', 'TeamCreate', 'TeamDelete', 'ListPeers'], 'TEAMS implies SendMessage'],
-  ])('%j → %j (%s)', async (features, names, _reason) => {
+  ] as [Record<string, boolean>, string[], string][])('%j → %j (%s)', async (features, names, _reason) => {
     const out = await agentFeatureTools({ features, env: {} });
     expect(out.tools.map((t) => t.name)).toEqual(names);
     expect(out.teammates !== undefined).toBe(features.TEAMS === true);

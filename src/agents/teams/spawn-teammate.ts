@@ -116,7 +116,8 @@ export async function spawnTeammate(team: LeadTeam, spec: TeammateSpec): Promise
     } finally {
       closeSync(fd);
     }
-    child.unref();
+    // Not unref'd: while a teammate runs, the lead's process stays up to hear from it (its loop
+    // holds the session open; the child handle keeps Node's event loop alive).
     const started = child;
     const exited = new Promise<void>((resolve) => {
       started.once('exit', () => {

@@ -60,20 +60,47 @@ export function becomeLead(lead: LoopHandle, name: string, dir: string): LeadTea
     lead,
     processes: new Map(),
     poller: setInterval(() => {
-      if (!pollLeadInbox(team)) endLead(lead);
+      if (!pollLeadInbox(team)) endLead(lead, { stopTeammates: true });
     }, 200),
   };
   team.poller.unref();
   leads.set(lead.tasks, team);
+  watchExit(team);
   return team;
 }
 
-/** Stops polling (TeamDelete, or the lead's loop is gone). */
-export function endLead(lead: LoopHandle): void {
+/** Stops polling (TeamDelete, or the lead's loop is gone); `stopTeammates`: SIGTERM the processes it started. */
+export function endLead(lead: LoopHandle, options: { stopTeammates?: boolean } = {}): void {
   const team = leads.get(lead.tasks);
   if (!team) return;
   clearInterval(team.poller);
   leads.delete(lead.tasks);
+  live.delete(team);
+  if (options.stopTeammates) terminateTeammates(team);
+}
+
+/** SIGTERM to every teammate process group this lead started that has not exited. */
+function terminateTeammates(team: LeadTeam): void {
+  for (const { child } of team.processes.values()) {
+    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) continue;
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/** Leads of this process: when it exits, the teammates it started are told to stop (no orphans). */
+const live = new Set<LeadTeam>();
+let exitHook = false;
+function watchExit(team: LeadTeam): void {
+  live.add(team);
+  if (exitHook) return;
+  exitHook = true;
+  process.once('exit', () => {
+    for (const t of live) terminateTeammates(t);
+  });
 }
 
 /** The team this process is a teammate of, from its environment. */
