@@ -521,7 +521,7 @@ export function createAgentTool(options: AgentToolOptions = {}) {
         type: 'text' as const,
         text:
           data.status === 'teammate_spawned' && data.teammate
-            ? `Started teammate "${data.teammate.name}" of team "${data.teammate.team}" as its own process (permission mode ${data.teammate.permissionMode}). Send it messages with SendMessage (to: "${data.teammate.name}"); its replies reach you as agent messages.`
+            ? `Started teammate "${data.teammate.name}" of team "${data.teammate.team}" as its own process${data.teammate.tmuxPane ? ` in tmux pane ${data.teammate.tmuxPane}` : ''} (permission mode ${data.teammate.permissionMode}). Send it messages with SendMessage (to: "${data.teammate.name}"); its replies reach you as agent messages.`
             : data.status === 'async_launched'
               ? renderLaunchNotice(data)
               : renderForegroundResult(data),

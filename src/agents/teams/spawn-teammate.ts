@@ -21,7 +21,7 @@ import { narrowPermissionMode } from '../../runtime/index.js';
 import { deliverToInbox } from './mailbox.js';
 import type { LeadTeam } from './team-session.js';
 import { pollLeadInbox } from './team-session.js';
-import { TEAM_LEAD, type TeamMember, updateTeam, validName } from './team-store.js';
+import { readTeam, TEAM_LEAD, type TeamMember, updateTeam, validName } from './team-store.js';
 
 export interface TeammateSpec {
   name: string;
@@ -60,6 +60,33 @@ export function teammateCommand(team: string, name: string, env = process.env): 
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/**
+ * A teammate in a tmux pane is not this process's child: it has ended once its config entry says
+ * so or its pane is gone. The poll is not unref'd, so the lead's process stays up meanwhile.
+ */
+function memberEnded(team: LeadTeam, name: string, pane: string): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setInterval(() => {
+      let ended = false;
+      try {
+        ended = readTeam(team.dir).members.find((m) => m.name === name)?.status === 'ended';
+      } catch {
+        ended = true; // The team folder is gone.
+      }
+      if (!ended) {
+        const r = spawnSync('tmux', ['display-message', '-p', '-t', pane, '#{pane_dead}'], {
+          encoding: 'utf8',
+        });
+        ended = r.status !== 0 || r.stdout.trim() === '1';
+      }
+      if (!ended) return;
+      clearInterval(timer);
+      pollLeadInbox(team);
+      resolve();
+    }, 200);
+  });
+}
+
 export async function spawnTeammate(team: LeadTeam, spec: TeammateSpec): Promise<SpawnedTeammate> {
   if (!validName(spec.name) || spec.name === TEAM_LEAD)
     throw new Error(`"${spec.name}" cannot name a teammate (letters, digits, -, _, .; not "${TEAM_LEAD}")`);
@@ -97,13 +124,20 @@ export async function spawnTeammate(team: LeadTeam, spec: TeammateSpec): Promise
   let child: ChildProcess | undefined;
   let tmuxPane: string | undefined;
   if (process.env.GANTRY_TEAMMATE_MODE === 'tmux' && process.env.TMUX) {
-    const shell = `cd ${quote(lead.cwd())} && ${argv.map(quote).join(' ')} > ${quote(logFile)} 2>&1`;
+    // A pane gets the tmux server's environment, not this process's: the variables the teammate
+    // needs from the lead (model provider, Gantry's own) go in a file only the user can read.
+    const passed = Object.fromEntries(
+      Object.entries(env).filter(([k]) => /^(ANTHROPIC_|OPENAI_|GANTRY_|CLAUDE_)/.test(k) || k === 'HOME'),
+    );
+    writeFileSync(path.join(memberDir, 'env.json'), JSON.stringify(passed), { mode: 0o600 });
+    const shell = `cd ${quote(lead.cwd())} && GANTRY_TEAMS_ROOT=${quote(env.GANTRY_TEAMS_ROOT)} ${argv.map(quote).join(' ')} > ${quote(logFile)} 2>&1`;
     const r = spawnSync('tmux', ['split-window', '-d', '-P', '-F', '#{pane_id}', shell], {
       encoding: 'utf8',
       env,
     });
     if (r.status !== 0) throw new Error(`tmux could not open a pane: ${r.stderr.trim()}`);
     tmuxPane = r.stdout.trim();
+    lead.hold(memberEnded(team, spec.name, tmuxPane));
   } else {
     const fd = openSync(logFile, 'a');
     try {

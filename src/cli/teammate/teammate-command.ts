@@ -12,6 +12,8 @@
  * It runs in the permission mode the lead narrowed for it, with the lead's deny and ask rules as an
  * extra settings file; its state (active, idle, ended) is kept in the team's config.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { drainInbox, deliverToInbox, type MailboxMessage } from '../../agents/teams/mailbox.js';
 import { mailboxMessageText } from '../../agents/teams/team-session.js';
@@ -44,8 +46,17 @@ function intro(team: string, name: string): string {
   ].join('\n');
 }
 
+/** Variables the lead handed over in a file (a tmux pane does not inherit the lead's environment). */
+function loadLeadEnv(file: string): void {
+  if (!existsSync(file)) return;
+  const vars = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+  for (const [k, v] of Object.entries(vars)) if (typeof v === 'string') process.env[k] = v;
+}
+
 export async function runTeammate(o: TeammateOptions, signal: AbortSignal): Promise<number> {
-  const dir = teamDir(o.team, process.env.GANTRY_TEAMS_ROOT ?? teamsRoot());
+  const root = process.env.GANTRY_TEAMS_ROOT ?? teamsRoot();
+  loadLeadEnv(path.join(teamDir(o.team, root), 'members', o.name, 'env.json'));
+  const dir = teamDir(o.team, process.env.GANTRY_TEAMS_ROOT ?? root);
   const config = readTeam(dir);
   const me = config.members.find((m) => m.name === o.name && m.role === 'teammate');
   if (!me) {
