@@ -179,20 +179,29 @@ export function createSendMessageTool(options: { teams?: TeamRouter } = {}) {
             'agent',
           );
         }
-        if (record.status === 'running' && record.channel?.send(messageId, wrapped))
+        const userStopped = (): boolean => record.stoppedBy === 'user';
+        const refuseUserStopped = (): never => {
+          throw new ToolExecutionError(
+            `Agent ${record.agentId}${record.name ? ` ("${record.name}")` : ''} was stopped by the user; it cannot be resumed. Start a new agent if the work is still needed.`,
+          );
+        };
+        // A stop takes effect before the run has wound down: a stopped agent is never written to.
+        if (userStopped()) refuseUserStopped();
+        if (
+          record.status === 'running' &&
+          record.stoppedBy === undefined &&
+          record.channel?.send(messageId, wrapped)
+        )
           return data(
             `Message delivered to agent ${record.agentId}${record.name ? ` ("${record.name}")` : ''}: it reads it at its next step.`,
             record.agentId,
             'agent',
           );
         if (record.status === 'running') {
-          // The run is just ending: wait for it, then resume it with the message.
+          // The run is ending (it finished or was stopped just now): wait for it, then resume it.
           await here.tasks.waitForEnd(record.agentId, 30_000, context.abortController.signal);
         }
-        if (record.status === 'killed' && record.stoppedBy === 'user')
-          throw new ToolExecutionError(
-            `Agent ${record.agentId}${record.name ? ` ("${record.name}")` : ''} was stopped by the user; it cannot be resumed. Start a new agent if the work is still needed.`,
-          );
+        if (userStopped()) refuseUserStopped();
         if (!record.transcriptPath)
           throw new ToolExecutionError(
             `Agent ${record.agentId} cannot be resumed: this session keeps no transcripts.`,
