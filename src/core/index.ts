@@ -137,6 +137,7 @@ export type {
   SubagentRequest,
   SubagentRunner,
   TaskHandle,
+  TaskStopper,
   TemporaryRulesRequest,
   TemporaryRulesResult,
   ToolHookEvent,

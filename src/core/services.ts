@@ -6,10 +6,17 @@
 import type { BackgroundTaskInfo, ToolUseContext } from './context.js';
 import type { ModelClient } from './model-client.js';
 
+/** Who stops a background task: the model (TaskStop) or the person / host (everything else). */
+export type TaskStopper = 'model' | 'user';
+
 /** What the task registry needs from a running task. */
 export interface TaskHandle {
-  /** Stops the task; resolves once it has ended. Must be idempotent. */
-  stop(): Promise<void>;
+  /**
+   * Stops the task; resolves once it has ended. Must be idempotent. `by`: who asked — `model`
+   * (the TaskStop tool) or `user` (the person or the host: the default). A background agent stopped
+   * by the model may be resumed with SendMessage; one stopped by the user may not.
+   */
+  stop(by?: TaskStopper): Promise<void>;
   /** Settles when the task has ended, however it ended (after `AppState.tasks` was updated). */
   ended: Promise<void>;
   /** Synchronous last-resort kill, used when the host process exits. */
@@ -33,8 +40,8 @@ export interface BackgroundTaskRegistry {
   command(id: string): string | undefined;
   /** True while a registered task has not ended. */
   isRunning(id: string): boolean;
-  /** Stops a task. Resolves false when the id is not registered here. */
-  stop(id: string): Promise<boolean>;
+  /** Stops a task (`by` default `user`). Resolves false when the id is not registered here. */
+  stop(id: string, by?: TaskStopper): Promise<boolean>;
   /** Waits until the task ends, `timeoutMs` passes or `signal` aborts. True when it ended (or is unknown). */
   waitForEnd(id: string, timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
   /** Bytes of output already handed to TaskOutput readers. */

@@ -291,7 +291,10 @@ const ROWS: ReadonlyArray<readonly [string, Row]> = [
       openWorld: true,
     },
   ],
-  ['SendMessage', NO_EFFECT],
+  ['SendMessage', { ...NO_EFFECT, shippedBy: 'gantry' }],
+  ['TeamCreate', { ...NO_EFFECT, shippedBy: 'gantry' }],
+  ['TeamDelete', { ...NO_EFFECT, shippedBy: 'gantry' }],
+  ['ListPeers', { ...NO_EFFECT, shippedBy: 'gantry' }],
   // A skill call loads instructions; what they lead to is decided call by call, so plan mode lets
   // it through to the normal flow (where it asks unless a `Skill` rule decides).
   ['Skill', { ruleKind: 'content:skill', planModePass: true, shippedBy: 'gantry' }],

@@ -21,6 +21,8 @@ import { grepDescriber } from './grep/describe.js';
 import { notebookEditDescriber } from './notebook-edit/describe.js';
 import { readDescriber } from './read/describe.js';
 import { sleepDescriber } from './sleep/describe.js';
+import { sendMessageDescriber } from './send-message/describe.js';
+import { listPeersDescriber, teamCreateDescriber, teamDeleteDescriber } from './teams/describe.js';
 import { taskOutputDescriber, taskStopDescriber } from './tasks/describe.js';
 import { webFetchDescriber } from './web-fetch/describe.js';
 import { webSearchDescriber } from './web-search/describe.js';
@@ -78,6 +80,10 @@ export function createToolDescribers(
     webFetchDescriber,
     webSearchDescriber,
     agentDescriber,
+    sendMessageDescriber,
+    teamCreateDescriber,
+    teamDeleteDescriber,
+    listPeersDescriber,
     todoWriteDescriber,
     taskCreateDescriber,
     taskGetDescriber,

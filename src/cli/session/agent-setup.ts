@@ -45,6 +45,7 @@ import {
 import type { ToolPool } from '../../runtime/index.js';
 import { createSandboxManager, type SandboxManager } from '../../sandbox/index.js';
 import { createAgentTool, createSubagentRunner, loadAgentDefinitions } from '../../agents/index.js';
+import { agentFeatureTools } from '../../agents/feature-tools.js';
 import { getAllBaseTools, planFileFor } from '../../tools/index.js';
 import { readFeatureSettings } from '../../loop/feature-settings-files.js';
 import { readWebSettings } from '../../loop/web-settings-files.js';
@@ -289,8 +290,13 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
     });
     for (const p of loadedAgents.problems)
       warnings.push(`agent definition skipped: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`);
+    const featureTools = await agentFeatureTools({ env: { ...env, ...extras.env } });
     const all = [
-      createAgentTool({ agents: loadedAgents.agents }),
+      createAgentTool({
+        agents: loadedAgents.agents,
+        ...(featureTools.teammates ? { teammates: featureTools.teammates } : {}),
+      }),
+      ...featureTools.tools,
       ...(await getAllBaseTools({
         ...(sandbox ? { bashSandbox: sandbox } : {}),
         web: web.web,
