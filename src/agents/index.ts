@@ -41,3 +41,5 @@ export {
   parseAgentFile,
 } from './load-agents.js';
 export { createSubagentRunner } from './subagent-runner.js';
+// SendMessage and the agent-team tools load only when their flag is on (docs/teams.md).
+export { type AgentFeatureTools, agentFeatureTools } from './feature-tools.js';
