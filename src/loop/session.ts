@@ -235,6 +235,8 @@ export async function createLoopSession(
     ...(options.additionalDirectories ? { additionalDirectories: options.additionalDirectories } : {}),
     sessionId,
     ...(options.planFile ? { planFilePath: options.planFile(sessionId) } : {}),
+    // tools that refuse sub-agents or keep per-agent state (EnterWorktree, TodoWrite) read it
+    ...(options.agentId ? { agentId: options.agentId } : {}),
     permissionMode,
     model,
     decide: loopDecider({

@@ -125,6 +125,8 @@ export interface ToolRunnerOptions {
   runSubagent?: SubagentRunner;
   /** The rest of the session services tools may use (hooks they fire, the state directory, …). */
   services?: Omit<SessionServicesOptions, 'modelClient'>;
+  /** The sub-agent whose loop this is (tools see it as `context.agentId`); absent for the main session. */
+  agentId?: string;
 }
 
 export interface ToolRunner {
@@ -215,6 +217,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     sessionId: options.sessionId,
     ...(options.sessionDir ? { sessionDir: options.sessionDir } : {}),
     ...(options.planFilePath ? { planFilePath: options.planFilePath } : {}),
+    ...(options.agentId ? { agentId: options.agentId } : {}),
     permissionMode: options.permissionMode,
     decide: options.decide,
     ...(options.canUseTool ? { canUseTool: options.canUseTool } : {}),

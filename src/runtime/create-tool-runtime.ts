@@ -91,6 +91,8 @@ export interface ToolRuntimeOptions {
   readFileState?: ReadFileState;
   /** Environment read for `GANTRY_MAX_TOOL_USE_CONCURRENCY` (default `process.env`). */
   env?: Record<string, string | undefined>;
+  /** The sub-agent this runtime runs for (`ToolUseContext.agentId`); absent for the main session. */
+  agentId?: string;
 }
 
 /** Options of one turn. */
@@ -170,6 +172,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     readFileState: options.readFileState ?? new ReadFileState(),
     messages: [],
     services,
+    ...(options.agentId ? { agentId: options.agentId } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.notify ? { notify: options.notify } : {}),
   };

@@ -141,6 +141,26 @@ describe('gantry -p: EnterWorktree / ExitWorktree', () => {
     );
   });
 
+  it('a sub-agent is refused: EnterWorktree is for the main session only', async () => {
+    await run(
+      [
+        reply.toolUse('Agent', {
+          description: 'wt',
+          prompt: 'use a worktree',
+          subagent_type: 'general-purpose',
+        }),
+        reply.toolUse('EnterWorktree', { name: 'from-sub-agent' }),
+        reply.text('The sub-agent is done.'),
+        reply.text('Done.'),
+      ],
+      ['--allowedTools', 'Agent'],
+      { GANTRY_FEATURE_WORKTREE: '1' },
+    );
+    const subResult = JSON.stringify(fake?.messageRequests[2]?.body.messages.at(-1));
+    expect(subResult).toContain('not available to sub-agents');
+    expect(existsSync(path.join(world.project, '.gantry', 'worktrees', 'from-sub-agent'))).toBe(false);
+  });
+
   it('without the flag the tools are not offered', async () => {
     const r = await run([reply.text('Nothing to do.')], [], {});
     expect(r.code, r.stderr).toBe(0);
