@@ -129,6 +129,8 @@ export {
 export type {
   BackgroundTaskRegistry,
   SessionInbox,
+  SessionResource,
+  SessionResources,
   SessionServices,
   SubagentReport,
   SubagentRequest,
@@ -141,4 +143,9 @@ export type {
   ToolHookRunner,
   UntilNextPromptControls,
 } from './services.js';
-export { type ReminderView, systemReminderText, type ToolReminders } from './reminders.js';
+export {
+  type AfterCallView,
+  type ReminderView,
+  systemReminderText,
+  type ToolReminders,
+} from './reminders.js';

@@ -152,6 +152,23 @@ export interface SessionInbox {
   hold(until: Promise<unknown>): void;
 }
 
+/** Something the session shuts down with itself (a language server, a connection). */
+export interface SessionResource {
+  dispose(): void | Promise<void>;
+}
+
+/**
+ * The session's long-lived resources by name (`lsp:typescript`): a tool that starts something
+ * which outlives its call registers it here, so it is found again by later calls and disposed with
+ * the session (in reverse order of registration).
+ */
+export interface SessionResources {
+  /** Registers `resource` under `name`. Throws when the name is taken or the session has ended. */
+  register(name: string, resource: SessionResource): void;
+  /** The resource registered under `name`. */
+  get(name: string): SessionResource | undefined;
+}
+
 /** The per-session services a tool may use (shared by the main session and its sub-agents). */
 export interface SessionServices {
   /** The session's background tasks. */
@@ -172,4 +189,6 @@ export interface SessionServices {
   readonly sessionStateDir?: string;
   /** Delivers text to the model later (events, fired prompts); absent: the host runs no loop. */
   readonly inbox?: SessionInbox;
+  /** Resources that live as long as the session (language servers); absent: the host keeps none. */
+  readonly resources?: SessionResources;
 }

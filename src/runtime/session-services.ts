@@ -14,6 +14,7 @@
 import type {
   ModelClient,
   SessionInbox,
+  SessionResource,
   SessionServices,
   SubagentRunner,
   ToolHookRunner,
@@ -22,10 +23,8 @@ import type {
 import type { SandboxManager } from '../sandbox/index.js';
 import { BackgroundTaskManager } from './background-tasks.js';
 
-/** Anything a session can shut down. */
-export interface SessionResource {
-  dispose(): void | Promise<void>;
-}
+/** Anything a session can shut down (core's interface, re-exported for hosts). */
+export type { SessionResource };
 
 /** A resource that failed to dispose, by the name it was registered under. */
 export interface DisposeFailure {
@@ -122,6 +121,7 @@ export function createSessionServices(options: SessionServicesOptions = {}): Ses
     ...(options.inbox ? { inbox: options.inbox } : {}),
     register,
     get: (name) => resources.get(name),
+    resources: { register, get: (name) => resources.get(name) },
     names: () => [...resources.keys()],
     get disposed() {
       return disposing !== undefined;

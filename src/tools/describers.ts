@@ -19,6 +19,7 @@ import { bashDescriber, type DescribeCommand, describeShellInput } from './bash/
 import { editDescriber } from './edit/describe.js';
 import { globDescriber } from './glob/describe.js';
 import { grepDescriber } from './grep/describe.js';
+import { lspDescriber } from './lsp/describe.js';
 import { notebookEditDescriber } from './notebook-edit/describe.js';
 import { readDescriber } from './read/describe.js';
 import { sleepDescriber } from './sleep/describe.js';
@@ -80,6 +81,7 @@ export function createToolDescribers(
     taskOutputDescriber,
     taskStopDescriber,
     sleepDescriber,
+    lspDescriber,
     webFetchDescriber,
     webSearchDescriber,
     agentDescriber,

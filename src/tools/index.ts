@@ -12,6 +12,7 @@
  */
 import type { AnyTool } from '../core/index.js';
 import type { WebSettings } from '../core/web-settings.js';
+import type { LspServerConfig } from './lsp/config.js';
 import { BashTool, createBashTool } from './bash/bash.tool.js';
 import type { BashSandbox } from './bash/spawn-spec.js';
 import { GlobTool } from './glob/glob.tool.js';
@@ -142,7 +143,7 @@ export { findToolByName } from '../core/tool.js';
 export { canonicalToolName, type RuleKind, type ToolTraits, traitsOf } from '../core/tool-traits.js';
 
 /** Named feature flags guarding conditional tools. */
-export const FEATURE_FLAGS = ['SLEEP'] as const;
+export const FEATURE_FLAGS = ['SLEEP', 'LSP'] as const;
 export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
 
 /** Registry configuration: explicit feature switches (override the environment). */
@@ -171,6 +172,8 @@ export interface ToolRegistryConfig {
    * default `process.cwd()`) and the home for user skills (default the OS home).
    */
   skills?: SkillToolOptions;
+  /** The language servers of the LSP tool (settings `lspServers`, checked by `parseLspServers`). */
+  lspServers?: readonly LspServerConfig[];
 }
 
 /** True when feature `name` is on: config first, then env `GANTRY_FEATURE_<NAME>` ∈ {`1`, `true`}. */
@@ -217,6 +220,14 @@ export async function getAllBaseTools(config: ToolRegistryConfig = {}): Promise<
 
     // Behind feature flags: the module is imported only when the flag is on.
     ...(feature('SLEEP', config) ? [(await import('./sleep/sleep.tool.js')).SleepTool] : []),
+    ...(feature('LSP', config)
+      ? [
+          (await import('./lsp/lsp.tool.js')).createLspTool({
+            servers: config.lspServers ?? [],
+            ...(config.env ? { env: config.env } : {}),
+          }),
+        ]
+      : []),
   ];
 }
 

@@ -13,6 +13,7 @@ import { buildTool } from '../core/index.js';
 import { makeTempDir } from '../testing/runtime-fixtures.js';
 import { REPO_ROOT } from '../testing/shared-data.js';
 import { feature, filterEnabledTools, getAllBaseTools, getTools } from './index.js';
+import { parseLspServers } from './lsp/config.js';
 
 const run = promisify(execFile);
 
@@ -51,8 +52,24 @@ describe('getAllBaseTools', () => {
     expect(on.length).toBe(off.length + 1);
   });
 
+  it('includes LSP only when its flag is on; enabled only with a configured server', async () => {
+    const off = await getAllBaseTools({ env: {} });
+    const on = await getAllBaseTools({ env: { GANTRY_FEATURE_LSP: '1' } });
+    expect(off.map((t) => t.name)).not.toContain('LSP');
+    const lsp = on.find((t) => t.name === 'LSP');
+    expect(lsp?.isEnabled()).toBe(false);
+    const configured = await getAllBaseTools({
+      features: { LSP: true },
+      lspServers: parseLspServers(
+        { sh: { command: 'x', extensionToLanguage: { '.sh': 'shellscript' } } },
+        '/',
+      ).servers,
+    });
+    expect(configured.find((t) => t.name === 'LSP')?.isEnabled()).toBe(true);
+  });
+
   it('every tool has a unique name and no alias shadows another tool', async () => {
-    const tools = await getAllBaseTools({ features: { SLEEP: true } });
+    const tools = await getAllBaseTools({ features: { SLEEP: true, LSP: true } });
     const names = tools.flatMap((t) => [t.name, ...t.aliases]);
     expect(new Set(names).size).toBe(names.length);
   });
@@ -66,21 +83,31 @@ describe('getAllBaseTools', () => {
       await temp.cleanup();
     });
 
-    /** Runs the registry in a fresh Node process with a loader hook that reports every module under tools/sleep/. */
-    async function loadedModules(flag: 'on' | 'off'): Promise<{ loaded: string[]; tools: string }> {
+    /**
+     * Runs the registry in a fresh Node process with a loader hook that reports every module whose
+     * URL contains one of `watch`, with feature `flag` switched on or off.
+     */
+    async function loadedModules(
+      flag: 'SLEEP' | 'LSP',
+      state: 'on' | 'off',
+      watch: readonly string[],
+    ): Promise<{ loaded: string[]; tools: string }> {
       const script = path.join(temp.dir, 'probe.mjs');
+      // writeSync: the hooks run on their own thread, whose asynchronous stdout writes could be
+      // lost when the probe exits.
+      const hook = `import { writeSync } from 'node:fs'; export async function load(url, context, next) { if (${JSON.stringify(watch)}.some((w) => url.includes(w))) writeSync(1, 'LOADED ' + url + '\\n'); return next(url, context); }`;
       await writeFile(
         script,
         [
           "import { register } from 'node:module';",
-          `register('data:text/javascript,' + encodeURIComponent("export async function load(url, context, next) { if (url.includes('/tools/sleep/')) process.stdout.write('LOADED ' + url + '\\\\n'); return next(url, context); }"));`,
+          `register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}));`,
           'const { getAllBaseTools } = await import(process.argv[2]);',
-          "const tools = await getAllBaseTools({ features: { SLEEP: process.argv[3] === 'on' }, env: {} });",
+          "const tools = await getAllBaseTools({ features: { [process.argv[3]]: process.argv[4] === 'on' }, env: {} });",
           "console.log('TOOLS ' + tools.map((t) => t.name).join(','));",
         ].join('\n'),
       );
       const registry = pathToFileURL(path.join(REPO_ROOT, 'src/tools/index.ts')).href;
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', script, registry, flag], {
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', script, registry, flag, state], {
         cwd: REPO_ROOT,
       });
       const lines = stdout.trim().split('\n');
@@ -91,12 +118,23 @@ describe('getAllBaseTools', () => {
     }
 
     it('flag off: no module under tools/sleep/ is loaded; flag on: it is', async () => {
-      const off = await loadedModules('off');
+      const off = await loadedModules('SLEEP', 'off', ['/tools/sleep/']);
       expect(off.loaded).toEqual([]);
       expect(off.tools).not.toContain('Sleep');
-      const on = await loadedModules('on');
+      const on = await loadedModules('SLEEP', 'on', ['/tools/sleep/']);
       expect(on.loaded.some((l) => l.endsWith('/tools/sleep/sleep.tool.ts'))).toBe(true);
       expect(on.tools).toContain('Sleep');
+    });
+
+    it('LSP off: neither tools/lsp/ nor the JSON-RPC libraries are loaded; on: they are', async () => {
+      const watch = ['/tools/lsp/', '/vscode-jsonrpc/', '/vscode-languageserver-protocol/'];
+      const off = await loadedModules('LSP', 'off', watch);
+      expect(off.loaded).toEqual([]);
+      expect(off.tools.split(',')).not.toContain('LSP');
+      const on = await loadedModules('LSP', 'on', watch);
+      expect(on.loaded.some((l) => l.endsWith('/tools/lsp/lsp.tool.ts'))).toBe(true);
+      expect(on.loaded.some((l) => l.includes('/vscode-jsonrpc/'))).toBe(true);
+      expect(on.tools.split(',')).toContain('LSP');
     });
   });
 });
