@@ -47,6 +47,7 @@ import { createAgentTool, createSubagentRunner, loadAgentDefinitions } from '../
 import { getAllBaseTools, planFileFor } from '../../tools/index.js';
 import { readWebSettings } from '../../loop/web-settings-files.js';
 import { describerFor } from '../shared/guard.js';
+import { readLspSettings } from './lsp-settings.js';
 import { readSettingsExtras } from './settings-extras.js';
 import { resolveSettingsInput, SettingsInputError } from './settings-input.js';
 import { selectTools } from './tool-selection.js';
@@ -262,6 +263,8 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
       });
     const web = readWebSettings(settings);
     warnings.push(...web.warnings);
+    const lsp = readLspSettings(settings, cwd);
+    warnings.push(...lsp.warnings);
     const loadedAgents = loadAgentDefinitions({
       cwd,
       home,
@@ -277,6 +280,7 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
         modelProvider: modelClient.config.provider,
         env: { ...env, ...extras.env },
         skills: { projectRoot: cwd, home },
+        lspServers: lsp.servers,
       })),
     ];
     const selection = selectTools(all, flags.tools, (name) => baseEngine.isToolDenied(name));

@@ -13,7 +13,8 @@
  * | prepareCallHierarchy | textDocument/prepareCallHierarchy | callHierarchyProvider |
  * | incomingCalls / outgoingCalls | prepareCallHierarchy, then callHierarchy/incomingCalls or outgoingCalls per item | callHierarchyProvider |
  *
- * Positions: the model gives 1-based line and character; LSP wants 0-based (characters in UTF-16
+ * documentSymbol answers are put in file order (children too); workspace symbols keep the server's
+ * ranking. Positions: the model gives 1-based line and character; LSP wants 0-based (characters in UTF-16
  * code units, which is what JavaScript string indices count). Every position that comes back is
  * turned into 1-based again.
  */
@@ -217,7 +218,14 @@ export function normaliseDocumentSymbols(
   result: DocumentSymbol[] | SymbolInformation[] | null | undefined,
 ): LspSymbolData[] {
   if (!result) return [];
-  return result.map((s) => ('location' in s ? flatSymbol(s) : documentSymbol(s)));
+  return inFileOrder(result.map((s) => ('location' in s ? flatSymbol(s) : documentSymbol(s))));
+}
+
+/** Symbols (and their children) sorted by position: servers answer in their own order. */
+function inFileOrder(symbols: LspSymbolData[]): LspSymbolData[] {
+  return symbols
+    .map((s) => (s.children ? { ...s, children: inFileOrder(s.children) } : s))
+    .sort((a, b) => a.line - b.line || a.character - b.character);
 }
 
 function callItem(item: CallHierarchyItem): LspCallItemData {
