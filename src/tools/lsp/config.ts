@@ -210,7 +210,9 @@ export interface LspServerMatch {
 
 /**
  * The first server (in configuration order) that handles `file` (absolute): by extension, then by
- * `filePatterns` relative to the server's workspace folder. Undefined when none does.
+ * `filePatterns` for files inside the server's workspace folder (a pattern with a `/` matches the
+ * path relative to that folder, one without matches the file name at any depth, as in gitignore).
+ * Undefined when none does.
  */
 export function serverForFile(servers: readonly LspServerConfig[], file: string): LspServerMatch | undefined {
   const ext = path.extname(file).toLowerCase();
@@ -221,8 +223,14 @@ export function serverForFile(servers: readonly LspServerConfig[], file: string)
   for (const server of servers) {
     if (!server.filePatterns.length) continue;
     const rel = path.relative(server.workspaceFolder, file).split(path.sep).join('/');
-    if (picomatch(server.filePatterns, { dot: true, basename: true })(rel))
-      return { server, languageId: server.languageId };
+    if (rel === '' || rel.startsWith('../') || path.isAbsolute(rel)) continue;
+    const base = rel.slice(rel.lastIndexOf('/') + 1);
+    const hit = server.filePatterns.some((pattern) =>
+      pattern.includes('/')
+        ? picomatch(pattern, { dot: true })(rel)
+        : picomatch(pattern, { dot: true })(base),
+    );
+    if (hit) return { server, languageId: server.languageId };
   }
   return undefined;
 }

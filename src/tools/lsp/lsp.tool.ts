@@ -9,7 +9,9 @@
  * Sequence of `call`: resolve the path (cwd, `~`, symlinks; must be the path the permission named)
  * → pick the server by extension or file pattern (none → an error naming what is configured) →
  * the session's `lsp:<name>` resource, started on first use or after a crash → sync the file from
- * disk (didOpen / didChange) → check the position against the file → the operation's requests →
+ * disk (didOpen / didChange) → check the position against the file → the operation's requests
+ * (an empty answer right after the server was shown new text is asked again once the server has
+ * published that text's diagnostics, at most 3 s later) →
  * source lines for the locations found → `data` (1-based, absolute paths); the model reads the
  * compact rendering (format.ts).
  *
@@ -42,6 +44,15 @@ const MAX_LINE_TEXTS = 200;
 const MAX_LINE_TEXT_FILES = 50;
 /** Longest source line shown (characters). */
 const MAX_LINE_TEXT_CHARS = 160;
+/** Longest wait for a server to finish looking at a text it was just shown (ms). */
+const FRESH_TEXT_WAIT_MS = 3_000;
+
+/** True when an answer found nothing at all. */
+function isEmpty(out: LspOutput): boolean {
+  if (out.hover !== undefined) return out.hover === null;
+  if (out.items !== undefined) return out.items.length === 0;
+  return (out.locations ?? out.symbols ?? []).length === 0;
+}
 
 const LspInput = z.strictObject({
   operation: z
@@ -158,6 +169,7 @@ export function createLspTool(options: LspToolOptions = {}) {
       const signal = context.abortController.signal;
       let out: LspOutput;
       try {
+        const before = server.diagnosticsSeq;
         const synced = await server.sync(client, p.resolved, match.languageId);
         const lines = synced.text.split(/\r?\n/);
         if (input.line > lines.length)
@@ -165,7 +177,7 @@ export function createLspTool(options: LspToolOptions = {}) {
             `line ${input.line} is past the end of ${input.filePath} (${lines.length} lines).`,
             'line',
           );
-        out = await runOperation(client, {
+        const request = {
           operation: input.operation,
           server: match.server.name,
           uri: synced.uri,
@@ -175,7 +187,14 @@ export function createLspTool(options: LspToolOptions = {}) {
           ...(input.query !== undefined && input.query !== '' ? { query: input.query } : {}),
           text: synced.text,
           signal,
-        });
+        };
+        out = await runOperation(client, request);
+        if (synced.changed && isEmpty(out)) {
+          // Some servers (bash-language-server) analyse a new text after answering: wait until
+          // they have published its diagnostics, then ask once more.
+          await server.waitForDiagnostics(synced.uri, before, FRESH_TEXT_WAIT_MS, signal);
+          out = await runOperation(client, request);
+        }
         if (out.locations) await addLineTexts(out.locations, p.resolved, synced.text);
       } catch (e) {
         throw operationError(match.server.name, input.operation, e);
