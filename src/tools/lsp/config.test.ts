@@ -38,7 +38,7 @@ describe('parseLspServers', () => {
       'a space in the name',
     ],
     [{ ts: 'typescript-language-server' }, 'the entry must be an object', 'a bare string'],
-  ])('%j is dropped: %s (%s)', (raw, message) => {
+  ])('%j is dropped: %s (%s)', (raw, message, _reason) => {
     const { servers, problems } = parseLspServers(raw, root);
     expect(servers).toEqual([]);
     expect(problems.map((p) => p.message).join('\n')).toContain(message);
@@ -72,7 +72,7 @@ describe('parseLspServers', () => {
     [{ startupTimeoutMs: 500 }, 500, 'our name'],
     [{ startupTimeout: 700 }, 700, "the plugin file's name, also milliseconds"],
     [{ startupTimeoutMs: -1 }, LSP_DEFAULTS.startupTimeoutMs, 'a negative time falls back, with a problem'],
-  ])('%j → startupTimeoutMs %d (%s)', (extra, expected) => {
+  ])('%j → startupTimeoutMs %d (%s)', (extra, expected, _reason) => {
     const { servers } = parseLspServers({ s: { command: 'x', filePatterns: ['*.x'], ...extra } }, root);
     expect(servers[0]?.startupTimeoutMs).toBe(expected);
   });
@@ -105,7 +105,7 @@ describe('serverForFile', () => {
     ['/work/project/sub/build/x.mk', 'make', 'makefile', 'a pattern relative to the workspace folder'],
     ['/work/project/build/x.mk', undefined, undefined, 'outside that workspace folder'],
     ['/work/project/notes.md', undefined, undefined, 'nothing handles it'],
-  ])('%s → %s (%s)', (file, server, languageId) => {
+  ])('%s → %s (%s)', (file, server, languageId, _reason) => {
     const match = serverForFile(servers, file);
     expect(match?.server.name).toBe(server);
     expect(match?.languageId).toBe(languageId);

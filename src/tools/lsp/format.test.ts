@@ -62,7 +62,7 @@ describe('renderLspOutput', () => {
       'No function or method at src/a.ts:3:5 to build a call hierarchy for.',
       'not on a function',
     ],
-  ])('%# %s', (out, expected) => {
+  ])('%# %s', (out, expected, _reason) => {
     expect(renderLspOutput(out, cwd)).toBe(expected);
   });
 
@@ -97,7 +97,7 @@ describe('protocol results', () => {
     [{ contents: { kind: 'markdown', value: '```ts\nx: number\n```' } }, '```ts\nx: number\n```', 'markup'],
     [{ contents: ['one', { language: 'sh', value: 'echo' }] }, 'one\n\n```sh\necho\n```', 'marked strings'],
     [{ contents: '  ' }, null, 'blank is nothing'],
-  ])('hover %j → %j (%s)', (hover, expected) => {
+  ])('hover %j → %j (%s)', (hover, expected, _reason) => {
     expect(hoverText(hover as Parameters<typeof hoverText>[0])).toBe(expected);
   });
 
@@ -106,7 +106,7 @@ describe('protocol results', () => {
     ['  return add(1, 2);', 12, 'add', 'just after the word'],
     ['$x = foo_bar', 6, 'foo_bar', 'underscores are part of a word'],
     ['a + b', 2, '', 'on an operator between spaces'],
-  ])('wordAt(%j, %d) → %j (%s)', (line, character, expected) => {
+  ])('wordAt(%j, %d) → %j (%s)', (line, character, expected, _reason) => {
     expect(wordAt(line, character)).toBe(expected);
   });
 });
