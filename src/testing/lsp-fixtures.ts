@@ -14,7 +14,9 @@ export const TSSERVER_JS = path.join(REPO_ROOT, 'node_modules/typescript59/lib/t
 
 /**
  * The `lspServers.typescript` entry. `useSyntaxServer: never`: every answer comes from the full
- * project (the separate syntax server answers from one file while the project loads).
+ * project (the separate syntax server answers from one file while the project loads). A long
+ * `diagnosticsTimeoutMs`: the tests only wait for diagnostics that do come (an error appearing or
+ * going away), and a loaded test machine can take seconds to check a file.
  */
 export function typescriptServerEntry(extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -22,6 +24,7 @@ export function typescriptServerEntry(extra: Record<string, unknown> = {}): Reco
     args: ['--stdio'],
     extensionToLanguage: { '.ts': 'typescript', '.tsx': 'typescriptreact' },
     initializationOptions: { tsserver: { path: TSSERVER_JS, useSyntaxServer: 'never' } },
+    diagnosticsTimeoutMs: 60_000,
     ...extra,
   };
 }

@@ -29,8 +29,12 @@ export const LSP_DEFAULTS = {
   shutdownTimeoutMs: 3_000,
   requestTimeoutMs: 30_000,
   maxRestarts: 3,
-  /** How long after an edit to wait for the server's diagnostics of the file. */
-  diagnosticsTimeoutMs: 5_000,
+  /**
+   * How long after an edit to wait for the server's diagnostics of the file. Some servers
+   * (typescript-language-server) publish only when a file's diagnostics change, so an edit that
+   * leaves a clean file clean waits this long for nothing: keep it short.
+   */
+  diagnosticsTimeoutMs: 2_000,
 } as const;
 
 /** One language server, checked. */
