@@ -45,7 +45,9 @@ describe('gantry -p: LSP', () => {
     anthropic = await startFakeAnthropicServer({
       apiKey: PRINT_TEST_KEY,
       script: [
-        reply.toolUse('LSP', { operation: 'hover', filePath: 'src/main.ts', line: 3, character: 10 }),
+        // math.ts: main.ts is first shown to the server by the Edit, so no answer about its older
+        // text can arrive in between.
+        reply.toolUse('LSP', { operation: 'hover', filePath: 'src/math.ts', line: 10, character: 17 }),
         reply.toolUse('Read', { file_path: files.main }),
         reply.toolUse('Edit', {
           file_path: files.main,

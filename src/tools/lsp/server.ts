@@ -24,6 +24,11 @@ export const MAX_OPEN_DOCUMENTS = 64;
 
 /** Quiet time after a publication before the diagnostics of a file count as settled (ms). */
 const DIAGNOSTICS_SETTLE_MS = 250;
+/**
+ * The same after an empty publication: it may answer an earlier text (servers that send no
+ * `version` cannot say which), with the answer for the new text still to come.
+ */
+const EMPTY_DIAGNOSTICS_SETTLE_MS = 1_000;
 
 interface OpenDocument {
   uri: string;
@@ -164,8 +169,9 @@ export class LspServer {
 
   /**
    * Waits for the diagnostics of `uri` published after sequence number `after`, then for a quiet
-   * time (servers publish in steps: syntax first, then types). Resolves with them, or undefined when
-   * none came within `timeoutMs` or `signal` aborted.
+   * time (servers may publish in steps, or answer an earlier text first): 250 ms, or 1 s after an
+   * empty list. Resolves with the latest, or undefined when none came within `timeoutMs` or
+   * `signal` aborted.
    */
   async waitForDiagnostics(
     uri: string,
@@ -199,7 +205,10 @@ export class LspServer {
       const seen = this.diagnostics.get(uri)?.seq ?? 0;
       const remaining = deadline - Date.now();
       if (remaining <= 0 || signal?.aborted) break;
-      await waitChange(Math.min(DIAGNOSTICS_SETTLE_MS, remaining));
+      const quiet = this.diagnostics.get(uri)?.diagnostics.length
+        ? DIAGNOSTICS_SETTLE_MS
+        : EMPTY_DIAGNOSTICS_SETTLE_MS;
+      await waitChange(Math.min(quiet, remaining));
       if ((this.diagnostics.get(uri)?.seq ?? 0) === seen) break;
     }
     return this.diagnostics.get(uri)?.diagnostics;
