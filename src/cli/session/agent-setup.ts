@@ -47,8 +47,8 @@ import { createSandboxManager, type SandboxManager } from '../../sandbox/index.j
 import { createAgentTool, createSubagentRunner, loadAgentDefinitions } from '../../agents/index.js';
 import { getAllBaseTools, planFileFor } from '../../tools/index.js';
 import { readWebSettings } from '../../loop/web-settings-files.js';
+import { readLspSettings } from '../../loop/lsp-settings-files.js';
 import { describerFor } from '../shared/guard.js';
-import { readLspSettings } from './lsp-settings.js';
 import { readSettingsExtras } from './settings-extras.js';
 import { resolveSettingsInput, SettingsInputError } from './settings-input.js';
 import { requestedToolNames, selectTools } from './tool-selection.js';

@@ -7,8 +7,8 @@
  * skipped; each problem found here is one warning line.
  */
 import { readFileSync } from 'node:fs';
-import type { LoadedSettings } from '../../permissions/index.js';
-import { type LspServerConfig, parseLspServers } from '../../tools/lsp/config.js';
+import type { LoadedSettings } from '../permissions/settings/types.js';
+import { type LspServerConfig, parseLspServers } from '../tools/lsp/config.js';
 
 export function readLspSettings(
   settings: LoadedSettings,

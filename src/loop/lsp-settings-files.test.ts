@@ -7,8 +7,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadSettings } from '../../permissions/settings/load.js';
-import { readLspSettings } from './lsp-settings.js';
+import { loadSettings } from '../permissions/settings/load.js';
+import { readLspSettings } from './lsp-settings-files.js';
 
 let root: string;
 let home: string;
