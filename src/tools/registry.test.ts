@@ -83,31 +83,21 @@ describe('getAllBaseTools', () => {
       await temp.cleanup();
     });
 
-    /**
-     * Runs the registry in a fresh Node process with a loader hook that reports every module whose
-     * URL contains one of `watch`, with feature `flag` switched on or off.
-     */
-    async function loadedModules(
-      flag: 'SLEEP' | 'LSP',
-      state: 'on' | 'off',
-      watch: readonly string[],
-    ): Promise<{ loaded: string[]; tools: string }> {
+    /** Runs the registry in a fresh Node process with a loader hook that reports every module under tools/sleep/. */
+    async function loadedModules(flag: 'on' | 'off'): Promise<{ loaded: string[]; tools: string }> {
       const script = path.join(temp.dir, 'probe.mjs');
-      // writeSync: the hooks run on their own thread, whose asynchronous stdout writes could be
-      // lost when the probe exits.
-      const hook = `import { writeSync } from 'node:fs'; export async function load(url, context, next) { if (${JSON.stringify(watch)}.some((w) => url.includes(w))) writeSync(1, 'LOADED ' + url + '\\n'); return next(url, context); }`;
       await writeFile(
         script,
         [
           "import { register } from 'node:module';",
-          `register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}));`,
+          `register('data:text/javascript,' + encodeURIComponent("export async function load(url, context, next) { if (url.includes('/tools/sleep/')) process.stdout.write('LOADED ' + url + '\\\\n'); return next(url, context); }"));`,
           'const { getAllBaseTools } = await import(process.argv[2]);',
-          "const tools = await getAllBaseTools({ features: { [process.argv[3]]: process.argv[4] === 'on' }, env: {} });",
+          "const tools = await getAllBaseTools({ features: { SLEEP: process.argv[3] === 'on' }, env: {} });",
           "console.log('TOOLS ' + tools.map((t) => t.name).join(','));",
         ].join('\n'),
       );
       const registry = pathToFileURL(path.join(REPO_ROOT, 'src/tools/index.ts')).href;
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', script, registry, flag, state], {
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', script, registry, flag], {
         cwd: REPO_ROOT,
       });
       const lines = stdout.trim().split('\n');
@@ -118,23 +108,12 @@ describe('getAllBaseTools', () => {
     }
 
     it('flag off: no module under tools/sleep/ is loaded; flag on: it is', async () => {
-      const off = await loadedModules('SLEEP', 'off', ['/tools/sleep/']);
+      const off = await loadedModules('off');
       expect(off.loaded).toEqual([]);
       expect(off.tools).not.toContain('Sleep');
-      const on = await loadedModules('SLEEP', 'on', ['/tools/sleep/']);
+      const on = await loadedModules('on');
       expect(on.loaded.some((l) => l.endsWith('/tools/sleep/sleep.tool.ts'))).toBe(true);
       expect(on.tools).toContain('Sleep');
-    });
-
-    it('LSP off: neither tools/lsp/ nor the JSON-RPC libraries are loaded; on: they are', async () => {
-      const watch = ['/tools/lsp/', '/vscode-jsonrpc/', '/vscode-languageserver-protocol/'];
-      const off = await loadedModules('LSP', 'off', watch);
-      expect(off.loaded).toEqual([]);
-      expect(off.tools.split(',')).not.toContain('LSP');
-      const on = await loadedModules('LSP', 'on', watch);
-      expect(on.loaded.some((l) => l.endsWith('/tools/lsp/lsp.tool.ts'))).toBe(true);
-      expect(on.loaded.some((l) => l.includes('/vscode-jsonrpc/'))).toBe(true);
-      expect(on.tools.split(',')).toContain('LSP');
     });
   });
 });
@@ -158,5 +137,55 @@ describe('getTools', () => {
   it('lists the enabled built-ins (deny rules are the tool pool’s: src/runtime/tool-pool.ts)', async () => {
     expect((await getTools({ features: { SLEEP: true } })).map((t) => t.name)).toContain('Sleep');
     expect((await getTools({ features: { SLEEP: false } })).map((t) => t.name)).not.toContain('Sleep');
+  });
+});
+
+describe('LSP with its flag off is not even loaded', () => {
+  let temp: { dir: string; cleanup(): Promise<void> };
+  beforeEach(async () => {
+    temp = await makeTempDir();
+  });
+  afterEach(async () => {
+    await temp.cleanup();
+  });
+
+  /**
+   * Runs the registry in a fresh Node process with LSP on or off and a loader hook that reports the
+   * modules of tools/lsp/ and of the JSON-RPC libraries. The hook writes with `writeSync`: hooks run
+   * on their own thread, whose asynchronous stdout writes could be lost when the probe exits.
+   */
+  async function lspModules(state: 'on' | 'off'): Promise<{ loaded: string[]; tools: string[] }> {
+    const watch = ['/tools/lsp/', '/vscode-jsonrpc/', '/vscode-languageserver-protocol/'];
+    const hook = `import { writeSync } from 'node:fs'; export async function load(url, context, next) { if (${JSON.stringify(watch)}.some((w) => url.includes(w))) writeSync(1, 'LOADED ' + url + '\\n'); return next(url, context); }`;
+    const script = path.join(temp.dir, 'probe-lsp.mjs');
+    await writeFile(
+      script,
+      [
+        "import { register } from 'node:module';",
+        `register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}));`,
+        'const { getAllBaseTools } = await import(process.argv[2]);',
+        "const tools = await getAllBaseTools({ features: { LSP: process.argv[3] === 'on' }, env: {} });",
+        "console.log('TOOLS ' + tools.map((t) => t.name).join(','));",
+      ].join('\n'),
+    );
+    const registry = pathToFileURL(path.join(REPO_ROOT, 'src/tools/index.ts')).href;
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', script, registry, state], {
+      cwd: REPO_ROOT,
+    });
+    const lines = stdout.trim().split('\n');
+    return {
+      loaded: lines.filter((l) => l.startsWith('LOADED ')),
+      tools: (lines.find((l) => l.startsWith('TOOLS ')) ?? '').slice('TOOLS '.length).split(','),
+    };
+  }
+
+  it('off: neither tools/lsp/ nor vscode-jsonrpc is loaded; on: both are', async () => {
+    const off = await lspModules('off');
+    expect(off.loaded).toEqual([]);
+    expect(off.tools).not.toContain('LSP');
+    const on = await lspModules('on');
+    expect(on.loaded.some((l) => l.endsWith('/tools/lsp/lsp.tool.ts'))).toBe(true);
+    expect(on.loaded.some((l) => l.includes('/vscode-jsonrpc/'))).toBe(true);
+    expect(on.tools).toContain('LSP');
   });
 });
