@@ -17,9 +17,12 @@
  * requests (accepted). Anything else gets MethodNotFound.
  *
  * `dispose()`: `shutdown` (bounded by `shutdownTimeoutMs`) → `exit` → wait for the process to end
- * → SIGKILL to the group when anything is left. Idempotent.
+ * → SIGTERM, then SIGKILL, to what is left of the group. Idempotent. The server gets a temporary
+ * directory of its own (`TMPDIR`), removed when its group is gone, also after a crash.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -169,17 +172,34 @@ export async function startLspClient(options: LspClientOptions): Promise<LspClie
   const command = resolveCommand(config.command, config.workspaceFolder);
   const label = `LSP server "${config.name}" (${[config.command, ...config.args].join(' ')})`;
   let stderr = '';
+  // The server's own temporary directory (servers leave files there: tsserver's pipes), removed
+  // once its process group is gone.
+  const tmp = mkdtempSync(path.join(tmpdir(), 'gantry-lsp-'));
   let child: ChildProcess;
   try {
     child = spawn(command, config.args, {
       cwd: config.workspaceFolder,
-      env: { ...(options.env ?? process.env), ...config.env },
+      env: { ...(options.env ?? process.env), TMPDIR: tmp, TMP: tmp, TEMP: tmp, ...config.env },
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     });
   } catch (e) {
+    rmSync(tmp, { recursive: true, force: true });
     throw new LspStartError(`${label} could not be started: ${(e as Error).message}`);
   }
+  let cleaning: Promise<void> | undefined;
+  /** Stops what is left of the process group (SIGTERM, then SIGKILL), then removes `tmp`. Idempotent. */
+  const cleanup = (): Promise<void> => {
+    cleaning ??= (async () => {
+      if (child.pid !== undefined) {
+        killGroup(child.pid, 'SIGTERM');
+        if (!(await waitGroupGone(child.pid, config.shutdownTimeoutMs))) killGroup(child.pid, 'SIGKILL');
+        await waitGroupGone(child.pid, 1_000);
+      }
+      rmSync(tmp, { recursive: true, force: true });
+    })();
+    return cleaning;
+  };
   let alive = true;
   let exitInfo: LspExit | undefined;
   const exited = new Promise<LspExit>((resolve) => {
@@ -187,6 +207,8 @@ export async function startLspClient(options: LspClientOptions): Promise<LspClie
       alive = false;
       exitInfo = { code, signal };
       resolve(exitInfo);
+      // On its own (a crash) or asked to: what it left running goes too.
+      void cleanup();
     });
   });
   const spawnError = new Promise<never>((_, reject) => {
@@ -241,11 +263,7 @@ export async function startLspClient(options: LspClientOptions): Promise<LspClie
   let disposing: Promise<void> | undefined;
   const hardStop = async (): Promise<void> => {
     connection.dispose();
-    if (child.pid !== undefined) {
-      killGroup(child.pid, 'SIGTERM');
-      if (!(await waitGroupGone(child.pid, config.shutdownTimeoutMs))) killGroup(child.pid, 'SIGKILL');
-      await waitGroupGone(child.pid, 1_000);
-    }
+    await cleanup();
   };
 
   const initialize = async (): Promise<InitializeResult> => {
