@@ -147,4 +147,9 @@ export type {
   SessionWorkingDirectory,
   WorkingDirectoryChange,
 } from './services.js';
-export { type ReminderView, systemReminderText, type ToolReminders } from './reminders.js';
+export {
+  type AfterCallView,
+  type ReminderView,
+  systemReminderText,
+  type ToolReminders,
+} from './reminders.js';

@@ -185,7 +185,7 @@ const ROWS: ReadonlyArray<readonly [string, Row]> = [
     },
   ],
   ['LS', { ruleKind: 'path-read', primaryFields: ['path'] }],
-  ['LSP', { ruleKind: 'path-read', primaryFields: ['filePath'] }],
+  ['LSP', { shippedBy: 'gantry', ruleKind: 'path-read', primaryFields: ['filePath'] }],
 
   // Shells.
   [

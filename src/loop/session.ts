@@ -22,7 +22,7 @@ import { bridgeCanUseTool, loopDecider } from './permissions.js';
 import { assembleSystemPrompt } from './prompt/assemble.js';
 import { environmentFacts, findGitRoot, gitSnapshot, sessionContextText } from './prompt/environment.js';
 import { loadMemoryFiles } from './prompt/memory.js';
-import { toolSessionContexts } from './reminders.js';
+import { toolAfterCallMessage, toolSessionContexts } from './reminders.js';
 import { UntilNextPrompt } from './until-next-prompt.js';
 import { createToolRunner, type PostCallSeam, type ToolRunner } from './tool-runner.js';
 import { defaultGantryHome, transcriptPathFor } from './transcript/paths.js';
@@ -260,7 +260,12 @@ export async function createLoopSession(
         }
       : {}),
     ...(options.toolResultLimits ? { limits: options.toolResultLimits } : {}),
-    postCall: (event) => postCall(session)(event),
+    postCall: async (event) => {
+      const hooked = await postCall(session)(event);
+      const reminder = await toolAfterCallMessage(session, event);
+      if (!reminder) return hooked;
+      return { newMessages: [...(hooked?.newMessages ?? []), reminder] };
+    },
     modelClient: options.modelClient,
     ...(options.taskRegistry ? { tasks: options.taskRegistry } : {}),
     ...(options.runSubagent ? { runSubagent: options.runSubagent } : {}),

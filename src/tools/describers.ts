@@ -18,6 +18,7 @@ import { bashDescriber, type DescribeCommand, monitorDescriber } from './bash/de
 import { editDescriber } from './edit/describe.js';
 import { globDescriber } from './glob/describe.js';
 import { grepDescriber } from './grep/describe.js';
+import { lspDescriber } from './lsp/describe.js';
 import { notebookEditDescriber } from './notebook-edit/describe.js';
 import { readDescriber } from './read/describe.js';
 import { sleepDescriber } from './sleep/describe.js';
@@ -77,6 +78,7 @@ export function createToolDescribers(
     taskOutputDescriber,
     taskStopDescriber,
     sleepDescriber,
+    lspDescriber,
     webFetchDescriber,
     webSearchDescriber,
     agentDescriber,

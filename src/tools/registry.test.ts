@@ -13,6 +13,7 @@ import { buildTool } from '../core/index.js';
 import { makeTempDir } from '../testing/runtime-fixtures.js';
 import { REPO_ROOT } from '../testing/shared-data.js';
 import { type FeatureFlag, feature, filterEnabledTools, getAllBaseTools, getTools } from './index.js';
+import { parseLspServers } from './lsp/config.js';
 
 const run = promisify(execFile);
 
@@ -51,8 +52,24 @@ describe('getAllBaseTools', () => {
     expect(on.length).toBe(off.length + 1);
   });
 
+  it('includes LSP only when its flag is on; enabled only with a configured server', async () => {
+    const off = await getAllBaseTools({ env: {} });
+    const on = await getAllBaseTools({ env: { GANTRY_FEATURE_LSP: '1' } });
+    expect(off.map((t) => t.name)).not.toContain('LSP');
+    const lsp = on.find((t) => t.name === 'LSP');
+    expect(lsp?.isEnabled()).toBe(false);
+    const configured = await getAllBaseTools({
+      features: { LSP: true },
+      lspServers: parseLspServers(
+        { sh: { command: 'x', extensionToLanguage: { '.sh': 'shellscript' } } },
+        '/',
+      ).servers,
+    });
+    expect(configured.find((t) => t.name === 'LSP')?.isEnabled()).toBe(true);
+  });
+
   it('every tool has a unique name and no alias shadows another tool', async () => {
-    const tools = await getAllBaseTools({ features: { SLEEP: true } });
+    const tools = await getAllBaseTools({ features: { SLEEP: true, LSP: true } });
     const names = tools.flatMap((t) => [t.name, ...t.aliases]);
     expect(new Set(names).size).toBe(names.length);
   });
@@ -217,5 +234,55 @@ describe('the MONITOR flag', () => {
     expect(on.loaded.some((l) => l.endsWith('/tools/monitor-ports.ts'))).toBe(true);
     expect(on.loaded.some((l) => l.includes('/node_modules/ws/'))).toBe(true);
     expect(on.tools).toContain('Monitor');
+  });
+});
+
+describe('LSP with its flag off is not even loaded', () => {
+  let temp: { dir: string; cleanup(): Promise<void> };
+  beforeEach(async () => {
+    temp = await makeTempDir();
+  });
+  afterEach(async () => {
+    await temp.cleanup();
+  });
+
+  /**
+   * Runs the registry in a fresh Node process with LSP on or off and a loader hook that reports the
+   * modules of tools/lsp/ and of the JSON-RPC libraries. The hook writes with `writeSync`: hooks run
+   * on their own thread, whose asynchronous stdout writes could be lost when the probe exits.
+   */
+  async function lspModules(state: 'on' | 'off'): Promise<{ loaded: string[]; tools: string[] }> {
+    const watch = ['/tools/lsp/', '/vscode-jsonrpc/', '/vscode-languageserver-protocol/'];
+    const hook = `import { writeSync } from 'node:fs'; export async function load(url, context, next) { if (${JSON.stringify(watch)}.some((w) => url.includes(w))) writeSync(1, 'LOADED ' + url + '\\n'); return next(url, context); }`;
+    const script = path.join(temp.dir, 'probe-lsp.mjs');
+    await writeFile(
+      script,
+      [
+        "import { register } from 'node:module';",
+        `register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}));`,
+        'const { getAllBaseTools } = await import(process.argv[2]);',
+        "const tools = await getAllBaseTools({ features: { LSP: process.argv[3] === 'on' }, env: {} });",
+        "console.log('TOOLS ' + tools.map((t) => t.name).join(','));",
+      ].join('\n'),
+    );
+    const registry = pathToFileURL(path.join(REPO_ROOT, 'src/tools/index.ts')).href;
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', script, registry, state], {
+      cwd: REPO_ROOT,
+    });
+    const lines = stdout.trim().split('\n');
+    return {
+      loaded: lines.filter((l) => l.startsWith('LOADED ')),
+      tools: (lines.find((l) => l.startsWith('TOOLS ')) ?? '').slice('TOOLS '.length).split(','),
+    };
+  }
+
+  it('off: neither tools/lsp/ nor vscode-jsonrpc is loaded; on: both are', async () => {
+    const off = await lspModules('off');
+    expect(off.loaded).toEqual([]);
+    expect(off.tools).not.toContain('LSP');
+    const on = await lspModules('on');
+    expect(on.loaded.some((l) => l.endsWith('/tools/lsp/lsp.tool.ts'))).toBe(true);
+    expect(on.loaded.some((l) => l.includes('/vscode-jsonrpc/'))).toBe(true);
+    expect(on.tools).toContain('LSP');
   });
 });

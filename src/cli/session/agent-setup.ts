@@ -49,6 +49,7 @@ import { agentFeatureTools } from '../../agents/feature-tools.js';
 import { getAllBaseTools, planFileFor } from '../../tools/index.js';
 import { readFeatureSettings } from '../../loop/feature-settings-files.js';
 import { readWebSettings } from '../../loop/web-settings-files.js';
+import { readLspSettings } from '../../loop/lsp-settings-files.js';
 import { describerFor } from '../shared/guard.js';
 import { readSettingsExtras } from './settings-extras.js';
 import { resolveSettingsInput, SettingsInputError } from './settings-input.js';
@@ -283,6 +284,8 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
     warnings.push(...web.warnings);
     const features = readFeatureSettings(settings);
     warnings.push(...features.warnings);
+    const lsp = readLspSettings(settings, cwd);
+    warnings.push(...lsp.warnings);
     const loadedAgents = loadAgentDefinitions({
       cwd,
       home,
@@ -304,6 +307,7 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
         modelProvider: modelClient.config.provider,
         env: { ...env, ...extras.env },
         skills: { projectRoot: cwd, home },
+        lspServers: lsp.servers,
         named: namedTools(flags.tools, flags.allowedTools),
       })),
     ];
