@@ -36,8 +36,9 @@ if (parsed && !parsed.options.hooks && daemonEnabled(env)) {
 }
 if (answer) {
   exitQuietlyOnClosedPipe();
-  process.stdout.write(answer.stdout);
+  // the in-process check prints its warnings before the decision: keep that order on a terminal
   if (answer.stderr) process.stderr.write(answer.stderr);
+  process.stdout.write(answer.stdout);
   process.exitCode = answer.exitCode;
 } else {
   await import(new URL('./gantry-check-local.mjs', import.meta.url).href);

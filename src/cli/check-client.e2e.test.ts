@@ -148,6 +148,16 @@ describe('gantry check with the resident server running', () => {
       const warm = gantry(home, cwd, args, env);
       expect(warm, why).toEqual(cold);
     }
+    // On one terminal both streams interleave: the settings warnings come before the tree in both.
+    const merged = (env: Record<string, string>) =>
+      spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" check -- 'npm test' 2>&1`], {
+        cwd: project,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, HOME: home, GANTRY_HOOK_LOG: 'off', ...env },
+      }).stdout;
+    const coldMerged = merged({ GANTRY_HOOK_DAEMON: '0' });
+    expect(coldMerged).toMatch(/^settings warning: /);
+    expect(merged({})).toBe(coldMerged);
   });
 });
 
