@@ -132,7 +132,14 @@ export function allowStep(view: CallView, input: PipelineInput): PipelineResult 
       type: 'read-only',
       message: `Allowed: ${view.toolName} has no effect of its own on the machine (any tool call it leads to is decided on its own), and no deny or ask rule names it.`,
     });
-  if (req.isReadOnly && !view.isMcp && !view.network.length && view.files.every((f) => f.access === 'read'))
+  if (
+    req.isReadOnly &&
+    !view.isMcp &&
+    !view.network.length &&
+    // an unknown network target (a WebFetch URL that is not http(s)) is no less a network effect
+    !view.unknown.length &&
+    view.files.every((f) => f.access === 'read')
+  )
     return done('read-only', {
       type: 'read-only',
       message: `Allowed: ${view.toolName} is read-only here and every path is inside the working directories.`,

@@ -619,6 +619,20 @@ const rows: Row[] = [
     reason: 'default',
   },
   {
+    why: 'WebFetch of a URL whose host is unknown (file://) asks like a known one: unknown is never read-only',
+    tool: 'WebFetch',
+    call: {
+      ruleContents: [],
+      effects: [unknown('network', 'file:///etc/passwd')],
+      findings: [],
+      readOnly: true,
+      summary: 'f',
+    },
+    isReadOnly: true,
+    expected: 'ask',
+    reason: 'default',
+  },
+  {
     why: 'MCP server rule',
     tool: 'mcp__github__get_issue',
     call: { ruleContents: [], effects: [], findings: [], readOnly: false, summary: 'm' },
