@@ -193,6 +193,8 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<QueryE
       messages: options.forkMessages ?? [],
       systemBlocks: parent.system.map((b) => ({ text: b.text, cached: b.cache_control !== undefined })),
       lastUuid: null,
+      // Sibling forks of the same turn send these messages too: the first one writes them.
+      sharedPrefix: true,
     };
     if (!paths) childOptions.resume.transcriptPath = '';
     if (po.thinking) childOptions.thinking = po.thinking;

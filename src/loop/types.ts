@@ -192,6 +192,11 @@ export interface ResumedSession {
   /** Cost totals so far (Claude Code's `cost-state` figures). */
   costState?: CostState;
   numTurns?: number;
+  /**
+   * The restored messages end a prefix that sibling requests share (a fork's context before its
+   * directive): requests keep a cache breakpoint on their last block until a compaction replaces them.
+   */
+  sharedPrefix?: boolean;
 }
 
 export interface QueryOptions {
