@@ -144,7 +144,7 @@ export default async function run(): Promise<BenchReport> {
     targets,
     notes: [
       "Claude Code 2.1.332's forks first differ at 97.3% of the prefix, at the spawning tool_use id (before the directive).",
-      "The first fork cannot read its suffix (the forking assistant message, one placeholder per call, the directive) but writes it up to the directive, with a breakpoint on the last placeholder; its siblings read all of it and pay only for their directive.",
+      'The first fork cannot read its suffix (the forking assistant message, one placeholder per call, the directive) but writes it up to the directive, with a breakpoint on the last placeholder; its siblings read all of it and pay only for their directive.',
     ],
   };
 }

@@ -26,6 +26,7 @@ import { type LoopHandle, loopHandleOf } from '../loop/subagent-host.js';
 import type { ForwardedEventProgress, QueryEvent } from '../loop/types.js';
 import type { BackgroundTaskManager } from '../runtime/index.js';
 import { agentDescriber } from '../tools/agent/describe.js';
+import type { AgentHost } from './agent-scope.js';
 import { type AgentDefinition, BUILT_IN_AGENTS, DEFAULT_AGENT_TYPE, FORK_AGENT_TYPE } from './definitions.js';
 import { forkDirectiveText, waitForForkingMessage } from './fork.js';
 import { type AgentOutcome, runAgent } from './run-agent.js';
@@ -76,6 +77,8 @@ export interface AgentToolOptions {
   agents?: readonly AgentDefinition[];
   /** Sub-agents running at once per session (default 20). */
   maxConcurrent?: number;
+  /** The hosting session's MCP servers, environment and trust, for definitions' own servers and hooks. */
+  host?: AgentHost;
 }
 
 /** Running sub-agents per session (keyed by the shared task registry). */
@@ -246,6 +249,7 @@ export function createAgentTool(options: AgentToolOptions = {}) {
           ? { cwd: worktree.path, metaExtra: { worktree: { path: worktree.path, branch: worktree.branch } } }
           : {}),
         ...(context.agentId ? { parentAgentId: context.agentId } : {}),
+        ...(options.host ? { host: options.host } : {}),
       };
       const oneShot = definition.oneShot === true;
       const finishWorktree = async (data: AgentToolData): Promise<void> => {

@@ -41,3 +41,4 @@ export {
   parseAgentFile,
 } from './load-agents.js';
 export { createSubagentRunner } from './subagent-runner.js';
+export { type AgentHost, type AgentScope, openAgentScope, parseAgentHooks } from './agent-scope.js';

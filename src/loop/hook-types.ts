@@ -77,6 +77,8 @@ export interface StopHookInput extends BaseHookInput {
   /** True when the session is already continuing because a Stop hook blocked. */
   stop_hook_active: boolean;
   last_assistant_message?: string;
+  /** SubagentStop: the sub-agent's own transcript. */
+  agent_transcript_path?: string;
 }
 export interface SubagentStartHookInput extends BaseHookInput {
   hook_event_name: 'SubagentStart';

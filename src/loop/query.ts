@@ -243,12 +243,19 @@ export function query(options: QueryOptions): Query {
             : {
                 ...base,
                 hook_event_name: 'SubagentStop',
-                stop_hook_active: false,
+                stop_hook_active: agent.stopHookActive === true,
                 ...(agent.lastMessage !== undefined ? { last_assistant_message: agent.lastMessage } : {}),
+                ...(agent.agentTranscriptPath !== undefined
+                  ? { agent_transcript_path: agent.agentTranscriptPath }
+                  : {}),
               };
         const out = await s.hooks.run(event, input, { matchValue: agent.agentType, signal });
         for (const m of out.systemMessages) s.pendingNotices.push({ content: m, level: 'info' });
-        return { additionalContext: [...out.additionalContext, ...out.texts] };
+        return {
+          additionalContext: [...out.additionalContext, ...out.texts],
+          ...(out.block ? { block: out.block } : {}),
+          ...(out.stop ? { stop: out.stop } : {}),
+        };
       },
     });
     let endReason: 'prompt_input_exit' | 'other' = 'other';

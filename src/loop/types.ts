@@ -283,6 +283,18 @@ export interface QueryOptions {
   taskRegistry?: BackgroundTaskManager;
   /** How long the session waits for background agents after its input ended (ms, default 10 minutes). */
   backgroundWaitMs?: number;
+  /**
+   * A sub-agent's `SubagentStop` hooks (the agents room runs them: its parent's and its own
+   * definition's), asked each time the model stops without calling tools, after the loop's own
+   * Stop hooks. `block` sends it back to work with the reason as feedback, bounded like a Stop
+   * hook's block (`MAX_STOP_HOOK_BLOCKS` in a row, counted together); `stop` ends the session.
+   */
+  subagentStop?: (facts: {
+    /** True when it is already continuing because a stop hook blocked. */
+    stopHookActive: boolean;
+    lastAssistantMessage: string;
+    signal: AbortSignal;
+  }) => Promise<{ block?: { reason: string }; stop?: { reason: string } }>;
   /** How tools start sub-agents (`context.services.runSubagent`; the agents room's `createSubagentRunner`). */
   runSubagent?: SubagentRunner;
   /** Extra `system/init` fields the face knows better (`apiKeySource`, `mcp_servers`, `slash_commands` …). */

@@ -163,7 +163,13 @@ describe('placeCacheBreakpoints', () => {
     const messages = [
       { role: 'user', content: 'go' },
       { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
-      { role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      },
     ] as unknown as Message[];
     const out = placeCacheBreakpoints([{ type: 'text', text: 's' }], messages, { sharedPrefixEnd: at });
     expect(out.breakpoints).toEqual([

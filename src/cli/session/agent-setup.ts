@@ -43,7 +43,12 @@ import {
 } from '../../permissions/index.js';
 import type { ToolPool } from '../../runtime/index.js';
 import { createSandboxManager, type SandboxManager } from '../../sandbox/index.js';
-import { createAgentTool, createSubagentRunner, loadAgentDefinitions } from '../../agents/index.js';
+import {
+  type AgentHost,
+  createAgentTool,
+  createSubagentRunner,
+  loadAgentDefinitions,
+} from '../../agents/index.js';
 import { getAllBaseTools, planFileFor } from '../../tools/index.js';
 import { readWebSettings } from '../../loop/web-settings-files.js';
 import { describerFor } from '../shared/guard.js';
@@ -269,8 +274,16 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
     });
     for (const p of loadedAgents.problems)
       warnings.push(`agent definition skipped: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`);
+    // Agent definitions' own MCP servers and hooks: names refer to this session's servers; a
+    // project definition's commands run only in a trusted folder, as project settings hooks do.
+    const agentHost: AgentHost = {
+      mcp: () => mcpManager,
+      env,
+      projectTrusted: settings.trust.trusted,
+      ...(sandbox ? { sandbox } : {}),
+    };
     const all = [
-      createAgentTool({ agents: loadedAgents.agents }),
+      createAgentTool({ agents: loadedAgents.agents, host: agentHost }),
       ...(await getAllBaseTools({
         ...(sandbox ? { bashSandbox: sandbox } : {}),
         web: web.web,
@@ -369,7 +382,7 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
       toolResultLimits: managedLimits.limits,
       ...(thinking ? { thinking } : {}),
       apiKeySource: modelClient.config.credentialSource,
-      runSubagent: createSubagentRunner({ agents: loadedAgents.agents }),
+      runSubagent: createSubagentRunner({ agents: loadedAgents.agents, host: agentHost }),
       warnings,
       dispose,
     };
