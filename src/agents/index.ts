@@ -25,6 +25,7 @@ export {
   ASYNC_AGENT_ALLOWED_TOOLS,
   CUSTOM_AGENT_DISALLOWED_TOOLS,
   DEFAULT_MAX_AGENT_DEPTH,
+  definitionKeepsTool,
   filterToolsForAgent,
   resolveAgentTools,
 } from './filter-tools.js';

@@ -20,6 +20,7 @@ import { query as runQuery } from '../../loop/query.js';
 import type { Query, QueryOptions, ResultEvent } from '../../loop/types.js';
 import { GANTRY_VERSION } from '../../loop/version.js';
 import { type PrintArgs, parsePrintArgs, UsageError } from '../print/args.js';
+import { acceptPendingFeatures } from '../print/pending-features.js';
 import { AgentSetupError } from '../session/agent-setup.js';
 import { type OpenedSession, openSession, sessionQueryOptions } from '../session/open-session.js';
 import { SessionTargetError } from '../session/session-target.js';
@@ -54,8 +55,10 @@ export async function runInteractive(argv: readonly string[], io: InteractiveIo)
     return 1;
   };
   let args: PrintArgs;
+  let agentsJson: string | undefined;
   try {
     args = parsePrintArgs(argv);
+    agentsJson = acceptPendingFeatures(args, io.cwd).agentsJson;
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     return fail(`${e.message}\nRun gantry --help for the options.`);
@@ -73,11 +76,12 @@ export async function runInteractive(argv: readonly string[], io: InteractiveIo)
 
   let opened: OpenedSession;
   try {
-    opened = await openSession(args, {
-      cwd: io.cwd,
-      env: io.env,
-      ...(io.home !== undefined ? { home: io.home } : {}),
-    });
+    opened = await openSession(
+      args,
+      { cwd: io.cwd, env: io.env, ...(io.home !== undefined ? { home: io.home } : {}) },
+      undefined,
+      agentsJson !== undefined ? { agentsJson } : {},
+    );
   } catch (e) {
     if (!(e instanceof SessionTargetError) && !(e instanceof AgentSetupError)) throw e;
     return fail(e.message);

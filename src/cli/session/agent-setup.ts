@@ -53,6 +53,7 @@ import {
 import { getAllBaseTools, planFileFor } from '../../tools/index.js';
 import { readWebSettings } from '../../loop/web-settings-files.js';
 import { describerFor } from '../shared/guard.js';
+import { type MainAgent, mainAgentMode, resolveMainAgent } from './main-agent.js';
 import { readSettingsExtras } from './settings-extras.js';
 import { resolveSettingsInput, SettingsInputError } from './settings-input.js';
 import { requestedToolNames, selectTools } from './tool-selection.js';
@@ -95,6 +96,8 @@ export interface AgentFlags {
   trust?: boolean;
   /** `--agents` as JSON text: sub-agent definitions for this session. */
   agentsJson?: string;
+  /** `--agent <name>`: run the main session as this agent definition (main-agent.ts). */
+  agent?: string;
   /** `--mcp-config` values (files or JSON strings). */
   mcpConfig?: readonly string[];
   strictMcpConfig?: boolean;
@@ -141,6 +144,8 @@ export interface AgentSetup {
   warnings: string[];
   /** How tools start sub-agents (the agent types of this session). */
   runSubagent: SubagentRunner;
+  /** The definition the main session runs as (`--agent`). */
+  agent?: { name: string; maxTurns?: number };
   /** The plan file of a session (`plansDirectory` setting, else `~/.gantry/plans/<id>.md`). */
   planFile: (sessionId: string) => string;
   /** Stops the sandbox and removes temporary settings files. Safe to call twice. */
@@ -243,11 +248,26 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
     const extras = readSettingsExtras(settings);
     warnings.push(...extras.warnings);
 
-    let modelClient: ConfiguredModelClient;
-    try {
-      modelClient = createModelClient({
+    const loadedAgents = loadAgentDefinitions({
+      cwd,
+      home,
+      ...(flags.agentsJson !== undefined ? { flagJson: flags.agentsJson } : {}),
+    });
+    for (const p of loadedAgents.problems)
+      warnings.push(`agent definition skipped: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`);
+    let mainAgent: MainAgent | undefined;
+    if (flags.agent !== undefined) {
+      try {
+        mainAgent = resolveMainAgent(flags.agent, loadedAgents.agents);
+      } catch (e) {
+        throw new AgentSetupError((e as Error).message);
+      }
+    }
+
+    const clientFor = (model: string | undefined): ConfiguredModelClient =>
+      createModelClient({
         flags: {
-          ...(flags.model !== undefined ? { model: flags.model } : {}),
+          ...(model !== undefined ? { model } : {}),
           ...(flags.provider !== undefined ? { provider: flags.provider } : {}),
         },
         env,
@@ -257,6 +277,17 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
           env: extras.env,
         },
       });
+    let modelClient: ConfiguredModelClient;
+    try {
+      const agentModel = flags.model === undefined ? mainAgent?.model : undefined;
+      try {
+        modelClient = clientFor(flags.model ?? agentModel);
+      } catch (e) {
+        // The agent's model (an Anthropic alias on another provider, say) gives way to the session's.
+        if (!(e instanceof ModelConfigError) || agentModel === undefined) throw e;
+        warnings.push(`--agent: model "${agentModel}" ignored: ${e.message}`);
+        modelClient = clientFor(undefined);
+      }
     } catch (e) {
       if (e instanceof ModelConfigError) throw new AgentSetupError(e.message);
       throw e;
@@ -282,13 +313,6 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
       });
     const web = readWebSettings(settings);
     warnings.push(...web.warnings);
-    const loadedAgents = loadAgentDefinitions({
-      cwd,
-      home,
-      ...(flags.agentsJson !== undefined ? { flagJson: flags.agentsJson } : {}),
-    });
-    for (const p of loadedAgents.problems)
-      warnings.push(`agent definition skipped: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`);
     // Agent definitions' own MCP servers and hooks: names refer to this session's servers; a
     // project definition's commands run only in a trusted folder, as project settings hooks do.
     const agentHost: AgentHost = {
@@ -297,8 +321,12 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
       projectTrusted: settings.trust.trusted,
       ...(sandbox ? { sandbox } : {}),
     };
-    const all = [
-      createAgentTool({ agents: loadedAgents.agents, host: agentHost }),
+    const agentTypes = mainAgent?.agentTypes;
+    const offered = agentTypes
+      ? loadedAgents.agents.filter((a) => agentTypes.includes(a.agentType))
+      : loadedAgents.agents;
+    const everyTool = [
+      createAgentTool({ agents: offered, host: agentHost }),
       ...(await getAllBaseTools({
         ...(sandbox ? { bashSandbox: sandbox } : {}),
         web: web.web,
@@ -308,6 +336,7 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
         named: namedTools(flags.tools, flags.allowedTools),
       })),
     ];
+    const all = mainAgent ? mainAgent.filterTools(everyTool) : everyTool;
     const selection = selectTools(all, flags.tools, (name) => baseEngine.isToolDenied(name));
     if (selection.unknown.length)
       warnings.push(`--tools: no built-in tool named ${selection.unknown.join(', ')}`);
@@ -350,7 +379,9 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
       mcp: mcp.manager,
       toolSearch: toolSearch.enabled,
       provider: modelClient.config.provider,
-      isDenied: (name) => baseEngine.isToolDenied(name),
+      isDenied: (name) =>
+        baseEngine.isToolDenied(name) ??
+        (mainAgent?.excludesMcpTool(name) && name.startsWith('mcp__') ? { agent: flags.agent } : undefined),
     });
     const toolPool = sessionPool.loopPool();
     const engine = mcp.pins
@@ -360,7 +391,8 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
     const systemPrompt =
       flags.systemPromptFile !== undefined
         ? readPromptFile('--system-prompt-file', flags.systemPromptFile, cwd)
-        : flags.systemPrompt;
+        : (flags.systemPrompt ??
+          (mainAgent?.definition.prompt.trim() ? mainAgent.definition.prompt : undefined));
     const appendSystemPrompt =
       flags.appendSystemPromptFile !== undefined
         ? readPromptFile('--append-system-prompt-file', flags.appendSystemPromptFile, cwd)
@@ -373,7 +405,18 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
     });
     for (const p of managedLimits.problems) warnings.push(`managed settings: ${p.file}: ${p.message}`);
 
-    const permissionMode = settings.defaultMode;
+    const agentMode =
+      mainAgent && flags.permissionMode === undefined && !flags.dangerouslySkipPermissions
+        ? mainAgentMode(
+            mainAgent,
+            {
+              trusted: settings.trust.trusted,
+              bypassDisabled: settings.disableBypassPermissionsMode === true,
+            },
+            warnings,
+          )
+        : undefined;
+    const permissionMode = agentMode ?? settings.defaultMode;
     return {
       cwd,
       home,
@@ -399,6 +442,16 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
       ...(thinking ? { thinking } : {}),
       apiKeySource: modelClient.config.credentialSource,
       runSubagent: createSubagentRunner({ agents: loadedAgents.agents, host: agentHost }),
+      ...(mainAgent
+        ? {
+            agent: {
+              name: mainAgent.definition.agentType,
+              ...(mainAgent.definition.maxTurns !== undefined
+                ? { maxTurns: mainAgent.definition.maxTurns }
+                : {}),
+            },
+          }
+        : {}),
       planFile,
       warnings,
       dispose,
