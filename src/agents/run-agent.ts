@@ -173,11 +173,9 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<QueryE
         sessionDir: po.sessionDir ?? sessionDirFor(parent.sessionId, po.home),
         agentId,
       });
-  if (scope && (scope.servers.length || scope.notes.length) && paths) {
-    meta.mcpServers = scope.servers;
-    if (scope.notes.length) meta.scopeNotes = scope.notes;
-    writeSidechainMeta(paths.meta, meta);
-  }
+  // Recorded in the meta file written when the child ends.
+  if (scope?.servers.length) meta.mcpServers = scope.servers;
+  if (scope?.notes.length) meta.scopeNotes = scope.notes;
 
   let stopHooksRan = false;
   const engine = po.permissionEngine;
