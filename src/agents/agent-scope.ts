@@ -20,6 +20,8 @@
  * Trust: a definition from the project (`.claude/agents/`, `.gantry/agents/`) would run commands
  * from the repository, so its servers and hooks are used only when `AgentHost.projectTrusted` is
  * true (the folder is trusted), as project settings hooks are; otherwise a note says they were left out.
+ * Settings that disable hooks (`disableAllHooks`, managed `allowManagedHooksOnly`) disable a
+ * definition's hooks too (`AgentHost.hooksAllowed`).
  */
 import path from 'node:path';
 import type { AnyTool } from '../core/index.js';
@@ -43,6 +45,8 @@ export interface AgentHost {
   env?: Readonly<Record<string, string | undefined>>;
   /** Project agent definitions may start their own servers and hooks (default false). */
   projectTrusted?: boolean;
+  /** False when settings allow no hooks but managed ones (`disableAllHooks`, `allowManagedHooksOnly`). */
+  hooksAllowed?: boolean;
   /** Run inline stdio servers in this sandbox. */
   sandbox?: StdioSandbox;
 }
@@ -202,7 +206,10 @@ export async function openAgentScope(
       `${where}: this project agent's ${[specs.length ? 'mcpServers' : '', hasHooks ? 'hooks' : ''].filter(Boolean).join(' and ')} were left out: the folder is not trusted`,
     );
   }
-  const parsed = allowed ? parseAgentHooks(definition) : { config: {} as HookCommandConfig, notes: [] };
+  const hooksAllowed = allowed && options.host.hooksAllowed !== false;
+  if (allowed && hasHooks && !hooksAllowed)
+    notes.push(`${where}: hooks left out: settings allow only managed hooks, or none`);
+  const parsed = hooksAllowed ? parseAgentHooks(definition) : { config: {} as HookCommandConfig, notes: [] };
   notes.push(...parsed.notes);
 
   const usable = allowed ? specs.filter((s): s is McpServerSpec => typeof s === 'string' || isObj(s)) : [];

@@ -237,4 +237,41 @@ describe("an agent definition's hooks", () => {
     // PostToolUse ran for the child's successful Read only, not for the parent's Bash.
     expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(['Read']);
   });
+
+  it('are left out when settings allow only managed hooks (or none)', async () => {
+    world = makeLoopWorld();
+    const definition: AgentDefinition = {
+      agentType: 'careful',
+      whenToUse: 'Reads carefully.',
+      prompt: 'You read carefully.',
+      source: 'user',
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'exit 2' }] }] },
+    };
+    model = await startFakeModel(
+      'anthropic',
+      [
+        reply.toolUse('Agent', { description: 'Careful', prompt: 'Run echo.', subagent_type: 'careful' }),
+        reply.text('Parent done.'),
+      ],
+      {
+        routes: [
+          {
+            when: (r) => agentIdOf(r) !== undefined,
+            script: [reply.toolUse('Bash', { command: 'echo child-ran' }), reply.text('Ran it.')],
+          },
+        ],
+      },
+    );
+    await runQuery(
+      await loopOptions(world, model, {
+        prompt: 'go',
+        tools: await toolsWithAgent({ agents: [definition], host: { hooksAllowed: false } }),
+        permissionEngine: makeEngine(world, { permissions: { allow: ['Bash(echo:*)'] } }),
+      }),
+    );
+    const child = childRequests(model);
+    expect(JSON.stringify(child[1]!.body.messages.at(-1).content[0].content)).toContain('child-ran');
+    const meta = metaFiles(world).find((m) => m.agentType === 'careful');
+    expect(meta.scopeNotes.join('\n')).toContain('hooks left out');
+  });
 });

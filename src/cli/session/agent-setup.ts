@@ -321,6 +321,7 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
       mcp: () => mcpManager,
       env,
       projectTrusted: settings.trust.trusted,
+      hooksAllowed: settings.nonManagedHooksAllowed !== false,
       ...(sandbox ? { sandbox } : {}),
     };
     const agentTypes = mainAgent?.agentTypes;
