@@ -21,9 +21,8 @@ export interface McpApprovalDeps {
 }
 
 function target(c: McpServerConfig): string {
-  return c.entry.type === 'stdio'
-    ? [c.entry.command, ...c.entry.args].join(' ')
-    : `${c.entry.type} ${c.entry.url}`;
+  if (c.entry.type === 'stdio') return [c.entry.command, ...c.entry.args].join(' ');
+  return c.entry.type === 'sdk' ? 'in-process server' : `${c.entry.type} ${c.entry.url}`;
 }
 
 /** Asks about every pending project server; resolves once the approved ones connected (or failed). */
