@@ -53,7 +53,7 @@ import {
 import { getAllBaseTools, planFileFor } from '../../tools/index.js';
 import { readWebSettings } from '../../loop/web-settings-files.js';
 import { describerFor } from '../shared/guard.js';
-import { type MainAgent, mainAgentMode, resolveMainAgent } from './main-agent.js';
+import { type MainAgent, mainAgentMcpConfig, mainAgentMode, resolveMainAgent } from './main-agent.js';
 import { readSettingsExtras } from './settings-extras.js';
 import { resolveSettingsInput, SettingsInputError } from './settings-input.js';
 import { requestedToolNames, selectTools } from './tool-selection.js';
@@ -346,12 +346,14 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
 
     // MCP servers (docs/mcp-client.md): connected in parallel before the first request; a server
     // that fails is reported in system/init and never stops the session.
+    const agentMcp = mainAgent ? mainAgentMcpConfig(mainAgent, settings.trust.trusted, warnings) : undefined;
+    const mcpConfig = [...(flags.mcpConfig ?? []), ...(agentMcp ? [agentMcp] : [])];
     const mcp = setupMcpSession({
       projectRoot: cwd,
       cwd,
       home,
       env,
-      ...(flags.mcpConfig?.length ? { mcpConfig: flags.mcpConfig } : {}),
+      ...(mcpConfig.length ? { mcpConfig } : {}),
       ...(flags.strictMcpConfig ? { strictMcpConfig: true } : {}),
       settingsFiles: settings.files,
       trusted: settings.trust.trusted,

@@ -2,12 +2,15 @@
  * `gantry -p --agent <name>` (a real process against the fake Messages API): the main session runs
  * as the definition — its prompt replaces Gantry's, its tools narrow the pool, its model, mode and
  * maxTurns apply — unless the matching flag is given; an unknown name is a set-up error listing
- * the names; a project definition in an untrusted folder cannot widen the mode.
+ * the names; a project definition in an untrusted folder cannot widen the mode; its inline
+ * `mcpServers` join the session's servers (trusted folder), their tools kept despite `tools:`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeAnthropicServer, startFakeAnthropicServer } from '../../testing/fake-anthropic-server.js';
+import { processesMatching } from '../../testing/mcp-client-fixtures.js';
+import { mcpTestServerCommand } from '../../testing/mcp-test-server.js';
 import { reply, type ScriptEntry } from '../../testing/fake-model-script.js';
 import {
   gantryEnv,
@@ -138,5 +141,28 @@ describe('gantry -p --agent', () => {
     expect(trusted.lines().find((e) => e.type === 'system' && e.subtype === 'init').permissionMode).toBe(
       'acceptEdits',
     );
+  });
+
+  it('the definition’s inline mcpServers join the session (trusted folder) and serve its calls', async () => {
+    const marker = `main-agent-${Math.random().toString(36).slice(2)}`;
+    const cmd = mcpTestServerCommand({ toolCount: 0, name: marker });
+    writeAgent(
+      'echoer',
+      `description: Echoes.\ntools: Read\nmcpServers: ${JSON.stringify([{ scratch: { command: cmd.command, args: cmd.args } }])}`,
+      'You echo.',
+    );
+    const r = await run(
+      ['--agent', 'echoer', '--allowedTools', 'mcp__scratch__echo', 'echo'],
+      [reply.toolUse('mcp__scratch__echo', { message: 'from the main agent' }), reply.text('echoed')],
+      { GANTRY_TRUST_PROJECT: '1', ENABLE_TOOL_SEARCH: 'false' },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const [first, second] = fake!.messageRequests;
+    const names = first!.body.tools.map((t: any) => t.name);
+    expect(names).toContain('Read');
+    expect(names).toContain('mcp__scratch__echo');
+    expect(names).not.toContain('Bash');
+    expect(JSON.stringify(second!.body.messages.at(-1))).toContain('from the main agent');
+    expect(processesMatching(marker)).toEqual([]);
   });
 });

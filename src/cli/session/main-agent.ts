@@ -14,7 +14,8 @@
  *   the file the definition came from: a project definition in an untrusted folder cannot widen
  *   the mode (acceptEdits, auto, bypassPermissions), and bypassPermissions is ignored when
  *   settings disable it. Either way a warning says what was ignored;
- * - `maxTurns`: its limit unless `--max-turns` is given.
+ * - `maxTurns`: its limit unless `--max-turns` is given;
+ * - `mcpServers`: its inline servers join the session's (`mainAgentMcpConfig`).
  * Unlike a sub-agent, the main-thread agent is not filtered by the sub-agent denylists (it may
  * ask the person questions and switch to plan mode). An unknown name (or `fork`, which needs a
  * parent conversation) is a set-up error that lists the names there are.
@@ -51,6 +52,30 @@ function splitAgentEntry(entry: string): { name: string; types?: string[] } {
   return { name: 'Agent', ...(types.length ? { types } : {}) };
 }
 
+/**
+ * The main-thread agent's inline `mcpServers` as one `--mcp-config` JSON text (they join the
+ * session's servers, `dynamic` scope); names refer to servers the session has anyway. A project
+ * definition's servers are used only in a trusted folder (a warning says when they are not).
+ */
+export function mainAgentMcpConfig(
+  agent: MainAgent,
+  trusted: boolean,
+  warnings: string[],
+): string | undefined {
+  const inline: Record<string, unknown> = {};
+  for (const spec of agent.definition.mcpServers ?? [])
+    if (spec && typeof spec === 'object' && !Array.isArray(spec)) Object.assign(inline, spec);
+  if (Object.keys(inline).length === 0) return undefined;
+  const fromProject = agent.definition.source === 'project' || agent.definition.source === 'gantry';
+  if (fromProject && !trusted) {
+    warnings.push(
+      `--agent: untrusted folder: ${agent.definition.filePath ?? agent.definition.agentType} mcpServers left out`,
+    );
+    return undefined;
+  }
+  return JSON.stringify({ mcpServers: inline });
+}
+
 /** Finds `name` among `agents` and reads what it asks for. Throws an Error naming the choices. */
 export function resolveMainAgent(name: string, agents: readonly AgentDefinition[]): MainAgent {
   // A fork continues a parent's conversation: there is none for the main session.
@@ -67,12 +92,19 @@ export function resolveMainAgent(name: string, agents: readonly AgentDefinition[
     return split.name;
   });
   const narrowed = { ...definition, ...(tools ? { tools } : {}) };
+  // The servers it names or brings: their tools stay whatever its `tools:` list says (only
+  // `disallowedTools` applies), as for a sub-agent's own servers.
+  const own = (definition.mcpServers ?? [])
+    .flatMap((s) => (typeof s === 'string' ? [s] : s && typeof s === 'object' ? Object.keys(s) : []))
+    .map((n) => `mcp__${n.replace(/[^A-Za-z0-9_-]/g, '_')}__`);
+  const denyOnly = { disallowedTools: definition.disallowedTools ?? [] };
   return {
     definition,
     ...(definition.model && definition.model !== 'inherit' ? { model: definition.model } : {}),
     ...(agentTypes ? { agentTypes } : {}),
     filterTools: (all) => resolveAgentTools(narrowed, all).tools,
-    excludesMcpTool: (toolName) => !definitionKeepsTool(narrowed, toolName),
+    excludesMcpTool: (toolName) =>
+      !definitionKeepsTool(own.some((p) => toolName.startsWith(p)) ? denyOnly : narrowed, toolName),
   };
 }
 
