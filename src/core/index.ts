@@ -128,6 +128,7 @@ export {
 } from './model-client.js';
 export type {
   BackgroundTaskRegistry,
+  DeliveryOptions,
   SessionInbox,
   SessionServices,
   SubagentReport,
