@@ -29,6 +29,9 @@ import { agentDescriber } from '../tools/agent/describe.js';
 import type { AgentHost } from './agent-scope.js';
 import { type AgentDefinition, BUILT_IN_AGENTS, DEFAULT_AGENT_TYPE, FORK_AGENT_TYPE } from './definitions.js';
 import { forkDirectiveText, waitForForkingMessage } from './fork.js';
+import { endTrackedRun, trackAgent } from './messaging/agent-directory.js';
+import type { SpawnedTeammate } from './teams/spawn-teammate.js';
+import type { TeammateLauncher } from './teams/team-tools.js';
 import { type AgentOutcome, runAgent } from './run-agent.js';
 import { newAgentId } from './sidechain.js';
 import { createAgentWorktree, finishAgentWorktree, type AgentWorktree } from './worktree.js';
@@ -54,7 +57,7 @@ export const AgentInput = z.strictObject({
 export type AgentInput = z.infer<typeof AgentInput>;
 
 export interface AgentToolData {
-  status: 'completed' | 'failed' | 'killed' | 'async_launched';
+  status: 'completed' | 'failed' | 'killed' | 'async_launched' | 'teammate_spawned';
   prompt: string;
   agentId: string;
   agentType: string;
@@ -70,6 +73,7 @@ export interface AgentToolData {
   outputFile?: string;
   worktree?: { path: string; branch: string; kept: boolean; note?: string };
   oneShot?: boolean;
+  teammate?: SpawnedTeammate;
 }
 
 export interface AgentToolOptions {
@@ -79,6 +83,8 @@ export interface AgentToolOptions {
   maxConcurrent?: number;
   /** The hosting session's MCP servers, environment and trust, for definitions' own servers and hooks. */
   host?: AgentHost;
+  /** Agent teams on (feature-tools.ts): a `name` while the session leads a team starts a teammate. */
+  teammates?: TeammateLauncher;
 }
 
 /** Running sub-agents per session (keyed by the shared task registry). */
@@ -221,6 +227,29 @@ export function createAgentTool(options: AgentToolOptions = {}) {
           `Unknown agent type "${type}". Available: ${agents.map((a) => a.agentType).join(', ')}.`,
           'subagent_type',
         );
+      if (input.name && options.teammates) {
+        const teammate = await options.teammates(
+          {
+            name: input.name,
+            prompt: input.prompt,
+            description: input.description,
+            agentType: definition.agentType,
+            ...(definition.permissionMode ? { requestedMode: definition.permissionMode } : {}),
+          },
+          context,
+        );
+        if (teammate) {
+          const data: AgentToolData = {
+            status: 'teammate_spawned',
+            prompt: input.prompt,
+            agentId: `${teammate.name}@${teammate.team}`,
+            agentType: definition.agentType,
+            content: [],
+            teammate,
+          };
+          return { data };
+        }
+      }
       const toolUseId = context.toolUseId ?? '';
       const isFork = definition.agentType === FORK_AGENT_TYPE;
       const isAsync = isFork || input.run_in_background === true || definition.background === true;
@@ -233,8 +262,9 @@ export function createAgentTool(options: AgentToolOptions = {}) {
 
       const agentId = newAgentId();
       let worktree: AgentWorktree | undefined;
+      const worktreeHooks = { hooks: context.services.hooks, signal: context.abortController.signal };
       if (input.isolation === 'worktree' || definition.isolation === 'worktree') {
-        worktree = await createAgentWorktree(parent.cwd(), input.name ?? agentId);
+        worktree = await createAgentWorktree(parent.cwd(), input.name ?? agentId, worktreeHooks);
       }
       const common = {
         definition,
@@ -252,9 +282,19 @@ export function createAgentTool(options: AgentToolOptions = {}) {
         ...(options.host ? { host: options.host } : {}),
       };
       const oneShot = definition.oneShot === true;
+      // Addressable by SendMessage (id, or `name`) while it runs and after it ended.
+      const record = trackAgent(parent, {
+        agentId,
+        definition,
+        description: input.description,
+        ...(input.name ? { name: input.name } : {}),
+        ...(context.agentId ? { parentAgentId: context.agentId } : {}),
+        ...(worktree ? { cwd: worktree.path } : {}),
+      });
+      let recordStatus: AgentOutcome['status'] = 'failed';
       const finishWorktree = async (data: AgentToolData): Promise<void> => {
         if (!worktree) return;
-        const end = await finishAgentWorktree(worktree);
+        const end = await finishAgentWorktree(worktree, worktreeHooks);
         data.worktree = {
           path: worktree.path,
           branch: worktree.branch,
@@ -292,7 +332,8 @@ export function createAgentTool(options: AgentToolOptions = {}) {
             endFg = resolve;
           });
           parent.tasks.register(agentId, {
-            stop: async () => {
+            stop: async (by) => {
+              record.stoppedBy ??= by ?? 'user';
               fg.abort(new Error('stopped'));
               await fgEnded;
             },
@@ -300,7 +341,11 @@ export function createAgentTool(options: AgentToolOptions = {}) {
             command: `agent ${definition.agentType}: ${input.description}`,
           });
           try {
-            const run = runAgent({ ...common, signal: fg.signal });
+            const run = runAgent({
+              ...common,
+              signal: fg.signal,
+              ...(record.channel ? { channel: record.channel } : {}),
+            });
             let outcome: AgentOutcome;
             try {
               for (;;) {
@@ -314,6 +359,7 @@ export function createAgentTool(options: AgentToolOptions = {}) {
             } finally {
               await run.return(undefined as never).catch(() => undefined);
             }
+            recordStatus = outcome.status;
             const data = dataOf(input, outcome, oneShot);
             await finishWorktree(data);
             yield forwarded({
@@ -334,6 +380,7 @@ export function createAgentTool(options: AgentToolOptions = {}) {
             return { data };
           } finally {
             parentSignal.removeEventListener('abort', onAbort);
+            endTrackedRun(record, fg.signal.aborted ? 'killed' : recordStatus, context);
             endFg();
           }
         } finally {
@@ -386,6 +433,7 @@ export function createAgentTool(options: AgentToolOptions = {}) {
             ...common,
             signal: stop.signal,
             ...(forkMessages ? { forkMessages } : {}),
+            ...(record.channel ? { channel: record.channel } : {}),
           });
           for (;;) {
             const step = await run.next();
@@ -420,6 +468,7 @@ export function createAgentTool(options: AgentToolOptions = {}) {
         }
         setStatus(status);
         slot.count--;
+        endTrackedRun(record, status, context);
         parent.deliver(
           taskNotificationText({
             agentId,
@@ -438,7 +487,8 @@ export function createAgentTool(options: AgentToolOptions = {}) {
         resolveEnded();
       };
       parent.tasks.register(agentId, {
-        stop: async () => {
+        stop: async (by) => {
+          record.stoppedBy ??= by ?? 'user';
           stop.abort(new Error('stopped'));
           await ended;
         },
@@ -474,7 +524,12 @@ export function createAgentTool(options: AgentToolOptions = {}) {
     mapToolResultToContent: (data: AgentToolData) => [
       {
         type: 'text' as const,
-        text: data.status === 'async_launched' ? renderLaunchNotice(data) : renderForegroundResult(data),
+        text:
+          data.status === 'teammate_spawned' && data.teammate
+            ? `Started teammate "${data.teammate.name}" of team "${data.teammate.team}" as its own process${data.teammate.tmuxPane ? ` in tmux pane ${data.teammate.tmuxPane}` : ''} (permission mode ${data.teammate.permissionMode}). Send it messages with SendMessage (to: "${data.teammate.name}"); its replies reach you as agent messages.`
+            : data.status === 'async_launched'
+              ? renderLaunchNotice(data)
+              : renderForegroundResult(data),
       },
     ],
   });

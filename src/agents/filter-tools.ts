@@ -47,6 +47,7 @@ export const ASYNC_AGENT_ALLOWED_TOOLS: ReadonlySet<string> = new Set([
   'Grep',
   'NotebookEdit',
   'Read',
+  'SendMessage',
   'Skill',
   'TaskOutput',
   'TodoWrite',

@@ -43,3 +43,5 @@ export {
 } from './load-agents.js';
 export { createSubagentRunner } from './subagent-runner.js';
 export { type AgentHost, type AgentScope, openAgentScope, parseAgentHooks } from './agent-scope.js';
+// SendMessage and the agent-team tools load only when their flag is on (docs/teams.md).
+export { type AgentFeatureTools, agentFeatureTools } from './feature-tools.js';

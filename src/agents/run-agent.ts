@@ -14,7 +14,13 @@
 import type { AnyTool, Message, PermissionMode } from '../core/index.js';
 import type { LoopHandle } from '../loop/subagent-host.js';
 import { query } from '../loop/query.js';
-import type { PermissionDenial, QueryEvent, QueryOptions, ResultEvent } from '../loop/types.js';
+import type {
+  PermissionDenial,
+  QueryEvent,
+  QueryOptions,
+  ResultEvent,
+  ResumedSession,
+} from '../loop/types.js';
 import { resolveModelAlias } from '../model/models.js';
 import { askAllDecider } from '../runtime/index.js';
 import { sessionDirFor } from '../tools/file-io/session-files.js';
@@ -22,6 +28,7 @@ import type { AgentDefinition } from './definitions.js';
 import { FORK_AGENT_TYPE } from './definitions.js';
 import { type AgentHost, openAgentScope } from './agent-scope.js';
 import { filterToolsForAgent, resolveAgentTools } from './filter-tools.js';
+import type { AgentChannel } from './messaging/agent-directory.js';
 import { narrowedDecider, narrowingNote, narrowPermissionMode } from './narrow.js';
 import { type SidechainMeta, sidechainPaths, writeSidechainMeta } from './sidechain.js';
 
@@ -50,6 +57,10 @@ export interface RunAgentOptions {
   metaExtra?: Partial<SidechainMeta>;
   /** The hosting session's world: its MCP servers, environment, trust (agent-scope.ts). */
   host?: AgentHost;
+  /** Continue this conversation (a finished agent resumed by SendMessage; its sidechain transcript). */
+  resume?: ResumedSession;
+  /** Bound to the child's loop while it runs, so SendMessage can deliver into it (messaging/). */
+  channel?: AgentChannel;
 }
 
 export interface AgentOutcome {
@@ -285,6 +296,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<QueryE
       .filter(Boolean)
       .join('\n\n');
     childOptions.memory = !definition.omitMemory && po.memory !== false;
+    if (options.resume) childOptions.resume = options.resume;
   }
 
   // SubagentStart hooks of the parent; their context joins the child's first prompt.
@@ -302,8 +314,10 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<QueryE
   let status: AgentOutcome['status'] = 'failed';
   let errorText: string | undefined;
   const q = query(childOptions);
+  options.channel?.attach(q);
   try {
     for await (const event of q) {
+      options.channel?.observe(event);
       if (event.type === 'result') {
         result = event;
         continue;

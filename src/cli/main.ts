@@ -163,6 +163,16 @@ export function buildProgram(): Command {
       process.exitCode = await runDoctor(o);
     });
 
+  program
+    .command('teammate')
+    .description('Run as a teammate of an agent team (started by the team lead; see docs/teams.md).')
+    .requiredOption('--team <name>', 'the team')
+    .requiredOption('--name <member>', "this teammate's name in the team")
+    .action(async (o: { team: string; name: string }) => {
+      const { runTeammateCli } = await import('./teammate/teammate-command.js');
+      await runTeammateCli(o);
+    });
+
   for (const verb of ['install', 'uninstall'] as const) {
     program
       .command(verb)

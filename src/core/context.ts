@@ -47,6 +47,14 @@ export interface WorktreeInfo {
   branch?: string;
   /** The working directory to return to when the worktree is left. Absolute. */
   originalCwd: string;
+  /** Root of the repository the worktree belongs to (its main checkout). Absolute. */
+  repoRoot?: string;
+  /** The commit it started from (for counting its own commits). */
+  base?: string;
+  /** How it came to be: made by this session (`git`, or a WorktreeCreate `hook`), or an existing one entered by path. */
+  origin?: 'git' | 'hook' | 'entered';
+  /** A working directory the session added for it (a worktree outside the project), dropped on exit. */
+  addedDirectory?: string;
 }
 
 /**

@@ -6,10 +6,17 @@
 import type { BackgroundTaskInfo, ToolUseContext } from './context.js';
 import type { ModelClient } from './model-client.js';
 
+/** Who stops a background task: the model (TaskStop) or the person / host (everything else). */
+export type TaskStopper = 'model' | 'user';
+
 /** What the task registry needs from a running task. */
 export interface TaskHandle {
-  /** Stops the task; resolves once it has ended. Must be idempotent. */
-  stop(): Promise<void>;
+  /**
+   * Stops the task; resolves once it has ended. Must be idempotent. `by`: who asked — `model`
+   * (the TaskStop tool) or `user` (the person or the host: the default). A background agent stopped
+   * by the model may be resumed with SendMessage; one stopped by the user may not.
+   */
+  stop(by?: TaskStopper): Promise<void>;
   /** Settles when the task has ended, however it ended (after `AppState.tasks` was updated). */
   ended: Promise<void>;
   /** Synchronous last-resort kill, used when the host process exits. */
@@ -33,8 +40,8 @@ export interface BackgroundTaskRegistry {
   command(id: string): string | undefined;
   /** True while a registered task has not ended. */
   isRunning(id: string): boolean;
-  /** Stops a task. Resolves false when the id is not registered here. */
-  stop(id: string): Promise<boolean>;
+  /** Stops a task (`by` default `user`). Resolves false when the id is not registered here. */
+  stop(id: string, by?: TaskStopper): Promise<boolean>;
   /** Waits until the task ends, `timeoutMs` passes or `signal` aborts. True when it ended (or is unknown). */
   waitForEnd(id: string, timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
   /** Bytes of output already handed to TaskOutput readers. */
@@ -80,8 +87,8 @@ export interface SubagentReport {
  */
 export type SubagentRunner = (request: SubagentRequest, context: ToolUseContext) => Promise<SubagentReport>;
 
-/** Hook events a tool fires itself (Claude Code's task-list events). */
-export type ToolHookEvent = 'TaskCreated' | 'TaskCompleted';
+/** Hook events a tool fires itself (Claude Code's task-list and worktree events). */
+export type ToolHookEvent = 'TaskCreated' | 'TaskCompleted' | 'WorktreeCreate' | 'WorktreeRemove';
 
 /** What the hooks of one tool event said. */
 export interface ToolHookOutcome {
@@ -89,6 +96,10 @@ export interface ToolHookOutcome {
   blocked?: { reason: string };
   /** Non-blocking problems (a hook that timed out or failed to start), for the person. */
   errors: string[];
+  /** Plain-text stdout of the hooks that succeeded (a WorktreeCreate command prints the worktree's path). */
+  texts?: string[];
+  /** `hookSpecificOutput.worktreePath` of a JSON answer (a WorktreeCreate callback or HTTP hook). */
+  worktreePath?: string;
 }
 
 /**
@@ -98,6 +109,8 @@ export interface ToolHookOutcome {
  * `hook_event_name`, agent labels); the tool gives the event's own fields.
  */
 export interface ToolHookRunner {
+  /** True when the session has a hook for `event` (a WorktreeCreate hook replaces git's default). */
+  has?(event: ToolHookEvent): boolean;
   run(
     event: ToolHookEvent,
     input: Record<string, unknown>,
@@ -161,6 +174,42 @@ export interface DeliveryOptions {
   onTaken?: () => void;
 }
 
+/** Something the session shuts down with itself (a language server, a connection). */
+export interface SessionResource {
+  dispose(): void | Promise<void>;
+}
+
+/**
+ * The session's long-lived resources by name (`lsp:typescript`): a tool that starts something
+ * which outlives its call registers it here, so it is found again by later calls and disposed with
+ * the session (in reverse order of registration).
+ */
+export interface SessionResources {
+  /** Registers `resource` under `name`. Throws when the name is taken or the session has ended. */
+  register(name: string, resource: SessionResource): void;
+  /** The resource registered under `name`. */
+  get(name: string): SessionResource | undefined;
+}
+
+/** What else changes with the working directory (see {@link SessionWorkingDirectory}). */
+export interface WorkingDirectoryChange {
+  /** Also make `dir` a working directory (permissions, Bash): a directory outside the project. */
+  addDirectory?: boolean;
+  /** A working directory an earlier change added, to drop now. */
+  removeDirectory?: string;
+}
+
+/**
+ * Moves the calling context's session to another working directory (EnterWorktree,
+ * ExitWorktree). The runtime implements it: the app state's `cwd` (Bash's next command starts
+ * there; describers and hooks see it), the working directories, and the read-file state, which is
+ * emptied (files read in the old checkout must be read again before they are edited). The loop
+ * adds what it owns (the directory hook processes start in).
+ */
+export interface SessionWorkingDirectory {
+  change(context: ToolUseContext, dir: string, options?: WorkingDirectoryChange): void;
+}
+
 /** The per-session services a tool may use (shared by the main session and its sub-agents). */
 export interface SessionServices {
   /** The session's background tasks. */
@@ -181,4 +230,8 @@ export interface SessionServices {
   readonly sessionStateDir?: string;
   /** Delivers text to the model later (events, fired prompts); absent: the host runs no loop. */
   readonly inbox?: SessionInbox;
+  /** Resources that live as long as the session (language servers); absent: the host keeps none. */
+  readonly resources?: SessionResources;
+  /** Moves the session to another working directory; absent: the host cannot move it. */
+  readonly workingDirectory?: SessionWorkingDirectory;
 }

@@ -248,6 +248,16 @@ const ROWS: ReadonlyArray<readonly [string, Row]> = [
       foreignNames: [{ name: 'google_web_search' }],
     },
   ],
+  [
+    'WebBrowser',
+    {
+      shippedBy: 'gantry',
+      ruleKind: 'domain',
+      primaryFields: ['url'],
+      paramFields: ['action', 'format', 'ref', 'selector', 'submit', 'full_page'],
+      openWorld: true,
+    },
+  ],
 
   // Planning, to-dos, questions.
   ['TodoWrite', { ...NO_EFFECT, shippedBy: 'gantry' }],
@@ -281,7 +291,10 @@ const ROWS: ReadonlyArray<readonly [string, Row]> = [
       openWorld: true,
     },
   ],
-  ['SendMessage', NO_EFFECT],
+  ['SendMessage', { ...NO_EFFECT, shippedBy: 'gantry' }],
+  ['TeamCreate', { ...NO_EFFECT, shippedBy: 'gantry' }],
+  ['TeamDelete', { ...NO_EFFECT, shippedBy: 'gantry' }],
+  ['ListPeers', { ...NO_EFFECT, shippedBy: 'gantry' }],
   // A skill call loads instructions; what they lead to is decided call by call, so plan mode lets
   // it through to the normal flow (where it asks unless a `Skill` rule decides).
   ['Skill', { ruleKind: 'content:skill', planModePass: true, shippedBy: 'gantry' }],
@@ -300,8 +313,8 @@ const ROWS: ReadonlyArray<readonly [string, Row]> = [
   ['CronDelete', NO_EFFECT],
   ['CronList', NO_EFFECT],
   ['ScheduleWakeup', { ...NO_EFFECT, subagents: 'never' }],
-  ['EnterWorktree', {}],
-  ['ExitWorktree', {}],
+  ['EnterWorktree', { shippedBy: 'gantry', subagents: 'never' }],
+  ['ExitWorktree', { shippedBy: 'gantry', subagents: 'never' }],
   ['EndConversation', { ...NO_EFFECT, subagents: 'never' }],
 ];
 

@@ -301,6 +301,12 @@ export interface Query extends AsyncGenerator<QueryEvent, QueryResult, void> {
    * tool-result message when the turn goes on, else as the next prompt. Throws once input ended.
    */
   pushInput(message: UserInputMessage | string): void;
+  /**
+   * Hands `text` to the model as the loop's own (synthetic) message, as `services.inbox` does: in
+   * the running turn's next tool-result message, or as a new turn when the loop is idle, even after
+   * the input ended. False when the session no longer runs (nothing was delivered).
+   */
+  deliver(text: string): boolean;
   /** No more input: the session ends after the queued prompts. */
   endInput(): void;
   /** Aborts everything now (like `abortSignal`). */

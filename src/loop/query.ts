@@ -412,6 +412,12 @@ export function query(options: QueryOptions): Query {
     pushInput(message: UserInputMessage | string) {
       inbox.push(toUserInputMessage(message));
     },
+    deliver(text: string) {
+      const bridge = session?.inboxBridge;
+      if (!bridge) return false;
+      bridge.deliver(text);
+      return true;
+    },
     endInput() {
       if (!inbox.closed) inbox.close();
       void pumpIterator?.return?.();

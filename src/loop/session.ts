@@ -283,6 +283,7 @@ export async function createLoopSession(
         hold: (until: Promise<unknown>) => session.inboxBridge?.hold(until),
       },
       ...(writer ? { sessionStateDir: transcriptPath.replace(/\.jsonl$/, '') } : {}),
+      onWorkingDirectoryChange: (dir: string) => session.hooks.setCwd(dir),
     },
   });
   Object.assign(session, {
@@ -380,8 +381,11 @@ function toolHookRunner(getSession: () => LoopSession): ToolHookRunner {
       return {
         ...(outcome.block ? { blocked: { reason: outcome.block.reason } } : {}),
         errors: outcome.errors,
+        ...(outcome.texts.length ? { texts: outcome.texts } : {}),
+        ...(outcome.worktreePath ? { worktreePath: outcome.worktreePath } : {}),
       };
     },
+    has: (event) => getSession().hooks.has(event),
   };
 }
 

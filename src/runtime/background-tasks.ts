@@ -12,7 +12,7 @@
  *   in any registry is SIGKILLed through its `killNow` hook (no orphaned process groups).
  */
 import { randomBytes } from 'node:crypto';
-import type { BackgroundTaskInfo, BackgroundTaskRegistry, TaskHandle } from '../core/index.js';
+import type { BackgroundTaskInfo, BackgroundTaskRegistry, TaskHandle, TaskStopper } from '../core/index.js';
 
 interface Entry extends TaskHandle {
   /** Bytes of the output file already returned by TaskOutput. */
@@ -67,11 +67,11 @@ export class BackgroundTaskManager implements BackgroundTaskRegistry {
     return entry !== undefined && !entry.done;
   }
 
-  /** Stops a task. Returns false when the id is not registered here. */
-  async stop(id: string): Promise<boolean> {
+  /** Stops a task (`by`: who asked, default `user`). Returns false when the id is not registered here. */
+  async stop(id: string, by: TaskStopper = 'user'): Promise<boolean> {
     const entry = this.entries.get(id);
     if (!entry) return false;
-    await entry.stop();
+    await entry.stop(by);
     await entry.ended.catch(() => undefined);
     return true;
   }

@@ -21,6 +21,8 @@ import { grepDescriber } from './grep/describe.js';
 import { notebookEditDescriber } from './notebook-edit/describe.js';
 import { readDescriber } from './read/describe.js';
 import { sleepDescriber } from './sleep/describe.js';
+import { sendMessageDescriber } from './send-message/describe.js';
+import { listPeersDescriber, teamCreateDescriber, teamDeleteDescriber } from './teams/describe.js';
 import { taskOutputDescriber, taskStopDescriber } from './tasks/describe.js';
 import { webFetchDescriber } from './web-fetch/describe.js';
 import { webSearchDescriber } from './web-search/describe.js';
@@ -35,6 +37,8 @@ import {
 } from './task-list/describe.js';
 import { todoWriteDescriber } from './todo-write/describe.js';
 import { skillDescriber } from './skill/describe.js';
+import { enterWorktreeDescriber, exitWorktreeDescriber } from './worktree/describe.js';
+import { webBrowserDescriber } from './web-browser/describe.js';
 
 /** The shell analysis, loaded on the first shell call (a Read-only hook never loads the parser). */
 let shellModule: Promise<typeof import('../shell/index.js')> | undefined;
@@ -76,6 +80,10 @@ export function createToolDescribers(
     webFetchDescriber,
     webSearchDescriber,
     agentDescriber,
+    sendMessageDescriber,
+    teamCreateDescriber,
+    teamDeleteDescriber,
+    listPeersDescriber,
     todoWriteDescriber,
     taskCreateDescriber,
     taskGetDescriber,
@@ -86,6 +94,9 @@ export function createToolDescribers(
     exitPlanModeDescriber,
     skillDescriber,
     monitorDescriber(describeCommand),
+    enterWorktreeDescriber,
+    exitWorktreeDescriber,
+    webBrowserDescriber,
   ];
   return new Map(entries.map((e) => [e.name, e]));
 }

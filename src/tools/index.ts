@@ -142,7 +142,7 @@ export { findToolByName } from '../core/tool.js';
 export { canonicalToolName, type RuleKind, type ToolTraits, traitsOf } from '../core/tool-traits.js';
 
 /** Named feature flags guarding conditional tools. */
-export const FEATURE_FLAGS = ['SLEEP', 'MONITOR'] as const;
+export const FEATURE_FLAGS = ['SLEEP', 'MONITOR', 'WORKTREE', 'BROWSER', 'SEND_MESSAGE', 'TEAMS'] as const;
 export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
 
 /** Registry configuration: explicit feature switches (override the environment). */
@@ -235,6 +235,16 @@ export async function getAllBaseTools(config: ToolRegistryConfig = {}): Promise<
             ports: (await import('./monitor-ports.js')).monitorPorts({
               ...(config.bashSandbox ? { sandbox: config.bashSandbox } : {}),
               ...(config.web?.webFetch ? { webFetch: config.web.webFetch } : {}),
+            }),
+          }),
+        ]
+      : []),
+    ...(feature('WORKTREE', config) ? (await import('./worktree/index.js')).worktreeTools() : []),
+    ...(feature('BROWSER', config)
+      ? [
+          (await import('./web-browser/web-browser.tool.js')).createWebBrowserTool({
+            ports: (await import('./web-browser-ports.js')).webBrowserPorts({
+              settings: config.web?.webFetch ?? {},
             }),
           }),
         ]

@@ -50,7 +50,9 @@ import {
   createSubagentRunner,
   loadAgentDefinitions,
 } from '../../agents/index.js';
-import { FEATURE_FLAGS, type FeatureFlag, getAllBaseTools, planFileFor } from '../../tools/index.js';
+import { agentFeatureTools } from '../../agents/feature-tools.js';
+import { getAllBaseTools, planFileFor } from '../../tools/index.js';
+import { readFeatureSettings } from '../../loop/feature-settings-files.js';
 import { readWebSettings } from '../../loop/web-settings-files.js';
 import { describerFor } from '../shared/guard.js';
 import { type MainAgent, mainAgentMcpConfig, mainAgentMode, resolveMainAgent } from './main-agent.js';
@@ -152,22 +154,6 @@ export interface AgentSetup {
   planFile: (sessionId: string) => string;
   /** Stops the sandbox and removes temporary settings files. Safe to call twice. */
   dispose(): Promise<void>;
-}
-
-/** The settings' `features` Gantry knows (a name it has no flag for is a warning). */
-function settingsFeatures(
-  features: Readonly<Record<string, boolean>>,
-  warnings: string[],
-): Partial<Record<FeatureFlag, boolean>> {
-  const out: Partial<Record<FeatureFlag, boolean>> = {};
-  for (const [name, on] of Object.entries(features)) {
-    if ((FEATURE_FLAGS as readonly string[]).includes(name)) out[name as FeatureFlag] = on;
-    else
-      warnings.push(
-        `settings "features": no conditional tool is named ${name} (known: ${FEATURE_FLAGS.join(', ')})`,
-      );
-  }
-  return out;
 }
 
 /** Tool names the user named in `--tools` and `--allowedTools` (rule text up to `(`). */
@@ -331,6 +317,8 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
       });
     const web = readWebSettings(settings);
     warnings.push(...web.warnings);
+    const features = readFeatureSettings(settings);
+    warnings.push(...features.warnings);
     // Agent definitions' own MCP servers and hooks: names refer to this session's servers; a
     // project definition's commands run only in a trusted folder, as project settings hooks do.
     const agentHost: AgentHost = {
@@ -344,16 +332,22 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
     const offered = agentTypes
       ? loadedAgents.agents.filter((a) => agentTypes.includes(a.agentType))
       : loadedAgents.agents;
+    const featureTools = await agentFeatureTools({ env: { ...env, ...extras.env } });
     const everyTool = [
-      createAgentTool({ agents: offered, host: agentHost }),
+      createAgentTool({
+        agents: offered,
+        host: agentHost,
+        ...(featureTools.teammates ? { teammates: featureTools.teammates } : {}),
+      }),
+      ...featureTools.tools,
       ...(await getAllBaseTools({
         ...(sandbox ? { bashSandbox: sandbox } : {}),
         web: web.web,
+        features: features.features,
         modelProvider: modelClient.config.provider,
         env: { ...env, ...extras.env },
         skills: { projectRoot: cwd, home },
         named: namedTools(flags.tools, flags.allowedTools),
-        features: settingsFeatures(extras.features, warnings),
       })),
     ];
     const all = mainAgent ? mainAgent.filterTools(everyTool) : everyTool;

@@ -71,7 +71,7 @@ export function createTaskStopTool() {
         );
       }
       const command = tasks.command(id);
-      if (!(await tasks.stop(id))) {
+      if (!(await tasks.stop(id, 'model'))) {
         throw new ToolExecutionError(
           `Task ${id} cannot be stopped from this process: it is not registered with the task manager.`,
         );
