@@ -128,6 +128,9 @@ export {
 } from './model-client.js';
 export type {
   BackgroundTaskRegistry,
+  DeliveryOptions,
+  DeliverySource,
+  SessionDisposable,
   SessionInbox,
   SessionServices,
   SubagentReport,

@@ -136,20 +136,50 @@ export interface UntilNextPromptControls {
 }
 
 /**
+ * Where a delivered text comes from when it is a prompt of its own rather than a tool event: the
+ * `source` the UserPromptSubmit hook sees (Claude Code's names). `loop_wakeup`: a ScheduleWakeup
+ * that came due; `schedule_wakeup`: a cron job that fired. Neither is the person typing.
+ */
+export type DeliverySource = 'loop_wakeup' | 'schedule_wakeup';
+
+/** How {@link SessionInbox.deliver} hands its text over. */
+export interface DeliveryOptions {
+  /**
+   * Set for a scheduled prompt: the text becomes a turn of its own (a synthetic user message
+   * with this source), never folded into a running turn; while a turn runs it waits for the turn
+   * to end. Absent: a tool event, folded into the next tool-result message of a running turn.
+   */
+  source?: DeliverySource;
+}
+
+/**
  * Hands text to the session's model later, outside the call that produced it (a Monitor event, a
  * fired cron prompt, a wake-up). The loop implements it; see docs/runtime.md "Session services".
  */
 export interface SessionInbox {
   /**
    * Delivers `text` to the model: inside the next tool-result message while a turn runs, or as a
-   * new (synthetic) user turn when the loop is idle. Throws when the session has ended.
+   * new (synthetic) user turn when the loop is idle; with `options.source` always as a turn of
+   * its own (see {@link DeliveryOptions}). Throws when the session has ended.
    */
-  deliver(text: string): void;
+  deliver(text: string, options?: DeliveryOptions): void;
   /**
    * Keeps a session whose input has ended (`gantry -p`) open until `until` settles, bounded by the
    * host's background wait (`QueryOptions.backgroundWaitMs`).
    */
   hold(until: Promise<unknown>): void;
+  /**
+   * Resolves `true` as soon as something waits for the model: a message the person sent, a
+   * delivery, a scheduled prompt (at once when one waits already); `false` when `signal` aborts
+   * first or the session ends. A tool that waits (Sleep) races its timer against it. Optional:
+   * a host without it has nothing to wake a waiting tool.
+   */
+  whenPending?(signal: AbortSignal): Promise<boolean>;
+}
+
+/** Something a session shuts down when it ends (timers, connections). */
+export interface SessionDisposable {
+  dispose(): void | Promise<void>;
 }
 
 /** The per-session services a tool may use (shared by the main session and its sub-agents). */
@@ -172,4 +202,10 @@ export interface SessionServices {
   readonly sessionStateDir?: string;
   /** Delivers text to the model later (events, fired prompts); absent: the host runs no loop. */
   readonly inbox?: SessionInbox;
+  /**
+   * Registers something to shut down with the session (a tool's timers) under a unique `name`;
+   * throws when the name is taken or the session is already disposed. Absent: the host does not
+   * dispose tool resources (the tool then keeps nothing beyond the call).
+   */
+  register?(name: string, resource: SessionDisposable): void;
 }

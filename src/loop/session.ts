@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
-import type { AnyTool, SessionInbox, ToolHookRunner } from '../core/index.js';
+import type { AnyTool, DeliveryOptions, SessionInbox, ToolHookRunner } from '../core/index.js';
 import type { Message, SystemBlock } from '../core/messages.js';
 import type { ModelToolDefinition } from '../core/model-client.js';
 import type { PermissionMode } from '../core/permission-types.js';
@@ -250,11 +250,13 @@ export async function createLoopSession(
       hooks: toolHookRunner(() => session),
       untilNextPrompt,
       inbox: {
-        deliver: (text: string) => {
+        deliver: (text: string, delivery?: DeliveryOptions) => {
           if (!session.inboxBridge) throw new Error('the session has no running loop to deliver to');
-          session.inboxBridge.deliver(text);
+          session.inboxBridge.deliver(text, delivery);
         },
         hold: (until: Promise<unknown>) => session.inboxBridge?.hold(until),
+        whenPending: (signal: AbortSignal) =>
+          session.inboxBridge?.whenPending?.(signal) ?? Promise.resolve(false),
       },
       ...(writer ? { sessionStateDir: transcriptPath.replace(/\.jsonl$/, '') } : {}),
     },

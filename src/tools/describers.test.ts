@@ -12,7 +12,10 @@ import { TOOL_TRAITS, traitsOf } from '../core/tool-traits.js';
 import { createToolRuntime } from '../runtime/index.js';
 import { makeTempDir } from '../testing/runtime-fixtures.js';
 import { createToolDescribers, toolDescriberFor } from './describers.js';
-import { getAllBaseTools } from './index.js';
+import { FEATURE_FLAGS, getAllBaseTools } from './index.js';
+
+/** Every conditional tool switched on. */
+const allFeatures = Object.fromEntries(FEATURE_FLAGS.map((flag) => [flag, true]));
 
 const world = { cwd: '/home/user/project', home: '/home/user', resolver: mapPathResolver({}) };
 const describers = createToolDescribers({
@@ -116,8 +119,8 @@ describe('tool objects, the trait table and the describers agree', () => {
     const tools = [
       ...new Map(
         [
-          ...(await getAllBaseTools({ features: { SLEEP: true }, env: {} })),
-          ...(await getAllBaseTools({ features: { SLEEP: true }, env: { CLAUDE_CODE_ENABLE_TASKS: '0' } })),
+          ...(await getAllBaseTools({ features: allFeatures, env: {} })),
+          ...(await getAllBaseTools({ features: allFeatures, env: { CLAUDE_CODE_ENABLE_TASKS: '0' } })),
         ].map((t) => [t.name, t]),
       ).values(),
     ];

@@ -22,6 +22,8 @@ import { grepDescriber } from './grep/describe.js';
 import { notebookEditDescriber } from './notebook-edit/describe.js';
 import { readDescriber } from './read/describe.js';
 import { sleepDescriber } from './sleep/describe.js';
+import { scheduleWakeupDescriber } from './schedule-wakeup/describe.js';
+import { cronCreateDescriber, cronDeleteDescriber, cronListDescriber } from './cron/describe.js';
 import { taskOutputDescriber, taskStopDescriber } from './tasks/describe.js';
 import { webFetchDescriber } from './web-fetch/describe.js';
 import { webSearchDescriber } from './web-search/describe.js';
@@ -80,6 +82,10 @@ export function createToolDescribers(
     taskOutputDescriber,
     taskStopDescriber,
     sleepDescriber,
+    scheduleWakeupDescriber,
+    cronCreateDescriber,
+    cronDeleteDescriber,
+    cronListDescriber,
     webFetchDescriber,
     webSearchDescriber,
     agentDescriber,

@@ -142,7 +142,11 @@ export { findToolByName } from '../core/tool.js';
 export { canonicalToolName, type RuleKind, type ToolTraits, traitsOf } from '../core/tool-traits.js';
 
 /** Named feature flags guarding conditional tools. */
-export const FEATURE_FLAGS = ['SLEEP'] as const;
+export const FEATURE_FLAGS = [
+  'SLEEP',
+  'WAKEUP',
+  'CRON',
+] as const;
 export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
 
 /** Registry configuration: explicit feature switches (override the environment). */
@@ -217,6 +221,10 @@ export async function getAllBaseTools(config: ToolRegistryConfig = {}): Promise<
 
     // Behind feature flags: the module is imported only when the flag is on.
     ...(feature('SLEEP', config) ? [(await import('./sleep/sleep.tool.js')).SleepTool] : []),
+    ...(feature('WAKEUP', config)
+      ? [(await import('./schedule-wakeup/schedule-wakeup.tool.js')).ScheduleWakeupTool]
+      : []),
+    ...(feature('CRON', config) ? (await import('./cron/cron-tools.js')).CRON_TOOLS : []),
   ];
 }
 

@@ -1,11 +1,13 @@
 /**
  * `Sleep`: waits a given number of milliseconds, then reports how long it waited. A conditional
  * tool behind the `SLEEP` feature flag (`GANTRY_FEATURE_SLEEP=1`), mirroring docs/architecture.md where
- * SleepTool is loaded only under `feature('PROACTIVE')`; it exists here to prove the registry's
- * feature-flag path (the module is imported only when the flag is on).
+ * SleepTool is loaded only under `feature('PROACTIVE')`: the wait of a self-paced session between
+ * two checks (docs/scheduling.md).
  *
- * Sequence: wait `duration_ms` (honouring the abort signal) → yield one progress event when the
- * wait starts → return `{ sleptMs }`. Read-only and concurrency-safe: it touches nothing.
+ * Sequence: yield one progress event when the wait starts → wait `duration_ms`, ending early when
+ * something arrives for the model (the person's next message, a background task's notification,
+ * a scheduled prompt: `services.inbox.whenPending`) or the call is aborted → return
+ * `{ sleptMs, wokenEarly? }`. Read-only and concurrency-safe: it touches nothing.
  */
 import { z } from 'zod';
 import { describeWorldOf } from '../../core/call-describer.js';
@@ -27,28 +29,52 @@ const SleepInput = z.strictObject({
 export type SleepInput = z.infer<typeof SleepInput>;
 export interface SleepOutput {
   sleptMs: number;
+  /** True when the wait ended before `duration_ms` because something arrived for the model. */
+  wokenEarly?: boolean;
 }
 export interface SleepProgress {
   type: 'sleep-started';
   durationMs: number;
 }
 
-/** Resolves after `ms`, or rejects with AbortError as soon as `signal` aborts. */
-function wait(ms: number, signal: AbortSignal): Promise<void> {
+/**
+ * Resolves `'timer'` after `ms`, `'arrival'` as soon as `arrival` resolves true, or rejects with
+ * AbortError as soon as `signal` aborts.
+ */
+function wait(
+  ms: number,
+  signal: AbortSignal,
+  arrival: ((signal: AbortSignal) => Promise<boolean>) | undefined,
+): Promise<'timer' | 'arrival'> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(new AbortError('Sleep was aborted before it started.'));
       return;
     }
-    const onAbort = () => {
+    // Ends the arrival watch whichever way the wait ends.
+    const watch = new AbortController();
+    const finish = () => {
       clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      watch.abort();
+    };
+    const onAbort = () => {
+      finish();
       reject(new AbortError('Sleep was aborted.'));
     };
     const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
+      finish();
+      resolve('timer');
     }, ms);
     signal.addEventListener('abort', onAbort, { once: true });
+    arrival?.(watch.signal).then(
+      (arrived) => {
+        if (!arrived || watch.signal.aborted) return;
+        finish();
+        resolve('arrival');
+      },
+      () => undefined,
+    );
   });
 }
 
@@ -57,6 +83,7 @@ export const SleepTool = buildTool({
   description:
     'Wait for a given number of milliseconds before continuing. Use it when you must wait for something ' +
     'outside your control (a server starting, a file appearing) and have nothing else to do meanwhile. ' +
+    'The wait ends early when a new message or a background task notification arrives. ' +
     'Prefer doing useful work over sleeping.',
   inputSchema: SleepInput,
   maxResultSizeChars: 1_000,
@@ -70,8 +97,17 @@ export const SleepTool = buildTool({
   async *call(input: SleepInput, context) {
     const startedAtMs = Date.now();
     yield { type: 'sleep-started', durationMs: input.duration_ms } satisfies SleepProgress;
-    await wait(input.duration_ms, context.abortController.signal);
-    return { data: { sleptMs: Date.now() - startedAtMs } satisfies SleepOutput };
+    const inbox = context.services.inbox;
+    const ended = await wait(
+      input.duration_ms,
+      context.abortController.signal,
+      inbox?.whenPending ? (signal) => inbox.whenPending?.(signal) ?? Promise.resolve(false) : undefined,
+    );
+    const sleptMs = Date.now() - startedAtMs;
+    return { data: (ended === 'arrival' ? { sleptMs, wokenEarly: true } : { sleptMs }) satisfies SleepOutput };
   },
-  mapToolResultToContent: (output: SleepOutput) => `Slept for ${output.sleptMs} ms.`,
+  mapToolResultToContent: (output: SleepOutput) =>
+    output.wokenEarly
+      ? `Woke after ${output.sleptMs} ms: a message or a notification arrived for you.`
+      : `Slept for ${output.sleptMs} ms.`,
 });

@@ -1,0 +1,99 @@
+/**
+ * The prompts waiting for a session's loop (`query()`): filled by the prompt option's pump, by
+ * `pushInput`, and by deliveries (a background agent's notification or a scheduled prompt for an
+ * idle loop). While work the session waits for is outstanding (`hold`: a background agent, a
+ * pending wake-up), the end of the input does not end the session.
+ *
+ * Arrivals: `onArrival` listeners hear of every message added, so a tool that waits inside a turn
+ * (Sleep, through `services.inbox.whenPending`) can stop waiting when the person types.
+ */
+import type { UserInputMessage } from './types.js';
+
+export class Inbox {
+  private readonly items: UserInputMessage[] = [];
+  private waiter: ((m: UserInputMessage | undefined) => void) | undefined;
+  private readonly arrivalListeners = new Set<() => void>();
+  private holds = 0;
+  closed = false;
+
+  push(m: UserInputMessage): void {
+    if (this.closed) throw new Error('query: input has ended; pushInput() is no longer possible');
+    this.deliver(m);
+  }
+
+  /** Adds a message even after the input ended (the loop itself produced it). */
+  deliver(m: UserInputMessage): void {
+    if (this.waiter) {
+      const w = this.waiter;
+      this.waiter = undefined;
+      w(m);
+    } else this.items.push(m);
+    this.announce();
+  }
+
+  /** True while a message waits to be taken. */
+  get hasItems(): boolean {
+    return this.items.length > 0;
+  }
+
+  /** Calls `listener` on every later arrival until the returned function is called. */
+  onArrival(listener: () => void): () => void {
+    this.arrivalListeners.add(listener);
+    return () => this.arrivalListeners.delete(listener);
+  }
+
+  /** Tells the listeners something arrived (also used for deliveries kept outside the queue). */
+  announce(): void {
+    for (const listener of [...this.arrivalListeners]) listener();
+  }
+
+  /** Keeps the session open until `until` settles (or `maxMs` passes). */
+  hold(until: Promise<unknown>, maxMs: number): void {
+    this.holds++;
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, maxMs);
+      timer.unref?.();
+    });
+    void Promise.race([until.then(noop, noop), bound]).then(() => {
+      clearTimeout(timer);
+      this.holds--;
+      if (this.holds === 0 && this.closed && this.items.length === 0) this.wake(undefined);
+    });
+  }
+
+  private wake(m: UserInputMessage | undefined): void {
+    const w = this.waiter;
+    this.waiter = undefined;
+    w?.(m);
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.holds === 0) this.wake(undefined);
+  }
+
+  /** Ends the session now, whatever it was waiting for (abort, `close()`). */
+  closeNow(): void {
+    this.closed = true;
+    this.holds = 0;
+    this.wake(undefined);
+    this.announce();
+    this.arrivalListeners.clear();
+  }
+
+  takeAll(): UserInputMessage[] {
+    return this.items.splice(0);
+  }
+
+  next(): Promise<UserInputMessage | undefined> {
+    const m = this.items.shift();
+    if (m) return Promise.resolve(m);
+    if (this.closed && this.holds === 0) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      this.waiter = resolve;
+    });
+  }
+}
+
+const noop = (): void => undefined;
