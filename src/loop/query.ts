@@ -154,9 +154,9 @@ export function query(options: QueryOptions): Query {
       inbox.hold(until, options.backgroundWaitMs ?? DEFAULT_BACKGROUND_WAIT_MS);
     const whenPending = (signal: AbortSignal): Promise<boolean> =>
       new Promise((resolve) => {
-        if (inbox.hasItems || s.pendingDeliveries.length > 0 || afterTurn.length > 0)
-          return resolve(true);
-        if (signal.aborted || inbox.closed) return resolve(false);
+        if (inbox.hasItems || s.pendingDeliveries.length > 0 || afterTurn.length > 0) return resolve(true);
+        // The input may have ended (`-p`); deliveries still arrive until the session ends.
+        if (signal.aborted || controller.signal.aborted) return resolve(false);
         const done = (value: boolean) => {
           stopListening();
           signal.removeEventListener('abort', onAbort);

@@ -8,7 +8,10 @@ import { errorMessage } from '../core/errors.js';
 import type { AnyTool, ToolUseContext } from '../core/index.js';
 
 /** Starts the tools; resolves with a warning text per tool that failed. */
-export async function startSessionTools(tools: readonly AnyTool[], context: ToolUseContext): Promise<string[]> {
+export async function startSessionTools(
+  tools: readonly AnyTool[],
+  context: ToolUseContext,
+): Promise<string[]> {
   const problems: string[] = [];
   for (const tool of tools) {
     if (!tool.startSession) continue;

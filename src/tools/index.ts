@@ -142,11 +142,7 @@ export { findToolByName } from '../core/tool.js';
 export { canonicalToolName, type RuleKind, type ToolTraits, traitsOf } from '../core/tool-traits.js';
 
 /** Named feature flags guarding conditional tools. */
-export const FEATURE_FLAGS = [
-  'SLEEP',
-  'WAKEUP',
-  'CRON',
-] as const;
+export const FEATURE_FLAGS = ['SLEEP', 'WAKEUP', 'CRON'] as const;
 export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
 
 /** Registry configuration: explicit feature switches (override the environment). */

@@ -57,7 +57,21 @@ export function assertFires(parsed: ParsedCron, nowMs: number): number {
 }
 
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
-const MONTHS = ['', 'January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  '',
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 const num = (s: string): number | undefined => (/^\d{1,2}$/.test(s) ? Number(s) : undefined);
 const two = (n: number): string => String(n).padStart(2, '0');

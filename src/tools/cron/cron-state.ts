@@ -173,7 +173,9 @@ export class CronState implements SessionDisposable {
     if (next === undefined || this.pastExpiry(job, next)) {
       this.drop(job);
       if (job.durable)
-        void updateDurableJobs(this.durableFile, (jobs) => jobs.filter((j) => j.id !== job.id)).catch(() => undefined);
+        void updateDurableJobs(this.durableFile, (jobs) => jobs.filter((j) => j.id !== job.id)).catch(
+          () => undefined,
+        );
       return;
     }
     const previousRelease = job.release;

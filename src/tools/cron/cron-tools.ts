@@ -31,25 +31,38 @@ const STATE = 'cron';
 /** The session's cron state (made on first use, disposed with the session). */
 export function cronStateOf(context: ToolUseContext, clock?: ScheduleClock): CronState {
   const inbox = context.services.inbox;
-  if (!inbox) throw new ToolExecutionError('The Cron tools need a running agent loop to fire into; this host has none.');
+  if (!inbox)
+    throw new ToolExecutionError(
+      'The Cron tools need a running agent loop to fire into; this host has none.',
+    );
   const file = scheduledTasksPath(context.getAppState().projectRoot);
-  return sessionState(context.services, STATE, () => new CronState(clock ?? defaultScheduleClock(), inbox, file));
+  return sessionState(
+    context.services,
+    STATE,
+    () => new CronState(clock ?? defaultScheduleClock(), inbox, file),
+  );
 }
 
 const CronCreateInput = z.strictObject({
   cron: z
     .string()
     .min(1)
-    .describe('Five fields in local time: minute hour day-of-month month day-of-week (e.g. "*/10 * * * *", "0 9 * * 1-5").'),
+    .describe(
+      'Five fields in local time: minute hour day-of-month month day-of-week (e.g. "*/10 * * * *", "0 9 * * 1-5").',
+    ),
   prompt: z.string().min(1).max(20_000).describe('The prompt you receive each time the job fires.'),
   recurring: z
     .boolean()
     .optional()
-    .describe('true (default): fire at every matching time, for up to 30 days. false: fire once, at the next matching time.'),
+    .describe(
+      'true (default): fire at every matching time, for up to 30 days. false: fire once, at the next matching time.',
+    ),
   durable: z
     .boolean()
     .optional()
-    .describe('true: also keep the job in the project (.gantry/scheduled_tasks.json) so later sessions run it. Default false.'),
+    .describe(
+      'true: also keep the job in the project (.gantry/scheduled_tasks.json) so later sessions run it. Default false.',
+    ),
 });
 type CronCreateInput = z.infer<typeof CronCreateInput>;
 
@@ -139,7 +152,8 @@ export function createCronTools(options: CronToolsOptions = {}) {
 
   const CronDeleteTool = buildTool({
     name: 'CronDelete',
-    description: 'Delete a cron job of this session by the id CronCreate returned (durable jobs leave the project file too).',
+    description:
+      'Delete a cron job of this session by the id CronCreate returned (durable jobs leave the project file too).',
     inputSchema: CronDeleteInput,
     maxResultSizeChars: 1_000,
     isReadOnly: cronDeleteDescriber.isReadOnly,
@@ -158,7 +172,9 @@ export function createCronTools(options: CronToolsOptions = {}) {
         throw new ToolExecutionError((error as Error).message);
       }
       if (!deleted)
-        throw new ToolExecutionError(`No cron job with id ${input.id} in this session (CronList shows the ids).`);
+        throw new ToolExecutionError(
+          `No cron job with id ${input.id} in this session (CronList shows the ids).`,
+        );
       return { data: { id: input.id, deleted: true } satisfies CronDeleteOutput };
     },
     mapToolResultToContent: (o: CronDeleteOutput) => `Cron job ${o.id} deleted.`,

@@ -45,7 +45,8 @@ const isRecord = (v: unknown): v is DurableJobRecord => {
     typeof r.recurring === 'boolean' &&
     typeof r.createdAt === 'string' &&
     !Number.isNaN(Date.parse(r.createdAt)) &&
-    (r.lastFiredAt === undefined || (typeof r.lastFiredAt === 'string' && !Number.isNaN(Date.parse(r.lastFiredAt))))
+    (r.lastFiredAt === undefined ||
+      (typeof r.lastFiredAt === 'string' && !Number.isNaN(Date.parse(r.lastFiredAt))))
   );
 };
 
@@ -66,7 +67,9 @@ export async function readDurableJobs(file: string): Promise<DurableJobRecord[]>
   }
   const jobs = (parsed as Partial<DurableFile> | null)?.jobs;
   if (!Array.isArray(jobs) || !jobs.every(isRecord))
-    throw new Error(`the scheduled-tasks file ${file} does not have the shape {version, jobs[]}; fix or remove it`);
+    throw new Error(
+      `the scheduled-tasks file ${file} does not have the shape {version, jobs[]}; fix or remove it`,
+    );
   return jobs;
 }
 
@@ -81,13 +84,15 @@ export async function updateDurableJobs(
   change: (jobs: DurableJobRecord[]) => DurableJobRecord[] | undefined,
 ): Promise<void> {
   const previous = queues.get(file) ?? Promise.resolve();
-  const run = previous.catch(() => undefined).then(async () => {
-    const next = change(await readDurableJobs(file));
-    if (!next) return;
-    await mkdir(path.dirname(file), { recursive: true });
-    const body: DurableFile = { version: 1, jobs: next };
-    await writeFileAtomic(file, Buffer.from(`${JSON.stringify(body, null, 2)}\n`), { mode: 0o600 });
-  });
+  const run = previous
+    .catch(() => undefined)
+    .then(async () => {
+      const next = change(await readDurableJobs(file));
+      if (!next) return;
+      await mkdir(path.dirname(file), { recursive: true });
+      const body: DurableFile = { version: 1, jobs: next };
+      await writeFileAtomic(file, Buffer.from(`${JSON.stringify(body, null, 2)}\n`), { mode: 0o600 });
+    });
   queues.set(file, run);
   try {
     await run;

@@ -7,7 +7,13 @@ import type { FullToolDescriberEntry } from '../../core/call-describer.js';
 
 export const scheduleWakeupDescriber: FullToolDescriberEntry = {
   name: 'ScheduleWakeup',
-  describe: () => ({ ruleContents: [], effects: [], findings: [], readOnly: true, summary: 'ScheduleWakeup' }),
+  describe: () => ({
+    ruleContents: [],
+    effects: [],
+    findings: [],
+    readOnly: true,
+    summary: 'ScheduleWakeup',
+  }),
   isReadOnly: () => true,
   toAutoClassifierInput: () => '',
 };

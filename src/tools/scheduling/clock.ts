@@ -39,7 +39,8 @@ export const realClock: ScheduleClock = {
 
 /** Wall time run `factor` (> 0) times faster, starting now. */
 export function speedUpClock(factor: number): ScheduleClock {
-  if (!(factor > 0) || !Number.isFinite(factor)) throw new RangeError(`speed-up factor must be > 0, got ${factor}`);
+  if (!(factor > 0) || !Number.isFinite(factor))
+    throw new RangeError(`speed-up factor must be > 0, got ${factor}`);
   const startReal = Date.now();
   return {
     now: () => startReal + (Date.now() - startReal) * factor,

@@ -36,7 +36,10 @@ export function sessionState<T extends SessionDisposable>(
  * that says where it comes from, so the model never takes it for the person's own words (nor for
  * their approval of anything).
  */
-export function scheduledPromptText(origin: { kind: 'wakeup' | 'cron'; label: string }, prompt: string): string {
+export function scheduledPromptText(
+  origin: { kind: 'wakeup' | 'cron'; label: string },
+  prompt: string,
+): string {
   const from =
     origin.kind === 'wakeup'
       ? 'a wake-up you scheduled earlier with ScheduleWakeup'
@@ -51,5 +54,8 @@ export function scheduledPromptText(origin: { kind: 'wakeup' | 'cron'; label: st
 }
 
 function attr(value: string): string {
-  return value.replace(/[&"<>\n\r]/g, (c) => ({ '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' })[c] ?? ' ');
+  return value.replace(
+    /[&"<>\n\r]/g,
+    (c) => ({ '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' })[c] ?? ' ',
+  );
 }

@@ -104,7 +104,9 @@ export const SleepTool = buildTool({
       inbox?.whenPending ? (signal) => inbox.whenPending?.(signal) ?? Promise.resolve(false) : undefined,
     );
     const sleptMs = Date.now() - startedAtMs;
-    return { data: (ended === 'arrival' ? { sleptMs, wokenEarly: true } : { sleptMs }) satisfies SleepOutput };
+    return {
+      data: (ended === 'arrival' ? { sleptMs, wokenEarly: true } : { sleptMs }) satisfies SleepOutput,
+    };
   },
   mapToolResultToContent: (output: SleepOutput) =>
     output.wokenEarly
