@@ -64,6 +64,8 @@ export interface CreateJobInput {
 
 export class CronState implements SessionDisposable {
   private readonly jobs = new Map<string, Job>();
+  /** Fires and file updates still running (awaited by `idle()` and `dispose()`). */
+  private readonly inFlight = new Set<Promise<unknown>>();
   private disposed = false;
   /** Prompts delivered so far. */
   fired = 0;
@@ -173,9 +175,8 @@ export class CronState implements SessionDisposable {
     if (next === undefined || this.pastExpiry(job, next)) {
       this.drop(job);
       if (job.durable)
-        void updateDurableJobs(this.durableFile, (jobs) => jobs.filter((j) => j.id !== job.id)).catch(
-          () => undefined,
-        );
+        void this.track(updateDurableJobs(this.durableFile, (jobs) => jobs.filter((j) => j.id !== job.id)));
+
       return;
     }
     const previousRelease = job.release;
@@ -188,7 +189,7 @@ export class CronState implements SessionDisposable {
     }
     previousRelease?.();
     job.nextFireAt = next;
-    job.timer = setTimerAt(this.clock, next, () => void this.fire(job, next));
+    job.timer = setTimerAt(this.clock, next, () => void this.track(this.fire(job, next)));
   }
 
   private async fire(job: Job, slot: number): Promise<void> {
@@ -207,7 +208,7 @@ export class CronState implements SessionDisposable {
       this.fired++;
     } catch {
       // The session ended: stop every timer.
-      this.dispose();
+      void this.dispose();
       return;
     }
     job.lastFiredAtMs = slot;
@@ -266,10 +267,29 @@ export class CronState implements SessionDisposable {
     };
   }
 
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    for (const job of [...this.jobs.values()]) this.drop(job);
+  /** Runs `work` in the background, remembered until it settles; never rejects. */
+  private track(work: Promise<unknown>): Promise<void> {
+    const settled = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.inFlight.add(settled);
+    void settled.then(() => this.inFlight.delete(settled));
+    return settled;
+  }
+
+  /** Resolves once no fire or file update is running. */
+  async idle(): Promise<void> {
+    while (this.inFlight.size) await Promise.all([...this.inFlight]);
+  }
+
+  /** Cancels every timer, releases every hold, then waits for file updates still running. */
+  async dispose(): Promise<void> {
+    if (!this.disposed) {
+      this.disposed = true;
+      for (const job of [...this.jobs.values()]) this.drop(job);
+    }
+    await this.idle();
   }
 }
 
