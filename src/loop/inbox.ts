@@ -82,8 +82,16 @@ export class Inbox {
     this.arrivalListeners.clear();
   }
 
+  /**
+   * Takes the waiting messages a running turn may fold into its next request; scheduled prompts
+   * (messages with a `source`) stay queued, each to become a turn of its own.
+   */
   takeAll(): UserInputMessage[] {
-    return this.items.splice(0);
+    const taken = this.items.filter((m) => !m.source);
+    if (taken.length === 0) return [];
+    const kept = this.items.filter((m) => m.source);
+    this.items.splice(0, this.items.length, ...kept);
+    return taken;
   }
 
   next(): Promise<UserInputMessage | undefined> {

@@ -120,7 +120,7 @@ describe('CronState', () => {
     expect(clock.pendingTimers).toBe(0);
   });
 
-  it('each pending fire of a job made in this session holds the session; all are released in the end', async () => {
+  it('each pending fire of a session-only job holds the session; all are released in the end', async () => {
     const clock = manualClock(START);
     const inbox = recorder(clock);
     const state = new CronState(clock, inbox, file());
@@ -165,7 +165,8 @@ describe('CronState', () => {
 describe('durable jobs', () => {
   it('round-trip: create writes the file (mode 0600), delete removes the job from it', async () => {
     const clock = manualClock(START);
-    const state = new CronState(clock, recorder(clock), file());
+    const inbox = recorder(clock);
+    const state = new CronState(clock, inbox, file());
     const kept = await state.create({
       cron: '0 9 * * 1-5',
       prompt: 'stand-up notes',
@@ -185,6 +186,8 @@ describe('durable jobs', () => {
       [other.id, '0 17 * * 5', 'weekly summary', true],
     ]);
     expect(records[0]?.createdAt).toBe(new Date(START).toISOString());
+    // Only the session-only job holds a -p session open: the durable ones are saved for later sessions.
+    expect(inbox.holds).toHaveLength(1);
     expect(statSync(file()).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file(), 'utf8')).version).toBe(1);
     await state.delete(other.id);

@@ -11,8 +11,9 @@
  *   in the project loads it (`loadDurable`) and fires, once, a job whose time came while no session
  *   ran. Before firing a durable job the file is checked, so two sessions of one project do not
  *   both fire the same slot (the one that records it first fires);
- * - a job created in this session keeps a `gantry -p` session open until its next fire
- *   (`services.inbox.hold`, bounded by the host's background wait); loaded durable jobs do not;
+ * - a session-only job (not durable) keeps a `gantry -p` session open until its next fire
+ *   (`services.inbox.hold`, bounded by the host's background wait): it exists nowhere else.
+ *   Durable jobs do not: they are saved, and a later session in the project runs them;
  * - `dispose()` (the session's end) cancels every timer and releases every hold.
  */
 import { randomBytes } from 'node:crypto';
@@ -48,7 +49,7 @@ interface Job {
   durable: boolean;
   createdAtMs: number;
   lastFiredAtMs?: number;
-  /** Made in this session: its pending fire holds a `-p` session open. */
+  /** Session-only: its pending fire holds a `-p` session open. */
   holdsSession: boolean;
   nextFireAt?: number;
   timer?: ClockTimer;
@@ -92,7 +93,7 @@ export class CronState implements SessionDisposable {
       recurring: input.recurring,
       durable: input.durable,
       createdAtMs: now,
-      holdsSession: true,
+      holdsSession: !input.durable,
     };
     if (job.durable) {
       const record = toRecord(job);
