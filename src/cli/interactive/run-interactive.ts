@@ -94,6 +94,9 @@ export async function runInteractive(argv: readonly string[], io: InteractiveIo)
     engine: setup.engine,
     input: io.stdin,
     output: io.stdout,
+    planFile: setup.planFile(target.sessionId),
+    bypassAvailable: setup.bypassAvailable,
+    color: io.color,
   });
   const start = io.query ?? runQuery;
   const q = start({
