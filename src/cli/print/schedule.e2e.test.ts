@@ -6,7 +6,7 @@
  * CronCreate job fires before the process exits; a durable job saved by one run is fired by a
  * later `--continue` run in the same project.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeAnthropicServer, startFakeAnthropicServer } from '../../testing/fake-anthropic-server.js';
@@ -101,6 +101,33 @@ describe('gantry -p: Cron', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(results(run.lines())).toEqual(['Scheduled a tick.', 'tick']);
     expect(lastUserText(server.messageRequests[2]?.body)).toContain('say tick');
+  });
+
+  it('a scheduled-tasks file that came with the project (unsigned) fires nothing and is reported', async () => {
+    const server = await start([reply.text('Just the prompt.')]);
+    mkdirSync(path.join(world.project, '.gantry'), { recursive: true });
+    const shipped = {
+      version: 1,
+      jobs: [
+        {
+          id: 'beef0001',
+          cron: '* * * * *',
+          prompt: 'SHIPPED PROMPT',
+          recurring: true,
+          createdAt: new Date(Date.now() - 3_600_000).toISOString(),
+        },
+      ],
+    };
+    writeFileSync(path.join(world.project, '.gantry', 'scheduled_tasks.json'), JSON.stringify(shipped));
+    const run = await runGantry(['-p', ...STREAM, 'hello'], {
+      cwd: world.project,
+      env: env(server, { GANTRY_FEATURE_CRON: '1' }),
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(results(run.lines())).toEqual(['Just the prompt.']);
+    expect(server.messageRequests).toHaveLength(1);
+    expect(JSON.stringify(server.messageRequests[0]?.body)).not.toContain('SHIPPED PROMPT');
+    expect(run.stdout + run.stderr).toContain('no valid signature');
   });
 
   it('a durable job saved by one run fires in a later --continue run', async () => {

@@ -10,7 +10,8 @@
  * - durable: also kept in the project's scheduled-tasks file (durable-store.ts); a later session
  *   in the project loads it (`loadDurable`) and fires, once, a job whose time came while no session
  *   ran. Before firing a durable job the file is checked, so two sessions of one project do not
- *   both fire the same slot (the one that records it first fires);
+ *   both fire the same slot (the one that records it first fires). Only jobs signed with this
+ *   user's key (job-signature.ts) are loaded: a file that came with a repository fires nothing;
  * - a session-only job (not durable) keeps a `gantry -p` session open until its next fire
  *   (`services.inbox.hold`, bounded by the host's background wait): it exists nowhere else.
  *   Durable jobs do not: they are saved, and a later session in the project runs them;
@@ -22,6 +23,7 @@ import { type ClockTimer, type ScheduleClock, setTimerAt } from '../scheduling/c
 import { scheduledPromptText } from '../scheduling/session-state.js';
 import { assertFires, humanSchedule, type ParsedCron, parseCron } from './cron-expression.js';
 import { type DurableJobRecord, readDurableJobs, updateDurableJobs } from './durable-store.js';
+import { defaultSigningKeyFile, loadSigningKey, signJob, verifyJob } from './job-signature.js';
 
 /** How long a recurring job lives (ms): 30 days. */
 export const CRON_MAX_AGE_MS = 30 * 24 * 60 * 60_000;
@@ -68,14 +70,14 @@ export class CronState implements SessionDisposable {
   /** Fires and file updates still running (awaited by `idle()` and `dispose()`). */
   private readonly inFlight = new Set<Promise<unknown>>();
   private disposed = false;
-  /** Prompts delivered so far. */
-  fired = 0;
 
   constructor(
     private readonly clock: ScheduleClock,
     private readonly inbox: SessionInbox,
     /** The project's scheduled-tasks file. */
     readonly durableFile: string,
+    /** The key durable jobs are signed with (job-signature.ts). */
+    private readonly keyFile: string = defaultSigningKeyFile(),
   ) {}
 
   /** Creates a job. @throws CronPatternError for a bad expression, Error when full or the file fails. */
@@ -96,7 +98,9 @@ export class CronState implements SessionDisposable {
       holdsSession: !input.durable,
     };
     if (job.durable) {
-      const record = toRecord(job);
+      const key = await loadSigningKey(this.keyFile, { create: true });
+      if (!key) throw new Error(`no signing key at ${this.keyFile}`);
+      const record = toRecord(job, key);
       await updateDurableJobs(this.durableFile, (jobs) => [...jobs.filter((j) => j.id !== job.id), record]);
     }
     this.jobs.set(job.id, job);
@@ -124,6 +128,7 @@ export class CronState implements SessionDisposable {
    */
   async loadDurable(): Promise<{ loaded: number; firedNow: number; expired: number; problems: string[] }> {
     const records = await readDurableJobs(this.durableFile);
+    const key = records.length ? await loadSigningKey(this.keyFile, { create: false }) : undefined;
     const now = this.clock.now();
     const expired: string[] = [];
     const problems: string[] = [];
@@ -131,6 +136,12 @@ export class CronState implements SessionDisposable {
     let loaded = 0;
     for (const r of records) {
       if (this.jobs.has(r.id)) continue;
+      if (!key || !verifyJob(r, key)) {
+        problems.push(
+          `job ${r.id} in ${this.durableFile} was not saved by your Gantry (no valid signature), so it does not run; recreate it with CronCreate if you want it`,
+        );
+        continue;
+      }
       let cron: ParsedCron;
       try {
         cron = parseCron(r.cron);
@@ -206,7 +217,6 @@ export class CronState implements SessionDisposable {
       this.inbox.deliver(scheduledPromptText({ kind: 'cron', label: job.id }, job.prompt), {
         source: 'schedule_wakeup',
       });
-      this.fired++;
     } catch {
       // The session ended: stop every timer.
       void this.dispose();
@@ -294,13 +304,12 @@ export class CronState implements SessionDisposable {
   }
 }
 
-function toRecord(job: Job): DurableJobRecord {
+function toRecord(job: Job, key: Buffer): DurableJobRecord {
+  const signed = { id: job.id, cron: job.cron.expression, prompt: job.prompt, recurring: job.recurring };
   return {
-    id: job.id,
-    cron: job.cron.expression,
-    prompt: job.prompt,
-    recurring: job.recurring,
+    ...signed,
     createdAt: new Date(job.createdAtMs).toISOString(),
     ...(job.lastFiredAtMs !== undefined ? { lastFiredAt: new Date(job.lastFiredAtMs).toISOString() } : {}),
+    signature: signJob(signed, key),
   };
 }

@@ -24,12 +24,14 @@ import { scheduledTasksPath } from './durable-store.js';
 export interface CronToolsOptions {
   /** The clock (default: the process's, `GANTRY_SCHEDULE_SPEEDUP` aware). */
   clock?: ScheduleClock;
+  /** The key durable jobs are signed with (default `~/.gantry/scheduled-tasks.key`). */
+  keyFile?: string;
 }
 
 const STATE = 'cron';
 
 /** The session's cron state (made on first use, disposed with the session). */
-export function cronStateOf(context: ToolUseContext, clock?: ScheduleClock): CronState {
+export function cronStateOf(context: ToolUseContext, options: CronToolsOptions = {}): CronState {
   const inbox = context.services.inbox;
   if (!inbox)
     throw new ToolExecutionError(
@@ -39,7 +41,7 @@ export function cronStateOf(context: ToolUseContext, clock?: ScheduleClock): Cro
   return sessionState(
     context.services,
     STATE,
-    () => new CronState(clock ?? defaultScheduleClock(), inbox, file),
+    () => new CronState(options.clock ?? defaultScheduleClock(), inbox, file, options.keyFile),
   );
 }
 
@@ -114,7 +116,7 @@ export function createCronTools(options: CronToolsOptions = {}) {
       }
     },
     async *call(input: CronCreateInput, context: ToolUseContext) {
-      const state = cronStateOf(context, options.clock);
+      const state = cronStateOf(context, options);
       let job: CronJobView;
       try {
         job = await state.create({
@@ -144,7 +146,7 @@ export function createCronTools(options: CronToolsOptions = {}) {
     async startSession(context: ToolUseContext) {
       if (!context.services.inbox) return;
       if (!existsSync(scheduledTasksPath(context.getAppState().projectRoot))) return;
-      const outcome = await cronStateOf(context, options.clock).loadDurable();
+      const outcome = await cronStateOf(context, options).loadDurable();
       if (outcome.problems.length)
         throw new Error(`some durable cron jobs were not loaded: ${outcome.problems.join('; ')}`);
     },
@@ -164,7 +166,7 @@ export function createCronTools(options: CronToolsOptions = {}) {
       return cronDeleteDescriber.describe(input, describeWorldOf(context));
     },
     async *call(input: CronDeleteInput, context: ToolUseContext) {
-      const state = cronStateOf(context, options.clock);
+      const state = cronStateOf(context, options);
       let deleted: boolean;
       try {
         deleted = await state.delete(input.id);
@@ -193,7 +195,7 @@ export function createCronTools(options: CronToolsOptions = {}) {
       return cronListDescriber.describe(input, describeWorldOf(context));
     },
     async *call(_input: Record<string, never>, context: ToolUseContext) {
-      return { data: { jobs: cronStateOf(context, options.clock).list() } satisfies CronListOutput };
+      return { data: { jobs: cronStateOf(context, options).list() } satisfies CronListOutput };
     },
     mapToolResultToContent: (o: CronListOutput) =>
       o.jobs.length === 0

@@ -4,6 +4,7 @@
  * made in one session is loaded by the next session in the project (`Tool.startSession`) and its
  * missed fire runs after that session's first prompt. The clock is injected.
  */
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HookInput } from '../../loop/types.js';
 import { allowAllDecider } from '../../runtime/index.js';
@@ -30,6 +31,8 @@ afterEach(async () => {
 });
 
 const START = new Date(2026, 5, 1, 10, 7, 0).getTime(); // local time
+/** The signing key inside the test world, never the real home. */
+const keyFile = () => path.join(world?.home ?? '/nonexistent', '.gantry', 'scheduled-tasks.key');
 const sources = (seen: HookInput[]) => seen.map((h) => (h as { source?: string }).source);
 
 describe('Cron tools in the loop', () => {
@@ -49,7 +52,7 @@ describe('Cron tools in the loop', () => {
     const run = await runQuery(
       await loopOptions(world, model, {
         prompt: 'remind me at 10:30',
-        tools: [...createCronTools({ clock })],
+        tools: [...createCronTools({ clock, keyFile: keyFile() })],
         decide: allowAllDecider,
         hooks: { UserPromptSubmit: [{ hooks: [async (input) => (seen.push(input), {})] }] },
       }),
@@ -73,7 +76,7 @@ describe('Cron tools in the loop', () => {
     await runQuery(
       await loopOptions(world, model, {
         prompt: 'schedule something broken',
-        tools: [...createCronTools({ clock: manualClock(START) })],
+        tools: [...createCronTools({ clock: manualClock(START), keyFile: keyFile() })],
         decide: allowAllDecider,
       }),
     );
@@ -96,7 +99,7 @@ describe('Cron tools in the loop', () => {
     const first = await runQuery(
       await loopOptions(world, model, {
         prompt: 'remind me daily at noon',
-        tools: [...createCronTools({ clock: manualClock(START) })],
+        tools: [...createCronTools({ clock: manualClock(START), keyFile: keyFile() })],
         decide: allowAllDecider,
       }),
     );
@@ -111,7 +114,7 @@ describe('Cron tools in the loop', () => {
     const second = await runQuery(
       await loopOptions(world, model, {
         prompt: 'what is scheduled?',
-        tools: [...createCronTools({ clock: manualClock(START + 23 * 3_600_000) })],
+        tools: [...createCronTools({ clock: manualClock(START + 23 * 3_600_000), keyFile: keyFile() })],
         decide: allowAllDecider,
         hooks: { UserPromptSubmit: [{ hooks: [async (input) => (seen.push(input), {})] }] },
       }),

@@ -3,7 +3,7 @@
  * `<project>/.gantry/scheduled_tasks.json` (Gantry's own folder in the project; Claude Code keeps
  * its jobs in `.claude/`, which Gantry never writes into — docs/scheduling.md). Shape:
  *
- *   { "version": 1, "jobs": [ { "id", "cron", "prompt", "recurring", "createdAt", "lastFiredAt"? } ] }
+ *   { "version": 1, "jobs": [ { "id", "cron", "prompt", "recurring", "createdAt", "lastFiredAt"?, "signature" } ] }
  *
  * (times as ISO strings). Every change is a read-modify-write of the whole file, written
  * atomically (temp file + rename, mode 0600), one at a time per file in this process. A missing
@@ -24,6 +24,8 @@ export interface DurableJobRecord {
   createdAt: string;
   /** ISO time of the slot last fired (by any session). */
   lastFiredAt?: string;
+  /** This user's signature of the job (job-signature.ts); a job without a valid one is not loaded. */
+  signature?: string;
 }
 
 interface DurableFile {
@@ -45,6 +47,7 @@ const isRecord = (v: unknown): v is DurableJobRecord => {
     typeof r.recurring === 'boolean' &&
     typeof r.createdAt === 'string' &&
     !Number.isNaN(Date.parse(r.createdAt)) &&
+    (r.signature === undefined || typeof r.signature === 'string') &&
     (r.lastFiredAt === undefined ||
       (typeof r.lastFiredAt === 'string' && !Number.isNaN(Date.parse(r.lastFiredAt))))
   );

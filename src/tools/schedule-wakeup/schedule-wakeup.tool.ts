@@ -34,6 +34,7 @@ const ScheduleWakeupInput = z.strictObject({
   reason: z.string().optional().describe('Why you wait this long, in a few words (shown to the person).'),
   prompt: z
     .string()
+    .max(20_000)
     .optional()
     .describe('What to do when you wake up: the prompt you receive then. Required unless stop is true.'),
   stop: z.boolean().optional().describe('true ends the self-paced loop: the pending wake-up is cancelled.'),

@@ -23,8 +23,6 @@ interface Armed extends PendingWakeup {
 export class WakeupState implements SessionDisposable {
   private armed: Armed | undefined;
   private disposed = false;
-  /** Wake-ups delivered so far (for tests and the output). */
-  fired = 0;
 
   constructor(
     private readonly clock: ScheduleClock,
@@ -76,7 +74,6 @@ export class WakeupState implements SessionDisposable {
       this.inbox.deliver(scheduledPromptText({ kind: 'wakeup', label: a.reason }, a.prompt), {
         source: 'loop_wakeup',
       });
-      this.fired++;
     } catch {
       // The session ended meanwhile: nobody is left to wake.
     } finally {
