@@ -37,7 +37,7 @@ async function start(script: ScriptEntry[]): Promise<FakeAnthropicServer> {
 
 const STREAM = ['--output-format', 'stream-json', '--verbose'];
 /** The scheduling tools are offered up front (not deferred behind ToolSearch) in these runs. */
-const env = (server: FakeAnthropicServer, flags: Record<string, string>) =>
+const env = (server: FakeAnthropicServer, flags: Record<string, string | undefined>) =>
   gantryEnv(world, server, { ENABLE_TOOL_SEARCH: 'false', GANTRY_SCHEDULE_SPEEDUP: '1000', ...flags });
 
 const results = (lines: any[]) => lines.filter((l) => l.type === 'result').map((l) => l.result);
@@ -150,13 +150,16 @@ describe('gantry -p: Cron', () => {
     saved.jobs[0].createdAt = new Date(Date.now() - 2 * 3_600_000).toISOString();
     writeFileSync(file, JSON.stringify(saved));
 
+    // Tool search at its default here: the Cron tools are deferred, and still load the file.
     const second = await runGantry(['-p', ...STREAM, '--continue', 'hello'], {
       cwd: world.project,
-      env: env(server, { GANTRY_FEATURE_CRON: '1' }),
+      env: env(server, { GANTRY_FEATURE_CRON: '1', ENABLE_TOOL_SEARCH: undefined }),
     });
     expect(second.code, second.stderr).toBe(0);
     expect(results(second.lines())).toEqual(['Hello again.', 'Logs rotated.']);
     expect(lastUserText(server.messageRequests[3]?.body)).toContain('rotate the logs');
+    // Deferred: only ToolSearch could load its definition in this run.
+    expect(server.messageRequests[2]?.body.tools.map((t: any) => t.name)).not.toContain('CronCreate');
     const after = JSON.parse(readFileSync(file, 'utf8'));
     expect(typeof after.jobs[0].lastFiredAt).toBe('string');
   });
