@@ -130,6 +130,7 @@ export type {
   BackgroundTaskRegistry,
   DeliveryOptions,
   DeliverySource,
+  PendingKind,
   SessionDisposable,
   SessionInbox,
   SessionServices,

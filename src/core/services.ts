@@ -169,13 +169,17 @@ export interface SessionInbox {
    */
   hold(until: Promise<unknown>): void;
   /**
-   * Resolves `true` as soon as something waits for the model: a message the person sent, a
-   * delivery, a scheduled prompt (at once when one waits already); `false` when `signal` aborts
-   * first or the session ends. A tool that waits (Sleep) races its timer against it. Optional:
-   * a host without it has nothing to wake a waiting tool.
+   * Resolves as soon as something waits for the model (at once when something waits already):
+   * `'message'` for a message the person sent or a delivery, which the running turn's next
+   * request carries; `'scheduled'` for a scheduled prompt, which comes only once the turn ends.
+   * Resolves `undefined` when `signal` aborts first or the session ends. A tool that waits (Sleep)
+   * races its timer against it. Optional: a host without it has nothing to wake a waiting tool.
    */
-  whenPending?(signal: AbortSignal): Promise<boolean>;
+  whenPending?(signal: AbortSignal): Promise<PendingKind | undefined>;
 }
+
+/** What {@link SessionInbox.whenPending} found waiting. */
+export type PendingKind = 'message' | 'scheduled';
 
 /** Something a session shuts down when it ends (timers, connections). */
 export interface SessionDisposable {

@@ -26,7 +26,7 @@ import { buildResult } from './result.js';
 import { registerLoopHandle } from './subagent-host.js';
 import { createLoopSession, hookBase, type LoopSession, type SessionControls } from './session.js';
 import type { PostCallSeam } from './tool-runner.js';
-import type { DeliveryOptions } from '../core/services.js';
+import type { DeliveryOptions, PendingKind } from '../core/services.js';
 import type {
   HookInput,
   Query,
@@ -152,18 +152,27 @@ export function query(options: QueryOptions): Query {
     };
     const holdOpen = (until: Promise<unknown>): void =>
       inbox.hold(until, options.backgroundWaitMs ?? DEFAULT_BACKGROUND_WAIT_MS);
-    const whenPending = (signal: AbortSignal): Promise<boolean> =>
+    const pendingKind = (): PendingKind | undefined =>
+      inbox.hasItems || s.pendingDeliveries.length > 0
+        ? 'message'
+        : afterTurn.length > 0
+          ? 'scheduled'
+          : undefined;
+    const whenPending = (signal: AbortSignal): Promise<PendingKind | undefined> =>
       new Promise((resolve) => {
-        if (inbox.hasItems || s.pendingDeliveries.length > 0 || afterTurn.length > 0) return resolve(true);
+        const now = pendingKind();
+        if (now) return resolve(now);
         // The input may have ended (`-p`); deliveries still arrive until the session ends.
-        if (signal.aborted || controller.signal.aborted) return resolve(false);
-        const done = (value: boolean) => {
+        if (signal.aborted || controller.signal.aborted) return resolve(undefined);
+        const done = (value: PendingKind | undefined) => {
           stopListening();
           signal.removeEventListener('abort', onAbort);
           resolve(value);
         };
-        const onAbort = () => done(false);
-        const stopListening = inbox.onArrival(() => done(!controller.signal.aborted));
+        const onAbort = () => done(undefined);
+        const stopListening = inbox.onArrival(() =>
+          done(controller.signal.aborted ? undefined : pendingKind()),
+        );
         signal.addEventListener('abort', onAbort, { once: true });
       });
     // Tools reach these through `services.inbox` (Monitor events, fired prompts, Sleep).

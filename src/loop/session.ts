@@ -257,7 +257,7 @@ export async function createLoopSession(
         },
         hold: (until: Promise<unknown>) => session.inboxBridge?.hold(until),
         whenPending: (signal: AbortSignal) =>
-          session.inboxBridge?.whenPending?.(signal) ?? Promise.resolve(false),
+          session.inboxBridge?.whenPending?.(signal) ?? Promise.resolve(undefined),
       },
       ...(writer ? { sessionStateDir: transcriptPath.replace(/\.jsonl$/, '') } : {}),
     },

@@ -10,7 +10,7 @@ import { buildTool } from '../../core/index.js';
 import { createInputQueue } from '../../loop/input-queue.js';
 import type { Query } from '../../loop/types.js';
 import { allowAllDecider } from '../../runtime/index.js';
-import { reply, toolUse } from '../../testing/fake-model-script.js';
+import { lastUserText, reply, toolUse } from '../../testing/fake-model-script.js';
 import {
   type FakeModel,
   type LoopWorld,
@@ -19,6 +19,8 @@ import {
   runQuery,
   startFakeModel,
 } from '../../testing/loop-fixtures.js';
+import { manualClock } from '../../testing/schedule-clock.js';
+import { createScheduleWakeupTool } from '../schedule-wakeup/schedule-wakeup.tool.js';
 import { SleepTool } from './sleep.tool.js';
 
 let world: LoopWorld | undefined;
@@ -68,6 +70,31 @@ describe('Sleep in the loop', () => {
     const second = JSON.stringify(model.requests()[1]?.body.messages);
     expect(second).toMatch(/Woke after \d+ ms: a message or a notification arrived for you\./);
     expect(second).toContain('<task-notification>build done</task-notification>');
+  });
+
+  it('a scheduled prompt coming due wakes it and says to end the turn; the prompt is the next turn', async () => {
+    world = makeLoopWorld();
+    const clock = manualClock(Date.UTC(2026, 5, 1, 12), { auto: true });
+    model = await startFakeModel('anthropic', [
+      reply.message([
+        toolUse('ScheduleWakeup', { delaySeconds: 60, reason: 'poll', prompt: 'POLL AGAIN' }),
+        toolUse('Sleep', { duration_ms: 600_000 }),
+      ]),
+      reply.text('Ending the turn for the wake-up.'),
+      reply.text('Polled.'),
+    ]);
+    const run = await runQuery(
+      await loopOptions(world, model, {
+        prompt: 'poll',
+        tools: [createScheduleWakeupTool({ clock }), SleepTool],
+        decide: allowAllDecider,
+      }),
+    );
+    expect(run.results.map((r) => r.result)).toEqual(['Ending the turn for the wake-up.', 'Polled.']);
+    const second = JSON.stringify(model.requests()[1]?.body.messages);
+    expect(second).toMatch(/Woke after \d+ ms: a scheduled prompt is due\. End your turn to receive it\./);
+    expect(second).not.toContain('<scheduled-prompt');
+    expect(lastUserText(model.requests()[2]?.body)).toContain('POLL AGAIN');
   });
 
   it('a message the person sends during the turn wakes it, and the model reads the message', async () => {

@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { describeWorldOf } from '../../core/call-describer.js';
-import { AbortError, buildTool } from '../../core/index.js';
+import { AbortError, buildTool, type PendingKind } from '../../core/index.js';
 import { sleepDescriber } from './describe.js';
 
 /** Longest wait accepted, in ms (10 minutes, the longest Bash timeout; the Claude Code tools reference). */
@@ -31,6 +31,8 @@ export interface SleepOutput {
   sleptMs: number;
   /** True when the wait ended before `duration_ms` because something arrived for the model. */
   wokenEarly?: boolean;
+  /** What ended it: a message or delivery (in the next request), or a scheduled prompt (after the turn). */
+  wokenBy?: PendingKind;
 }
 export interface SleepProgress {
   type: 'sleep-started';
@@ -38,14 +40,14 @@ export interface SleepProgress {
 }
 
 /**
- * Resolves `'timer'` after `ms`, `'arrival'` as soon as `arrival` resolves true, or rejects with
- * AbortError as soon as `signal` aborts.
+ * Resolves `'timer'` after `ms`, or what `arrival` found as soon as it finds something, or rejects
+ * with AbortError as soon as `signal` aborts.
  */
 function wait(
   ms: number,
   signal: AbortSignal,
-  arrival: ((signal: AbortSignal) => Promise<boolean>) | undefined,
-): Promise<'timer' | 'arrival'> {
+  arrival: ((signal: AbortSignal) => Promise<PendingKind | undefined>) | undefined,
+): Promise<'timer' | PendingKind> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(new AbortError('Sleep was aborted before it started.'));
@@ -68,10 +70,10 @@ function wait(
     }, ms);
     signal.addEventListener('abort', onAbort, { once: true });
     arrival?.(watch.signal).then(
-      (arrived) => {
-        if (!arrived || watch.signal.aborted) return;
+      (found) => {
+        if (!found || watch.signal.aborted) return;
         finish();
-        resolve('arrival');
+        resolve(found);
       },
       () => undefined,
     );
@@ -101,15 +103,16 @@ export const SleepTool = buildTool({
     const ended = await wait(
       input.duration_ms,
       context.abortController.signal,
-      inbox?.whenPending ? (signal) => inbox.whenPending?.(signal) ?? Promise.resolve(false) : undefined,
+      inbox?.whenPending ? (signal) => inbox.whenPending?.(signal) ?? Promise.resolve(undefined) : undefined,
     );
     const sleptMs = Date.now() - startedAtMs;
-    return {
-      data: (ended === 'arrival' ? { sleptMs, wokenEarly: true } : { sleptMs }) satisfies SleepOutput,
-    };
+    const data: SleepOutput = ended === 'timer' ? { sleptMs } : { sleptMs, wokenEarly: true, wokenBy: ended };
+    return { data };
   },
   mapToolResultToContent: (output: SleepOutput) =>
-    output.wokenEarly
-      ? `Woke after ${output.sleptMs} ms: a message or a notification arrived for you.`
-      : `Slept for ${output.sleptMs} ms.`,
+    output.wokenBy === 'scheduled'
+      ? `Woke after ${output.sleptMs} ms: a scheduled prompt is due. End your turn to receive it.`
+      : output.wokenEarly
+        ? `Woke after ${output.sleptMs} ms: a message or a notification arrived for you.`
+        : `Slept for ${output.sleptMs} ms.`,
 });
