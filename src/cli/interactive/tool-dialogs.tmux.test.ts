@@ -3,7 +3,8 @@
  * (tmux) against the scripted fake Anthropic server: the question picker (a single choice, several
  * choices with space, "Other" with typed text) hands the answers to the model; the plan dialog shows
  * the plan, "accept edits" approves it and leaves plan mode for acceptEdits (the next write is not
- * asked), "keep planning" refuses with the person's feedback. Waits are for text on the screen.
+ * asked), "keep planning" refuses with the person's feedback; the project's MCP servers start only
+ * once ticked, and the answer is remembered. Waits are for text on the screen.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +18,7 @@ import {
   PRINT_TEST_KEY,
   type PrintWorld,
 } from '../../testing/print-fixtures.js';
+import { mcpTestServerCommand } from '../../testing/mcp-test-server.js';
 import { TmuxSession } from '../../testing/tmux.js';
 
 let world: PrintWorld;
@@ -34,7 +36,7 @@ afterEach(async () => {
   world.cleanup();
 });
 
-async function start(script: ScriptEntry[], args: string[] = []): Promise<TmuxSession> {
+async function start(script: ScriptEntry[], args: string[] = [], ready = 'ask Gantry'): Promise<TmuxSession> {
   fake = await startFakeAnthropicServer({ apiKey: PRINT_TEST_KEY, script });
   term = TmuxSession.start({
     command: [process.execPath, GANTRY_BIN, ...args],
@@ -42,7 +44,7 @@ async function start(script: ScriptEntry[], args: string[] = []): Promise<TmuxSe
     env: gantryEnv(world, fake, { NO_COLOR: '1' }),
     dir: world.root,
   });
-  await term.waitFor('ask Gantry');
+  await term.waitFor(ready);
   return term;
 }
 
@@ -183,5 +185,40 @@ describe('interactive dialogs under tmux', { timeout: 120_000 }, () => {
     expect(write?.isError).toBe(true);
     expect(write?.text).toMatch(/plan mode/i);
     expect(existsSync(notes)).toBe(false);
+  });
+
+  it("a project's MCP servers start only once ticked; the answers are remembered", async () => {
+    const server = (name: string) => ({ ...mcpTestServerCommand({ toolCount: 1, special: false, name }) });
+    writeFileSync(
+      path.join(world.project, '.mcp.json'),
+      JSON.stringify({ mcpServers: { alpha: server('alpha'), beta: server('beta') } }),
+    );
+    // MCP tools are deferred (listed by name for ToolSearch), so look at the whole request.
+    const request = (n: number): string => JSON.stringify(fake?.messageRequests[n]?.body ?? {});
+    let t = await start([reply.text('First.'), reply.text('Second.')], [], 'asks to start 2 MCP servers');
+    t.keys('Space', 'Enter');
+    await t.waitFor('MCP server beta: not started');
+    expect(t.screen()).toContain('MCP server alpha: approved');
+    await t.waitFor('ask Gantry');
+    await submit(t, 'hello');
+    await t.waitFor('First.');
+    expect(request(0)).toContain('mcp__alpha__');
+    expect(request(0)).not.toContain('mcp__beta__');
+    const remembered = JSON.parse(
+      readFileSync(path.join(world.home, '.gantry', 'mcp-project-approvals.json'), 'utf8'),
+    );
+    const forProject = Object.values(remembered.projects)[0] as Record<string, { decision: string }>;
+    expect(forProject.alpha?.decision).toBe('approved');
+    expect(forProject.beta?.decision).toBe('rejected');
+    t.kill();
+
+    // The next session does not ask again and starts alpha only.
+    await fake?.close();
+    t = await start([reply.text('Again.')]);
+    await submit(t, 'hello again');
+    await t.waitFor('Again.');
+    expect(t.screen()).not.toContain('asks to start');
+    expect(request(0)).toContain('mcp__alpha__');
+    expect(request(0)).not.toContain('mcp__beta__');
   });
 });

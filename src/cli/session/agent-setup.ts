@@ -120,6 +120,8 @@ export interface AgentSetup {
   toolPool: ToolPool | LoopToolPool;
   /** The MCP servers of the session (started; closed by `dispose`). */
   mcp: McpClientManager;
+  /** Answers a project server's approval (interactive; see `McpSession.answerApproval`). */
+  answerMcpApproval(name: string, approved: boolean): Promise<void>;
   tools: readonly AnyTool[];
   permissionMode: PermissionMode;
   /** bypassPermissions may be switched to later (started in it, or allowed at launch). */
@@ -372,6 +374,7 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
       provider: modelClient.config.provider,
       toolPool,
       mcp: mcp.manager,
+      answerMcpApproval: mcp.answerApproval,
       tools: toolPool.callable,
       permissionMode,
       bypassAvailable:
