@@ -21,7 +21,7 @@ export interface ToolProgressEvent<P = unknown> {
 /** A background task (a `run_in_background` Bash command, a background agent). */
 export interface BackgroundTaskInfo {
   id: string;
-  kind: 'bash' | 'agent';
+  kind: 'bash' | 'agent' | 'monitor';
   description: string;
   status: 'running' | 'completed' | 'failed' | 'killed';
   /** File that receives the task's output. */

@@ -24,7 +24,7 @@ export interface TaskHandle {
  * serialised: how to stop it, when it ends, how much of its output readers have seen.
  */
 export interface BackgroundTaskRegistry {
-  /** A fresh id: `b` (bash) or `a` (agent) + 6 hex digits, unique in this registry. */
+  /** A fresh id: `b` (bash), `a` (agent) or `m` (monitor) + 6 hex digits, unique in this registry. */
   newTaskId(kind: BackgroundTaskInfo['kind']): string;
   /** Registers a running task under `id` (the caller already put its info in `AppState.tasks`). */
   register(id: string, handle: TaskHandle): void;
@@ -150,6 +150,11 @@ export interface DeliveryOptions {
    * to end. Absent: a tool event, folded into the next tool-result message of a running turn.
    */
   source?: DeliverySource;
+  /**
+   * Called once when the delivered text has been put into a message for the model (never, when
+   * the session ends first).
+   */
+  onTaken?: () => void;
 }
 
 /**
@@ -161,6 +166,9 @@ export interface SessionInbox {
    * Delivers `text` to the model: inside the next tool-result message while a turn runs, or as a
    * new (synthetic) user turn when the loop is idle; with `options.source` always as a turn of
    * its own (see {@link DeliveryOptions}). Throws when the session has ended.
+   * `options.onTaken` is called once, when the loop puts the text into a message for the model
+   * (never, when the session ends first): a source that produces faster than the model reads
+   * holds back what follows until then and sends it as one batch (the Monitor tool).
    */
   deliver(text: string, options?: DeliveryOptions): void;
   /**

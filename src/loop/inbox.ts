@@ -7,6 +7,7 @@
  * Arrivals: `onArrival` listeners hear of every message added, so a tool that waits inside a turn
  * (Sleep, through `services.inbox.whenPending`) can stop waiting when the person types.
  */
+import { callQuietly } from './session.js';
 import type { UserInputMessage } from './types.js';
 
 export class Inbox {
@@ -21,14 +22,33 @@ export class Inbox {
     this.deliver(m);
   }
 
+  /** Callbacks of delivered messages, called when the loop takes them (`SessionInbox.deliver`). */
+  private readonly onTaken = new WeakMap<UserInputMessage, () => void>();
+
   /** Adds a message even after the input ended (the loop itself produced it). */
-  deliver(m: UserInputMessage): void {
+  deliver(m: UserInputMessage, onTaken?: () => void): void {
+    this.setOnTaken(m, onTaken);
     if (this.waiter) {
       const w = this.waiter;
       this.waiter = undefined;
-      w(m);
+      w(this.taken(m));
     } else this.items.push(m);
     this.announce();
+  }
+
+  /** Remembers `onTaken` for `m`, called once when the loop takes `m` (a message kept elsewhere first). */
+  setOnTaken(m: UserInputMessage, onTaken: (() => void) | undefined): void {
+    if (onTaken) this.onTaken.set(m, onTaken);
+  }
+
+  /** Calls `m`'s taken callback (once) and returns `m`. */
+  private taken(m: UserInputMessage): UserInputMessage {
+    const f = this.onTaken.get(m);
+    if (f) {
+      this.onTaken.delete(m);
+      callQuietly(f);
+    }
+    return m;
   }
 
   /** True while a message waits to be taken. */
@@ -91,12 +111,12 @@ export class Inbox {
     if (taken.length === 0) return [];
     const kept = this.items.filter((m) => m.source);
     this.items.splice(0, this.items.length, ...kept);
-    return taken;
+    return taken.map((m) => this.taken(m));
   }
 
   next(): Promise<UserInputMessage | undefined> {
     const m = this.items.shift();
-    if (m) return Promise.resolve(m);
+    if (m) return Promise.resolve(this.taken(m));
     if (this.closed && this.holds === 0) return Promise.resolve(undefined);
     return new Promise((resolve) => {
       this.waiter = resolve;

@@ -143,10 +143,12 @@ export function query(options: QueryOptions): Query {
         isSynthetic: true,
         ...(delivery.source ? { source: delivery.source } : {}),
       };
-      if (!turnRunning) inbox.deliver(message);
+      if (!turnRunning) inbox.deliver(message, delivery.onTaken);
       else {
-        if (delivery.source) afterTurn.push(message);
-        else s.pendingDeliveries.push(text);
+        if (delivery.source) {
+          inbox.setOnTaken(message, delivery.onTaken);
+          afterTurn.push(message);
+        } else s.pendingDeliveries.push({ text, ...(delivery.onTaken ? { onTaken: delivery.onTaken } : {}) });
         inbox.announce();
       }
     };
@@ -297,8 +299,8 @@ export function query(options: QueryOptions): Query {
           }
           turnRunning = false;
           // Deliveries the turn did not take become the next prompt.
-          for (const text of s.pendingDeliveries.splice(0))
-            inbox.deliver({ ...toUserInputMessage(text), isSynthetic: true });
+          for (const d of s.pendingDeliveries.splice(0))
+            inbox.deliver({ ...toUserInputMessage(d.text), isSynthetic: true }, d.onTaken);
           for (const message of afterTurn.splice(0)) inbox.deliver(message);
           controller.signal.removeEventListener('abort', onAbort);
           s.interruptCurrentTurn = undefined;

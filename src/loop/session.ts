@@ -35,6 +35,21 @@ export interface SessionControls {
   permissionMode?: PermissionMode;
 }
 
+/** Runs a sender's "taken" callback; its failure is the sender's, never the loop's. */
+export function callQuietly(f: (() => void) | undefined): void {
+  try {
+    f?.();
+  } catch {
+    // The sender's bug: the delivery itself went through.
+  }
+}
+
+/** A text delivered while a turn runs, with the sender's "it was read" callback. */
+export interface PendingDelivery {
+  text: string;
+  onTaken?: () => void;
+}
+
 export interface LoopSession {
   readonly options: QueryOptions;
   readonly sessionId: string;
@@ -95,7 +110,7 @@ export interface LoopSession {
   /** A hook asked to stop the agent (`continue: false`). */
   stopRequested: string | undefined;
   /** Texts delivered while a turn runs (background-agent notifications); the turn's next request takes them. */
-  pendingDeliveries: string[];
+  pendingDeliveries: PendingDelivery[];
   /**
    * The query's delivery and hold functions, bound once the query has its inbox; tools reach them
    * through `services.inbox` (undefined until bound: a delivery then throws).
@@ -251,9 +266,9 @@ export async function createLoopSession(
       hooks: toolHookRunner(() => session),
       untilNextPrompt,
       inbox: {
-        deliver: (text: string, delivery?: DeliveryOptions) => {
+        deliver: (text: string, options?: DeliveryOptions) => {
           if (!session.inboxBridge) throw new Error('the session has no running loop to deliver to');
-          session.inboxBridge.deliver(text, delivery);
+          session.inboxBridge.deliver(text, options);
         },
         hold: (until: Promise<unknown>) => session.inboxBridge?.hold(until),
         whenPending: (signal: AbortSignal) =>
