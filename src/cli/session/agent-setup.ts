@@ -45,7 +45,7 @@ import {
 import type { ToolPool } from '../../runtime/index.js';
 import { createSandboxManager, type SandboxManager } from '../../sandbox/index.js';
 import { createAgentTool, createSubagentRunner, loadAgentDefinitions } from '../../agents/index.js';
-import { getAllBaseTools, planFileFor } from '../../tools/index.js';
+import { FEATURE_FLAGS, type FeatureFlag, getAllBaseTools, planFileFor } from '../../tools/index.js';
 import { readWebSettings } from '../../loop/web-settings-files.js';
 import { describerFor } from '../shared/guard.js';
 import { readSettingsExtras } from './settings-extras.js';
@@ -142,6 +142,22 @@ export interface AgentSetup {
   planFile: (sessionId: string) => string;
   /** Stops the sandbox and removes temporary settings files. Safe to call twice. */
   dispose(): Promise<void>;
+}
+
+/** The settings' `features` Gantry knows (a name it has no flag for is a warning). */
+function settingsFeatures(
+  features: Readonly<Record<string, boolean>>,
+  warnings: string[],
+): Partial<Record<FeatureFlag, boolean>> {
+  const out: Partial<Record<FeatureFlag, boolean>> = {};
+  for (const [name, on] of Object.entries(features)) {
+    if ((FEATURE_FLAGS as readonly string[]).includes(name)) out[name as FeatureFlag] = on;
+    else
+      warnings.push(
+        `settings "features": no conditional tool is named ${name} (known: ${FEATURE_FLAGS.join(', ')})`,
+      );
+  }
+  return out;
 }
 
 /** Tool names the user named in `--tools` and `--allowedTools` (rule text up to `(`). */
@@ -295,6 +311,7 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
         env: { ...env, ...extras.env },
         skills: { projectRoot: cwd, home },
         named: namedTools(flags.tools, flags.allowedTools),
+        features: settingsFeatures(extras.features, warnings),
       })),
     ];
     const selection = selectTools(all, flags.tools, (name) => baseEngine.isToolDenied(name));

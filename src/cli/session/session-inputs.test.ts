@@ -84,6 +84,30 @@ describe('readSettingsExtras', () => {
   });
 });
 
+describe('settings features', () => {
+  it.each([
+    {
+      trust: true,
+      want: { MONITOR: true, SLEEP: false },
+      reason: 'a trusted project switches tools on and off',
+    },
+    { trust: false, want: { SLEEP: false }, reason: 'an untrusted project may only switch tools off' },
+  ])('$reason', ({ trust, want }) => {
+    const home = path.join(root, 'home');
+    const project = path.join(root, 'project');
+    mkdirSync(path.join(project, '.claude'), { recursive: true });
+    writeFileSync(
+      path.join(project, '.claude', 'settings.json'),
+      JSON.stringify({ features: { monitor: true, SLEEP: false, BROWSER: 'yes' } }),
+    );
+    const extras = readSettingsExtras(
+      loadSettings({ projectRoot: project, home, managedFiles: [], env: {}, trust }),
+    );
+    expect(extras.features).toEqual(want);
+    if (!trust) expect(extras.warnings.join('\n')).toMatch(/"features" of .* cannot switch tools on/);
+  });
+});
+
 describe('the to-do tools', () => {
   it.each([
     { named: undefined, has: false, reason: 'by default the Task tools replace TodoWrite' },

@@ -23,6 +23,12 @@ export interface SettingsExtras {
    * first file that sets one wins, and an untrusted project's files cannot set it.
    */
   plansDirectory?: string;
+  /**
+   * `features`: conditional tools switched on or off (`{ "MONITOR": true }`, names as
+   * `GANTRY_FEATURE_<NAME>`); merged, higher files overriding lower ones; an untrusted project's
+   * files cannot switch tools on.
+   */
+  features: Record<string, boolean>;
   env: Record<string, string>;
   warnings: string[];
 }
@@ -41,7 +47,8 @@ function readObject(file: string): Record<string, unknown> | undefined {
 
 /** Reads the extras (see the module comment). */
 export function readSettingsExtras(settings: LoadedSettings): SettingsExtras {
-  const out: SettingsExtras = { env: {}, warnings: [] };
+  const out: SettingsExtras = { env: {}, features: {}, warnings: [] };
+  const featureLayers: Record<string, boolean>[] = [];
   const trusted = settings.trust.trusted;
   const envLayers: Record<string, string>[] = [];
   for (const f of settings.files) {
@@ -58,6 +65,15 @@ export function readSettingsExtras(settings: LoadedSettings): SettingsExtras {
         out.warnings.push(`untrusted folder: "plansDirectory" of ${f.file} ignored`);
       else out.plansDirectory ??= root.plansDirectory.trim();
     }
+    if (isObj(root.features)) {
+      const layer: Record<string, boolean> = {};
+      for (const [k, v] of Object.entries(root.features))
+        if (typeof v === 'boolean' && (v === false || !projectSupplied || trusted))
+          layer[k.toUpperCase()] = v;
+      if (projectSupplied && !trusted && Object.values(root.features).some((v) => v === true))
+        out.warnings.push(`untrusted folder: "features" of ${f.file} cannot switch tools on; ignored`);
+      featureLayers.push(layer);
+    }
     if (isObj(root.env)) {
       if (projectSupplied && !trusted) {
         out.warnings.push(`untrusted folder: "env" of ${f.file} ignored`);
@@ -69,5 +85,6 @@ export function readSettingsExtras(settings: LoadedSettings): SettingsExtras {
     }
   }
   for (const layer of envLayers.reverse()) Object.assign(out.env, layer);
+  for (const layer of featureLayers.reverse()) Object.assign(out.features, layer);
   return out;
 }
