@@ -13,7 +13,7 @@ const ROOMS = ['core', 'shell', 'permissions', 'sandbox', 'tools', 'runtime', 'm
 const { NOT_SHIPPED: TEST_ONLY } = require('./scripts/package-layout.cjs');
 
 /** Shared kernels inside tools/: any tool folder may import them; they import no tool folder. */
-const TOOL_KERNELS = ['file-io', 'ripgrep', 'tasks'];
+const TOOL_KERNELS = ['file-io', 'ripgrep', 'tasks', 'scheduling'];
 
 const upward = ROOMS.slice(0, -1).map((room, i) => ({
   name: `room-${room}-imports-down-only`,

@@ -276,6 +276,8 @@ export async function createLoopSession(
           session.inboxBridge.deliver(text, options);
         },
         hold: (until: Promise<unknown>) => session.inboxBridge?.hold(until),
+        whenPending: (signal: AbortSignal) =>
+          session.inboxBridge?.whenPending?.(signal) ?? Promise.resolve(undefined),
       },
       ...(writer ? { sessionStateDir: transcriptPath.replace(/\.jsonl$/, '') } : {}),
       onWorkingDirectoryChange: (dir: string) => session.hooks.setCwd(dir),
