@@ -70,6 +70,8 @@ export interface LocalPostgres {
   readonly url: string;
   readonly port: number;
   readonly dataDir: string;
+  /** False when the cluster was already running (then `stop()` is the caller's choice). */
+  readonly started: boolean;
   stop(): Promise<void>;
 }
 
@@ -135,6 +137,7 @@ export async function startLocalPostgres(options: StartLocalPostgresOptions): Pr
     ]);
   }
   const recorded = existsSync(portFile) ? Number(readFileSync(portFile, 'utf8').trim()) : 0;
+  if (recorded > 0 && (await isRunning(binDir, data))) return handle(binDir, root, data, recorded, false);
   const port = options.port ?? (recorded > 0 ? recorded : await freePort());
   const settings = [
     `-p ${port}`,
@@ -162,15 +165,41 @@ export async function startLocalPostgres(options: StartLocalPostgresOptions): Pr
     writeFileSync(portFile, `${port}\n`);
     chownSync(portFile, uid, gid);
   } else writeFileSync(portFile, `${port}\n`);
+  return handle(binDir, root, data, port, true);
+}
+
+async function isRunning(binDir: string, data: string): Promise<boolean> {
+  return pgCommand(binDir, 'pg_ctl', ['-D', data, 'status']).then(
+    () => true,
+    () => false,
+  );
+}
+
+function handle(binDir: string, root: string, data: string, port: number, started: boolean): LocalPostgres {
   let stopped = false;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     dataDir: root,
+    started,
     async stop() {
       if (stopped) return;
       stopped = true;
       await pgCommand(binDir, 'pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']).catch(() => undefined);
     },
   };
+}
+
+/** The URL of the cluster in `dataDir` when it is running (recorded port + `pg_ctl status`), else undefined. */
+export async function runningLocalPostgres(
+  dataDir: string,
+  binDir = findPostgresBinaries(),
+): Promise<string | undefined> {
+  if (!binDir) return undefined;
+  const root = path.resolve(dataDir);
+  const portFile = path.join(root, 'port');
+  if (!existsSync(portFile)) return undefined;
+  const port = Number(readFileSync(portFile, 'utf8').trim());
+  if (!(port > 0) || !(await isRunning(binDir, path.join(root, 'data')))) return undefined;
+  return `postgres://postgres@127.0.0.1:${port}/postgres`;
 }

@@ -17,6 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import type { AnyTool } from '../core/index.js';
 import type { ModelClient } from '../core/model-client.js';
 import { createAgent } from '../loop/agent.js';
 import type { CanUseTool, ResultEvent } from '../loop/types.js';
@@ -49,6 +50,8 @@ export interface SessionWorkerDeps {
   modelClientFor: (input: SessionInput) => { client: ModelClient; model: string };
   /** Waits before each real model request (the model-API rate limit). */
   beforeModelRequest?: () => Promise<void>;
+  /** Changes the session's tool list before it is journaled (a host's own tools). */
+  tools?: (builtIn: AnyTool[]) => AnyTool[];
   /** Observes each journaled call (tests, logs). */
   onToolCall?: (sessionId: string, event: { toolUseId: string; toolName: string; outcome: string }) => void;
 }
@@ -132,7 +135,7 @@ export function sessionWorkflow(deps: SessionWorkerDeps): WorkflowFunction<Sessi
         modelProvider: client.provider,
         ...(deps.env ? { env: deps.env } : {}),
       });
-      const tools = durableTools(base, ctx, {
+      const tools = durableTools(deps.tools ? deps.tools(base) : base, ctx, {
         executionId,
         afterEffect: (toolName) => placement.checkpoint(toolName),
         onCall: (event) => {

@@ -50,6 +50,7 @@ export interface WorkerOptions {
   /** A model client instead of one built from `env` (library hosts). */
   modelClientFor?: SessionWorkerDeps['modelClientFor'];
   onToolCall?: SessionWorkerDeps['onToolCall'];
+  tools?: SessionWorkerDeps['tools'];
   log?: (line: string) => void;
 }
 
@@ -106,6 +107,7 @@ export async function startWorker(options: WorkerOptions): Promise<FleetWorker> 
       modelClientFor: options.modelClientFor ?? defaultModelClientFor(env),
       ...(pacer ? { beforeModelRequest: pacer } : {}),
       ...(options.onToolCall ? { onToolCall: options.onToolCall } : {}),
+      ...(options.tools ? { tools: options.tools } : {}),
     }),
   );
   engine.registerQueue({

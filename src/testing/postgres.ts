@@ -66,6 +66,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       url: pg.url,
       port: pg.port,
       dataDir: pg.dataDir,
+      started: true,
       async stop() {
         await pg.stop();
         rmSync(dir, { recursive: true, force: true });

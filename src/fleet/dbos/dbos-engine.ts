@@ -191,15 +191,16 @@ export function createDbosEngine(options: DbosEngineOptions): DurableEngine {
         },
         cancel: (id) => client.cancelWorkflow(id),
         async result(id, timeoutMs) {
-          const done = client.retrieveWorkflow(id).getResult({ pollingIntervalMs: 100 });
-          let timer: NodeJS.Timeout | undefined;
-          const late = new Promise<null>((resolve) => {
-            timer = setTimeout(() => resolve(null), timeoutMs);
-          });
-          try {
-            return (await Promise.race([done, late])) as never;
-          } finally {
-            clearTimeout(timer);
+          // Polls the status (cancellable, unlike a handle's getResult, which outlives a timeout).
+          const deadline = Date.now() + timeoutMs;
+          for (;;) {
+            const s = await client.getWorkflow(id);
+            const state = s ? STATE_BY_STATUS[s.status] : undefined;
+            if (s && state === 'succeeded') return s.output as never;
+            if (s && state === 'failed') throw new Error(errorText(s.error) ?? `workflow ${id} failed`);
+            if (s && state === 'cancelled') throw new Error(`workflow ${id} was cancelled`);
+            if (Date.now() >= deadline) return null;
+            await new Promise((r) => setTimeout(r, Math.min(100, Math.max(1, deadline - Date.now()))));
           }
         },
         close: () => client.destroy(),
