@@ -7,7 +7,8 @@
  *    process. The gap of a turn is the time from the end of one model response to the start of the
  *    next request (the loop, the tool call, and for the fleet the journal writes: the response,
  *    the call's start mark and its record). Added = fleet gap − loop gap, medians over 5 sessions
- *    each. Goal ≤ 5 ms median.
+ *    each, alternating loop and fleet sessions after a warm-up of each. Goal ≤ 5 ms median.
+ *    (The two sessions are the same script; a completed session must end with the answer `done`.)
  * 2. Throughput: 100 scripted sessions × 10 turns across 4 worker processes (4 sessions each at
  *    once): sessions per minute.
  * 3. The same with one worker SIGKILLed every 10 s (a replacement started each time): all 100
@@ -79,32 +80,15 @@ function duplicates(dirs: string[]): { effects: number; duplicated: number } {
   return { effects, duplicated };
 }
 
-async function latency(world: FleetWorld): Promise<{ loop: number; fleet: number }> {
+async function latency(world: FleetWorld): Promise<{ loop: number; fleet: number; sessions: number }> {
   const root = path.join(world.dir, 'latency');
   const make = () =>
     timedClient(
       new AnthropicModelClient({ apiKey: 'k', baseURL: world.server.url, retry: { maxRetries: 0 } }),
     );
   const loopGaps: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    const dir = path.join(root, `loop-${i}`);
-    mkdirSync(dir, { recursive: true });
-    const t = make();
-    const agent = createAgent({
-      cwd: dir,
-      home: world.dir,
-      model: 'claude-haiku-4-5',
-      modelClient: t.client,
-      settings: { allowedTools: ['Write'] },
-      transcript: { path: path.join(dir, 'transcript.jsonl') },
-    });
-    for await (const _ of agent.query(`scenario:bench dir:${dir}`)) {
-      // drain
-    }
-    loopGaps.push(...t.gaps());
-  }
   const fleetGaps: number[] = [];
-  const timed: ReturnType<typeof make>[] = [];
+  let current: ReturnType<typeof make> | undefined;
   const worker = await startWorker({
     databaseUrl: world.pg.url,
     workerId: 'bench-latency',
@@ -113,31 +97,49 @@ async function latency(world: FleetWorld): Promise<{ loop: number; fleet: number
     env: world.env,
     pollingIntervalMs: 50,
     modelClientFor: () => {
-      const t = make();
-      timed.push(t);
-      return { client: t.client, model: 'claude-haiku-4-5' };
+      current = make();
+      return { client: current.client, model: 'claude-haiku-4-5' };
     },
   });
   const client = await openFleet(world.pg.url);
+  const rounds = 8;
   try {
-    for (let i = 0; i < 5; i++) {
-      const dir = path.join(root, `fleet-${i}`);
-      mkdirSync(dir, { recursive: true });
+    // Alternating, after one warm-up round of each, so load and warm-up hit both sides alike.
+    for (let i = 0; i < rounds; i++) {
+      const loopDir = path.join(root, `loop-${i}`);
+      mkdirSync(loopDir, { recursive: true });
+      const t = make();
+      const agent = createAgent({
+        cwd: loopDir,
+        home: world.dir,
+        model: 'claude-haiku-4-5',
+        modelClient: t.client,
+        settings: { allowedTools: ['Write'] },
+        transcript: { path: path.join(loopDir, 'transcript.jsonl') },
+      });
+      for await (const _ of agent.query(`scenario:bench dir:${loopDir}`)) {
+        // drain
+      }
+      if (i > 0) loopGaps.push(...t.gaps());
+
+      const fleetDir = path.join(root, `fleet-${i}`);
+      mkdirSync(fleetDir, { recursive: true });
       const id = await submitSession(client, {
-        prompt: `scenario:bench dir:${dir}`,
-        cwd: dir,
+        prompt: `scenario:bench dir:${fleetDir}`,
+        cwd: fleetDir,
         allowedTools: ['Write'],
         model: 'claude-haiku-4-5',
       });
       const out = await client.result<SessionOutput>(id, 120_000);
-      if (out?.subtype !== 'success') throw new Error(`latency session failed: ${JSON.stringify(out)}`);
+      if (out?.isError !== false || out.result !== 'done')
+        throw new Error(`latency session failed: ${JSON.stringify(out)}`);
+      if (i > 0 && current) fleetGaps.push(...current.gaps());
     }
-    for (const t of timed) fleetGaps.push(...t.gaps());
   } finally {
     await client.close();
     await worker.stop();
   }
-  return { loop: median(loopGaps), fleet: median(fleetGaps) };
+  return { loop: median(loopGaps), fleet: median(fleetGaps), sessions: rounds - 1 };
 }
 
 async function throughput(
@@ -188,20 +190,21 @@ async function throughput(
         const victim = workers.shift();
         if (!victim) return;
         kills++;
-        void victim.kill().then(spawnOne);
+        void victim.kill().then(spawnTracked);
       }, killEveryMs);
     }
     let completed = 0;
     let interrupted = 0;
     for (const id of ids) {
       const out = await client.result<SessionOutput>(id, 15 * 60_000);
-      if (out?.subtype === 'success') completed++;
+      if (out?.isError === false && out.result === 'done') completed++;
       interrupted += out?.interruptedCalls.length ?? 0;
     }
     const minutes = (performance.now() - start) / 60_000;
     return { perMinute: SESSIONS / minutes, completed, kills, interrupted, ...duplicates(dirs) };
   } finally {
     clearInterval(killer);
+    await Promise.all([...spawning]);
     await client.close();
     for (const w of workers) await w.stop().catch(() => undefined);
   }
@@ -235,6 +238,7 @@ export default async function run(): Promise<BenchReport> {
         'with kills: workers killed': killed.kills,
         'with kills: calls reported interrupted': killed.interrupted,
         'with kills: effects in the ledger': killed.effects,
+        'Write calls per run (sessions × 9)': SESSIONS * (TURNS - 1),
         'with kills: duplicated effects': killed.duplicated,
         'killed / calm throughput (ratio)': killed.perMinute / calm.perMinute,
       },

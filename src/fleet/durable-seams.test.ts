@@ -33,6 +33,7 @@ function memoryJournal() {
     recv: async () => null,
     setEvent: async () => undefined,
     isCancellation: () => false,
+    recordedSteps: async () => new Set(records.keys()),
   };
   return { ctx, records, started, crashIn };
 }
@@ -130,6 +131,23 @@ describe('durable tool calls', () => {
     });
     await callOnce(durableTool(tool, j.ctx, { executionId: 'run-1' }), 'toolu_u');
     expect(j.started).toEqual(['tool-start:toolu_u', 'tool:toolu_u']);
+  });
+
+  it('a recorded call skips validateInput (its own effect would fail the checks now); an unrecorded one does not', async () => {
+    const j = memoryJournal();
+    const t = countingTool('Write', false, {});
+    const strict = Object.assign(Object.create(t.tool), {
+      validateInput: async () => ({ ok: false as const, message: 'File has not been read yet.' }),
+    });
+    const wrapped = durableTool(strict, j.ctx, {
+      executionId: 'run-2',
+      recorded: new Set(['tool:toolu_done']),
+    });
+    expect(await wrapped.validateInput({}, context('toolu_done'))).toEqual({ ok: true });
+    expect(await wrapped.validateInput({}, context('toolu_new'))).toEqual({
+      ok: false,
+      message: 'File has not been read yet.',
+    });
   });
 
   it('an error is recorded and replayed as the same kind of error, without running again', async () => {

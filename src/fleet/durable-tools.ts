@@ -4,7 +4,10 @@
  *
  * - A call that completed (result or error) replays its record: `data` and `newMessages`, or the
  *   error's text, rethrown as the same kind (`ToolError` or `Error`) so the runtime renders it the
- *   same way.
+ *   same way. Its `validateInput` is skipped (see `recorded`); the permission decision is made
+ *   again (rules and modes are the session's; an ask replays its recorded answer). Tools' session
+ *   state from replayed calls is not rebuilt: after a resume, Edit/Write of a file the session
+ *   read before the crash asks the model to Read it again (a clear error, never a blind write).
  * - A read-only call (`tool.isReadOnly(input, context)`: the trait table and the effect model
  *   behind it; an MCP tool's read-only hint) that was cut off is simply run again.
  * - A call with effects first journals a start mark (`tool-start:<id>`, holding the id of the
@@ -36,6 +39,13 @@ interface RecordedCall {
 export interface DurableToolsOptions {
   /** Id of this execution of the workflow (new at each start or recovery). */
   executionId: string;
+  /**
+   * Step names already recorded when this execution started (`WorkflowContext.recordedSteps`). A
+   * call with a record skips `validateInput`: the checks saw the world before the call, and the
+   * call's own effects (a file Write created) would now fail them, turning a replay into a
+   * different result.
+   */
+  recorded?: ReadonlySet<string>;
   /** Runs after a call with effects completed, inside its step. */
   afterEffect?: (toolName: string) => Promise<void>;
   /** Counts what happened (tests, status). */
@@ -70,6 +80,10 @@ export function durableTool(tool: AnyTool, ctx: WorkflowContext, options: Durabl
   const wrapped = Object.create(tool) as AnyTool;
   return Object.assign(wrapped, {
     isConcurrencySafe: () => false,
+    validateInput: (input: unknown, context: ToolUseContext) =>
+      context.toolUseId && options.recorded?.has(`tool:${context.toolUseId}`)
+        ? Promise.resolve({ ok: true as const })
+        : tool.validateInput(input, context),
     // biome-ignore lint/correctness/useYield: a journaled call reports no progress.
     async *call(input: unknown, context: ToolUseContext): AsyncGenerator<never, ToolResult<unknown>, void> {
       const id = context.toolUseId;

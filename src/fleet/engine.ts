@@ -27,6 +27,11 @@ export interface WorkflowContext {
   setEvent(key: string, value: unknown): Promise<void>;
   /** True for the error a cancelled workflow's durable calls throw. */
   isCancellation(error: unknown): boolean;
+  /**
+   * Names of the steps this workflow has recorded so far, read outside the journal (so a fresh
+   * execution knows what it will replay before it gets there).
+   */
+  recordedSteps(): Promise<ReadonlySet<string>>;
 }
 
 export type WorkflowFunction<I, O> = (ctx: WorkflowContext, input: I) => Promise<O>;

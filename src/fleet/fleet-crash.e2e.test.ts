@@ -69,6 +69,20 @@ const scenarios = {
           { id: 'toolu_write_1' },
         )
       : finish(request),
+  // A Write that completed before the crash replays its record on the next worker, although the
+  // file it created now exists (Write's own checks would refuse it).
+  replay: (turn: number, request: never, dir: string) => {
+    if (turn === 0)
+      return reply.toolUse('Write', { file_path: `${dir}/a.txt`, content: 'a\n' }, { id: 'toolu_replay_1' });
+    if (turn === 1)
+      return reply.toolUse(
+        'Bash',
+        { command: `echo replay-start >> ${dir}/ledger && sleep ${sleepMarker}` },
+        { id: 'toolu_replay_2' },
+      );
+    const results = JSON.stringify((request as { body: unknown }).body).match(/"is_error":true/g) ?? [];
+    return reply.text(`done errors=${results.length}`);
+  },
   approval: (turn: number, request: never, dir: string) =>
     turn === 0
       ? reply.toolUse('Bash', { command: `echo approved-run >> ${dir}/ledger` }, { id: 'toolu_ask_1' })
@@ -123,6 +137,9 @@ describe.skipIf(!postgresBinaries())('fleet: a worker SIGKILLed mid-session', ()
     await eventually('the read to start', async () => ledger('read').some((l) => l.startsWith('Read ')));
     await eventually('the Bash command to start', async () => ledger('bash').includes('bash-start'));
     await eventually('the write to happen', async () => ledger('write').some((l) => l.startsWith('Write ')));
+    await eventually('the replay session to reach its Bash call', async () =>
+      ledger('replay').includes('replay-start'),
+    );
     await eventually(
       'the ask to be pending',
       async () => (await pendingAsks(client, ids.approval)).length === 1,
@@ -184,6 +201,11 @@ describe.skipIf(!postgresBinaries())('fleet: a worker SIGKILLed mid-session', ()
     expect(existsSync(written)).toBe(false);
     expect(outputs.write?.result).toContain(INTERRUPTED_TEXT.slice(0, 40));
     expect(outputs.write?.interruptedCalls).toEqual(['toolu_write_1']);
+
+    // A completed Write replays its record (no error), the cut-off Bash is the one error.
+    expect(ledger('replay')).toEqual(['Write toolu_replay_1', 'replay-start']);
+    expect(outputs.replay?.result).toBe('done errors=1');
+    expect(outputs.replay?.interruptedCalls).toEqual(['toolu_replay_2']);
 
     // The approval: asked once before the crash, answered after; the command ran once.
     expect(ledger('approval')).toEqual(['approved-run']);

@@ -12,7 +12,9 @@
  *
  * Asks: the pending asks are published as the `asks` event (`PendingAsk[]`); the answer is the
  * message `approval:<tool_use_id>` (`ApprovalMessage`); no answer within the approval timeout is a
- * deny. Cancellation (the engine's) aborts the loop; the workflow then ends as cancelled.
+ * deny. Cancellation (the engine's) aborts the loop; the workflow then ends as cancelled. Any
+ * other engine error inside the loop (a journal that does not match the replay) fails the workflow
+ * with that error.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -60,13 +62,25 @@ export function transcriptPathOf(fleetHome: string, sessionId: string): string {
   return path.join(fleetHome, 'transcripts', `${sessionId}.jsonl`);
 }
 
-/** Cancellation seen in any durable call aborts `controller`; the error is passed on. */
-function watchingCancellation(ctx: WorkflowContext, controller: AbortController): WorkflowContext {
+/**
+ * Any error escaping a durable call is the engine's (the seams keep their own errors inside their
+ * steps): a cancellation, or a journal that no longer matches the run (a nondeterministic
+ * replay), or a lost database. It aborts `controller` and is kept in `failure`, so the workflow
+ * ends with it (cancelled, or failed) instead of the loop reporting it as a model error.
+ */
+function guarded(
+  ctx: WorkflowContext,
+  controller: AbortController,
+  failure: { error?: unknown },
+): WorkflowContext {
   const guard = async <T>(p: Promise<T>): Promise<T> => {
     try {
       return await p;
     } catch (error) {
-      if (ctx.isCancellation(error)) controller.abort(error);
+      if (!controller.signal.aborted) {
+        failure.error ??= error;
+        controller.abort(error);
+      }
       throw error;
     }
   };
@@ -78,6 +92,7 @@ function watchingCancellation(ctx: WorkflowContext, controller: AbortController)
     recv: (topic, timeoutMs) => guard(ctx.recv(topic, timeoutMs)),
     setEvent: (key, value) => guard(ctx.setEvent(key, value)),
     isCancellation: (e) => ctx.isCancellation(e),
+    recordedSteps: () => ctx.recordedSteps(),
   };
 }
 
@@ -111,7 +126,8 @@ function approvalsFor(ctx: WorkflowContext, timeoutMs: number): CanUseTool {
 export function sessionWorkflow(deps: SessionWorkerDeps): WorkflowFunction<SessionInput, SessionOutput> {
   return async (outerCtx, input) => {
     const controller = new AbortController();
-    const ctx = watchingCancellation(outerCtx, controller);
+    const failure: { error?: unknown } = {};
+    const ctx = guarded(outerCtx, controller, failure);
     const sessionId = ctx.workflowId;
     const executionId = randomUUID();
     const placement = await placeSession({
@@ -137,6 +153,7 @@ export function sessionWorkflow(deps: SessionWorkerDeps): WorkflowFunction<Sessi
       });
       const tools = durableTools(deps.tools ? deps.tools(base) : base, ctx, {
         executionId,
+        recorded: await ctx.recordedSteps(),
         afterEffect: (toolName) => placement.checkpoint(toolName),
         onCall: (event) => {
           if (event.outcome === 'interrupted') interrupted.push(event.toolUseId);

@@ -81,17 +81,27 @@ function isDbosCancellation(error: unknown): boolean {
   return error instanceof Error && error.name === 'DBOSWorkflowCancelledError';
 }
 
-const dbosContext: WorkflowContext = {
-  get workflowId() {
+function dbosContext(reader: () => Promise<DBOSClient>): WorkflowContext {
+  const workflowId = (): string => {
     const id = DBOS.workflowID;
     if (!id) throw new Error('not inside a workflow');
     return id;
-  },
-  step: (name, fn) => DBOS.runStep(fn, { name }),
-  recv: (topic, timeoutMs) => DBOS.recv(topic, { timeoutSeconds: Math.max(0.001, timeoutMs / 1000) }),
-  setEvent: (key, value) => DBOS.setEvent(key, value),
-  isCancellation: isDbosCancellation,
-};
+  };
+  return {
+    get workflowId() {
+      return workflowId();
+    },
+    step: (name, fn) => DBOS.runStep(fn, { name }),
+    recv: (topic, timeoutMs) => DBOS.recv(topic, { timeoutSeconds: Math.max(0.001, timeoutMs / 1000) }),
+    setEvent: (key, value) => DBOS.setEvent(key, value),
+    isCancellation: isDbosCancellation,
+    // Through a client: DBOS.listWorkflowSteps inside a workflow would itself be journaled.
+    async recordedSteps() {
+      const steps = (await (await reader()).listWorkflowSteps(workflowId())) ?? [];
+      return new Set(steps.map((s) => s.name));
+    },
+  };
+}
 
 export function createDbosEngine(options: DbosEngineOptions): DurableEngine {
   const appName = options.appName ?? 'gantry-fleet';
@@ -100,6 +110,11 @@ export function createDbosEngine(options: DbosEngineOptions): DurableEngine {
   const queues: QueueSettings[] = [];
   let workerMade = false;
   let workflowName: string | undefined;
+  let reader: Promise<DBOSClient> | undefined;
+  const getReader = (): Promise<DBOSClient> => {
+    reader ??= DBOSClient.create({ systemDatabaseUrl: options.databaseUrl, applicationName: appName });
+    return reader;
+  };
 
   return {
     registerWorkflow(name, fn) {
@@ -119,8 +134,9 @@ export function createDbosEngine(options: DbosEngineOptions): DurableEngine {
         applicationVersion: appVersion,
         logLevel: options.logLevel ?? 'warn',
       });
+      const ctx = dbosContext(getReader);
       for (const [name, fn] of workflows) {
-        DBOS.registerWorkflow(async (input: unknown) => fn(dbosContext, input), { name });
+        DBOS.registerWorkflow(async (input: unknown) => fn(ctx, input), { name });
       }
       return {
         workerId,
@@ -150,6 +166,7 @@ export function createDbosEngine(options: DbosEngineOptions): DurableEngine {
         },
         async shutdown() {
           await DBOS.shutdown();
+          if (reader) await (await reader).destroy();
         },
       };
     },
