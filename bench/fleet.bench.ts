@@ -155,6 +155,7 @@ async function throughput(
   interrupted: number;
 }> {
   const workers: WorkerProcess[] = [];
+  const spawning = new Set<Promise<void>>();
   let n = 0;
   const spawnOne = async () => {
     workers.push(
@@ -163,6 +164,11 @@ async function throughput(
         FLEET_DEAD_AFTER_MS: '2000',
       }),
     );
+  };
+  const spawnTracked = () => {
+    const p = spawnOne().catch(() => undefined);
+    spawning.add(p);
+    void p.finally(() => spawning.delete(p));
   };
   await Promise.all(Array.from({ length: WORKERS }, () => spawnOne()));
   const client = await openFleet(world.pg.url);
