@@ -38,6 +38,8 @@ export interface BuildPermissionRequestOptions {
   session: RequestSession;
   /** The context the call will run in, for predicates that need it (the runtime passes it). */
   context?: ToolUseContext;
+  /** The input hooks see, when the tool adds fields to it (`Tool.observableInput`). */
+  hookInput?: Record<string, unknown>;
 }
 
 function safe<T>(fn: () => T, fallback: T, check: (v: unknown) => v is T): T {
@@ -80,5 +82,6 @@ export function buildPermissionRequest(o: BuildPermissionRequestOptions): Permis
     sessionId: o.session.sessionId,
     toolUseId: o.toolUseId,
     classifierInput,
+    ...(o.hookInput ? { hookInput: o.hookInput } : {}),
   };
 }

@@ -252,4 +252,9 @@ export interface PermissionRequest {
   toolUseId: string;
   /** Compact text for the auto-mode classifier (`Tool.toAutoClassifierInput`). */
   classifierInput: string;
+  /**
+   * The input PreToolUse hooks see as `tool_input` when the tool adds fields to it
+   * (`Tool.observableInput`: ExitPlanMode's `plan`, `planFilePath`); absent → `input`.
+   */
+  hookInput?: Record<string, unknown>;
 }

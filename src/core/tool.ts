@@ -133,6 +133,13 @@ export interface Tool<Input extends AnyObject = AnyObject, Output = unknown, Pro
    * `openWorldHint`; built-in tools take it from the trait table. Informational, never authority.
    */
   isOpenWorld?(input: Input): boolean;
+  /**
+   * The input as hooks see it (PreToolUse, PostToolUse `tool_input`), when the harness adds fields
+   * the model does not send: ExitPlanMode adds `plan` and `planFilePath` (Claude Code documentation,
+   * "Hooks reference"). Optional; absent → hooks see the input unchanged. A hook's `updatedInput`
+   * that echoes an injected field back unchanged has it removed before the input is parsed again.
+   */
+  observableInput?(input: Input, context: ToolUseContext): Promise<Record<string, unknown>>;
   userFacingName(input: Input | undefined): string;
   /** Compact text for the auto-mode classifier; '' means the classifier never auto-approves it. */
   toAutoClassifierInput(input: Input): string;

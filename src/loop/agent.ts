@@ -247,6 +247,8 @@ export function createAgent(options: CreateAgentOptions): Agent {
       permissionEngine,
       toolResultLimits,
       loadToolPool,
+      // The same file the engine lets plan mode write (see its `planFile` above).
+      planFile: (sessionId: string) => planFileFor(sessionId, home),
       ...(settings && Object.keys(settings.eventHooks).length ? { settingsHooks: settings.eventHooks } : {}),
       ...(classifier ? { transcriptConsumers: [...(options.transcriptConsumers ?? []), classifier] } : {}),
       ...overrides,

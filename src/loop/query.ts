@@ -120,7 +120,7 @@ function postToolUseSeam(s: LoopSession): PostCallSeam {
     const base = {
       ...hookBase(s, event),
       tool_name: call.toolName,
-      tool_input: call.input ?? {},
+      tool_input: call.hookInput ?? call.input ?? {},
       tool_use_id: call.toolUseId,
     };
     const outcome = ok

@@ -219,6 +219,7 @@ export async function createLoopSession(
     sessionDir,
     ...(options.additionalDirectories ? { additionalDirectories: options.additionalDirectories } : {}),
     sessionId,
+    ...(options.planFile ? { planFilePath: options.planFile(sessionId) } : {}),
     permissionMode,
     model,
     decide: loopDecider({

@@ -63,6 +63,8 @@ export interface ToolCallRecord {
   /** `ToolResult.data` of a call that succeeded. */
   data?: unknown;
   input: Record<string, unknown> | undefined;
+  /** The input as hooks see it, when the tool adds fields (ExitPlanMode's `plan`, `planFilePath`). */
+  hookInput?: Record<string, unknown>;
   decision?: { behavior: 'allow' | 'ask' | 'deny'; source: string };
   /** The tool's `call` was entered. */
   ran: boolean;
@@ -107,6 +109,8 @@ export interface ToolRunnerOptions {
   additionalDirectories?: string[];
   sessionId: string;
   sessionDir?: string;
+  /** The session's plan file (see `QueryOptions.planFile`). */
+  planFilePath?: string;
   permissionMode: PermissionMode;
   model: string;
   decide: PermissionDecider;
@@ -184,6 +188,7 @@ function postCallRecord(event: RuntimePostCallEvent): ToolCallRecord {
     isError: event.status !== 'ok',
     ...(event.data !== undefined ? { data: event.data } : {}),
     input: event.input,
+    ...(event.hookInput ? { hookInput: event.hookInput } : {}),
     ...(event.decision ? { decision: event.decision } : {}),
     ran: event.ran,
     durationMs: 0,
@@ -209,6 +214,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     ...(options.additionalDirectories ? { additionalDirectories: options.additionalDirectories } : {}),
     sessionId: options.sessionId,
     ...(options.sessionDir ? { sessionDir: options.sessionDir } : {}),
+    ...(options.planFilePath ? { planFilePath: options.planFilePath } : {}),
     permissionMode: options.permissionMode,
     decide: options.decide,
     ...(options.canUseTool ? { canUseTool: options.canUseTool } : {}),

@@ -280,6 +280,11 @@ export interface QueryOptions {
   backgroundWaitMs?: number;
   /** How tools start sub-agents (`context.services.runSubagent`; the agents room's `createSubagentRunner`). */
   runSubagent?: SubagentRunner;
+  /**
+   * The session's plan file for a session id (the plan-mode tools write and read it; the permission
+   * engine's `planFile` should name the same file). Absent → `~/.gantry/plans/<session>.md`.
+   */
+  planFile?: (sessionId: string) => string;
   /** Extra `system/init` fields the face knows better (`apiKeySource`, `mcp_servers`, `slash_commands` …). */
   initExtras?: Readonly<Record<string, unknown>>;
   /**

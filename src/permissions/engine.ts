@@ -341,7 +341,7 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
         permission_mode: req.mode,
         hook_event_name: 'PreToolUse',
         tool_name: req.toolName,
-        tool_input: req.input,
+        tool_input: req.hookInput ?? req.input,
         tool_use_id: req.toolUseId,
       };
       // Command hooks and the host's callbacks run together; their verdicts merge like hooks do.

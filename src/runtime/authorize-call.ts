@@ -50,6 +50,39 @@ function deciderFailure(error: unknown): PermissionDecision {
 }
 
 /**
+ * The input hooks see (`Tool.observableInput`), or undefined when the tool adds nothing. A tool
+ * that fails to compute it gives hooks the plain input (hooks lose a convenience, not a check).
+ */
+export async function observableInputOf(
+  tool: AnyTool,
+  input: Record<string, unknown>,
+  context: ToolUseContext,
+): Promise<Record<string, unknown> | undefined> {
+  if (!tool.observableInput) return undefined;
+  try {
+    return await tool.observableInput(input, context);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A hook's `updatedInput` without the fields the harness injected for hooks and the hook echoed
+ * back unchanged (a hook that returns `{...tool_input, x}` must not make the strict schema fail).
+ */
+function withoutEchoedFields(
+  updated: Record<string, unknown>,
+  input: Record<string, unknown>,
+  hookInput: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  if (!hookInput) return updated;
+  const out = { ...updated };
+  for (const [key, value] of Object.entries(hookInput))
+    if (!(key in input) && key in out && out[key] === value) delete out[key];
+  return out;
+}
+
+/**
  * Decides whether the call may run. Returns the input to run with; throws PermissionDeniedError
  * on deny (with the reason), on a host refusal (with the host's message) and on `ask` without a host.
  * Errors thrown by `checkPermissions`/`describeCall` propagate (they become is_error results).
@@ -59,6 +92,7 @@ export async function authorizeCall(options: AuthorizeCallOptions): Promise<Auth
   const record = (decision: ToolDecisionRecord): void => options.record?.(decision);
   const toolResult = await tool.checkPermissions(input, context);
   const description = await tool.describeCall(input, context);
+  const hookInput = await observableInputOf(tool, input, context);
   const request = buildPermissionRequest({
     tool,
     input,
@@ -67,7 +101,9 @@ export async function authorizeCall(options: AuthorizeCallOptions): Promise<Auth
     toolUseId,
     session: context.getAppState(),
     context,
+    ...(hookInput ? { hookInput } : {}),
   });
+  const updated = (u: Record<string, unknown>) => withoutEchoedFields(u, input, hookInput);
   let decision: PermissionDecision;
   try {
     decision = await options.decide(request);
@@ -78,7 +114,7 @@ export async function authorizeCall(options: AuthorizeCallOptions): Promise<Auth
   if (decision.behavior === 'allow') {
     record({ behavior: 'allow', source: decision.reason.type });
     return decision.updatedInput
-      ? { input: decision.updatedInput, inputUpdated: true, description }
+      ? { input: updated(decision.updatedInput), inputUpdated: true, description }
       : { input, inputUpdated: false, description };
   }
   if (decision.behavior === 'deny') {
@@ -88,7 +124,7 @@ export async function authorizeCall(options: AuthorizeCallOptions): Promise<Auth
     );
   }
 
-  const askInput = decision.updatedInput ?? input;
+  const askInput = decision.updatedInput ? updated(decision.updatedInput) : input;
   if (!options.canUseTool) {
     record({ behavior: 'deny', source: 'no-host' });
     throw new PermissionDeniedError(
@@ -103,7 +139,7 @@ export async function authorizeCall(options: AuthorizeCallOptions): Promise<Auth
   }
   if (answer?.behavior === 'allow') {
     record({ behavior: 'allow', source: 'host' });
-    if (answer.updatedInput) return { input: answer.updatedInput, inputUpdated: true, description };
+    if (answer.updatedInput) return { input: updated(answer.updatedInput), inputUpdated: true, description };
     return { input: askInput, inputUpdated: askInput !== input, description };
   }
   record({ behavior: 'deny', source: 'host' });

@@ -54,6 +54,8 @@ export interface ToolRuntimeOptions {
    * demand, pruned by `pruneSessionDirs` after the retention time).
    */
   sessionDir?: string;
+  /** The session's plan file (`AppState.planFilePath` at start; the plan-mode tools use it). */
+  planFilePath?: string;
   /** Default `default`. */
   permissionMode?: PermissionMode;
   /**
@@ -145,6 +147,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     permissionMode: options.permissionMode ?? 'default',
     sessionDir: path.resolve(options.sessionDir ?? sessionDirFor(sessionId)),
     tasks: {},
+    ...(options.planFilePath ? { planFilePath: path.resolve(options.planFilePath) } : {}),
   };
   const setAppState = (updater: (prev: AppState) => AppState): void => {
     appState = updater(appState);

@@ -31,7 +31,7 @@ import {
   type ToolUseContext,
   type ValidationResult,
 } from '../core/index.js';
-import { authorizeCall } from './authorize-call.js';
+import { authorizeCall, observableInputOf } from './authorize-call.js';
 import { schemaErrorToInputError } from './format-input-error.js';
 import { effectiveMaxResultSizeChars } from './limits.js';
 import { capCallResult } from './result-budget.js';
@@ -69,6 +69,8 @@ interface CallState {
   generator: AsyncGenerator<unknown, ToolResult<unknown>, void> | undefined;
   /** The input the call runs with, once parsed (updated when the permission step changes it). */
   input: Record<string, unknown> | undefined;
+  /** The input as hooks see it (`Tool.observableInput`), once the call is authorised. */
+  hookInput?: Record<string, unknown>;
   decision: ToolDecisionRecord | undefined;
 }
 
@@ -122,6 +124,8 @@ async function pipeline(
     permittedCall = await tool.describeCall(input, context);
   }
 
+  const hookInput = await observableInputOf(tool, input, context);
+  if (hookInput) state.hookInput = hookInput;
   if (env.signal.aborted) throw new AbortError();
   state.stage = 'running';
   // The call acts on what the decision was made on (docs/reliability.md "File operations").
@@ -185,6 +189,7 @@ async function runPostCall(
     toolUseId: outcome.toolUseId,
     ...(context.agentId !== undefined ? { agentId: context.agentId } : {}),
     input: state.input,
+    ...(state.hookInput ? { hookInput: state.hookInput } : {}),
     status: outcome.status,
     ran: state.stage === 'running',
     ...('data' in outcome ? { data: outcome.data } : {}),

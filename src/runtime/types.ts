@@ -120,6 +120,8 @@ export interface PostCallEvent {
   agentId?: string;
   /** The input the call ran with; undefined when it never parsed (the failure was the schema). */
   input: Record<string, unknown> | undefined;
+  /** The input as hooks see it, when the tool adds fields (`Tool.observableInput`). */
+  hookInput?: Record<string, unknown>;
   /** `ok` (Claude Code's PostToolUse) or a failure (PostToolUseFailure). */
   status: 'ok' | 'error' | 'aborted';
   /** True when the tool's `call` was entered (false: it failed at lookup, schema, validation or permission). */

@@ -106,7 +106,7 @@ export {
 } from './ask-user-question/ask-user-question.tool.js';
 export { type EnterPlanModeOutput, EnterPlanModeTool } from './plan-mode/enter-plan-mode.tool.js';
 export { type ExitPlanModeOutput, ExitPlanModeTool } from './plan-mode/exit-plan-mode.tool.js';
-export { planFileFor, plansDirectory } from './plan-mode/plan-file.js';
+export { type PlansDirectorySetting, planFileFor, plansDirectory } from './plan-mode/plan-file.js';
 export { type TaskCreateOutput, TaskCreateTool } from './task-list/task-create.tool.js';
 export { type TaskGetOutput, TaskGetTool } from './task-list/task-get.tool.js';
 export { type TaskListOutput, TaskListTool } from './task-list/task-list.tool.js';
@@ -171,6 +171,12 @@ export interface ToolRegistryConfig {
    * default `process.cwd()`) and the home for user skills (default the OS home).
    */
   skills?: SkillToolOptions;
+  /**
+   * Tool names the user named explicitly (`--tools`, `--allowedTools`): a named `TodoWrite` is
+   * offered beside the Task tools (Claude Code documentation, "Tools reference": naming a to-do
+   * tool opts in to it).
+   */
+  named?: readonly string[];
 }
 
 /** True when feature `name` is on: config first, then env `GANTRY_FEATURE_<NAME>` ∈ {`1`, `true`}. */
@@ -208,7 +214,13 @@ export async function getAllBaseTools(config: ToolRegistryConfig = {}): Promise<
       : WebSearchTool,
     // The to-do list: the Task tools by default, TodoWrite instead when they are switched off.
     ...(taskToolsEnabled(config.env)
-      ? [TaskCreateTool, TaskGetTool, TaskUpdateTool, TaskListTool]
+      ? [
+          TaskCreateTool,
+          TaskGetTool,
+          TaskUpdateTool,
+          TaskListTool,
+          ...(config.named?.includes(TodoWriteTool.name) ? [TodoWriteTool] : []),
+        ]
       : [TodoWriteTool]),
     AskUserQuestionTool,
     EnterPlanModeTool,

@@ -4,18 +4,23 @@
  * `pathToClaudeCodeExecutable` is bin/gantry.js, which the SDK spawns with node. The model is the
  * scripted fake Anthropic server. Covered: init, assistant and user messages, canUseTool with an
  * updated input, a PreToolUse callback hook, the initialize result, multi-turn streaming input,
- * setPermissionMode / setModel / mcpServerStatus, interrupt(), the result, and `mcpServers` (a
- * real stdio server from npm, deferred behind ToolSearch).
+ * setPermissionMode / setModel / mcpServerStatus, interrupt(), the result, `mcpServers` (a real
+ * stdio server from npm, deferred behind ToolSearch), and an in-process server made with
+ * `createSdkMcpServer` (its messages travel as `mcp_message` control requests), and
+ * `setMcpServers` adding, rejecting and removing servers mid-session.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
+  createSdkMcpServer,
   type PermissionResult,
   query,
   type SDKMessage,
   type SDKUserMessage,
+  tool,
 } from '@anthropic-ai/claude-agent-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   type FakeAnthropicServer,
   startFakeAnthropicServer,
@@ -254,5 +259,72 @@ describe('the Claude Agent SDK with mcpServers', () => {
     const requests = fake.messageRequests.map((r) => r.body);
     expect(requests[0].tools.some((t: { name: string }) => t.name.startsWith('mcp__'))).toBe(false);
     expect(readFileSync(path.join(world.project, 'memory.jsonl'), 'utf8')).toContain('speaks MCP');
+  });
+
+  it('an in-process server from createSdkMcpServer: connected (source sdk), its tool called over mcp_message', async () => {
+    await withFake([
+      reply.toolUse('ToolSearch', { query: 'select:mcp__calc__add' }),
+      reply.toolUse('mcp__calc__add', { a: 2, b: 40 }),
+      reply.text('The sum is 42.'),
+    ]);
+    const calls: { a: number; b: number }[] = [];
+    const calc = createSdkMcpServer({
+      name: 'calc',
+      version: '1.0.0',
+      tools: [
+        tool('add', 'Adds two numbers.', { a: z.number(), b: z.number() }, async (args) => {
+          calls.push(args);
+          return { content: [{ type: 'text', text: String(args.a + args.b) }] };
+        }),
+      ],
+    });
+    const input = feed();
+    const stderr: string[] = [];
+    const q = query({
+      prompt: input,
+      options: { ...baseOptions(stderr), mcpServers: { calc }, allowedTools: ['mcp__calc__add'] },
+    });
+    input.push('add 2 and 40');
+    const messages: SDKMessage[] = [];
+    for await (const m of q) {
+      messages.push(m);
+      if (m.type === 'result') input.end();
+    }
+    const init = messages.find((m) => m.type === 'system' && m.subtype === 'init') as SDKMessage & {
+      mcp_servers: { name: string; status: string; source?: string }[];
+      tools: string[];
+    };
+    expect(init.mcp_servers, stderr.join('')).toEqual([
+      expect.objectContaining({ name: 'calc', status: 'connected', source: 'sdk' }),
+    ]);
+    expect(init.tools).toContain('mcp__calc__add');
+    expect(calls).toEqual([{ a: 2, b: 40 }]);
+    const third = fake.messageRequests[2]?.body;
+    expect(JSON.stringify(third.messages.at(-1))).toContain('42');
+    expect(messages.at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'The sum is 42.' });
+  });
+
+  it('setMcpServers adds a stdio server, reports a bad entry, and a later call removes it', async () => {
+    await withFake([reply.text('ok')]);
+    const memory = referenceServerCommand('memory');
+    const input = feed();
+    const q = query({ prompt: input, options: baseOptions([]) });
+    const added = await q.setMcpServers({
+      memory: {
+        type: 'stdio',
+        command: memory.command,
+        args: memory.args,
+        env: { MEMORY_FILE_PATH: path.join(world.project, 'memory.jsonl') },
+      },
+      broken: { type: 'http' } as never,
+    });
+    expect(added.added).toEqual(['memory']);
+    expect(Object.keys(added.errors)).toEqual(['broken']);
+    expect((await q.mcpServerStatus()).map((s) => [s.name, s.status])).toEqual([['memory', 'connected']]);
+    const removed = await q.setMcpServers({});
+    expect(removed).toEqual({ added: [], removed: ['memory'], errors: {} });
+    expect(await q.mcpServerStatus()).toEqual([]);
+    input.push('hi');
+    for await (const m of q) if (m.type === 'result') input.end();
   });
 });

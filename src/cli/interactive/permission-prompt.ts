@@ -10,6 +10,7 @@
  *
  * Escape / Ctrl-C in the prompt, or an aborted turn, refuse the call and end the turn. Asks are
  * shown one at a time (parallel calls queue). An ask the classifier rated high-risk starts on "No".
+ * AskUserQuestion and ExitPlanMode get their own dialogs (tool-dialogs.ts).
  */
 import { isCancel, select, text } from '@clack/prompts';
 import type { Readable, Writable } from 'node:stream';
@@ -17,6 +18,7 @@ import type { CanUseTool, CanUseToolOptions, PermissionResult, PermissionUpdate 
 import { destinationFile, type PermissionEngine, type PersistDestination } from '../../permissions/index.js';
 import { describeCall } from './event-view.js';
 import type { Screen } from './screen.js';
+import { answerQuestions, approvePlan } from './tool-dialogs.js';
 
 export interface AlwaysChoice {
   /** Rule texts as settings hold them (`Bash(npm test:*)`). */
@@ -47,6 +49,11 @@ export interface PermissionPromptDeps {
   engine: PermissionEngine;
   input: Readable;
   output: Writable;
+  /** The session's plan file (the plan approval dialog shows it). */
+  planFile?: string;
+  /** The session may switch to bypassPermissions (offered when approving a plan). */
+  bypassAvailable?: boolean;
+  color?: boolean;
 }
 
 type Choice = 'once' | 'always' | 'deny';
@@ -63,6 +70,16 @@ export function interactiveCanUseTool(deps: PermissionPromptDeps): CanUseTool {
   ): Promise<PermissionResult> => {
     if (options.signal.aborted)
       return { behavior: 'deny', message: 'The turn was interrupted.', interrupt: true };
+    if (toolName === 'AskUserQuestion' || toolName === 'ExitPlanMode') {
+      screen.pause();
+      try {
+        return toolName === 'AskUserQuestion'
+          ? await answerQuestions(input, options, deps)
+          : await approvePlan(input, options, deps);
+      } finally {
+        screen.resume();
+      }
+    }
     const always = alwaysChoice(options.suggestions, world);
     const where = always?.file ?? 'this session only';
     const choices: { value: Choice; label: string; hint?: string }[] = [

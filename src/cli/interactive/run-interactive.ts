@@ -25,6 +25,7 @@ import { type OpenedSession, openSession, sessionQueryOptions } from '../session
 import { SessionTargetError } from '../session/session-target.js';
 import { EventView } from './event-view.js';
 import { INTERACTIVE_HELP } from './help.js';
+import { approveProjectServers } from './mcp-approval.js';
 import { interactiveCanUseTool } from './permission-prompt.js';
 import { Screen } from './screen.js';
 
@@ -73,11 +74,17 @@ export async function runInteractive(argv: readonly string[], io: InteractiveIo)
 
   let opened: OpenedSession;
   try {
-    opened = await openSession(args, {
-      cwd: io.cwd,
-      env: io.env,
-      ...(io.home !== undefined ? { home: io.home } : {}),
-    });
+    opened = await openSession(
+      args,
+      {
+        cwd: io.cwd,
+        env: io.env,
+        ...(io.home !== undefined ? { home: io.home } : {}),
+      },
+      undefined,
+      // Interactive: the project's MCP servers wait for the person's approval (mcp-approval.ts).
+      { interactive: true },
+    );
   } catch (e) {
     if (!(e instanceof SessionTargetError) && !(e instanceof AgentSetupError)) throw e;
     return fail(e.message);
@@ -94,6 +101,9 @@ export async function runInteractive(argv: readonly string[], io: InteractiveIo)
     engine: setup.engine,
     input: io.stdin,
     output: io.stdout,
+    planFile: setup.planFile(target.sessionId),
+    bypassAvailable: setup.bypassAvailable,
+    color: io.color,
   });
   const start = io.query ?? runQuery;
   const q = start({
@@ -111,6 +121,15 @@ export async function runInteractive(argv: readonly string[], io: InteractiveIo)
       `${target.kind === 'new' ? 'New session' : `Session ${target.kind === 'fork' ? 'forked' : 'resumed'}`} ${target.sessionId}. Enter sends a prompt; Ctrl-C interrupts, twice exits; /exit quits.`,
     ),
   );
+  // The project's MCP servers start only once the person approved them (mcp-approval.ts).
+  await approveProjectServers({
+    screen,
+    input: io.stdin,
+    output: io.stdout,
+    // A copy: each answer takes the server off the manager's pending list.
+    pending: [...setup.mcp.pendingApproval()],
+    answer: (name, approved) => setup.answerMcpApproval(name, approved),
+  });
 
   let waiter: Waiter | undefined;
   let turnRunning = false;

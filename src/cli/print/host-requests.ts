@@ -9,7 +9,11 @@
  * | `set_permission_mode` | success `{mode}`; error for an unknown mode, or bypassPermissions not enabled at launch |
  * | `set_model` | success `{}` (`default` or no model: back to the session's model) |
  * | `mcp_status` | success `{mcpServers: [{name, status, error}]}`: each configured server as it is now |
- * | `get_context_usage`, `mcp_message`, `rewind_files`, … | error naming what Gantry does not support |
+ * | `mcp_set_servers` | success `{added, removed, errors}` (sdk-mcp-servers.ts) |
+ * | `get_context_usage`, `rewind_files`, … | error naming what Gantry does not support |
+ *
+ * In-process SDK MCP servers (`initialize.sdkMcpServers`) are connected over the same channel in
+ * the other direction (sdk-mcp-servers.ts); the session's first turn waits for their handshake.
  *
  * Before the session starts (no user message yet) mode and model changes are kept and applied
  * when it starts; an interrupt has nothing to stop and succeeds.
@@ -21,8 +25,9 @@ import type { AgentSetup } from '../session/agent-setup.js';
 import type { SessionTarget } from '../session/session-target.js';
 import type { PrintArgs } from './args.js';
 import type { ControlChannel } from './control-channel.js';
-import type { McpServerStatus, PendingFeatures } from './pending-features.js';
+import type { PendingFeatures } from './pending-features.js';
 import { type HostHooks, hookCallbacksFrom } from './sdk-bridge.js';
+import { SdkMcpServers } from './sdk-mcp-servers.js';
 
 export interface HostState {
   query: Query | undefined;
@@ -43,9 +48,7 @@ const isObj = (v: unknown): v is Record<string, unknown> =>
 const UNSUPPORTED: Readonly<Record<string, string>> = {
   set_max_thinking_tokens: 'changing the thinking budget during a session is not supported',
   get_context_usage: 'context usage reports are not supported',
-  mcp_message:
-    'in-process SDK MCP servers (type "sdk") are not supported; configure the server as stdio, http or sse',
-  mcp_set_servers: 'changing the MCP servers during a session is not supported',
+  mcp_message: 'the host sends mcp_message requests to in-process servers; Gantry has none to offer',
   mcp_reconnect:
     'reconnecting an MCP server on request is not supported (remote servers reconnect by themselves)',
   mcp_toggle: 'turning MCP servers on or off during a session is not supported',
@@ -73,10 +76,17 @@ export interface HostRequestsDeps {
 export class HostRequests {
   private facts: InitializeFacts = {};
   private initialized = false;
-  private sdkServers: McpServerStatus[] = [];
+  private readonly sdk: SdkMcpServers;
   private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(private readonly d: HostRequestsDeps) {}
+  constructor(private readonly d: HostRequestsDeps) {
+    this.sdk = new SdkMcpServers({
+      channel: d.channel,
+      mcp: d.setup.mcp,
+      cwd: d.setup.cwd,
+      env: process.env,
+    });
+  }
 
   /** What the first `initialize` said about the system prompt. */
   initializeFacts(): InitializeFacts {
@@ -85,11 +95,14 @@ export class HostRequests {
 
   /** MCP servers as `system/init` and `mcp_status` list them. */
   mcpServers(): { name: string; status: string; source: string; error?: string }[] {
-    return [...this.d.pending.mcpServers, ...this.sdkServers].map(({ name, status, source }) => ({
-      name,
-      status,
-      source,
-    }));
+    const live = this.d.setup.mcp.reports();
+    const listed = live.length ? live : this.d.pending.mcpServers;
+    return [...listed, ...this.sdk.failed].map(({ name, status, source }) => ({ name, status, source }));
+  }
+
+  /** Resolves once the host's in-process MCP servers connected (or failed). Never rejects. */
+  sdkServersReady(): Promise<void> {
+    return this.sdk.ready();
   }
 
   /** Resolves when every request handled so far has been answered. */
@@ -160,12 +173,16 @@ export class HostRequests {
         const live = this.d.setup.mcp.reports();
         const listed = live.length ? live : this.d.pending.mcpServers;
         return {
-          mcpServers: [...listed, ...this.sdkServers].map((s) => ({
+          mcpServers: [...listed, ...this.sdk.failed].map((s) => ({
             name: s.name,
             status: s.status,
             error: s.error,
           })),
         };
+      }
+      case 'mcp_set_servers': {
+        const r = await this.sdk.set(request.servers);
+        return typeof r === 'string' ? r : { ...r };
       }
       default:
         if (Object.hasOwn(UNSUPPORTED, subtype)) return `${subtype}: ${UNSUPPORTED[subtype]}`;
@@ -192,20 +209,7 @@ export class HostRequests {
             `host hooks for ${state.hostHooks.unsupportedEvents.join(', ')} are never called (Gantry does not fire those events)`,
           );
       }
-      if (Array.isArray(request.sdkMcpServers)) {
-        for (const name of request.sdkMcpServers)
-          if (typeof name === 'string')
-            this.sdkServers.push({
-              name,
-              status: 'failed',
-              error: 'in-process SDK MCP servers are not supported in this version',
-              source: 'sdk',
-            });
-        if (this.sdkServers.length)
-          await note(
-            `warning: in-process SDK MCP servers are not supported; not connected: ${this.sdkServers.map((s) => s.name).join(', ')}`,
-          );
-      }
+      if (Array.isArray(request.sdkMcpServers)) this.sdk.connectInProcess(request.sdkMcpServers);
       if (isObj(request.agents) && Object.keys(request.agents).length)
         await note('warning: initialize.agents ignored: sub-agents are not available in this version');
       if (isObj(request.jsonSchema))

@@ -80,6 +80,10 @@ export async function runHostSession(d: HostSessionDeps): Promise<number> {
   let sessionOver = false;
   const startSession = (): void => {
     if (consuming) return;
+    // The host's in-process MCP servers finish their handshake first (their tools are in turn 1).
+    consuming = requests.sdkServersReady().then(() => runSession());
+  };
+  const runSession = async (): Promise<void> => {
     const init = requests.initializeFacts();
     const base = baseQueryOptions(args, setup, target, pending, queue);
     const options: QueryOptions = {
@@ -103,7 +107,7 @@ export async function runHostSession(d: HostSessionDeps): Promise<number> {
     };
     const q = d.start(options);
     state.query = q;
-    consuming = (async () => {
+    try {
       for await (const event of q) {
         await sink.event(event);
         if (out.closed) {
@@ -111,11 +115,11 @@ export async function runHostSession(d: HostSessionDeps): Promise<number> {
           break;
         }
       }
-    })().finally(() => {
+    } finally {
       // Nothing can use more input: stop reading so the process ends now, not at the host's EOF.
       sessionOver = true;
       (io.stdin as Readable).destroy();
-    });
+    }
   };
 
   const reader = (async () => {

@@ -240,6 +240,14 @@ describe('permissions', () => {
     expect(fake?.messageRequests[0]?.body.tools.map((t: any) => t.name)).toEqual(['Bash', 'Read']);
   });
 
+  it('--tools TodoWrite alone switches TodoWrite on (the Task tools are the default)', async () => {
+    await withFake([reply.text('ok')]);
+    const r = await run(['-p', '--tools', 'TodoWrite', 'x']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/no built-in tool named/);
+    expect(fake?.messageRequests[0]?.body.tools.map((t: any) => t.name)).toEqual(['TodoWrite']);
+  });
+
   it('--tools "" sends no tools', async () => {
     await withFake([reply.text('none')]);
     const r = await run(['-p', '--tools', '', 'x']);

@@ -40,6 +40,7 @@ import {
   loadSettings,
   type PermissionEngine,
   parsePermissionMode,
+  splitToolList,
 } from '../../permissions/index.js';
 import type { ToolPool } from '../../runtime/index.js';
 import { createSandboxManager, type SandboxManager } from '../../sandbox/index.js';
@@ -49,7 +50,7 @@ import { readWebSettings } from '../../loop/web-settings-files.js';
 import { describerFor } from '../shared/guard.js';
 import { readSettingsExtras } from './settings-extras.js';
 import { resolveSettingsInput, SettingsInputError } from './settings-input.js';
-import { selectTools } from './tool-selection.js';
+import { requestedToolNames, selectTools } from './tool-selection.js';
 
 export class AgentSetupError extends Error {
   override readonly name = 'AgentSetupError';
@@ -119,6 +120,8 @@ export interface AgentSetup {
   toolPool: ToolPool | LoopToolPool;
   /** The MCP servers of the session (started; closed by `dispose`). */
   mcp: McpClientManager;
+  /** Answers a project server's approval (interactive; see `McpSession.answerApproval`). */
+  answerMcpApproval(name: string, approved: boolean): Promise<void>;
   tools: readonly AnyTool[];
   permissionMode: PermissionMode;
   /** bypassPermissions may be switched to later (started in it, or allowed at launch). */
@@ -135,8 +138,18 @@ export interface AgentSetup {
   warnings: string[];
   /** How tools start sub-agents (the agent types of this session). */
   runSubagent: SubagentRunner;
+  /** The plan file of a session (`plansDirectory` setting, else `~/.gantry/plans/<id>.md`). */
+  planFile: (sessionId: string) => string;
   /** Stops the sandbox and removes temporary settings files. Safe to call twice. */
   dispose(): Promise<void>;
+}
+
+/** Tool names the user named in `--tools` and `--allowedTools` (rule text up to `(`). */
+function namedTools(tools: readonly string[] | undefined, allowed: readonly string[] | undefined): string[] {
+  const fromRules = (allowed ?? [])
+    .flatMap((v) => splitToolList(v))
+    .map((r) => r.split('(')[0]?.trim() ?? '');
+  return [...(requestedToolNames(tools) ?? []), ...fromRules].filter(Boolean);
 }
 
 function readPromptFile(flag: string, file: string, cwd: string): string {
@@ -246,13 +259,17 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
       throw e;
     }
 
+    const plansSetting = extras.plansDirectory
+      ? { directory: extras.plansDirectory, projectRoot: cwd }
+      : undefined;
+    const planFile = (sessionId: string): string => planFileFor(sessionId, home, plansSetting);
     const baseEngine = createPermissionEngine({
       settings,
       describe: async (toolName, input, request) =>
         describerFor(toolName).describe(input, { cwd: request.cwd, home, resolver: fsPathResolver }),
       ...(flags.transcriptPath ? { transcriptPath: flags.transcriptPath } : {}),
       // The plan-mode tools keep the session's plan in this file; plan mode may write exactly it.
-      planFile: (request) => planFileFor(request.sessionId, home),
+      planFile: (request) => planFile(request.sessionId),
     });
 
     if (settings.sandbox.enabled)
@@ -277,6 +294,7 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
         modelProvider: modelClient.config.provider,
         env: { ...env, ...extras.env },
         skills: { projectRoot: cwd, home },
+        named: namedTools(flags.tools, flags.allowedTools),
       })),
     ];
     const selection = selectTools(all, flags.tools, (name) => baseEngine.isToolDenied(name));
@@ -356,6 +374,7 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
       provider: modelClient.config.provider,
       toolPool,
       mcp: mcp.manager,
+      answerMcpApproval: mcp.answerApproval,
       tools: toolPool.callable,
       permissionMode,
       bypassAvailable:
@@ -370,6 +389,7 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
       ...(thinking ? { thinking } : {}),
       apiKeySource: modelClient.config.credentialSource,
       runSubagent: createSubagentRunner({ agents: loadedAgents.agents }),
+      planFile,
       warnings,
       dispose,
     };

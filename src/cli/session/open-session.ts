@@ -146,6 +146,7 @@ export function sessionQueryOptions(
     settingsHooks: setup.settingsHooks,
     toolResultLimits: setup.toolResultLimits,
     runSubagent: setup.runSubagent,
+    planFile: setup.planFile,
     ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {}),
     ...(args.maxBudgetUsd !== undefined ? { maxBudgetUsd: args.maxBudgetUsd } : {}),
     ...(setup.systemPrompt !== undefined ? { systemPrompt: setup.systemPrompt } : {}),

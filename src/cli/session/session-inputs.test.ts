@@ -64,6 +64,42 @@ describe('readSettingsExtras', () => {
     expect(extras.env).toEqual({ A: 'user', B: 'user' });
     expect(extras.warnings.join('\n')).toMatch(/untrusted folder: "env" of .*settings.json ignored/);
   });
+
+  it.each([
+    { trust: true, want: 'docs/plans', reason: 'a trusted project sets it' },
+    { trust: false, want: undefined, reason: 'an untrusted project cannot point plan-mode writes elsewhere' },
+  ])('plansDirectory: $reason', ({ trust, want }) => {
+    const home = path.join(root, 'home');
+    const project = path.join(root, 'project');
+    mkdirSync(path.join(project, '.claude'), { recursive: true });
+    writeFileSync(
+      path.join(project, '.claude', 'settings.json'),
+      JSON.stringify({ plansDirectory: 'docs/plans' }),
+    );
+    const extras = readSettingsExtras(
+      loadSettings({ projectRoot: project, home, managedFiles: [], env: {}, trust }),
+    );
+    expect(extras.plansDirectory).toBe(want);
+    if (!trust) expect(extras.warnings.join('\n')).toMatch(/"plansDirectory" of .* ignored/);
+  });
+});
+
+describe('the to-do tools', () => {
+  it.each([
+    { named: undefined, has: false, reason: 'by default the Task tools replace TodoWrite' },
+    { named: ['TodoWrite'], has: true, reason: 'naming TodoWrite (--tools / --allowedTools) opts in to it' },
+    { named: ['Bash'], has: false, reason: 'naming another tool does not' },
+  ])('$reason', async ({ named, has }) => {
+    const names = (await getAllBaseTools({ env: {}, ...(named ? { named } : {}) })).map((t) => t.name);
+    expect(names.includes('TodoWrite')).toBe(has);
+    expect(names).toContain('TaskCreate');
+  });
+
+  it('--tools TodoWrite alone gives the session exactly TodoWrite', async () => {
+    const all = await getAllBaseTools({ env: {}, named: ['TodoWrite'] });
+    const { pool } = selectTools(all, ['TodoWrite'], () => undefined);
+    expect(pool.callable.map((t) => t.name)).toEqual(['TodoWrite']);
+  });
 });
 
 describe('selectTools', () => {

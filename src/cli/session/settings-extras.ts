@@ -4,10 +4,11 @@
  *
  * - `model`, `provider`: the first file that sets one wins;
  * - `env`: merged, higher files overriding lower ones (Claude Code applies its settings' `env` to
- *   the session).
+ *   the session);
+ * - `plansDirectory`: the first file that sets one wins.
  *
  * An untrusted project's files (project and local settings, see permissions/settings/trust.ts)
- * contribute no `env`: it could point `ANTHROPIC_BASE_URL` elsewhere and take the key with it.
+ * contribute no `env` and no `plansDirectory` (plan mode may write the plan file): `env` could point `ANTHROPIC_BASE_URL` elsewhere and take the key with it.
  * Each drop is a warning. Command hooks come from the permission loader (`eventHooks`). Files that
  * do not parse were already reported by the permission loader and are skipped here.
  */
@@ -17,6 +18,11 @@ import type { LoadedSettings } from '../../permissions/index.js';
 export interface SettingsExtras {
   model?: string;
   provider?: string;
+  /**
+   * `plansDirectory`: where plan files go (absolute, `~/…`, or relative to the project root); the
+   * first file that sets one wins, and an untrusted project's files cannot set it.
+   */
+  plansDirectory?: string;
   env: Record<string, string>;
   warnings: string[];
 }
@@ -47,6 +53,11 @@ export function readSettingsExtras(settings: LoadedSettings): SettingsExtras {
       out.model = root.model;
     if (typeof root.provider === 'string' && root.provider.trim() && out.provider === undefined)
       out.provider = root.provider;
+    if (typeof root.plansDirectory === 'string' && root.plansDirectory.trim()) {
+      if (projectSupplied && !trusted)
+        out.warnings.push(`untrusted folder: "plansDirectory" of ${f.file} ignored`);
+      else out.plansDirectory ??= root.plansDirectory.trim();
+    }
     if (isObj(root.env)) {
       if (projectSupplied && !trusted) {
         out.warnings.push(`untrusted folder: "env" of ${f.file} ignored`);

@@ -57,7 +57,7 @@ export interface McpServerReport {
   status: McpServerStatus;
   /** Where the entry came from (`dynamic` for `--mcp-config`). */
   source: McpConfigScope;
-  transport: 'stdio' | 'http' | 'sse';
+  transport: 'stdio' | 'http' | 'sse' | 'sdk';
   /** The command line or URL. */
   target: string;
   error?: string;
@@ -258,7 +258,11 @@ export class McpClientManager {
   reports(): McpServerReport[] {
     const out: McpServerReport[] = [];
     const target = (c: McpServerConfig): string =>
-      c.entry.type === 'stdio' ? [c.entry.command, ...c.entry.args].join(' ') : c.entry.url;
+      c.entry.type === 'stdio'
+        ? [c.entry.command, ...c.entry.args].join(' ')
+        : c.entry.type === 'sdk'
+          ? 'in-process (Agent SDK)'
+          : c.entry.url;
     for (const c of this.connections.values()) {
       out.push({
         name: c.name,
@@ -319,6 +323,45 @@ export class McpClientManager {
       return;
     }
     await this.addConnection(config).connect();
+  }
+
+  /**
+   * Adds a server during the session (a host's in-process SDK server): it connects now and its
+   * tools join the session's pool. Resolves once it connected or failed. Throws when a server of
+   * that name exists already or the manager is disposed.
+   */
+  async addServer(config: McpServerConfig): Promise<void> {
+    if (this.disposed) throw new Error(`the MCP client is closed; ${config.name} was not added`);
+    const taken =
+      this.connections.has(config.name) ||
+      this.pending.some((c) => c.name === config.name) ||
+      this.disabled.some((d) => d.config.name === config.name);
+    if (taken) throw new Error(`an MCP server named ${config.name} is already configured`);
+    await this.addConnection(config).connect();
+  }
+
+  /**
+   * Removes a server during the session (the host's `setMcpServers`): its connection is closed and
+   * its tools leave the pool. Resolves false when no server of that name is known.
+   */
+  async removeServer(name: string): Promise<boolean> {
+    const connection = this.connections.get(name);
+    if (connection) {
+      this.connections.delete(name);
+      await connection.close();
+      return true;
+    }
+    const p = this.pending.findIndex((c) => c.name === name);
+    if (p >= 0) {
+      this.pending.splice(p, 1);
+      return true;
+    }
+    const d = this.disabled.findIndex((x) => x.config.name === name);
+    if (d >= 0) {
+      this.disabled.splice(d, 1);
+      return true;
+    }
+    return false;
   }
 
   /** The resource tools' view of the servers (connected servers with the resources capability). */

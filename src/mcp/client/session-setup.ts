@@ -60,6 +60,14 @@ export interface McpSession {
   configuration: McpConfiguration;
   pins: ApprovalPins | undefined;
   problems: McpConfigProblem[];
+  /**
+   * Records the person's answer for a project server waiting for approval (interactive sessions):
+   * remembered in `~/.gantry/mcp-project-approvals.json` for this entry as written (a changed entry
+   * is asked again), then the server connects (approved) or is disabled. Resolves once an approved
+   * server connected or failed; rejects only when the answer could not be remembered (the server is
+   * still connected or disabled as answered).
+   */
+  answerApproval(name: string, approved: boolean): Promise<void>;
 }
 
 /** `sandbox.excludedMcpServers` from the settings files (see the module comment). */
@@ -84,6 +92,7 @@ export function readExcludedMcpServers(files: readonly SettingsFileRef[], truste
 /** Loads the configuration and creates the manager (not started: call `manager.start()`). */
 export function setupMcpSession(options: McpSessionOptions): McpSession {
   const gantryHome = options.gantryHome ?? path.join(options.home, '.gantry');
+  const approvals = options.interactive ? projectApprovalStore(gantryHome) : undefined;
   const loadOptions: LoadMcpConfigOptions = {
     projectRoot: options.projectRoot,
     home: options.home,
@@ -95,7 +104,7 @@ export function setupMcpSession(options: McpSessionOptions): McpSession {
     ...(options.strictMcpConfig ? { strictMcpConfig: true } : {}),
     ...(options.settingsFiles ? { settingsFiles: options.settingsFiles } : {}),
     ...(options.trusted !== undefined ? { trusted: options.trusted } : {}),
-    ...(options.interactive ? { approvals: projectApprovalStore(gantryHome) } : {}),
+    ...(approvals ? { approvals } : {}),
   };
   const configuration = loadMcpConfiguration(loadOptions);
   const pins = options.pins === false ? undefined : new ApprovalPins(gantryHome);
@@ -113,5 +122,18 @@ export function setupMcpSession(options: McpSessionOptions): McpSession {
     ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
     ...(options.services ? { services: options.services } : {}),
   });
-  return { manager, configuration, pins, problems: configuration.problems };
+  const answerApproval = async (name: string, approved: boolean): Promise<void> => {
+    const raw = configuration.rawProjectEntries.get(name);
+    let failure: unknown;
+    if (approvals && raw !== undefined) {
+      try {
+        approvals.set(options.projectRoot, name, raw, approved ? 'approved' : 'rejected');
+      } catch (error) {
+        failure = error;
+      }
+    }
+    await manager.answerApproval(name, approved);
+    if (failure) throw failure;
+  };
+  return { manager, configuration, pins, problems: configuration.problems, answerApproval };
 }

@@ -60,6 +60,12 @@ export const ExitPlanModeTool = buildTool({
   isConcurrencySafe: () => false,
   userFacingName: () => 'Exit Plan Mode',
   toAutoClassifierInput: exitPlanModeDescriber.toAutoClassifierInput,
+  // Hooks see the plan and where it lives, as in Claude Code (documentation, "Hooks reference").
+  async observableInput(input: ExitPlanModeInput, context: ToolUseContext) {
+    const planFilePath = planPath(context);
+    const plan = input.plan?.trim() ? input.plan : ((await readPlan(planFilePath)) ?? '');
+    return { ...input, plan, planFilePath };
+  },
   async describeCall(input: ExitPlanModeInput, context: ToolUseContext) {
     return exitPlanModeDescriber.describe(input, describeWorldOf(context));
   },

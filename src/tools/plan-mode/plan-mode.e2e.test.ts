@@ -137,6 +137,98 @@ describe('plan mode in gantry -p', () => {
     expect(existsSync(target)).toBe(false);
   });
 
+  it('a plansDirectory setting moves the plan file; hooks see the plan and planFilePath', async () => {
+    const sessionId = '6d1f0c2a-1b2c-4d3e-8f90-a1b2c3d4e5f6';
+    const planFile = path.join(world.project, 'plans', `${sessionId}.md`);
+    const seenPre = path.join(world.root, 'pre-input.json');
+    const seenPost = path.join(world.root, 'post-input.json');
+    const allow = path.join(world.root, 'allow.json');
+    writeFileSync(
+      allow,
+      JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } }),
+    );
+    const settings = JSON.stringify({
+      plansDirectory: 'plans',
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'ExitPlanMode',
+            hooks: [
+              { type: 'command', command: `cat > ${JSON.stringify(seenPre)}; cat ${JSON.stringify(allow)}` },
+            ],
+          },
+        ],
+        PostToolUse: [
+          {
+            matcher: 'ExitPlanMode',
+            hooks: [{ type: 'command', command: `cat > ${JSON.stringify(seenPost)}` }],
+          },
+        ],
+      },
+    });
+    const r = await run(
+      [
+        reply.toolUse('Write', { file_path: planFile, content: PLAN }),
+        reply.toolUse('ExitPlanMode', {}),
+        reply.text('Approved.'),
+      ],
+      ['--permission-mode', 'plan', '--session-id', sessionId, '--settings', settings, 'make a plan'],
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const results = toolResults(r.lines());
+    expect(results[0].is_error, resultText(results[0])).toBeFalsy();
+    expect(readFileSync(planFile, 'utf8')).toBe(PLAN);
+    expect(results[1].is_error, resultText(results[1])).toBeFalsy();
+    expect(resultText(results[1])).toContain(planFile);
+    for (const seen of [seenPre, seenPost]) {
+      const input = JSON.parse(readFileSync(seen, 'utf8'));
+      expect(input.tool_name).toBe('ExitPlanMode');
+      expect(input.tool_input).toEqual({ plan: PLAN, planFilePath: planFile });
+    }
+  });
+
+  it('a hook that echoes the injected fields back in updatedInput does not break the call', async () => {
+    const sessionId = '7e2a1d3b-2c3d-4e4f-9a01-b2c3d4e5f607';
+    const planFile = path.join(world.home, '.gantry', 'plans', `${sessionId}.md`);
+    const echo = path.join(world.root, 'echo-hook.mjs');
+    writeFileSync(
+      echo,
+      [
+        "let raw = '';",
+        "process.stdin.on('data', (d) => (raw += d)).on('end', () => {",
+        '  const input = JSON.parse(raw);',
+        '  process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse",',
+        '    permissionDecision: "allow", updatedInput: input.tool_input } }));',
+        '});',
+      ].join('\n'),
+    );
+    const settings = JSON.stringify({
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'ExitPlanMode',
+            hooks: [
+              { type: 'command', command: `${JSON.stringify(process.execPath)} ${JSON.stringify(echo)}` },
+            ],
+          },
+        ],
+      },
+    });
+    const r = await run(
+      [
+        reply.toolUse('Write', { file_path: planFile, content: PLAN }),
+        reply.toolUse('ExitPlanMode', {}),
+        reply.text('Approved.'),
+      ],
+      ['--permission-mode', 'plan', '--session-id', sessionId, '--settings', settings, 'make a plan'],
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const results = toolResults(r.lines());
+    expect(results[1].is_error, resultText(results[1])).toBeFalsy();
+    expect(resultText(results[1])).toMatch(/approved your plan/);
+    expect(readFileSync(planFile, 'utf8')).toBe(PLAN);
+  });
+
   it('ExitPlanMode outside plan mode is an input error', async () => {
     const r = await run([reply.toolUse('ExitPlanMode', { plan: PLAN }), reply.text('ok')], ['x']);
     const results = toolResults(r.lines());

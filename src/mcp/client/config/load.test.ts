@@ -32,7 +32,11 @@ const stdio = (command: string) => ({ command, args: [] });
 const load = (extra: Partial<LoadMcpConfigOptions> = {}) =>
   loadMcpConfiguration({ projectRoot: project, home, env: {}, interactive: false, ...extra });
 const summary = (c: ReturnType<typeof load>) =>
-  c.servers.map((s) => [s.name, s.scope, s.entry.type === 'stdio' ? s.entry.command : s.entry.url]);
+  c.servers.map((s) => [
+    s.name,
+    s.scope,
+    s.entry.type === 'stdio' ? s.entry.command : s.entry.type === 'sdk' ? 'sdk' : s.entry.url,
+  ]);
 
 describe('variable expansion', () => {
   it.each([

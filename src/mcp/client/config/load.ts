@@ -85,7 +85,14 @@ interface Layer {
   servers: Record<string, unknown>;
 }
 
-const SCOPE_RANK: Record<McpConfigScope, number> = { user: 0, project: 1, local: 2, dynamic: 3, managed: 4 };
+const SCOPE_RANK: Record<McpConfigScope, number> = {
+  user: 0,
+  project: 1,
+  local: 2,
+  dynamic: 3,
+  managed: 4,
+  sdk: 5,
+};
 
 const SETTINGS_SCOPE: Partial<Record<RuleSource, McpConfigScope>> = {
   userSettings: 'user',

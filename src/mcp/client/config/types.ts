@@ -11,8 +11,11 @@
  * of the server is sent upfront, never deferred behind tool search).
  */
 
-/** Where a server entry came from. `dynamic` = `--mcp-config`; `managed` = managed settings. */
-export type McpConfigScope = 'managed' | 'dynamic' | 'local' | 'project' | 'user';
+/**
+ * Where a server entry came from. `dynamic` = `--mcp-config`; `managed` = managed settings; `sdk` =
+ * an in-process server of the Agent SDK host (`createSdkMcpServer`).
+ */
+export type McpConfigScope = 'managed' | 'dynamic' | 'local' | 'project' | 'user' | 'sdk';
 
 interface CommonEntry {
   /** Per-call timeout for this server's tools, in milliseconds (overrides `MCP_TOOL_TIMEOUT`). */
@@ -37,7 +40,17 @@ export interface HttpServerEntry extends CommonEntry {
   headers: Record<string, string>;
 }
 
-export type McpServerEntry = StdioServerEntry | HttpServerEntry;
+/**
+ * A server that lives in the host process (the Agent SDK's `createSdkMcpServer`): every JSON-RPC
+ * message goes through `exchange`, which answers a request with the server's response and a
+ * notification with anything (ignored). Never read from configuration files; a host adds it.
+ */
+export interface SdkServerEntry extends CommonEntry {
+  type: 'sdk';
+  exchange(message: unknown): Promise<unknown>;
+}
+
+export type McpServerEntry = StdioServerEntry | HttpServerEntry | SdkServerEntry;
 
 /** One configured server, with its origin. */
 export interface McpServerConfig {

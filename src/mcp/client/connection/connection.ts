@@ -137,7 +137,7 @@ export class McpConnection {
     return this.options.sandbox !== undefined && this.config.entry.type === 'stdio';
   }
 
-  get transportType(): 'stdio' | 'http' | 'sse' {
+  get transportType(): 'stdio' | 'http' | 'sse' | 'sdk' {
     return this.config.entry.type;
   }
 

@@ -11,6 +11,7 @@
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ExchangeTransport } from './sdk-transport.js';
 import type { Readable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { SandboxCallInfo, SpawnSpec } from '../../../core/spawn.js';
@@ -87,6 +88,12 @@ export async function buildTransport(
   options: TransportOptions,
 ): Promise<BuiltTransport> {
   if (entry.type === 'stdio') return stdioTransport(entry, options);
+  if (entry.type === 'sdk')
+    return {
+      transport: new ExchangeTransport(entry.exchange),
+      pid: () => undefined,
+      cleanup: () => undefined,
+    };
   const url = new URL(entry.url);
   const requestInit: RequestInit = { headers: entry.headers };
   const transport =
