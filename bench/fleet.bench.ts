@@ -153,6 +153,7 @@ async function throughput(
   effects: number;
   kills: number;
   interrupted: number;
+  failures: string[];
 }> {
   const workers: WorkerProcess[] = [];
   const spawning = new Set<Promise<void>>();
@@ -173,6 +174,7 @@ async function throughput(
   await Promise.all(Array.from({ length: WORKERS }, () => spawnOne()));
   const client = await openFleet(world.pg.url);
   const dirs: string[] = [];
+  const failures: string[] = [];
   let kills = 0;
   let killer: NodeJS.Timeout | undefined;
   try {
@@ -202,12 +204,18 @@ async function throughput(
     let completed = 0;
     let interrupted = 0;
     for (const id of ids) {
-      const out = await client.result<SessionOutput>(id, 15 * 60_000);
+      let out: SessionOutput | null = null;
+      try {
+        out = await client.result<SessionOutput>(id, 15 * 60_000);
+      } catch (e) {
+        failures.push(`${id}: ${(e as Error).message.slice(0, 160)}`);
+      }
       if (out?.isError === false && out.result === 'done') completed++;
+      else if (out) failures.push(`${id}: ${out.subtype} ${out.result.slice(0, 160)}`);
       interrupted += out?.interruptedCalls.length ?? 0;
     }
     const minutes = (performance.now() - start) / 60_000;
-    return { perMinute: SESSIONS / minutes, completed, kills, interrupted, ...duplicates(dirs) };
+    return { perMinute: SESSIONS / minutes, completed, kills, interrupted, failures, ...duplicates(dirs) };
   } finally {
     clearInterval(killer);
     await Promise.all([...spawning]);
@@ -256,6 +264,7 @@ export default async function run(): Promise<BenchReport> {
       notes: [
         'gap per turn = end of a model response → start of the next request (loop + tool call + journal writes)',
         `Postgres: a throwaway local cluster (fsync off); workers: ${WORKERS} processes × 4 sessions`,
+        ...[...calm.failures, ...killed.failures].slice(0, 10).map((f) => `not completed: ${f}`),
       ],
     };
   } finally {

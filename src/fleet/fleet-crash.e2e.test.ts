@@ -216,5 +216,5 @@ describe.skipIf(!postgresBinaries())('fleet: a worker SIGKILLed mid-session', ()
       expect(world.seen.get(`${name}:0`), name).toBe(1);
       expect(world.seen.get(`${name}:1`), name).toBe(1);
     }
-  }, 120_000);
+  }, 240_000);
 });
