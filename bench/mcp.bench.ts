@@ -12,6 +12,10 @@
  *    Also reported: ripgrep with the exact flags Gantry passes (ripgrepSearchArgs/ripgrepListArgs),
  *    which separates the cost of those flags from the cost of the tool pipeline and MCP.
  *    server-filesystem's `search_files` on the same tree and glob is reported for comparison.
+ * 3. Glob with 10,000 matches (a second tree of 10,000 files): median of 20 Glob calls, which list
+ *    and order every match by modification time, against raw `rg --files -g GLOB DIR` (no order)
+ *    and `rg --files --sort modified -g GLOB DIR` (ripgrep ordering by mtime). Target ≤ 1.25 against
+ *    the unordered listing.
  *
  * Calls of the compared parties alternate in blocks, so a change of machine load hits both alike.
  */
@@ -42,6 +46,8 @@ const TREE_DIRS = 20;
 const TREE_SUBDIRS = 10;
 const TREE_FILES = 10; // per subdirectory → 20 × 10 × 10 = 2,000 files
 const NEEDLE = 'needle_7f3a';
+const BIG_GLOBS = 20;
+const BIG_FILES = 10_000; // 50 × 10 directories × 20 files
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -119,12 +125,29 @@ function expect(condition: boolean, message: string): void {
   if (!condition) throw new Error(`bench/mcp: ${message}`);
 }
 
+/** 10,000 one-line `.ts` files in 500 directories. */
+async function makeBigTree(root: string): Promise<number> {
+  let files = 0;
+  for (let d = 0; d < 50; d++)
+    for (let s = 0; s < 10; s++) {
+      const dir = path.join(root, `pkg${d}`, `mod${s}`);
+      await mkdir(dir, { recursive: true });
+      for (let f = 0; f < BIG_FILES / 500; f++) {
+        await writeFile(path.join(dir, `f${f}.ts`), `export const v${files} = ${files};\n`);
+        files++;
+      }
+    }
+  return files;
+}
+
 export default async function bench(): Promise<BenchReport> {
   const layout = await makeLayout('gantry-bench-mcp-');
   const tree = path.join(layout.project, 'tree');
+  const bigTree = path.join(layout.project, 'big');
   const small = path.join(layout.project, 'small.txt');
   await writeFile(small, `${Array.from({ length: 20 }, (_, i) => `small file line ${i + 1}`).join('\n')}\n`);
   const counts = await makeTree(tree);
+  const bigFiles = await makeBigTree(bigTree);
   const rgPath = await loadVscodeRgPath();
   if (!rgPath) throw new Error('bench/mcp: @vscode/ripgrep is not installed');
 
@@ -235,7 +258,28 @@ export default async function bench(): Promise<BenchReport> {
       },
     });
 
+    const gBig = await gantry.client.callTool({
+      name: 'Glob',
+      arguments: { pattern: '**/*.ts', path: bigTree },
+    });
+    expect(
+      textOf(gBig).includes(`of ${bigFiles} matching files`),
+      `gantry Glob on ${bigFiles} files: ${textOf(gBig).slice(-300)}`,
+    );
+    const bigGlobs = await alternate(BIG_GLOBS, {
+      gantry: async () => {
+        await gantry.client.callTool({ name: 'Glob', arguments: { pattern: '**/*.ts', path: bigTree } });
+      },
+      rg: async () => {
+        await run(rgPath, ['--files', '-g', '*.ts', bigTree], { maxBuffer: 64 << 20 });
+      },
+      rgSorted: async () => {
+        await run(rgPath, ['--files', '--sort', 'modified', '-g', '*.ts', bigTree], { maxBuffer: 64 << 20 });
+      },
+    });
+
     const m = (t: Record<string, number[]>, k: string) => median(t[k] as number[]);
+    const bigGlobRatio = m(bigGlobs, 'gantry') / m(bigGlobs, 'rg');
     const readRatio = m(reads, 'gantry') / m(reads, 'filesystem');
     const grepRatio = m(greps, 'gantry') / m(greps, 'rg');
     const globRatio = m(globs, 'gantry') / m(globs, 'rg');
@@ -259,14 +303,21 @@ export default async function bench(): Promise<BenchReport> {
         "Glob ratio (gantry / rg with Gantry's flags)": m(globs, 'gantry') / m(globs, 'rgGantryFlags'),
         'search_files, server-filesystem, median round trip (ms)': m(globs, 'filesystem'),
         'search_files ratio (server-filesystem / rg)': m(globs, 'filesystem') / m(globs, 'rg'),
+        'Glob 10k matches, gantry mcp, median round trip (ms)': m(bigGlobs, 'gantry'),
+        'rg --files -g on 10k, spawned, median (ms)': m(bigGlobs, 'rg'),
+        'rg --files --sort modified -g on 10k, spawned, median (ms)': m(bigGlobs, 'rgSorted'),
+        'Glob 10k ratio (gantry / rg --files)': bigGlobRatio,
+        'Glob 10k ratio (gantry / rg --sort modified)': m(bigGlobs, 'gantry') / m(bigGlobs, 'rgSorted'),
       },
       targets: {
         'Read ratio ≤ 1.2': readRatio <= 1.2,
         'Grep ratio ≤ 1.3': grepRatio <= 1.3,
         'Glob ratio ≤ 1.3': globRatio <= 1.3,
+        'Glob 10k ratio ≤ 1.25': bigGlobRatio <= 1.25,
       },
       notes: [
         `${READS} reads of a 20-line file; ${SEARCHES} searches each on ${counts.files} files (${counts.withNeedle} match the Grep pattern, ${counts.markdown} the glob **/*.md)`,
+        `Glob 10k: ${BIG_GLOBS} calls on ${bigFiles} files, every one a match (**/*.ts)`,
         `calls alternate in blocks of ${BLOCK} after ${WARM_UP} warm-up calls per party; start-up is not measured`,
         'server CPU per call: all threads of the server process (/proc schedstat), warm-up calls included, divided by the timed calls',
         `ripgrep: ${rgPath}`,

@@ -15,8 +15,10 @@ const EXTRA_INPUTS = [
 ];
 
 /**
- * `{count, newestMtimeMs}` over every file under `src/` plus the build's own inputs: a file edited,
- * added, removed or renamed changes one of the two. About 3 ms for 400 files.
+ * `{count, newestMtimeMs}` over every file under `src/` that can reach dist/ plus the build's own
+ * inputs: a file edited, added, removed or renamed changes one of the two. Test files (`*.test.ts`)
+ * and `src/testing/` are never built (scripts/package-layout.cjs) and are skipped: a third fewer
+ * files to stat on every start from a checkout. About 3 ms for 600 files.
  * @param {string} root the repository root
  * @returns {{ count: number, newestMtimeMs: number }}
  */
@@ -29,13 +31,17 @@ export function sourceState(root) {
     if (m > newest) newest = m;
   };
   // A walk by hand: faster on Node 20 than readdirSync's `recursive` option.
+  const src = path.join(root, 'src');
+  const skipDir = `${src}/testing`;
   const walk = (dir) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
-      if (e.isDirectory()) walk(`${dir}/${e.name}`);
-      else if (e.isFile()) visit(`${dir}/${e.name}`);
+      const p = `${dir}/${e.name}`;
+      if (e.isDirectory()) {
+        if (p !== skipDir) walk(p);
+      } else if (e.isFile() && !e.name.endsWith('.test.ts')) visit(p);
     }
   };
-  walk(path.join(root, 'src'));
+  walk(src);
   for (const f of EXTRA_INPUTS) if (existsSync(path.join(root, f))) visit(path.join(root, f));
   return { count, newestMtimeMs: newest };
 }

@@ -3,7 +3,8 @@
 //   bundling: same layout, same imports), with the files modules read at run time (the tools'
 //   *.prompt.md) copied beside them;
 // - the start-up bundles bin/gantry.js runs (dist/fast/*.mjs; npm packages stay external):
-//   `gantry hook` (run on every tool call of a host), `gantry check`, the rest of the command line,
+//   `gantry hook` (run on every tool call of a host), `gantry check` (a client of the hook's resident
+//   server, and the in-process check it falls back to), the rest of the command line,
 //   and the shell-analysis worker thread the servers (`gantry mcp`, the hook server) start;
 // - the type declarations (`tsc -p tsconfig.build.json`, declarations only);
 // - dist/.build-stamp.json, which bin/gantry.js compares with the sources in a git checkout.
@@ -45,11 +46,12 @@ const LOCK_STALE_MS = 180_000;
 /** The start-up bundles that share chunks: entry name → source. */
 const SPLIT_ENTRIES = {
   'gantry-hook': 'src/cli/hook/hook-bundle-entry.ts',
+  'gantry-check': 'src/cli/check-client-entry.ts',
   gantry: 'src/cli/cli-entry.ts',
 };
 /** The start-up bundles made as one file each. */
 const SINGLE_ENTRIES = {
-  'gantry-check': 'src/cli/check-entry.ts',
+  'gantry-check-local': 'src/cli/check-entry.ts',
   // src/shell/worker/entry.ts finds it beside the bundle's chunks
   'gantry-analysis-worker': 'src/shell/worker/analysis-worker.ts',
 };
@@ -148,8 +150,8 @@ async function buildAll() {
   // 3. The start-up bundles. Bundled code resolves `new URL('./x', import.meta.url)` against
   // dist/fast/, so every chunk sits in that one directory (two levels below the package root, like
   // the modules of src/cli/), and the prompt files are copied there too (their names are unique).
-  // The hook and the rest of the command line share chunks (the hook's warm path loads only its
-  // small client); `gantry check` is one file, as fewer modules start faster.
+  // The hook, the check client and the rest of the command line share chunks (the warm paths load
+  // only the small client); the in-process `gantry check` is one file, as fewer modules start faster.
   const bundleOptions = {
     absWorkingDir: root,
     outdir: 'dist/fast',

@@ -230,8 +230,9 @@ export function createAgentTool(options: AgentToolOptions = {}) {
 
       const agentId = newAgentId();
       let worktree: AgentWorktree | undefined;
+      const worktreeHooks = { hooks: context.services.hooks, signal: context.abortController.signal };
       if (input.isolation === 'worktree' || definition.isolation === 'worktree') {
-        worktree = await createAgentWorktree(parent.cwd(), input.name ?? agentId);
+        worktree = await createAgentWorktree(parent.cwd(), input.name ?? agentId, worktreeHooks);
       }
       const common = {
         definition,
@@ -250,7 +251,7 @@ export function createAgentTool(options: AgentToolOptions = {}) {
       const oneShot = definition.oneShot === true;
       const finishWorktree = async (data: AgentToolData): Promise<void> => {
         if (!worktree) return;
-        const end = await finishAgentWorktree(worktree);
+        const end = await finishAgentWorktree(worktree, worktreeHooks);
         data.worktree = {
           path: worktree.path,
           branch: worktree.branch,

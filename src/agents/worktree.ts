@@ -8,32 +8,43 @@
  *   removed with its branch; a dirty one is kept and reported.
  * - Not a git repository → a clear error. Worktrees left by a crash (their directory is gone or
  *   unregistered) are pruned at the next start (`git worktree prune`).
+ * - With the session's hooks given: a `WorktreeCreate` hook makes the worktree instead of git, and
+ *   `WorktreeRemove` hooks are told when one is removed (tools/worktree/hook-worktree.ts, shared with
+ *   EnterWorktree / ExitWorktree).
  */
-import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { ToolExecutionError } from '../core/index.js';
-
-const run = promisify(execFile);
+import { ToolExecutionError, type ToolHookRunner } from '../core/index.js';
+import {
+  addWorktree,
+  branchExists,
+  git,
+  headCommit,
+  pruneWorktrees,
+  removeWorktree,
+  worktreeChanges,
+  worktreesFolder,
+} from '../tools/worktree/git-worktree.js';
+import {
+  createWorktreeByHook,
+  hookMakesWorktrees,
+  notifyWorktreeRemoved,
+} from '../tools/worktree/hook-worktree.js';
 
 export interface AgentWorktree {
   path: string;
   branch: string;
   repoRoot: string;
-  /** The commit it started from. */
+  /** The commit it started from (empty for a worktree a hook made outside git). */
   base: string;
   note?: string;
+  /** A WorktreeCreate hook made it (its WorktreeRemove hooks remove it). */
+  byHook?: boolean;
 }
 
-const GIT_ENV = { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' };
-
-async function git(cwd: string, args: string[]): Promise<string> {
-  const { stdout } = await run('git', ['-c', 'core.fsmonitor=false', ...args], {
-    cwd,
-    env: GIT_ENV,
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  return stdout.trim();
+/** The session's hooks and the call's signal, when the caller has them. */
+export interface WorktreeHooks {
+  hooks: ToolHookRunner | undefined;
+  signal: AbortSignal;
 }
 
 /** A name safe for a directory and a branch. */
@@ -47,7 +58,22 @@ export function worktreeSlug(name: string): string {
 }
 
 /** Creates the worktree (see the module comment). Throws ToolExecutionError with the reason. */
-export async function createAgentWorktree(cwd: string, name: string): Promise<AgentWorktree> {
+export async function createAgentWorktree(
+  cwd: string,
+  name: string,
+  withHooks?: WorktreeHooks,
+): Promise<AgentWorktree> {
+  if (withHooks && hookMakesWorktrees(withHooks.hooks)) {
+    const made = await createWorktreeByHook(withHooks.hooks, worktreeSlug(name), withHooks.signal);
+    const base = await git(made, ['rev-parse', 'HEAD']).catch(() => '');
+    return {
+      path: made,
+      branch: '(none: made by a WorktreeCreate hook)',
+      repoRoot: made,
+      base,
+      byHook: true,
+    };
+  }
   let repoRoot: string;
   try {
     repoRoot = await git(cwd, ['rev-parse', '--show-toplevel']);
@@ -56,32 +82,16 @@ export async function createAgentWorktree(cwd: string, name: string): Promise<Ag
       `isolation "worktree" needs a git repository, and ${cwd} is not inside one. Run the agent without isolation, or initialise a repository first.`,
     );
   }
-  await git(repoRoot, ['worktree', 'prune']).catch(() => undefined);
-  let base: string;
-  try {
-    base = await git(repoRoot, ['rev-parse', 'HEAD']);
-  } catch {
-    throw new ToolExecutionError('isolation "worktree" needs at least one commit in the repository.');
-  }
+  await pruneWorktrees(repoRoot);
+  const base = await headCommit(repoRoot, 'isolation "worktree"');
   const slug = worktreeSlug(name);
-  let dir = path.join(repoRoot, '.gantry', 'worktrees', slug);
+  let dir = path.join(worktreesFolder(repoRoot), slug);
   let branch = `gantry/agent-${slug}`;
-  for (let i = 2; ; i++) {
-    const exists = await git(repoRoot, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]).then(
-      () => true,
-      () => false,
-    );
-    if (!exists) break;
-    dir = path.join(repoRoot, '.gantry', 'worktrees', `${slug}-${i}`);
+  for (let i = 2; await branchExists(repoRoot, branch); i++) {
+    dir = path.join(worktreesFolder(repoRoot), `${slug}-${i}`);
     branch = `gantry/agent-${slug}-${i}`;
   }
-  try {
-    await git(repoRoot, ['worktree', 'add', '-b', branch, dir, base]);
-  } catch (error) {
-    throw new ToolExecutionError(
-      `git worktree add failed: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
+  await addWorktree(repoRoot, dir, branch, base);
   const dirty = await git(repoRoot, ['status', '--porcelain']).catch(() => '');
   const rel = path.relative(repoRoot, cwd);
   const childCwd = rel && !rel.startsWith('..') ? path.join(dir, rel) : dir;
@@ -99,13 +109,19 @@ export async function createAgentWorktree(cwd: string, name: string): Promise<Ag
 }
 
 /** Removes a worktree without changes; keeps a changed one. */
-export async function finishAgentWorktree(worktree: AgentWorktree): Promise<{ kept: boolean }> {
+export async function finishAgentWorktree(
+  worktree: AgentWorktree,
+  withHooks?: WorktreeHooks,
+): Promise<{ kept: boolean }> {
   const top = await git(worktree.path, ['rev-parse', '--show-toplevel']).catch(() => worktree.path);
-  const status = await git(top, ['status', '--porcelain']).catch(() => 'unknown');
-  const head = await git(top, ['rev-parse', 'HEAD']).catch(() => worktree.base);
-  if (status === '' && head === worktree.base) {
-    await git(worktree.repoRoot, ['worktree', 'remove', '--force', top]);
-    await git(worktree.repoRoot, ['branch', '-D', worktree.branch]).catch(() => undefined);
+  // A hook's worktree outside git counts as changed (nothing can tell), so it is kept.
+  const changes = worktree.base
+    ? await worktreeChanges(top, worktree.base).catch(() => undefined)
+    : undefined;
+  if (changes && changes.files === 0 && changes.commits === 0) {
+    if (!worktree.byHook) await removeWorktree(worktree.repoRoot, top, worktree.branch);
+    if (withHooks)
+      await notifyWorktreeRemoved(withHooks.hooks, worktree.byHook ? worktree.path : top, withHooks.signal);
     return { kept: false };
   }
   return { kept: true };

@@ -33,6 +33,11 @@ export interface CheckCliOptions {
   err?: (text: string) => void;
   /** Home directory override (tests). */
   home?: string;
+  /**
+   * The caller's environment (`HOME`, `GANTRY_TRUST_PROJECT`, `GANTRY_ANALYSIS_DEADLINE_MS`;
+   * default `process.env`): the resident server (check-server.ts) passes its client's.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
   /** Builds the guard (default `createGuard`; tests inject failures). */
   makeGuard?: (o: GuardOptions) => Pick<Guard, 'settings' | 'check'>;
 }
@@ -79,6 +84,7 @@ export async function runCheck(words: string[], o: CheckCliOptions): Promise<num
       ...(o.mode ? { mode: o.mode } : {}),
       ...(o.addDir ? { addDirs: o.addDir } : {}),
       ...(o.trust !== undefined ? { trust: o.trust } : {}),
+      ...(o.env ? { env: o.env, ...(o.env.HOME ? { home: o.env.HOME } : {}) } : {}),
       ...(o.home ? { home: o.home, managedFiles: [] } : {}),
     });
     const broken = explicitSettingsErrors(guard.settings, o.settings);

@@ -55,11 +55,13 @@ export function buildProgram(): Command {
     )
     .option('--settings <file>', 'extra settings file (repeatable)', collect)
     .option('--pass-allow', 'emit no decision when Gantry would allow (only tighten the host)')
-    .action(async (o: { settings?: string[]; passAllow?: boolean }) => {
+    .option('--deny-only', 'emit only deny decisions (hosts whose hooks can only block: Codex)')
+    .action(async (o: { settings?: string[]; passAllow?: boolean; denyOnly?: boolean }) => {
       const { handleHook, readStdin } = await import('./hook/run-hook.js');
       const answer = await handleHook(await readStdin(), {
         ...(o.settings ? { settingsFiles: o.settings } : {}),
         ...(o.passAllow ? { passAllow: true } : {}),
+        ...(o.denyOnly ? { denyOnly: true } : {}),
       });
       process.stdout.write(answer.stdout);
       process.stderr.write(answer.stderr);
@@ -174,7 +176,7 @@ export function buildProgram(): Command {
       )
       .option('--claude', 'Claude Code (default)')
       .option('--gemini', 'Gemini CLI')
-      .option('--codex', 'Codex (not supported yet: explains why)')
+      .option('--codex', 'Codex (~/.codex/hooks.json; blocks what Gantry denies)')
       .option('--user', 'the user settings file (default)')
       .option('--project', "the project's shared settings file")
       .option('--local', "the project's local settings file (Claude Code)")

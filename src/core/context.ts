@@ -21,7 +21,7 @@ export interface ToolProgressEvent<P = unknown> {
 /** A background task (a `run_in_background` Bash command, a background agent). */
 export interface BackgroundTaskInfo {
   id: string;
-  kind: 'bash' | 'agent';
+  kind: 'bash' | 'agent' | 'monitor';
   description: string;
   status: 'running' | 'completed' | 'failed' | 'killed';
   /** File that receives the task's output. */
@@ -47,6 +47,14 @@ export interface WorktreeInfo {
   branch?: string;
   /** The working directory to return to when the worktree is left. Absolute. */
   originalCwd: string;
+  /** Root of the repository the worktree belongs to (its main checkout). Absolute. */
+  repoRoot?: string;
+  /** The commit it started from (for counting its own commits). */
+  base?: string;
+  /** How it came to be: made by this session (`git`, or a WorktreeCreate `hook`), or an existing one entered by path. */
+  origin?: 'git' | 'hook' | 'entered';
+  /** A working directory the session added for it (a worktree outside the project), dropped on exit. */
+  addedDirectory?: string;
 }
 
 /**

@@ -128,7 +128,10 @@ export {
 } from './model-client.js';
 export type {
   BackgroundTaskRegistry,
+  DeliveryOptions,
   SessionInbox,
+  SessionResource,
+  SessionResources,
   SessionServices,
   SubagentReport,
   SubagentRequest,
@@ -140,5 +143,7 @@ export type {
   ToolHookOutcome,
   ToolHookRunner,
   UntilNextPromptControls,
+  SessionWorkingDirectory,
+  WorkingDirectoryChange,
 } from './services.js';
 export { type ReminderView, systemReminderText, type ToolReminders } from './reminders.js';

@@ -63,6 +63,11 @@ export class ReadFileState {
     return c;
   }
 
+  /** Forgets every entry (the session moved to another checkout: its files must be read again). */
+  clear(): void {
+    this.cache.clear();
+  }
+
   get size(): number {
     return this.cache.size;
   }

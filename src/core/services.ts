@@ -24,7 +24,7 @@ export interface TaskHandle {
  * serialised: how to stop it, when it ends, how much of its output readers have seen.
  */
 export interface BackgroundTaskRegistry {
-  /** A fresh id: `b` (bash) or `a` (agent) + 6 hex digits, unique in this registry. */
+  /** A fresh id: `b` (bash), `a` (agent) or `m` (monitor) + 6 hex digits, unique in this registry. */
   newTaskId(kind: BackgroundTaskInfo['kind']): string;
   /** Registers a running task under `id` (the caller already put its info in `AppState.tasks`). */
   register(id: string, handle: TaskHandle): void;
@@ -80,8 +80,8 @@ export interface SubagentReport {
  */
 export type SubagentRunner = (request: SubagentRequest, context: ToolUseContext) => Promise<SubagentReport>;
 
-/** Hook events a tool fires itself (Claude Code's task-list events). */
-export type ToolHookEvent = 'TaskCreated' | 'TaskCompleted';
+/** Hook events a tool fires itself (Claude Code's task-list and worktree events). */
+export type ToolHookEvent = 'TaskCreated' | 'TaskCompleted' | 'WorktreeCreate' | 'WorktreeRemove';
 
 /** What the hooks of one tool event said. */
 export interface ToolHookOutcome {
@@ -89,6 +89,10 @@ export interface ToolHookOutcome {
   blocked?: { reason: string };
   /** Non-blocking problems (a hook that timed out or failed to start), for the person. */
   errors: string[];
+  /** Plain-text stdout of the hooks that succeeded (a WorktreeCreate command prints the worktree's path). */
+  texts?: string[];
+  /** `hookSpecificOutput.worktreePath` of a JSON answer (a WorktreeCreate callback or HTTP hook). */
+  worktreePath?: string;
 }
 
 /**
@@ -98,6 +102,8 @@ export interface ToolHookOutcome {
  * `hook_event_name`, agent labels); the tool gives the event's own fields.
  */
 export interface ToolHookRunner {
+  /** True when the session has a hook for `event` (a WorktreeCreate hook replaces git's default). */
+  has?(event: ToolHookEvent): boolean;
   run(
     event: ToolHookEvent,
     input: Record<string, unknown>,
@@ -143,13 +149,58 @@ export interface SessionInbox {
   /**
    * Delivers `text` to the model: inside the next tool-result message while a turn runs, or as a
    * new (synthetic) user turn when the loop is idle. Throws when the session has ended.
+   * `options.onTaken` is called once, when the loop puts the text into a message for the model
+   * (never, when the session ends first): a source that produces faster than the model reads
+   * holds back what follows until then and sends it as one batch (the Monitor tool).
    */
-  deliver(text: string): void;
+  deliver(text: string, options?: DeliveryOptions): void;
   /**
    * Keeps a session whose input has ended (`gantry -p`) open until `until` settles, bounded by the
    * host's background wait (`QueryOptions.backgroundWaitMs`).
    */
   hold(until: Promise<unknown>): void;
+}
+
+/** Options of {@link SessionInbox.deliver}. */
+export interface DeliveryOptions {
+  /** Called once when the delivered text has been put into a message for the model. */
+  onTaken?: () => void;
+}
+
+/** Something the session shuts down with itself (a language server, a connection). */
+export interface SessionResource {
+  dispose(): void | Promise<void>;
+}
+
+/**
+ * The session's long-lived resources by name (`lsp:typescript`): a tool that starts something
+ * which outlives its call registers it here, so it is found again by later calls and disposed with
+ * the session (in reverse order of registration).
+ */
+export interface SessionResources {
+  /** Registers `resource` under `name`. Throws when the name is taken or the session has ended. */
+  register(name: string, resource: SessionResource): void;
+  /** The resource registered under `name`. */
+  get(name: string): SessionResource | undefined;
+}
+
+/** What else changes with the working directory (see {@link SessionWorkingDirectory}). */
+export interface WorkingDirectoryChange {
+  /** Also make `dir` a working directory (permissions, Bash): a directory outside the project. */
+  addDirectory?: boolean;
+  /** A working directory an earlier change added, to drop now. */
+  removeDirectory?: string;
+}
+
+/**
+ * Moves the calling context's session to another working directory (EnterWorktree,
+ * ExitWorktree). The runtime implements it: the app state's `cwd` (Bash's next command starts
+ * there; describers and hooks see it), the working directories, and the read-file state, which is
+ * emptied (files read in the old checkout must be read again before they are edited). The loop
+ * adds what it owns (the directory hook processes start in).
+ */
+export interface SessionWorkingDirectory {
+  change(context: ToolUseContext, dir: string, options?: WorkingDirectoryChange): void;
 }
 
 /** The per-session services a tool may use (shared by the main session and its sub-agents). */
@@ -172,4 +223,8 @@ export interface SessionServices {
   readonly sessionStateDir?: string;
   /** Delivers text to the model later (events, fired prompts); absent: the host runs no loop. */
   readonly inbox?: SessionInbox;
+  /** Resources that live as long as the session (language servers); absent: the host keeps none. */
+  readonly resources?: SessionResources;
+  /** Moves the session to another working directory; absent: the host cannot move it. */
+  readonly workingDirectory?: SessionWorkingDirectory;
 }

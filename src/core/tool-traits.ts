@@ -84,6 +84,11 @@ export interface ToolTraits {
   readonly shippedBy: 'gantry' | 'host';
   /** Names other agents use for it in hook payloads (normalised to this tool by `gantry hook`). */
   readonly foreignNames: readonly ForeignToolName[];
+  /**
+   * Another shell tool whose rules also govern this one's commands (`Bash` for Monitor: a
+   * `Bash(rm:*)` deny denies a Monitor `command` running `rm`, the Claude Code permissions docs).
+   */
+  readonly shellRulesOf?: string;
 }
 
 type Row = Partial<Omit<ToolTraits, 'name'>>;
@@ -205,11 +210,13 @@ const ROWS: ReadonlyArray<readonly [string, Row]> = [
   [
     'Monitor',
     {
+      shippedBy: 'gantry',
       ruleKind: 'shell',
       primaryFields: ['command'],
-      paramFields: ['timeout', 'description'],
+      paramFields: ['timeout_ms', 'persistent', 'description'],
       broadAllow: true,
       openWorld: true,
+      shellRulesOf: 'Bash',
     },
   ],
   ['PowerShell', { ruleKind: 'shell', primaryFields: ['command'], broadAllow: true, openWorld: true }],
@@ -239,6 +246,16 @@ const ROWS: ReadonlyArray<readonly [string, Row]> = [
       paramFields: ['query', 'allowed_domains', 'blocked_domains'],
       openWorld: true,
       foreignNames: [{ name: 'google_web_search' }],
+    },
+  ],
+  [
+    'WebBrowser',
+    {
+      shippedBy: 'gantry',
+      ruleKind: 'domain',
+      primaryFields: ['url'],
+      paramFields: ['action', 'format', 'ref', 'selector', 'submit', 'full_page'],
+      openWorld: true,
     },
   ],
 
@@ -293,8 +310,8 @@ const ROWS: ReadonlyArray<readonly [string, Row]> = [
   ['CronDelete', NO_EFFECT],
   ['CronList', NO_EFFECT],
   ['ScheduleWakeup', { ...NO_EFFECT, subagents: 'never' }],
-  ['EnterWorktree', {}],
-  ['ExitWorktree', {}],
+  ['EnterWorktree', { shippedBy: 'gantry', subagents: 'never' }],
+  ['ExitWorktree', { shippedBy: 'gantry', subagents: 'never' }],
   ['EndConversation', { ...NO_EFFECT, subagents: 'never' }],
 ];
 

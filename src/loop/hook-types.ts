@@ -23,7 +23,9 @@ export type HookEventName =
   | 'PostCompact'
   | 'SessionEnd'
   | 'TaskCreated'
-  | 'TaskCompleted';
+  | 'TaskCompleted'
+  | 'WorktreeCreate'
+  | 'WorktreeRemove';
 
 /** Fields every hook input carries (snake_case, as Claude Code sends them). */
 export interface BaseHookInput {
@@ -98,6 +100,18 @@ export interface SessionEndHookInput extends BaseHookInput {
   reason: 'clear' | 'resume' | 'logout' | 'prompt_input_exit' | 'other';
 }
 
+/** WorktreeCreate: a hook given for it creates the worktree itself and prints its absolute path. */
+export interface WorktreeCreateHookInput extends BaseHookInput {
+  hook_event_name: 'WorktreeCreate';
+  /** The worktree's name (slash-separated segments of letters, digits, `.`, `_`, `-`). */
+  name: string;
+}
+export interface WorktreeRemoveHookInput extends BaseHookInput {
+  hook_event_name: 'WorktreeRemove';
+  /** Absolute path of the worktree being removed. */
+  worktree_path: string;
+}
+
 export type HookInput =
   | SessionStartHookInput
   | UserPromptSubmitHookInput
@@ -108,7 +122,9 @@ export type HookInput =
   | SubagentStartHookInput
   | PreCompactHookInput
   | PostCompactHookInput
-  | SessionEndHookInput;
+  | SessionEndHookInput
+  | WorktreeCreateHookInput
+  | WorktreeRemoveHookInput;
 
 /**
  * A hook's JSON answer (Claude Code's hook JSON output; the Agent SDK's `HookJSONOutput`). Command
@@ -132,6 +148,8 @@ export interface HookJSONOutput {
     updatedInput?: Record<string, unknown>;
     /** Text delivered to the model next to the relevant message. */
     additionalContext?: string;
+    /** WorktreeCreate: the absolute path of the worktree the hook created. */
+    worktreePath?: string;
   };
   /** A callback that will not answer (the SDK's async hooks): treated as no output. */
   async?: true;

@@ -32,6 +32,8 @@ export interface HookOutcome {
   texts: string[];
   systemMessages: string[];
   errors: string[];
+  /** `hookSpecificOutput.worktreePath` (a WorktreeCreate hook's answer in JSON). */
+  worktreePath?: string;
 }
 
 export interface LoopHooksOptions {
@@ -85,6 +87,7 @@ function readJson(
     into.additionalContext.push(cut(hso.additionalContext));
   if (typeof json?.systemMessage === 'string' && json.systemMessage)
     into.systemMessages.push(cut(json.systemMessage));
+  if (typeof hso?.worktreePath === 'string' && hso.worktreePath) into.worktreePath ??= hso.worktreePath;
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number, signal: AbortSignal): Promise<T | 'timeout'> {
@@ -109,7 +112,16 @@ function withTimeout<T>(work: Promise<T>, ms: number, signal: AbortSignal): Prom
 
 /** The hooks of one session. */
 export class LoopHooks {
-  constructor(private readonly options: LoopHooksOptions) {}
+  private cwd: string;
+
+  constructor(private readonly options: LoopHooksOptions) {
+    this.cwd = options.cwd;
+  }
+
+  /** Hook processes start in `dir` from now on (the session moved: EnterWorktree, ExitWorktree). */
+  setCwd(dir: string): void {
+    this.cwd = dir;
+  }
 
   /** True when `event` has any command hook or callback. */
   has(event: HookEventName): boolean {
@@ -148,7 +160,7 @@ export class LoopHooks {
             hooks: commands,
             ...(options.matchValue !== undefined ? { matchValue: options.matchValue } : {}),
             input,
-            cwd: this.options.cwd,
+            cwd: this.cwd,
             projectRoot: this.options.projectRoot,
             ...(options.timeoutMs !== undefined || this.options.defaultTimeoutMs !== undefined
               ? { defaultTimeoutMs: options.timeoutMs ?? this.options.defaultTimeoutMs }

@@ -19,7 +19,7 @@ import { hookContextText } from './hooks.js';
 import { appendUserPart, assistantText, type UserPart } from './messages.js';
 import { runResponse } from './response.js';
 import { buildResult, type ResultFacts } from './result.js';
-import { hookBase, type LoopSession, newPromptId } from './session.js';
+import { callQuietly, hookBase, type LoopSession, newPromptId } from './session.js';
 import type { PermissionDenial, QueryEvent, ResultEvent, UserInputMessage } from './types.js';
 import { GANTRY_VERSION } from './version.js';
 
@@ -214,8 +214,9 @@ export async function* runPrompt(
     if (numTurns > 0) {
       const delivered = s.pendingDeliveries.splice(0);
       if (delivered.length) {
-        const blocks = delivered.map((text) => ({ type: 'text' as const, text }));
+        const blocks = delivered.map((d) => ({ type: 'text' as const, text: d.text }));
         addUser(s, blocks, { promptId, isMeta: true });
+        for (const d of delivered) callQuietly(d.onTaken);
         yield s.events.userText(blocks, true);
       }
       for (const q of ctl.takeQueued()) {

@@ -16,13 +16,20 @@ import { randomUUID } from 'node:crypto';
 import { contentText } from '../core/content.js';
 import { errorMessage } from '../core/errors.js';
 import type { Message } from '../core/messages.js';
+import type { DeliveryOptions } from '../core/services.js';
 import type { PermissionMode } from '../core/permission-types.js';
 import { hookContextText } from './hooks.js';
 import { toUserInputMessage } from './input-queue.js';
 import { runPrompt } from './prompt-turn.js';
 import { buildResult } from './result.js';
 import { registerLoopHandle } from './subagent-host.js';
-import { createLoopSession, hookBase, type LoopSession, type SessionControls } from './session.js';
+import {
+  callQuietly,
+  createLoopSession,
+  hookBase,
+  type LoopSession,
+  type SessionControls,
+} from './session.js';
 import type { PostCallSeam } from './tool-runner.js';
 import type {
   HookInput,
@@ -50,13 +57,27 @@ class Inbox {
     this.deliver(m);
   }
 
+  /** Callbacks of delivered messages, called when the loop takes them (`SessionInbox.deliver`). */
+  private readonly onTaken = new WeakMap<UserInputMessage, () => void>();
+
   /** Adds a message even after the input ended (the loop itself produced it). */
-  deliver(m: UserInputMessage): void {
+  deliver(m: UserInputMessage, onTaken?: () => void): void {
+    if (onTaken) this.onTaken.set(m, onTaken);
     if (this.waiter) {
       const w = this.waiter;
       this.waiter = undefined;
-      w(m);
+      w(this.taken(m));
     } else this.items.push(m);
+  }
+
+  /** Calls `m`'s taken callback (once) and returns `m`. */
+  private taken(m: UserInputMessage): UserInputMessage {
+    const f = this.onTaken.get(m);
+    if (f) {
+      this.onTaken.delete(m);
+      callQuietly(f);
+    }
+    return m;
   }
 
   /** Keeps the session open until `until` settles (or `maxMs` passes). */
@@ -93,12 +114,12 @@ class Inbox {
   }
 
   takeAll(): UserInputMessage[] {
-    return this.items.splice(0);
+    return this.items.splice(0).map((m) => this.taken(m));
   }
 
   next(): Promise<UserInputMessage | undefined> {
     const m = this.items.shift();
-    if (m) return Promise.resolve(m);
+    if (m) return Promise.resolve(this.taken(m));
     if (this.closed && this.holds === 0) return Promise.resolve(undefined);
     return new Promise((resolve) => {
       this.waiter = resolve;
@@ -206,9 +227,9 @@ export function query(options: QueryOptions): Query {
     session = await createLoopSession(options, sessionId, controls, postToolUseSeam);
     const s = session;
     let turnRunning = false;
-    const deliverText = (text: string): void => {
-      if (turnRunning) s.pendingDeliveries.push(text);
-      else inbox.deliver({ ...toUserInputMessage(text), isSynthetic: true });
+    const deliverText = (text: string, options?: DeliveryOptions): void => {
+      if (turnRunning) s.pendingDeliveries.push({ text, ...options });
+      else inbox.deliver({ ...toUserInputMessage(text), isSynthetic: true }, options?.onTaken);
     };
     const holdOpen = (until: Promise<unknown>): void =>
       inbox.hold(until, options.backgroundWaitMs ?? DEFAULT_BACKGROUND_WAIT_MS);
@@ -331,8 +352,8 @@ export function query(options: QueryOptions): Query {
           }
           turnRunning = false;
           // Deliveries the turn did not take become the next prompt.
-          for (const text of s.pendingDeliveries.splice(0))
-            inbox.deliver({ ...toUserInputMessage(text), isSynthetic: true });
+          for (const d of s.pendingDeliveries.splice(0))
+            inbox.deliver({ ...toUserInputMessage(d.text), isSynthetic: true }, d.onTaken);
           controller.signal.removeEventListener('abort', onAbort);
           s.interruptCurrentTurn = undefined;
           turnController = undefined;

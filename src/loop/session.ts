@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
-import type { AnyTool, SessionInbox, ToolHookRunner } from '../core/index.js';
+import type { AnyTool, DeliveryOptions, SessionInbox, ToolHookRunner } from '../core/index.js';
 import type { Message, SystemBlock } from '../core/messages.js';
 import type { ModelToolDefinition } from '../core/model-client.js';
 import type { PermissionMode } from '../core/permission-types.js';
@@ -33,6 +33,21 @@ import type { BaseHookInput, HookInput, QueryOptions } from './types.js';
 export interface SessionControls {
   model?: string;
   permissionMode?: PermissionMode;
+}
+
+/** Runs a sender's "taken" callback; its failure is the sender's, never the loop's. */
+export function callQuietly(f: (() => void) | undefined): void {
+  try {
+    f?.();
+  } catch {
+    // The sender's bug: the delivery itself went through.
+  }
+}
+
+/** A text delivered while a turn runs, with the sender's "it was read" callback. */
+export interface PendingDelivery {
+  text: string;
+  onTaken?: () => void;
 }
 
 export interface LoopSession {
@@ -95,7 +110,7 @@ export interface LoopSession {
   /** A hook asked to stop the agent (`continue: false`). */
   stopRequested: string | undefined;
   /** Texts delivered while a turn runs (background-agent notifications); the turn's next request takes them. */
-  pendingDeliveries: string[];
+  pendingDeliveries: PendingDelivery[];
   /**
    * The query's delivery and hold functions, bound once the query has its inbox; tools reach them
    * through `services.inbox` (undefined until bound: a delivery then throws).
@@ -251,13 +266,14 @@ export async function createLoopSession(
       hooks: toolHookRunner(() => session),
       untilNextPrompt,
       inbox: {
-        deliver: (text: string) => {
+        deliver: (text: string, options?: DeliveryOptions) => {
           if (!session.inboxBridge) throw new Error('the session has no running loop to deliver to');
-          session.inboxBridge.deliver(text);
+          session.inboxBridge.deliver(text, options);
         },
         hold: (until: Promise<unknown>) => session.inboxBridge?.hold(until),
       },
       ...(writer ? { sessionStateDir: transcriptPath.replace(/\.jsonl$/, '') } : {}),
+      onWorkingDirectoryChange: (dir: string) => session.hooks.setCwd(dir),
     },
   });
   Object.assign(session, {
@@ -354,8 +370,11 @@ function toolHookRunner(getSession: () => LoopSession): ToolHookRunner {
       return {
         ...(outcome.block ? { blocked: { reason: outcome.block.reason } } : {}),
         errors: outcome.errors,
+        ...(outcome.texts.length ? { texts: outcome.texts } : {}),
+        ...(outcome.worktreePath ? { worktreePath: outcome.worktreePath } : {}),
       };
     },
+    has: (event) => getSession().hooks.has(event),
   };
 }
 

@@ -67,6 +67,9 @@ export function allowStep(view: CallView, input: PipelineInput): PipelineResult 
     if (subs.length === 0) {
       if (req.description.readOnly && view.files.every((f) => f.access === 'read'))
         return done('read-only', { type: 'read-only', message: 'Allowed: the command is read-only.' });
+      // No command at all (a Monitor on a WebSocket): tool-level allow rules decide, as for any tool.
+      const noCommandHit = matchToolAllow(input.rules, view, skipBroad);
+      if (noCommandHit) return done('allow-rule', ruleReason(noCommandHit.rule.rule, noCommandHit.detail));
       return undefined;
     }
     const rulesUsed: CompiledRule[] = [];

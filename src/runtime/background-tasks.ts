@@ -7,7 +7,7 @@
  *
  * - Any task kind can register (`bash` from the Bash tool; `agent` from the Agent tool), so
  *   TaskOutput and TaskStop work the same for all of them.
- * - Task ids are Claude Code-shaped: a kind letter (`b` bash, `a` agent) and 6 hex digits.
+ * - Task ids are Claude Code-shaped: a kind letter (`b` bash, `a` agent, `m` monitor) and 6 hex digits.
  * - `dispose()` stops every running task; when the host process exits, every task still running
  *   in any registry is SIGKILLed through its `killNow` hook (no orphaned process groups).
  */
@@ -20,14 +20,17 @@ interface Entry extends TaskHandle {
   done: boolean;
 }
 
+/** The first letter of a task id, by task kind. */
+const TASK_ID_LETTER: Record<BackgroundTaskInfo['kind'], string> = { bash: 'b', agent: 'a', monitor: 'm' };
+
 export class BackgroundTaskManager implements BackgroundTaskRegistry {
   private readonly entries = new Map<string, Entry>();
   private disposed = false;
 
-  /** A fresh id: `b` (bash) or `a` (agent) + 6 hex digits, unique in this registry. */
+  /** A fresh id: `b` (bash), `a` (agent) or `m` (monitor) + 6 hex digits, unique in this registry. */
   newTaskId(kind: BackgroundTaskInfo['kind']): string {
     for (;;) {
-      const id = `${kind === 'bash' ? 'b' : 'a'}${randomBytes(3).toString('hex')}`;
+      const id = `${TASK_ID_LETTER[kind]}${randomBytes(3).toString('hex')}`;
       if (!this.entries.has(id)) return id;
     }
   }

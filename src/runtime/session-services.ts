@@ -11,10 +11,13 @@
  * failure is collected and returned. `dispose()` is idempotent (a second call returns the first
  * call's promise).
  */
+import path from 'node:path';
 import type {
   ModelClient,
   SessionInbox,
+  SessionResource,
   SessionServices,
+  SessionWorkingDirectory,
   SubagentRunner,
   ToolHookRunner,
   UntilNextPromptControls,
@@ -22,10 +25,8 @@ import type {
 import type { SandboxManager } from '../sandbox/index.js';
 import { BackgroundTaskManager } from './background-tasks.js';
 
-/** Anything a session can shut down. */
-export interface SessionResource {
-  dispose(): void | Promise<void>;
-}
+/** Anything a session can shut down (core's interface, re-exported for hosts). */
+export type { SessionResource };
 
 /** A resource that failed to dispose, by the name it was registered under. */
 export interface DisposeFailure {
@@ -55,6 +56,8 @@ export interface SessionServicesOptions {
   sessionStateDir?: string;
   /** Where tools deliver text to the model later (the loop gives it). */
   inbox?: SessionInbox;
+  /** Told after the session moved to another working directory (the loop moves its hooks' cwd). */
+  onWorkingDirectoryChange?: (dir: string) => void;
 }
 
 /** The host's handle on a session's services. */
@@ -84,6 +87,29 @@ export interface SessionServicesHandle extends SessionServices {
 export const TASKS_RESOURCE = 'background-tasks';
 /** Name under which the sandbox manager is registered. */
 export const SANDBOX_RESOURCE = 'sandbox';
+
+/**
+ * The runtime's {@link SessionWorkingDirectory}: `cwd` (and the working directories) in the calling
+ * context's app state, the read-file state emptied, then `onChange` (the loop's part).
+ */
+export function workingDirectoryService(onChange?: (dir: string) => void): SessionWorkingDirectory {
+  return {
+    change(context, dir, options = {}) {
+      const cwd = path.resolve(dir);
+      context.setAppState((prev) => {
+        let dirs = prev.additionalDirectories;
+        if (options.removeDirectory) {
+          const drop = path.resolve(options.removeDirectory);
+          dirs = dirs.filter((d) => d !== drop);
+        }
+        if (options.addDirectory && !dirs.includes(cwd)) dirs = [...dirs, cwd];
+        return { ...prev, cwd, additionalDirectories: dirs };
+      });
+      context.readFileState.clear();
+      onChange?.(cwd);
+    },
+  };
+}
 
 /** Builds a session's services. */
 export function createSessionServices(options: SessionServicesOptions = {}): SessionServicesHandle {
@@ -120,8 +146,10 @@ export function createSessionServices(options: SessionServicesOptions = {}): Ses
     ...(options.runSubagent ? { runSubagent: options.runSubagent } : {}),
     ...(options.sessionStateDir ? { sessionStateDir: options.sessionStateDir } : {}),
     ...(options.inbox ? { inbox: options.inbox } : {}),
+    workingDirectory: workingDirectoryService(options.onWorkingDirectoryChange),
     register,
     get: (name) => resources.get(name),
+    resources: { register, get: (name) => resources.get(name) },
     names: () => [...resources.keys()],
     get disposed() {
       return disposing !== undefined;

@@ -12,7 +12,10 @@ import { TOOL_TRAITS, traitsOf } from '../core/tool-traits.js';
 import { createToolRuntime } from '../runtime/index.js';
 import { makeTempDir } from '../testing/runtime-fixtures.js';
 import { createToolDescribers, toolDescriberFor } from './describers.js';
-import { getAllBaseTools } from './index.js';
+import { FEATURE_FLAGS, getAllBaseTools } from './index.js';
+
+/** Every conditional tool switched on. */
+const allFeatures = Object.fromEntries(FEATURE_FLAGS.map((f) => [f, true]));
 
 const world = { cwd: '/home/user/project', home: '/home/user', resolver: mapPathResolver({}) };
 const describers = createToolDescribers({
@@ -93,6 +96,23 @@ describe('tool describers', () => {
     expect(bad?.findings.map((f) => [f.id, f.behavior])).toEqual([['INVALID_INPUT', 'ask']]);
   });
 
+  it.each([
+    [
+      { ws: { url: 'wss://Events.Example.com:8443/feed' } },
+      'events.example.com',
+      [],
+      'a WebSocket: its host as a network effect',
+    ],
+    [{ ws: { url: 'not a url' } }, undefined, [['INVALID_INPUT', 'ask']], 'an unusable URL'],
+    [{ ws: 'wss://x.example' }, undefined, [['INVALID_INPUT', 'ask']], 'ws not an object'],
+    [{ description: 'x' }, undefined, [['INVALID_INPUT', 'ask']], 'no source at all'],
+  ])('Monitor %j → network %s, findings %j (%s)', async (input, host, findings, _why) => {
+    const d = await toolDescriberFor('Monitor', describers)!.describe(input, world);
+    expect(d.readOnly).toBe(false);
+    expect(d.effects.filter((e) => e.kind === 'network').map((e) => e.target)).toEqual(host ? [host] : []);
+    expect(d.findings.map((f) => [f.id, f.behavior])).toEqual(findings);
+  });
+
   it.each(['constructor', '__proto__', 'toString', 'TodoRead', 'mcp__x__y'])(
     'has no describer for %s (the host describer takes it)',
     (name) => {
@@ -116,8 +136,8 @@ describe('tool objects, the trait table and the describers agree', () => {
     const tools = [
       ...new Map(
         [
-          ...(await getAllBaseTools({ features: { SLEEP: true }, env: {} })),
-          ...(await getAllBaseTools({ features: { SLEEP: true }, env: { CLAUDE_CODE_ENABLE_TASKS: '0' } })),
+          ...(await getAllBaseTools({ features: allFeatures, env: {} })),
+          ...(await getAllBaseTools({ features: allFeatures, env: { CLAUDE_CODE_ENABLE_TASKS: '0' } })),
         ].map((t) => [t.name, t]),
       ).values(),
     ];

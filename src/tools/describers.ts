@@ -8,14 +8,13 @@
  * planning), never the tools (which load images, PDFs, ripgrep). The shell parser is loaded on the
  * first Bash or Monitor call.
  *
- * `Monitor` is a host tool (Claude Code's): its `command` is a shell command line that Bash rules
- * govern, so it is described with the Bash describer.
+ * `Monitor` (Claude Code's, and Gantry's behind its flag): its `command` is a shell command line
+ * that Bash rules govern, so it is described with the Bash describer; its `ws` is a network effect.
  */
 import type { DescribeWorld, ToolDescriberEntry } from '../core/call-describer.js';
-import type { CallDescription } from '../core/permission-types.js';
 import { canonicalToolName } from '../core/tool-traits.js';
 import { agentDescriber } from './agent/describe.js';
-import { bashDescriber, type DescribeCommand, describeShellInput } from './bash/describe.js';
+import { bashDescriber, type DescribeCommand, monitorDescriber } from './bash/describe.js';
 import { editDescriber } from './edit/describe.js';
 import { globDescriber } from './glob/describe.js';
 import { grepDescriber } from './grep/describe.js';
@@ -36,6 +35,8 @@ import {
 } from './task-list/describe.js';
 import { todoWriteDescriber } from './todo-write/describe.js';
 import { skillDescriber } from './skill/describe.js';
+import { enterWorktreeDescriber, exitWorktreeDescriber } from './worktree/describe.js';
+import { webBrowserDescriber } from './web-browser/describe.js';
 
 /** The shell analysis, loaded on the first shell call (a Read-only hook never loads the parser). */
 let shellModule: Promise<typeof import('../shell/index.js')> | undefined;
@@ -63,12 +64,6 @@ export function createToolDescribers(
   options: ToolDescribersOptions = {},
 ): ReadonlyMap<string, ToolDescriberEntry> {
   const describeCommand = options.describeCommand ?? describeCommandLazily;
-  const monitor: ToolDescriberEntry = {
-    name: 'Monitor',
-    describe: (input, world): CallDescription | Promise<CallDescription> =>
-      describeShellInput('Monitor', input, world, describeCommand),
-    toAutoClassifierInput: (input) => (typeof input.command === 'string' ? input.command : ''),
-  };
   const entries: ToolDescriberEntry[] = [
     readDescriber,
     writeDescriber,
@@ -92,7 +87,10 @@ export function createToolDescribers(
     enterPlanModeDescriber,
     exitPlanModeDescriber,
     skillDescriber,
-    monitor,
+    monitorDescriber(describeCommand),
+    enterWorktreeDescriber,
+    exitWorktreeDescriber,
+    webBrowserDescriber,
   ];
   return new Map(entries.map((e) => [e.name, e]));
 }

@@ -142,7 +142,7 @@ export { findToolByName } from '../core/tool.js';
 export { canonicalToolName, type RuleKind, type ToolTraits, traitsOf } from '../core/tool-traits.js';
 
 /** Named feature flags guarding conditional tools. */
-export const FEATURE_FLAGS = ['SLEEP'] as const;
+export const FEATURE_FLAGS = ['SLEEP', 'MONITOR', 'WORKTREE', 'BROWSER'] as const;
 export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
 
 /** Registry configuration: explicit feature switches (override the environment). */
@@ -229,6 +229,26 @@ export async function getAllBaseTools(config: ToolRegistryConfig = {}): Promise<
 
     // Behind feature flags: the module is imported only when the flag is on.
     ...(feature('SLEEP', config) ? [(await import('./sleep/sleep.tool.js')).SleepTool] : []),
+    ...(feature('MONITOR', config)
+      ? [
+          (await import('./monitor/monitor.tool.js')).createMonitorTool({
+            ports: (await import('./monitor-ports.js')).monitorPorts({
+              ...(config.bashSandbox ? { sandbox: config.bashSandbox } : {}),
+              ...(config.web?.webFetch ? { webFetch: config.web.webFetch } : {}),
+            }),
+          }),
+        ]
+      : []),
+    ...(feature('WORKTREE', config) ? (await import('./worktree/index.js')).worktreeTools() : []),
+    ...(feature('BROWSER', config)
+      ? [
+          (await import('./web-browser/web-browser.tool.js')).createWebBrowserTool({
+            ports: (await import('./web-browser-ports.js')).webBrowserPorts({
+              settings: config.web?.webFetch ?? {},
+            }),
+          }),
+        ]
+      : []),
   ];
 }
 

@@ -12,6 +12,7 @@ import { findOnPath, resolveSearchEngine } from '../../tools/ripgrep/resolve-rip
 import { webSearchDiagnostics } from '../../tools/web-search/select-provider.js';
 import { didYouMean, isKnownToolName } from '../shared/did-you-mean.js';
 import { HOST_EVENTS, type HostAgent, hasGantryHook, isGantryHandler } from '../install/hook-entries.js';
+import { codexHome } from '../install/install-command.js';
 
 export interface Finding {
   kind: 'ok' | 'problem';
@@ -84,6 +85,28 @@ export async function checkRipgrep(env: Env): Promise<Finding[]> {
 const where = (r: { file?: string; line?: number }) =>
   r.file ? `${r.file}${r.line ? `:${r.line}` : ''}` : 'the command line';
 
+const SCOPE_LABEL: Readonly<Record<string, string>> = {
+  managed: 'managed settings',
+  userSettings: 'user settings',
+  projectSettings: 'project settings',
+  localSettings: 'local project settings',
+  cliArg: 'the command line',
+};
+
+/**
+ * The destructive floor's level in force here and who set it (the file and its scope, or the
+ * default), with the lower values a project file tried and that were ignored (only user or managed
+ * settings may lower the floor; docs/security-round-2.md).
+ */
+export function floorFinding(settings: LoadedSettings): Finding {
+  const f = settings.destructiveFloor;
+  const who = f.file
+    ? `set by ${(f.source && SCOPE_LABEL[f.source]) ?? f.source ?? 'settings'} ${f.file}`
+    : 'the default';
+  const ignored = f.ignored.length ? `; ignored: ${f.ignored.join('; ')}` : '';
+  return { kind: 'ok', text: `destructive floor: ${f.value} (${who})${ignored}` };
+}
+
 /** Settings files that do not parse, rules for tools that do not exist, allow rules a deny shadows. */
 export function checkSettings(settings: LoadedSettings): Finding[] {
   const out: Finding[] = [];
@@ -129,6 +152,7 @@ export function checkSettings(settings: LoadedSettings): Finding[] {
         fix: 'remove one of the two rules (deny always wins)',
       });
   }
+  out.push(floorFinding(settings));
   out.push({
     kind: 'ok',
     text: settings.trust.trusted
@@ -159,15 +183,19 @@ function installedCommand(s: Record<string, unknown>, host: HostAgent): string |
 /** For each agent whose folder exists: is Gantry's hook installed, and does the installed command answer? */
 export function checkInstalledHooks(home: string, cwd: string, env: Env): Finding[] {
   const out: Finding[] = [];
-  for (const host of ['claude', 'gemini'] as const) {
-    const dir = host === 'claude' ? '.claude' : '.gemini';
-    const label = host === 'claude' ? 'Claude Code' : 'Gemini CLI';
-    if (!existsSync(path.join(home, dir)) && !existsSync(path.join(cwd, dir))) continue;
-    const files = [
-      path.join(home, dir, 'settings.json'),
-      path.join(cwd, dir, 'settings.json'),
-      path.join(cwd, dir, 'settings.local.json'),
-    ];
+  for (const host of ['claude', 'gemini', 'codex'] as const) {
+    const dir = host === 'claude' ? '.claude' : host === 'gemini' ? '.gemini' : '.codex';
+    const label = host === 'claude' ? 'Claude Code' : host === 'gemini' ? 'Gemini CLI' : 'Codex';
+    const userDir = host === 'codex' ? codexHome(home, env) : path.join(home, dir);
+    if (!existsSync(userDir) && !existsSync(path.join(cwd, dir))) continue;
+    const files =
+      host === 'codex'
+        ? [path.join(userDir, 'hooks.json'), path.join(cwd, dir, 'hooks.json')]
+        : [
+            path.join(userDir, 'settings.json'),
+            path.join(cwd, dir, 'settings.json'),
+            path.join(cwd, dir, 'settings.local.json'),
+          ];
     const withHook = files.find((f) => {
       const s = readJson(f);
       return s !== undefined && hasGantryHook(s, host);
@@ -185,10 +213,11 @@ export function checkInstalledHooks(home: string, cwd: string, env: Env): Findin
       out.push({ kind: 'ok', text: `${label}: Gantry's HTTP hook is installed in ${withHook}` });
       continue;
     }
+    // Codex's hook answers only denies (--deny-only): probe it with a command the floor refuses.
     const probe = JSON.stringify({
       hook_event_name: HOST_EVENTS[host][0],
-      tool_name: host === 'claude' ? 'Bash' : 'run_shell_command',
-      tool_input: { command: 'true' },
+      tool_name: host === 'gemini' ? 'run_shell_command' : 'Bash',
+      tool_input: { command: host === 'codex' ? 'rm -rf /' : 'true' },
       cwd,
     });
     const r = spawnSync('/bin/sh', ['-c', command], {
@@ -219,7 +248,7 @@ export function checkInstalledHooks(home: string, cwd: string, env: Env): Findin
   if (out.length === 0)
     out.push({
       kind: 'ok',
-      text: 'no Claude Code or Gemini CLI folder found; nothing to check for installed hooks',
+      text: 'no Claude Code, Gemini CLI or Codex folder found; nothing to check for installed hooks',
     });
   return out;
 }

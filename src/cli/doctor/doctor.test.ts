@@ -74,6 +74,47 @@ describe('gantry doctor', () => {
     expect(code).toBe(0);
   }, 60_000);
 
+  it('finds Codex, says when its hook is missing, and probes the installed --deny-only hook with a denied command', async () => {
+    mkdirSync(path.join(home, '.codex'));
+    expect((await doctor()).out).toMatch(
+      /Codex is set up here but Gantry's hook is not installed\n\s+fix: gantry install --codex/,
+    );
+    expect(
+      await runInstall(
+        { home, cwd: project, codex: true, env: {} },
+        () => undefined,
+        () => undefined,
+      ),
+    ).toBe(0);
+    expect((await doctor()).out).toMatch(
+      /ok {3}Codex: hook installed in .*\.codex\/hooks\.json and answering \(.* --deny-only → deny\)/,
+    );
+  }, 60_000);
+
+  it.each([
+    [{}, {}, /^ok {3}destructive floor: standard \(the default\)$/m, 'nothing set: the default level'],
+    [
+      { destructiveFloor: 'strict' },
+      {},
+      /^ok {3}destructive floor: strict \(set by user settings .*\/\.claude\/settings\.json\)$/m,
+      'raised in user settings: the level and the file',
+    ],
+    [
+      {},
+      { destructiveFloor: 'off' },
+      /^ok {3}destructive floor: standard \(the default\); ignored: .*app\/\.claude\/settings\.json sets destructiveFloor "off", but only user or managed settings may lower it/m,
+      'a project file cannot lower it: the ignored attempt is named',
+    ],
+  ])(
+    'names the destructive floor level and who set it (%j user, %j project: %s)',
+    async (user, proj, line, _why) => {
+      writeFileSync(path.join(home, '.claude', 'settings.json'), JSON.stringify(user));
+      writeFileSync(path.join(project, '.claude', 'settings.json'), JSON.stringify(proj));
+      const { out } = await doctor();
+      expect(out).toMatch(line);
+    },
+  );
+
   it.each([
     [
       {},

@@ -1,16 +1,17 @@
 /**
  * Bundle entry of `gantry hook` (dist/gantry-hook.mjs). Warm path first: forward the hook input to
  * the resident server (hook-client.ts) when its socket can be trusted; otherwise decide in-process
- * (logging why the socket was refused) and start a server for the next call. `--hook-daemon <socket>` runs the server itself.
+ * (logging why the socket was refused) and start a server for the next call. The warm path loads
+ * only the client; the audit log, the guard and `node:child_process` are loaded on the cold path.
+ * `--hook-daemon <socket>` runs the server itself.
  */
 import {
-  appendHookLog,
   askDaemon,
   currentBundleFile,
   daemonEnabled,
   FORWARDED_ENV,
+  readAllStdin,
   socketPathFor,
-  spawnDaemon,
 } from './hook-client.js';
 
 const argv = process.argv.slice(2);
@@ -24,22 +25,22 @@ if (argv[0] === '--hook-daemon' && argv[1]) {
   process.exit(0); // stopped (idle or signal): do not linger on handles the guard may hold
 } else {
   const args = argv[0] === 'hook' ? argv.slice(1) : argv;
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
-  const stdin = Buffer.concat(chunks).toString('utf8');
+  const stdin = await readAllStdin();
   const env = process.env;
   const warm = daemonEnabled(env);
   const bundle = currentBundleFile(import.meta.url);
   const socket = socketPathFor(bundle, env);
   const forwarded: Record<string, string> = {};
   for (const k of FORWARDED_ENV) if (env[k] !== undefined) forwarded[k] = env[k] as string;
+  let refused: string | undefined;
   const answer = warm
     ? await askDaemon(
         socket,
         { stdin, argv: args, env: forwarded, cwd: process.cwd() },
         Number(env.GANTRY_HOOK_DAEMON_TIMEOUT_MS) || 3000,
-        (reason) =>
-          appendHookLog(env, { event: 'hook-server-refused', socket, reason, decided: 'in-process' }),
+        (reason) => {
+          refused = reason;
+        },
       )
     : undefined;
   if (answer) {
@@ -47,8 +48,12 @@ if (argv[0] === '--hook-daemon' && argv[1]) {
     if (answer.stderr) process.stderr.write(answer.stderr);
     process.exitCode = answer.exitCode;
   } else {
+    if (refused !== undefined) {
+      const { appendAuditLine } = await import('../audit/audit-log.js');
+      appendAuditLine(env, { event: 'hook-server-refused', socket, reason: refused, decided: 'in-process' });
+    }
     const { hookMain } = await import('./hook-main.js');
     await hookMain(args, stdin);
-    if (warm) spawnDaemon(bundle, socket);
+    if (warm) (await import('./hook-spawn.js')).spawnDaemon(bundle, socket);
   }
 }

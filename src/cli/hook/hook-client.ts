@@ -2,7 +2,8 @@
  * The warm path of `gantry hook` (start-up time is the product). A resident hook server
  * (hook-daemon.ts) keeps the guard and the shell parser loaded; each hook invocation is then a tiny
  * client that forwards its stdin over a Unix socket and prints the answer. This file must stay
- * small: it imports only Node built-ins, and the guard is loaded only when the server is absent.
+ * small: it imports only Node built-ins (not `node:child_process`: starting a server is in
+ * hook-spawn.ts, loaded on the cold path), and the guard is loaded only when the server is absent.
  *
  * Socket: `~/.gantry/run/hook-<build>.sock`, in a 0700 directory (only this user can connect). The
  * build id comes from the bundle file's size and mtime, so a rebuilt Gantry never talks to an old
@@ -21,15 +22,14 @@
  * Fail closed, never stuck: a missing server, a refused connection, a malformed answer or no answer
  * within `GANTRY_HOOK_DAEMON_TIMEOUT_MS` (default 3 s) makes the caller decide in-process instead.
  */
-import { spawn } from 'node:child_process';
 import {
   closeSync,
   constants,
   existsSync,
   fstatSync,
   lstatSync,
-  mkdirSync,
   openSync,
+  readFileSync,
   statSync,
 } from 'node:fs';
 import { connect } from 'node:net';
@@ -38,6 +38,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export interface HookWireRequest {
+  /** `check`: a `gantry check` invocation (check-server.ts; `argv` are the words after `check`). Default: a hook call. */
+  kind?: 'hook' | 'check';
   stdin: string;
   argv: string[];
   /** The caller's environment entries the decision depends on. */
@@ -57,18 +59,24 @@ export const FORWARDED_ENV = [
   'CLAUDE_PROJECT_DIR',
   'GANTRY_HOOK_LOG',
   'GANTRY_ANALYSIS_DEADLINE_MS',
+  'GANTRY_TRUST_PROJECT',
+  'GANTRY_HOST',
+  'GANTRY_HOOK_LOG_MAX_BYTES',
 ] as const;
 
 /** Parses the hook's own flags. Unknown flags are ignored (a host may pass extra words). */
 export function parseHookArgs(argv: readonly string[]): {
   settingsFiles: string[];
   passAllow: boolean;
+  /** `--deny-only`: emit only deny decisions (hosts that cannot take allow or ask from a hook: Codex). */
+  denyOnly: boolean;
   /** Arguments that are not options of `gantry hook` (the hook then answers ask; it fails closed). */
   errors: string[];
 } {
   const settingsFiles: string[] = [];
   const errors: string[] = [];
   let passAllow = false;
+  let denyOnly = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     if (a === '--settings') {
@@ -77,9 +85,10 @@ export function parseHookArgs(argv: readonly string[]): {
       else settingsFiles.push(argv[++i] as string);
     } else if (a.startsWith('--settings=')) settingsFiles.push(a.slice('--settings='.length));
     else if (a === '--pass-allow') passAllow = true;
+    else if (a === '--deny-only') denyOnly = true;
     else errors.push(`unknown argument ${a}`);
   }
-  return { settingsFiles, passAllow, errors };
+  return { settingsFiles, passAllow, denyOnly, errors };
 }
 
 /** True unless `GANTRY_HOOK_DAEMON` is `0`/`off`/`false`. */
@@ -100,8 +109,20 @@ export function socketPathFor(bundleFile: string, env: Readonly<Record<string, s
   return path.join(env.HOME || homedir(), '.gantry', 'run', `hook-${build}.sock`);
 }
 
-/** The audit log (audit/audit-log.ts): the file, and one appended line that never throws. */
-export { appendAuditLine as appendHookLog, hookLogPath } from '../audit/audit-log.js';
+/**
+ * All of stdin as UTF-8. A blocking read of fd 0 first: it needs no stream (the stream machinery is
+ * a noticeable part of a warm call's start). A descriptor that cannot be read that way (`EAGAIN` on a
+ * non-blocking pipe, a closed or odd descriptor) is read through `process.stdin` instead.
+ */
+export async function readAllStdin(): Promise<string> {
+  try {
+    return readFileSync(0, 'utf8');
+  } catch {
+    const chunks: Buffer[] = [];
+    for await (const c of process.stdin) chunks.push(c as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+}
 
 /**
  * Whether the socket at `socketPath` may be trusted:
@@ -233,21 +254,6 @@ function exchange(
       }
     });
   });
-}
-
-/** Starts the hook server in the background for the next invocations (detached; never awaited). */
-export function spawnDaemon(bundleFile: string, socketPath: string): void {
-  try {
-    mkdirSync(path.dirname(socketPath), { recursive: true, mode: 0o700 });
-    const child = spawn(process.execPath, [bundleFile, '--hook-daemon', socketPath], {
-      detached: true,
-      stdio: 'ignore',
-      env: process.env,
-    });
-    child.unref();
-  } catch {
-    // The warm path is an optimisation; the in-process answer was already given.
-  }
 }
 
 /** The bundle file this module was loaded from. */

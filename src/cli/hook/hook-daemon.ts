@@ -1,8 +1,9 @@
 /**
  * The resident hook server behind `gantry hook`'s warm path (hook-client.ts). It keeps the guard and
  * the shell parser loaded and answers one hook request per connection with exactly what the cold
- * path would print. Settings are read afresh for every request (a changed settings file applies at
- * once); only code and the parser stay warm.
+ * path would print, and `gantry check` invocations forwarded by its client (check-server.ts).
+ * Settings are re-read when a file changed (a changed settings file applies at once); only code and
+ * the parser stay warm.
  *
  * Safety: the socket lives in a 0700 directory under the user's home, so only this user can connect
  * (a directory that is a symlink or belongs to someone else is refused; a socket planted there by
@@ -71,12 +72,22 @@ export async function answerWireRequest(req: HookWireRequest): Promise<HookWireA
       ? { settingsFiles: args.settingsFiles.map((f) => path.resolve(req.cwd, f)) }
       : {}),
     passAllow: args.passAllow,
+    denyOnly: args.denyOnly,
     ...(args.errors.length ? { argErrors: args.errors } : {}),
     env,
     fallbackCwd: req.cwd,
     makeGuard: cachedGuard,
     ...(env.HOME ? { guard: { home: env.HOME } } : {}),
   });
+}
+
+/**
+ * A forwarded `gantry check` (check-server.ts, loaded at the first one); undefined (the connection is
+ * closed unanswered and the client checks in-process) for what the server does not answer.
+ */
+async function answerCheck(req: HookWireRequest): Promise<HookWireAnswer | undefined> {
+  const { answerCheckRequest } = await import('../check-server.js');
+  return answerCheckRequest(req, cachedGuard);
 }
 
 function isAlive(socketPath: string): Promise<boolean> {
@@ -143,8 +154,9 @@ export async function runHookDaemon(
         sock.destroy();
         return;
       }
-      answerWireRequest(req).then(
-        (a) => sock.end(JSON.stringify(a)),
+      const answer = req.kind === 'check' ? answerCheck(req) : answerWireRequest(req);
+      answer.then(
+        (a) => (a ? sock.end(JSON.stringify(a)) : sock.destroy()),
         () => sock.destroy(),
       );
     });

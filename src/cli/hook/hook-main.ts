@@ -20,6 +20,7 @@ export async function hookMain(argv: readonly string[], stdinText?: string): Pro
   const answer = await handleHook(stdinText ?? (await readStdin()), {
     ...(args.settingsFiles.length ? { settingsFiles: args.settingsFiles } : {}),
     passAllow: args.passAllow,
+    denyOnly: args.denyOnly,
     ...(args.errors.length ? { argErrors: args.errors } : {}),
   });
   process.stdout.write(answer.stdout);

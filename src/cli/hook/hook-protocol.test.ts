@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { PermissionDecision } from '../../core/index.js';
 import { answerFor, askAnswer, normaliseToolCall, parseHookInput } from './hook-protocol.js';
 
 describe('parseHookInput', () => {
@@ -107,6 +108,28 @@ describe('answerFor', () => {
     expect(
       answerFor({ behavior: 'deny', reason: { type: 'rule', message: 'x' } }, { passAllow: true }).exitCode,
     ).toBe(2);
+  });
+  it.each([
+    ['allow', 'rule', '{}\n', 0, 'allow: no decision (Codex runs no allow from a hook)'],
+    ['ask', 'rule', '{}\n', 0, "ask: no decision, Codex's own approval policy asks"],
+    ['deny', 'rule', 'deny', 2, 'deny: blocks, with the reason'],
+    ['ask', 'error', 'deny', 2, 'an internal or input error: deny (fail closed where no ask exists)'],
+  ] as const)('--deny-only: %s (%s) → %s (%s)', (behavior, type, want, code, _why) => {
+    const decision = { behavior, reason: { type, message: 'm' } } as PermissionDecision;
+    const a = answerFor(decision, { denyOnly: true });
+    expect(a.exitCode).toBe(code);
+    if (want === 'deny') {
+      expect(JSON.parse(a.stdout).hookSpecificOutput).toMatchObject({
+        permissionDecision: 'deny',
+        permissionDecisionReason: 'Gantry: m',
+      });
+      expect(a.stderr).toBe('Gantry: m\n');
+    } else expect(a.stdout).toBe(want);
+  });
+  it('--deny-only turns the fail-closed ask of an internal problem into a deny', () => {
+    expect(
+      JSON.parse(askAnswer('boom', { denyOnly: true }).stdout).hookSpecificOutput.permissionDecision,
+    ).toBe('deny');
   });
   it('internal problems ask (fail closed, not a hard block)', () => {
     const a = askAnswer('boom');

@@ -120,26 +120,39 @@ export interface HookAnswer {
  * The hook's answer for a decision (the Claude Code hooks reference): allow/ask → exit 0 with
  * `hookSpecificOutput.permissionDecision`; deny → the same JSON and exit 2 with the reason on stderr
  * (so hosts that only read exit codes block too). `passAllow` leaves allow decisions to the host
- * (no decision emitted) for users who want Gantry to only tighten.
+ * (no decision emitted) for users who want Gantry to only tighten. `denyOnly` is for hosts whose
+ * PreToolUse hooks can only block (Codex reports `allow` and `ask` from a hook as unsupported): only
+ * a deny is emitted, a policy ask is left to the host's own approval, and an error's fail-closed
+ * ask becomes a deny.
  */
-export function answerFor(decision: PermissionDecision, opts: { passAllow?: boolean } = {}): HookAnswer {
+export function answerFor(
+  decision: PermissionDecision,
+  opts: { passAllow?: boolean; denyOnly?: boolean } = {},
+): HookAnswer {
   const reason = `Gantry: ${decision.reason.message}`;
-  if (decision.behavior === 'allow' && opts.passAllow) return { stdout: '{}\n', stderr: '', exitCode: 0 };
+  if (decision.behavior === 'allow' && (opts.passAllow || opts.denyOnly))
+    return { stdout: '{}\n', stderr: '', exitCode: 0 };
+  // Where a host cannot ask (Codex), an error's fail-closed ask blocks; a policy ask is left to the host.
+  const behavior =
+    opts.denyOnly && decision.behavior === 'ask' && decision.reason.type === 'error'
+      ? 'deny'
+      : decision.behavior;
+  if (behavior === 'ask' && opts.denyOnly) return { stdout: '{}\n', stderr: '', exitCode: 0 };
   const body = {
     hookSpecificOutput: {
       hookEventName: 'PreToolUse',
-      permissionDecision: decision.behavior,
+      permissionDecision: behavior,
       permissionDecisionReason: reason,
     },
   };
   return {
     stdout: `${JSON.stringify(body)}\n`,
-    stderr: decision.behavior === 'deny' ? `${reason}\n` : '',
-    exitCode: decision.behavior === 'deny' ? 2 : 0,
+    stderr: behavior === 'deny' ? `${reason}\n` : '',
+    exitCode: behavior === 'deny' ? 2 : 0,
   };
 }
 
 /** Fail-closed answer for malformed input or an internal error: ask, with the reason (never a hard block). */
-export function askAnswer(message: string): HookAnswer {
-  return answerFor({ behavior: 'ask', reason: { type: 'error', message }, suggestions: [] });
+export function askAnswer(message: string, opts: { denyOnly?: boolean } = {}): HookAnswer {
+  return answerFor({ behavior: 'ask', reason: { type: 'error', message }, suggestions: [] }, opts);
 }

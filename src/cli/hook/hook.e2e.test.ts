@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../testing/shared-data.js';
 import { socketPathFor } from './hook-client.js';
 
-const BUNDLE = path.join(REPO_ROOT, 'dist', 'gantry-hook.mjs');
+const BUNDLE = path.join(REPO_ROOT, 'dist', 'fast', 'gantry-hook.mjs');
 
 let home: string;
 let project: string;
@@ -204,6 +204,29 @@ describe('gantry hook (real process, Claude Code protocol)', () => {
     }
   });
 
+  it("the warm path reads the caller's environment, not the resident server's (GANTRY_TRUST_PROJECT, GANTRY_HOST)", async () => {
+    hook(pre('Bash', { command: 'ls' })); // starts the server (its own environment has neither variable)
+    const runDir = path.join(home, '.gantry', 'run');
+    for (
+      let i = 0;
+      i < 100 && !(existsSync(runDir) && readdirSync(runDir).some((f) => f.endsWith('.sock')));
+      i++
+    ) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(readdirSync(runDir).some((f) => f.endsWith('.sock'))).toBe(true);
+    // The project is trusted through ~/.claude.json; GANTRY_TRUST_PROJECT=0 withdraws that, so its
+    // allow rule on `npm test` no longer applies and the call asks.
+    const call = pre('Bash', { command: 'npm test -- --run' });
+    const distrust = { GANTRY_TRUST_PROJECT: '0' };
+    const cold = hook(call, [], { ...distrust, GANTRY_HOOK_DAEMON: '0' });
+    expect(cold.decision).toBe('ask');
+    expect(hook(call, [], distrust)).toEqual(cold);
+    const log = path.join(home, 'host-log.jsonl');
+    hook(pre('Bash', { command: 'pwd' }), [], { GANTRY_HOST: 'gemini', GANTRY_HOOK_LOG: log });
+    expect(JSON.parse(readFileSync(log, 'utf8').trim()).host).toBe('gemini');
+  });
+
   it('the warm path applies a settings change at the next call (the server re-reads changed files)', async () => {
     const call = pre('Bash', { command: 'npm run lint' });
     hook(call);
@@ -278,6 +301,22 @@ describe('gantry hook (real process, Claude Code protocol)', () => {
     expect(ls.decision).toBe('allow');
     expect(ls.out.hookSpecificOutput.permissionDecisionReason).not.toMatch(/internal error/);
     expect(hook(pre('toString', {}), args).decision).toBe('deny');
+  });
+
+  it('--deny-only (Codex) emits only denies; malformed input denies (fail closed where no ask exists)', () => {
+    for (const daemon of ['0', '1']) {
+      const env = { GANTRY_HOOK_DAEMON: daemon };
+      expect(hook(pre('Bash', { command: 'ls' }), ['--deny-only'], env)).toMatchObject({ code: 0, out: {} });
+      expect(hook(pre('Bash', { command: 'npm install left-pad' }), ['--deny-only'], env)).toMatchObject({
+        code: 0,
+        out: {},
+      });
+      const push = hook(pre('Bash', { command: 'git push origin main' }), ['--deny-only'], env);
+      expect(push.code).toBe(2);
+      expect(push.decision).toBe('deny');
+      expect(push.stderr).toMatch(/^Gantry: /);
+      expect(hook('{not json', ['--deny-only'], env).decision).toBe('deny');
+    }
   });
 
   it('--pass-allow emits no decision for allow', () => {

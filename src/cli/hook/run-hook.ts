@@ -11,7 +11,7 @@ import path from 'node:path';
 import { PERMISSION_MODES, type PermissionMode } from '../../core/permission-types.js';
 import { createGuard, explicitSettingsErrors, type Guard, type GuardOptions } from '../shared/guard.js';
 import { summariseInput } from '../audit/input-summary.js';
-import { appendHookLog } from './hook-client.js';
+import { appendAuditLine as appendHookLog } from '../audit/audit-log.js';
 import {
   answerFor,
   askAnswer,
@@ -26,6 +26,8 @@ export interface HookOptions {
   settingsFiles?: string[];
   /** Emit no decision for allow (let the host's own rules decide). */
   passAllow?: boolean;
+  /** Emit only deny decisions (`--deny-only`; see `answerFor`). */
+  denyOnly?: boolean;
   env?: Readonly<Record<string, string | undefined>>;
   /** Overrides for tests (home, managed files). */
   guard?: Partial<GuardOptions>;
@@ -67,12 +69,12 @@ export async function handleHook(stdinText: string, opts: HookOptions = {}): Pro
   if (opts.argErrors?.length && (parsed.kind === 'decide' || parsed.kind === 'invalid')) {
     const message = `gantry hook was started with a bad command line (${opts.argErrors.join('; ')}); asking instead of deciding — fix the hook command in the agent's settings`;
     record(env, { face, event: 'usage-error', decision: 'ask', reason: message });
-    return askAnswer(message);
+    return askAnswer(message, { denyOnly: opts.denyOnly === true });
   }
   if (parsed.kind === 'invalid') {
     const message = `could not read the hook input: ${parsed.message}`;
     record(env, { face, event: 'invalid-input', decision: 'ask', reason: message, bytes: stdinText.length });
-    return askAnswer(message);
+    return askAnswer(message, { denyOnly: opts.denyOnly === true });
   }
   if (parsed.kind === 'ignore') return { stdout: '', stderr: '', exitCode: 0 };
   if (parsed.kind === 'record') {
@@ -100,15 +102,19 @@ export async function handleHook(stdinText: string, opts: HookOptions = {}): Pro
       projectRoot,
       ...(opts.settingsFiles ? { settingsFiles: opts.settingsFiles } : {}),
       ...(payload.transcript_path ? { transcriptPath: payload.transcript_path } : {}),
-      // the caller's deadline variable (docs/analysis-budget.md), also when a resident server answers
-      env: { GANTRY_ANALYSIS_DEADLINE_MS: env.GANTRY_ANALYSIS_DEADLINE_MS },
+      // the caller's deadline (docs/analysis-budget.md) and trust variables, also when a resident
+      // server answers
+      env: {
+        GANTRY_ANALYSIS_DEADLINE_MS: env.GANTRY_ANALYSIS_DEADLINE_MS,
+        GANTRY_TRUST_PROJECT: env.GANTRY_TRUST_PROJECT,
+      },
       ...opts.guard,
     });
     const broken = explicitSettingsErrors(guard.settings, opts.settingsFiles)[0];
     if (broken) {
       const message = `the settings file ${broken.file} given with --settings is unusable (${broken.message}); asking instead of deciding without its rules`;
       record(env, { face, ...base, event: 'settings-error', decision: 'ask', reason: message });
-      return askAnswer(message);
+      return askAnswer(message, { denyOnly: opts.denyOnly === true });
     }
     const result = await guard.check(toolName, input, {
       cwd,
@@ -141,11 +147,11 @@ export async function handleHook(stdinText: string, opts: HookOptions = {}): Pro
       reason: why.message,
       latency_ms: Math.round((performance.now() - started) * 1000) / 1000,
     });
-    return answerFor(decision, { passAllow: opts.passAllow === true });
+    return answerFor(decision, { passAllow: opts.passAllow === true, denyOnly: opts.denyOnly === true });
   } catch (e) {
     const message = `internal error while deciding: ${e instanceof Error ? e.message : String(e)}`;
     record(env, { face, ...base, event: 'internal-error', decision: 'ask', reason: message });
-    return askAnswer(message);
+    return askAnswer(message, { denyOnly: opts.denyOnly === true });
   }
 }
 

@@ -7,15 +7,17 @@
  * Claude Code (hooks reference): `hooks.PreToolUse` / `hooks.PostToolUse` are lists of
  * `{matcher, hooks: [{type: "command", command, timeout?}]}`; HTTP hooks are
  * `{type: "http", url, headers, allowedEnvVars}`. Gemini CLI reads the same shape under its own
- * event names, `BeforeTool` and `AfterTool`.
+ * event names, `BeforeTool` and `AfterTool`. Codex reads Claude Code's shape and event names from
+ * its own `hooks.json` files (command hooks only).
  */
 
-export type HostAgent = 'claude' | 'gemini';
+export type HostAgent = 'claude' | 'gemini' | 'codex';
 
 /** Event names per host: [before the tool runs, after it ran]. */
 export const HOST_EVENTS: Record<HostAgent, readonly [string, string]> = {
   claude: ['PreToolUse', 'PostToolUse'],
   gemini: ['BeforeTool', 'AfterTool'],
+  codex: ['PreToolUse', 'PostToolUse'],
 };
 
 export interface HookHandler {

@@ -4,7 +4,10 @@
  *
  * - Hosts: `--claude` (default; `~/.claude/settings.json`, `.claude/settings.json`,
  *   `.claude/settings.local.json`) and `--gemini` (`~/.gemini/settings.json`,
- *   `.gemini/settings.json`). `--codex` is refused with an explanation (see docs/guard.md).
+ *   `.gemini/settings.json`) and `--codex` (`$CODEX_HOME/hooks.json`, default `~/.codex/hooks.json`,
+ *   and `.codex/hooks.json`: Claude Code's hook shape; the command gets `--deny-only`, as Codex
+ *   takes only a block from a hook, and Codex lists a new hook as untrusted until the user reviews
+ *   it).
  * - Scope: `--user` (default), `--project`, `--local` (Claude Code only).
  * - The file keeps everything else as it was (keys in order, other hooks, its indentation); a
  *   backup `<file>.gantry-backup` is written first; the write is atomic; the diff is printed.
@@ -47,6 +50,8 @@ export interface InstallCliOptions {
   home?: string;
   cwd?: string;
   command?: string;
+  /** Environment read for `CODEX_HOME` (default `process.env`). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 type Out = (s: string) => void;
@@ -82,7 +87,22 @@ export function hookCommand(env: Readonly<Record<string, string | undefined>> = 
   return 'npx --no-install gantry hook';
 }
 
-function targetFile(host: HostAgent, scope: 'user' | 'project' | 'local', home: string, cwd: string): string {
+/** Codex's user folder: `CODEX_HOME`, default `~/.codex`. */
+export function codexHome(home: string, env: Readonly<Record<string, string | undefined>>): string {
+  return env.CODEX_HOME ? path.resolve(env.CODEX_HOME) : path.join(home, '.codex');
+}
+
+function targetFile(
+  host: HostAgent,
+  scope: 'user' | 'project' | 'local',
+  home: string,
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+): string {
+  if (host === 'codex')
+    return scope === 'user'
+      ? path.join(codexHome(home, env), 'hooks.json')
+      : path.join(cwd, '.codex', 'hooks.json');
   const dir = host === 'claude' ? '.claude' : '.gemini';
   if (scope === 'user') return path.join(home, dir, 'settings.json');
   if (scope === 'project') return path.join(cwd, dir, 'settings.json');
@@ -101,28 +121,33 @@ interface Target {
 }
 
 function resolveTarget(o: InstallCliOptions, err: Out): Target | undefined {
-  if (o.codex) {
+  if ([o.claude, o.gemini, o.codex].filter(Boolean).length > 1) {
+    err('gantry install: choose one host (--claude, --gemini or --codex)\n');
+    return undefined;
+  }
+  const host: HostAgent = o.gemini ? 'gemini' : o.codex ? 'codex' : 'claude';
+  if (host === 'codex' && o.http) {
     err(
-      'gantry install --codex: not supported yet. Gantry has no verified description of Codex\'s hook configuration to write; use `gantry hook` from Codex\'s own hook settings by hand (docs/guard.md "Codex").\n',
+      'gantry install: Codex runs command hooks only, not HTTP hooks; install without --http (the command hook uses the resident server anyway)\n',
     );
     return undefined;
   }
-  if (o.claude && o.gemini) {
-    err('gantry install: choose one host (--claude or --gemini)\n');
-    return undefined;
-  }
-  const host: HostAgent = o.gemini ? 'gemini' : 'claude';
   const scopes = (['user', 'project', 'local'] as const).filter((s) => o[s]);
   if (scopes.length > 1) {
     err('gantry install: choose one scope (--user, --project or --local)\n');
     return undefined;
   }
   const scope = scopes[0] ?? 'user';
-  if (scope === 'local' && host === 'gemini') {
-    err('gantry install: Gemini CLI has no local settings file; use --user or --project\n');
+  if (scope === 'local' && host !== 'claude') {
+    err(
+      `gantry install: ${host === 'gemini' ? 'Gemini CLI has no local settings file' : 'Codex has no local hooks file'}; use --user or --project\n`,
+    );
     return undefined;
   }
-  return { host, file: targetFile(host, scope, o.home ?? homedir(), o.cwd ?? process.cwd()) };
+  return {
+    host,
+    file: targetFile(host, scope, o.home ?? homedir(), o.cwd ?? process.cwd(), o.env ?? process.env),
+  };
 }
 
 function readSettings(file: string, err: Out): { text: string; value: Record<string, unknown> } | undefined {
@@ -178,6 +203,10 @@ async function apply(
   out(
     `gantry ${verb}: ${verb === 'install' ? 'hook added to' : 'hook removed from'} ${target.file}${hadFile ? ` (backup: ${target.file}.gantry-backup)` : ''}\n`,
   );
+  if (verb === 'install' && target.host === 'codex')
+    out(
+      'Codex lists a new hook as untrusted until you review it: accept it in the hooks review Codex shows at start-up. Gantry blocks what it denies; what it would ask is left to Codex\'s approval policy (docs/guard.md "Codex").\n',
+    );
   return 0;
 }
 
@@ -191,11 +220,17 @@ export function runInstall(
     err(`gantry install: --port must be an integer from 1 to 65535, got ${o.port}\n`);
     return Promise.resolve(3);
   }
-  const handlers = gantryHandlers({
-    command: o.command ?? hookCommand(),
-    ...(o.http ? { http: { port } } : {}),
-  });
-  return apply('install', o, out, err, (v, host) => addGantryHooks(v, host, handlers));
+  const command = o.command ?? hookCommand();
+  return apply('install', o, out, err, (v, host) =>
+    addGantryHooks(
+      v,
+      host,
+      gantryHandlers({
+        command: host === 'codex' ? `${command} --deny-only` : command,
+        ...(o.http ? { http: { port } } : {}),
+      }),
+    ),
+  );
 }
 
 export function runUninstall(

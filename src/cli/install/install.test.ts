@@ -150,9 +150,38 @@ describe('other hosts and usage errors', () => {
     expect(hasGantryHook(s, 'gemini')).toBe(true);
   });
 
+  it('--codex writes PreToolUse/PostToolUse into ~/.codex/hooks.json with --deny-only, and uninstall removes it', async () => {
+    const r = await run('install', { codex: true });
+    expect(r.code).toBe(0);
+    const file = path.join(home, '.codex', 'hooks.json');
+    const s = read(file);
+    expect(s).toEqual({
+      hooks: {
+        PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: `${COMMAND} --deny-only` }] }],
+        PostToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: `${COMMAND} --deny-only` }] }],
+      },
+    });
+    expect(hasGantryHook(s, 'codex')).toBe(true);
+    expect(r.out).toMatch(/review/); // Codex lists a new hook as untrusted until the user reviews it
+    expect((await run('install', { codex: true })).out).toMatch(/already installed/);
+    expect((await run('uninstall', { codex: true })).code).toBe(0);
+    expect(read(file)).toEqual({});
+  });
+
+  it("--codex follows CODEX_HOME, and --project writes the project's .codex/hooks.json", async () => {
+    const codexHome = path.join(home, 'codex-home');
+    await run('install', { codex: true, env: { CODEX_HOME: codexHome } });
+    expect(hasGantryHook(read(path.join(codexHome, 'hooks.json')), 'codex')).toBe(true);
+    await run('install', { codex: true, project: true });
+    expect(hasGantryHook(read(path.join(project, '.codex', 'hooks.json')), 'codex')).toBe(true);
+    expect(existsSync(path.join(home, '.codex'))).toBe(false);
+  });
+
   it.each([
-    ['--codex is refused with an explanation', { codex: true }, /not supported yet/],
+    ['Codex has no local file', { codex: true, local: true }, /no local/],
+    ['Codex runs no HTTP hooks', { codex: true, http: true }, /HTTP/],
     ['two hosts', { claude: true, gemini: true }, /one host/],
+    ['two hosts with codex', { codex: true, gemini: true }, /one host/],
     ['two scopes', { user: true, project: true }, /one scope/],
     ['Gemini has no local file', { gemini: true, local: true }, /no local settings file/],
     ['a bad port', { http: true, port: '99999' }, /--port/],

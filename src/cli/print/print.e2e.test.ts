@@ -248,6 +248,18 @@ describe('permissions', () => {
     expect(fake?.messageRequests[0]?.body.tools.map((t: any) => t.name)).toEqual(['TodoWrite']);
   });
 
+  it('settings "features" switch a conditional tool on (here Sleep)', async () => {
+    await withFake([reply.text('ok'), reply.text('ok')]);
+    const on = await run(['-p', '--tools', 'Sleep,Read', '--settings', '{"features":{"SLEEP":true}}', 'x']);
+    expect(on.code, on.stderr).toBe(0);
+    const off = await run(['-p', '--tools', 'Sleep,Read', 'x']);
+    expect(off.code, off.stderr).toBe(0);
+    const names = (n: number) => JSON.stringify(fake?.messageRequests[n]?.body);
+    expect(names(0)).toContain('Sleep');
+    expect(names(1)).not.toContain('Sleep');
+    expect(off.stderr).toMatch(/no built-in tool named Sleep/);
+  });
+
   it('--tools "" sends no tools', async () => {
     await withFake([reply.text('none')]);
     const r = await run(['-p', '--tools', '', 'x']);

@@ -148,6 +148,8 @@ const LOOP_EVENTS: ReadonlySet<string> = new Set<HookEventName>([
   'SessionEnd',
   'TaskCreated',
   'TaskCompleted',
+  'WorktreeCreate',
+  'WorktreeRemove',
 ]);
 
 /** Events where `onFailure: "block"` has nothing to block. */

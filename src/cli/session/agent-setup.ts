@@ -46,6 +46,7 @@ import type { ToolPool } from '../../runtime/index.js';
 import { createSandboxManager, type SandboxManager } from '../../sandbox/index.js';
 import { createAgentTool, createSubagentRunner, loadAgentDefinitions } from '../../agents/index.js';
 import { getAllBaseTools, planFileFor } from '../../tools/index.js';
+import { readFeatureSettings } from '../../loop/feature-settings-files.js';
 import { readWebSettings } from '../../loop/web-settings-files.js';
 import { describerFor } from '../shared/guard.js';
 import { readSettingsExtras } from './settings-extras.js';
@@ -279,6 +280,8 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
       });
     const web = readWebSettings(settings);
     warnings.push(...web.warnings);
+    const features = readFeatureSettings(settings);
+    warnings.push(...features.warnings);
     const loadedAgents = loadAgentDefinitions({
       cwd,
       home,
@@ -291,6 +294,7 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
       ...(await getAllBaseTools({
         ...(sandbox ? { bashSandbox: sandbox } : {}),
         web: web.web,
+        features: features.features,
         modelProvider: modelClient.config.provider,
         env: { ...env, ...extras.env },
         skills: { projectRoot: cwd, home },

@@ -56,8 +56,9 @@ export interface GuardOptions {
    */
   analysisDeadlineMs?: number;
   /**
-   * The environment the deadline variable is read from (default `process.env`). The resident hook
-   * server passes the calling client's, so its own start-up environment never applies.
+   * The environment the decision reads (`GANTRY_ANALYSIS_DEADLINE_MS`, `GANTRY_TRUST_PROJECT`;
+   * default `process.env`). The resident hook server passes the calling client's, so its own
+   * start-up environment never applies.
    */
   env?: Readonly<Record<string, string | undefined>>;
 }
@@ -133,6 +134,7 @@ export function createGuard(opts: GuardOptions): Guard {
     ...(opts.managedFiles ? { managedFiles: opts.managedFiles } : {}),
     ...(opts.settingSources ? { settingSources: opts.settingSources } : {}),
     ...(opts.trust !== undefined ? { trust: opts.trust } : {}),
+    ...(opts.env ? { env: opts.env } : {}),
   });
 
   /** The explicit option, else the environment variable, else the settings key, else the default. */

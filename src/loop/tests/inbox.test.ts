@@ -68,3 +68,45 @@ describe('services.inbox', () => {
     expect(() => kept?.deliver('too late')).toThrow(/no running loop/);
   });
 });
+
+describe('services.inbox: onTaken', () => {
+  it('is called once the text is in a message for the model: in the running turn, and for an idle loop', async () => {
+    world = makeLoopWorld();
+    const taken: string[] = [];
+    const watcher = buildTool({
+      name: 'Watch',
+      description: 'Reports an event now and one later.',
+      inputSchema: z.strictObject({}),
+      isReadOnly: () => true,
+      async *call(_input, context) {
+        const inbox = context.services.inbox!;
+        inbox.deliver('<event>first</event>', { onTaken: () => taken.push('first') });
+        const later = new Promise<void>((resolve) => {
+          setTimeout(() => {
+            inbox.deliver('<event>second</event>', { onTaken: () => taken.push('second') });
+            resolve();
+          }, 30);
+        });
+        inbox.hold(later);
+        return { data: 'watching' };
+      },
+    });
+    let seenAtSecondRequest: string[] = [];
+    model = await startFakeModel('anthropic', [
+      reply.toolUse('Watch', {}),
+      () => {
+        seenAtSecondRequest = [...taken];
+        return reply.text('Got the first event.');
+      },
+      reply.text('Got the second event.'),
+    ]);
+    await runQuery(
+      await loopOptions(world, model, { prompt: 'watch', tools: [watcher], decide: allowAllDecider }),
+    );
+    const bodies = model.requests().map((r) => JSON.stringify(r.body.messages));
+    expect(bodies[1]).toContain('<event>first</event>');
+    expect(seenAtSecondRequest).toEqual(['first']);
+    expect(bodies[2]).toContain('<event>second</event>');
+    expect(taken).toEqual(['first', 'second']);
+  });
+});

@@ -7,7 +7,13 @@
  */
 import { parseMcpToolName } from '../../core/mcp-names.js';
 import type { PermissionBehavior, PermissionRule, RuleSource } from '../../core/permission-types.js';
-import { canonicalToolName, EDIT_FAMILY_NAMES, toolNamesOf, traitsFor } from '../../core/tool-traits.js';
+import {
+  canonicalToolName,
+  EDIT_FAMILY_NAMES,
+  TOOL_TRAITS,
+  toolNamesOf,
+  traitsFor,
+} from '../../core/tool-traits.js';
 import { compileDomainPattern } from './domain-pattern.js';
 import { classifyRule, parseRuleText, type RuleKind } from './parse-rule.js';
 import { type CompiledPathPattern, compilePathPattern, type PathAnchors } from './path-pattern.js';
@@ -70,8 +76,15 @@ function toolNameMatcher(name: string, behavior: PermissionBehavior): (toolName:
   const family: ReadonlySet<string> =
     canonicalToolName(name) === 'Edit' && behavior !== 'allow'
       ? EDIT_FAMILY_NAMES
-      : new Set(toolNamesOf(name));
+      : new Set([...toolNamesOf(name), ...shellRuleTakers(canonicalToolName(name))]);
   return (t) => family.has(t);
+}
+
+/** Names of the tools whose commands `tool`'s rules also govern (`Bash` → Monitor; core/tool-traits.ts). */
+function shellRuleTakers(tool: string): string[] {
+  return [...TOOL_TRAITS.values()]
+    .filter((t) => t.shellRulesOf === tool)
+    .flatMap((t) => [t.name, ...t.aliases]);
 }
 
 const INTERPRETERS = new Set([

@@ -67,6 +67,8 @@ export const HOOK_EVENT_NAMES = [
   'PostCompact',
   'TaskCreated',
   'TaskCompleted',
+  'WorktreeCreate',
+  'WorktreeRemove',
 ] as const;
 export type HookEventName = (typeof HOOK_EVENT_NAMES)[number];
 

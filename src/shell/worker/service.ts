@@ -7,7 +7,8 @@
  *   `analysisDeadlineMs`), else 1000 ms;
  * - whether analyses run in worker threads (pool.ts): off unless `configureShellAnalysis({workers})`
  *   turns them on (the servers do); `GANTRY_ANALYSIS_WORKERS=0` keeps them off, `=N` sets the size;
- * - `analyzeCommandOffThread`: through the pool when it runs, else in this thread (within the
+ * - `analyzeCommandOffThread`: through the pool when it runs (a short command, `INLINE_MAX_CHARS`,
+ *   is first tried in this thread within `SYNC_DEADLINE_MS`), else in this thread (within the
  *   budget); the result is remembered briefly, so the synchronous questions asked about the same
  *   call (`analyzeCommandCached`: read-only? concurrency-safe? which sub-commands ran?) do not
  *   analyse it again. Without a remembered result and with workers on, the synchronous path only
@@ -27,6 +28,12 @@ import { defaultWorker, type WorkerSpec } from './entry.js';
 export const SYNC_DEADLINE_MS = 25;
 /** Longest command the synchronous path analyses in this thread while workers run (characters). */
 export const SYNC_MAX_CHARS = 4096;
+/**
+ * Longest command `analyzeCommandOffThread` analyses in this thread first while workers run
+ * (characters), within `SYNC_DEADLINE_MS`: most commands are this short, and a worker round trip
+ * costs more than their analysis (two thread wake-ups, which a loaded machine makes slow).
+ */
+export const INLINE_MAX_CHARS = 1024;
 
 export interface ShellAnalysisConfig {
   /** Deadline of one analysis (ms); the environment variable still wins. */
@@ -105,7 +112,18 @@ export async function analyzeCommandOffThread(
 ): Promise<CommandAnalysis> {
   await initShellParser();
   const deadlineMs = o.deadlineMs ?? shellAnalysisDeadlineMs();
-  const analysis = pool
+  let analysis: CommandAnalysis | undefined;
+  if (pool && command.length <= INLINE_MAX_CHARS) {
+    // Short: here first, within the synchronous path's deadline; one that does not finish in it
+    // goes to a worker with the full deadline.
+    const quick = analyzeCommand(command, {
+      cwd: o.cwd,
+      home: o.home,
+      deadlineMs: Math.min(SYNC_DEADLINE_MS, deadlineMs),
+    });
+    if (!quick.findings.some((f) => f.id === 'ANALYSIS_DEADLINE')) analysis = quick;
+  }
+  analysis ??= pool
     ? await pool.analyze(command, { cwd: o.cwd, home: o.home, deadlineMs })
     : analyzeCommand(command, { cwd: o.cwd, home: o.home, deadlineMs });
   recent.set(key(command, o), analysis);

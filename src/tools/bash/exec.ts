@@ -14,6 +14,7 @@
  * both are stopped together.
  */
 import { spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { closeSync, constants as fsConstants, openSync, readdirSync, readFileSync } from 'node:fs';
 import {
   newProcessTag,
@@ -39,6 +40,8 @@ export type StopSignal = 'SIGTERM' | 'SIGKILL';
 
 export interface RunningProcess {
   pid: number;
+  /** The command's stdout, when it was started with `stdoutPipe` (stderr still goes to the file). */
+  stdout?: Readable;
   exited: Promise<ExitInfo>;
   /** Set once `terminate` was called. */
   readonly stopReason: StopReason | undefined;
@@ -193,6 +196,11 @@ export interface StartProcessOptions {
   graceMs: number;
   /** Do not keep the host's event loop alive for this process (background tasks). */
   unref?: boolean;
+  /**
+   * Hand stdout to the caller as a pipe (`RunningProcess.stdout`) instead of the output file: the
+   * Monitor tool reads it line by line. stderr still goes to the output file.
+   */
+  stdoutPipe?: boolean;
 }
 
 /**
@@ -212,7 +220,7 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     child = spawn(spec.file, spec.args, {
       cwd: spec.cwd,
       env: { ...spec.env, [PROCESS_TAG_ENV]: tag },
-      stdio: ['ignore', fd, fd],
+      stdio: ['ignore', options.stdoutPipe ? 'pipe' : fd, fd],
       detached: true,
       windowsHide: true,
     });
@@ -313,6 +321,7 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
 
   const handle: RunningProcess = {
     pid,
+    ...(child.stdout ? { stdout: child.stdout } : {}),
     exited,
     get stopReason() {
       return stopReason;

@@ -23,11 +23,21 @@
  * is then re-resolved after opening and compared, and the descriptor's device and inode must match
  * the path's (a narrower window, not a closed one).
  */
-import { constants, existsSync, type Stats } from 'node:fs';
+import {
+  close as closeFd,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readFile as readFd,
+  readlinkSync,
+  type Stats,
+} from 'node:fs';
 import { type FileHandle, lstat, mkdir, open, readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolUseContext } from '../../core/index.js';
-import { ToolExecutionError } from '../../core/index.js';
+import { AbortError, ToolExecutionError } from '../../core/index.js';
 
 const PROC_FD = '/proc/self/fd';
 const HAS_PROC_FD = existsSync(PROC_FD);
@@ -117,12 +127,12 @@ export async function openCheckedFile(
   filePath: string,
   displayPath = filePath,
 ): Promise<CheckedFile | 'missing'> {
+  // The open and its checks are synchronous system calls: each is a few microseconds on a local
+  // file, where a thread-pool round trip per call costs more than the call (a small Read is mostly
+  // this). The contents are still read asynchronously (`readAll`).
   // A device, socket or FIFO is described without opening it (opening one can have effects); the
   // descriptor's own type is checked again after the open.
-  const named = await lstat(filePath).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
+  const named = lstatSync(filePath, { throwIfNoEntry: false });
   if (named && !named.isFile() && !named.isDirectory() && !named.isSymbolicLink()) {
     return {
       readAll: () => Promise.reject(new Error(`${displayPath} is not a regular file`)),
@@ -132,9 +142,9 @@ export async function openCheckedFile(
       close: async () => undefined,
     };
   }
-  let handle: FileHandle;
+  let fd: number;
   try {
-    handle = await open(filePath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    fd = openSync(filePath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return 'missing';
@@ -147,15 +157,54 @@ export async function openCheckedFile(
     }
     throw error;
   }
-  await verify(handle, filePath, displayPath);
-  const info = await handle.stat();
+  // Closed once: a descriptor number is reused by the next open, so a second close could close it.
+  let open = true;
+  const close = (): Promise<void> =>
+    new Promise((resolve) => {
+      if (!open) return resolve();
+      open = false;
+      closeFd(fd, () => resolve());
+    });
+  try {
+    await verifyFd(fd, filePath, displayPath);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const info = fstatSync(fd);
   return {
-    readAll: (options) => handle.readFile(options?.signal ? { signal: options.signal } : {}),
+    readAll: (options) =>
+      new Promise<Buffer>((resolve, reject) => {
+        if (options?.signal?.aborted) return reject(new AbortError('The read was aborted.'));
+        readFd(fd, (error, bytes) => (error ? reject(error) : resolve(bytes)));
+      }),
     path: filePath,
-    ioPath: HAS_PROC_FD ? procFdOf(handle.fd) : filePath,
+    ioPath: HAS_PROC_FD ? procFdOf(fd) : filePath,
     stat: info,
-    close: () => handle.close().catch(() => undefined),
+    close,
   };
+}
+
+/** `verify` for a raw descriptor (openCheckedFile): throws PathChangedError unless `fd` is `expected`. */
+async function verifyFd(fd: number, expected: string, displayPath: string): Promise<void> {
+  let actual: string | undefined;
+  if (HAS_PROC_FD) {
+    try {
+      actual = readlinkSync(`${PROC_FD}/${fd}`);
+    } catch {
+      actual = undefined;
+    }
+  }
+  if (actual === undefined) {
+    // No /proc: compare the path re-resolved now and the descriptor's identity with the path's.
+    const real = await realpath(expected).catch(() => '');
+    const fromFd = fstatSync(fd);
+    const fromPath = await stat(expected).catch(() => undefined);
+    actual =
+      real === expected && fromPath?.ino === fromFd.ino && fromPath?.dev === fromFd.dev ? expected : real;
+  }
+  if (actual !== expected)
+    throw new PathChangedError(displayPath, `the opened file is ${actual || 'somewhere else'}`);
 }
 
 /** A directory opened and verified to be the checked path. */

@@ -11,6 +11,7 @@
  *   needs it). UTF-16LE files are re-encoded to UTF-8 chunk by chunk before splitting.
  */
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { AbortError, hashContent, ToolInputError } from '../../core/index.js';
@@ -27,6 +28,8 @@ import { splitLines, truncateLine } from '../file-io/line-numbers.js';
 
 /** Files up to this size (8 MiB) are read whole. */
 export const WHOLE_READ_MAX_BYTES = 8 * 1024 * 1024;
+/** Files up to this size (256 KiB) are read in one synchronous call: less than a thread-pool round trip. */
+export const SYNC_READ_MAX_BYTES = 256 * 1024;
 const STREAM_CHUNK_BYTES = 4 * 1024 * 1024;
 const HEAD_BYTES = 64 * 1024;
 
@@ -79,7 +82,11 @@ export async function readTextWindow(filePath: string, request: TextWindowReques
 }
 
 async function readWhole(filePath: string, request: TextWindowRequest): Promise<TextWindow> {
-  const bytes = await readFile(filePath, request.signal ? { signal: request.signal } : {});
+  if (request.signal?.aborted) throw new AbortError('Read was aborted.');
+  const bytes =
+    request.sizeBytes <= SYNC_READ_MAX_BYTES
+      ? readFileSync(filePath)
+      : await readFile(filePath, request.signal ? { signal: request.signal } : {});
   if (looksBinary(bytes.subarray(0, BINARY_SNIFF_BYTES))) throw binaryError(request.displayPath ?? filePath);
   const encoding = detectEncoding(bytes);
   const text = decodeText(bytes, encoding);

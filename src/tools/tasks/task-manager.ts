@@ -5,14 +5,18 @@
  */
 import type { BackgroundTaskInfo } from '../../core/index.js';
 
-/** Claude Code's task type names, as TaskOutput reports them. */
-export function taskTypeName(kind: BackgroundTaskInfo['kind']): 'local_bash' | 'local_agent' {
-  return kind === 'bash' ? 'local_bash' : 'local_agent';
+/** The task type names TaskOutput and TaskStop report (Claude Code's; `local_monitor` is Gantry's). */
+export type TaskTypeName = 'local_bash' | 'local_agent' | 'local_monitor';
+
+/** The task type name of a task kind. */
+export function taskTypeName(kind: BackgroundTaskInfo['kind']): TaskTypeName {
+  return kind === 'bash' ? 'local_bash' : kind === 'monitor' ? 'local_monitor' : 'local_agent';
 }
 
 /** Summary line of a finished task, as in Claude Code's notifications. */
 export function taskEndSummary(task: BackgroundTaskInfo, timedOutAfterMs?: number): string {
-  const what = task.kind === 'bash' ? 'Background command' : 'Background agent';
+  const what =
+    task.kind === 'bash' ? 'Background command' : task.kind === 'monitor' ? 'Monitor' : 'Background agent';
   const name = `${what} "${task.description}"`;
   if (timedOutAfterMs !== undefined)
     return `${name} timed out after ${Math.round(timedOutAfterMs / 1000)}s and was stopped`;

@@ -19,7 +19,7 @@ import { gantryTraits } from '../../core/tool-traits.js';
 import { compileLinearRegex, type LinearRegex } from '../ripgrep/linear-regex.js';
 import { taskOutputDescriber } from './describe.js';
 import { readNewOutput } from './read-task-output.js';
-import { taskTypeName } from './task-manager.js';
+import { type TaskTypeName, taskTypeName } from './task-manager.js';
 
 const description = readFileSync(
   fileURLToPath(new URL('./task-output.prompt.md', import.meta.url)),
@@ -62,7 +62,7 @@ export interface TaskOutputData {
   retrieval_status: 'success' | 'timeout' | 'not_ready';
   task: {
     task_id: string;
-    task_type: 'local_bash' | 'local_agent';
+    task_type: TaskTypeName;
     status: BackgroundTaskInfo['status'];
     description: string;
     output: string;

@@ -14,7 +14,7 @@ import { getOwn } from '../../core/get-own.js';
 import { buildTool, ToolExecutionError, ToolInputError, type ToolUseContext } from '../../core/index.js';
 import { gantryTraits } from '../../core/tool-traits.js';
 import { taskStopDescriber } from './describe.js';
-import { taskTypeName } from './task-manager.js';
+import { type TaskTypeName, taskTypeName } from './task-manager.js';
 import { unknownTaskError } from './task-output.tool.js';
 
 const description = readFileSync(
@@ -38,7 +38,7 @@ export type TaskStopInput = z.infer<typeof TaskStopInput>;
 export interface TaskStopData {
   message: string;
   task_id: string;
-  task_type: 'local_bash' | 'local_agent';
+  task_type: TaskTypeName;
   command?: string;
 }
 

@@ -1,0 +1,44 @@
+/**
+ * Bundle entry of `gantry check` (dist/fast/gantry-check.mjs): when the resident hook server runs
+ * (hook/hook-daemon.ts, started by `gantry hook`), a plain check is forwarded to it over the hook's
+ * trusted socket (hook/hook-client.ts) and its answer printed, so the check costs about one Node
+ * start; the server answers with the same code and output as the in-process check
+ * (check-server.ts). Otherwise — no server, `GANTRY_HOOK_DAEMON=0`, a socket that is not trusted, no
+ * answer within `GANTRY_HOOK_DAEMON_TIMEOUT_MS`, `--hooks`, help or a malformed command line — the
+ * check runs in this process (dist/fast/gantry-check-local.mjs, check-entry.ts). A check never
+ * starts a server itself.
+ */
+import { fileURLToPath } from 'node:url';
+import { parseCheckArgs } from './check-args.js';
+import { exitQuietlyOnClosedPipe } from './closed-pipe.js';
+import {
+  askDaemon,
+  daemonEnabled,
+  FORWARDED_ENV,
+  type HookWireAnswer,
+  socketPathFor,
+} from './hook/hook-client.js';
+
+const args = process.argv.slice(3);
+const env = process.env;
+const parsed = parseCheckArgs(args);
+let answer: HookWireAnswer | undefined;
+if (parsed && !parsed.options.hooks && daemonEnabled(env)) {
+  const forwarded: Record<string, string> = {};
+  for (const k of FORWARDED_ENV) if (env[k] !== undefined) forwarded[k] = env[k] as string;
+  // the server's socket is named after the hook bundle beside this file
+  const hookBundle = fileURLToPath(new URL('./gantry-hook.mjs', import.meta.url));
+  answer = await askDaemon(
+    socketPathFor(hookBundle, env),
+    { kind: 'check', stdin: '', argv: args, env: forwarded, cwd: process.cwd() },
+    Number(env.GANTRY_HOOK_DAEMON_TIMEOUT_MS) || 3000,
+  );
+}
+if (answer) {
+  exitQuietlyOnClosedPipe();
+  process.stdout.write(answer.stdout);
+  if (answer.stderr) process.stderr.write(answer.stderr);
+  process.exitCode = answer.exitCode;
+} else {
+  await import(new URL('./gantry-check-local.mjs', import.meta.url).href);
+}
