@@ -44,7 +44,7 @@ const scenarios = {
       : finish(request),
   share: (turn: number, request: never, dir: string) =>
     turn === 0
-      ? reply.toolUse('Bash', { command: `sleep 1 && echo shared >> ${dir}/ledger` }, { id: 'toolu_share_1' })
+      ? reply.toolUse('Bash', { command: `sleep 2 && echo shared >> ${dir}/ledger` }, { id: 'toolu_share_1' })
       : finish(request),
 };
 
@@ -216,7 +216,7 @@ describe.skipIf(!postgresBinaries())(
     });
 
     it('three workers share one queue: a JSONL file of tasks spreads over all of them', async () => {
-      const dirs = Array.from({ length: 6 }, (_, i) => dirFor(`share-${i}`));
+      const dirs = Array.from({ length: 9 }, (_, i) => dirFor(`share-${i}`));
       const file = path.join(world.dir, 'tasks.jsonl');
       writeFileSync(
         file,
@@ -236,7 +236,7 @@ describe.skipIf(!postgresBinaries())(
         .split('\n')
         .filter(Boolean)
         .map((l) => JSON.parse(l) as Submitted);
-      expect(results).toHaveLength(6);
+      expect(results).toHaveLength(9);
       for (const x of results) expect(x.output?.result).toMatch(/^done ok/);
       expect(new Set(results.map((x) => x.output?.workerId))).toEqual(
         new Set(['serve-1', 'serve-2', 'serve-3']),
