@@ -2,12 +2,12 @@
 // The rooms and what each may import are described in docs/architecture.md ("Rooms").
 //
 // Rooms from the bottom up; a room may import only the rooms listed before it:
-//   core → shell → permissions → sandbox → tools → runtime → mcp → model → loop → agents → cli
+//   core → shell → permissions → sandbox → tools → runtime → mcp → model → loop → agents → fleet → cli
 // Tests (`*.test.ts`, `*.test-d.ts`, test-support files, fixtures), `src/testing/` and the dev tooling
 // listed in scripts/package-layout.cjs may import any room; no shipped file may import them.
 
 /** Bottom first. */
-const ROOMS = ['core', 'shell', 'permissions', 'sandbox', 'tools', 'runtime', 'mcp', 'model', 'loop', 'agents', 'cli'];
+const ROOMS = ['core', 'shell', 'permissions', 'sandbox', 'tools', 'runtime', 'mcp', 'model', 'loop', 'agents', 'fleet', 'cli'];
 
 /** Files that exist for tests and benches only, and dev tooling: never part of the built package. */
 const { NOT_SHIPPED: TEST_ONLY } = require('./scripts/package-layout.cjs');
