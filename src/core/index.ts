@@ -129,6 +129,9 @@ export {
 export type {
   BackgroundTaskRegistry,
   DeliveryOptions,
+  DeliverySource,
+  PendingKind,
+  SessionDisposable,
   SessionInbox,
   SessionResource,
   SessionResources,
@@ -147,4 +150,9 @@ export type {
   SessionWorkingDirectory,
   WorkingDirectoryChange,
 } from './services.js';
-export { type ReminderView, systemReminderText, type ToolReminders } from './reminders.js';
+export {
+  type AfterCallView,
+  type ReminderView,
+  systemReminderText,
+  type ToolReminders,
+} from './reminders.js';

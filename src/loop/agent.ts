@@ -36,6 +36,7 @@ import { loadMcpToolPool } from './mcp-tool-pool.js';
 import { query } from './query.js';
 import { readManagedToolLimits } from './thresholds.js';
 import { readWebSettings } from './web-settings-files.js';
+import { readLspSettings } from './lsp-settings-files.js';
 import { defaultGantryHome, latestTranscript } from './transcript/paths.js';
 import { resumeSession } from './transcript/reader.js';
 import type { InputQueue, Query, QueryOptions, QueryPrompt, ToolResultLimits } from './types.js';
@@ -191,6 +192,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
       : getAllBaseTools({
           modelProvider: modelClient.provider,
           ...(settings ? { web: readWebSettings(settings).web } : {}),
+          ...(settings ? { lspServers: readLspSettings(settings, cwd).servers } : {}),
           ...(options.env ? { env: options.env } : {}),
         });
     return builtInTools;

@@ -3,6 +3,7 @@
  * by loop/types.ts.
  */
 import type { PermissionMode } from '../core/permission-types.js';
+import type { DeliverySource } from '../core/services.js';
 import type { HookMatcherConfig } from '../permissions/settings/types.js';
 
 // ─────────────────────────────────────────────────────────────────────────────────────────────
@@ -48,6 +49,8 @@ export interface SessionStartHookInput extends BaseHookInput {
 export interface UserPromptSubmitHookInput extends BaseHookInput {
   hook_event_name: 'UserPromptSubmit';
   prompt: string;
+  /** Set when the prompt was not typed: `loop_wakeup` (a ScheduleWakeup), `schedule_wakeup` (a cron job). */
+  source?: DeliverySource;
 }
 export interface PreToolUseHookInput extends BaseHookInput {
   hook_event_name: 'PreToolUse';

@@ -126,6 +126,7 @@ export async function* runPrompt(
       ...hookBase(s, 'UserPromptSubmit', promptId),
       hook_event_name: 'UserPromptSubmit',
       prompt: promptText(content),
+      ...(input.source ? { source: input.source } : {}),
     },
     { signal: ctl.signal },
   );

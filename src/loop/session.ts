@@ -22,7 +22,7 @@ import { bridgeCanUseTool, loopDecider } from './permissions.js';
 import { assembleSystemPrompt } from './prompt/assemble.js';
 import { environmentFacts, findGitRoot, gitSnapshot, sessionContextText } from './prompt/environment.js';
 import { loadMemoryFiles } from './prompt/memory.js';
-import { toolSessionContexts } from './reminders.js';
+import { toolAfterCallMessage, toolSessionContexts } from './reminders.js';
 import { UntilNextPrompt } from './until-next-prompt.js';
 import { createToolRunner, type PostCallSeam, type ToolRunner } from './tool-runner.js';
 import { defaultGantryHome, transcriptPathFor } from './transcript/paths.js';
@@ -268,7 +268,12 @@ export async function createLoopSession(
         }
       : {}),
     ...(options.toolResultLimits ? { limits: options.toolResultLimits } : {}),
-    postCall: (event) => postCall(session)(event),
+    postCall: async (event) => {
+      const hooked = await postCall(session)(event);
+      const reminder = await toolAfterCallMessage(session, event);
+      if (!reminder) return hooked;
+      return { newMessages: [...(hooked?.newMessages ?? []), reminder] };
+    },
     modelClient: options.modelClient,
     ...(options.taskRegistry ? { tasks: options.taskRegistry } : {}),
     ...(options.runSubagent ? { runSubagent: options.runSubagent } : {}),
@@ -281,6 +286,8 @@ export async function createLoopSession(
           session.inboxBridge.deliver(text, options);
         },
         hold: (until: Promise<unknown>) => session.inboxBridge?.hold(until),
+        whenPending: (signal: AbortSignal) =>
+          session.inboxBridge?.whenPending?.(signal) ?? Promise.resolve(undefined),
       },
       ...(writer ? { sessionStateDir: transcriptPath.replace(/\.jsonl$/, '') } : {}),
       onWorkingDirectoryChange: (dir: string) => session.hooks.setCwd(dir),

@@ -17,7 +17,7 @@
 import type { Message, UserContentBlock } from '../core/messages.js';
 import type { ModelClient, ModelToolDefinition, ThinkingRequest } from '../core/model-client.js';
 import type { PermissionDecider, PermissionMode } from '../core/permission-types.js';
-import type { SubagentRunner } from '../core/services.js';
+import type { DeliverySource, SubagentRunner } from '../core/services.js';
 import type { AnyTool } from '../core/tool.js';
 import type { CostState } from '../model/cost.js';
 import type { PermissionEngine } from '../permissions/engine.js';
@@ -43,6 +43,11 @@ export interface UserInputMessage {
   uuid?: string;
   /** The host composed this message itself (not typed by a person); recorded, not interpreted. */
   isSynthetic?: boolean;
+  /**
+   * A scheduled prompt's origin (a wake-up, a cron job; core/services.ts `DeliverySource`): the
+   * UserPromptSubmit hook gets it as `source`. Absent: the person (or the SDK host) sent it.
+   */
+  source?: DeliverySource;
 }
 
 /**

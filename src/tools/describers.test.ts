@@ -180,8 +180,9 @@ describe('tool objects, the trait table and the describers agree', () => {
       ['TaskOutput', { task_id: 'b1' }],
       ['TaskStop', { task_id: 'b1' }],
       ['Sleep', { duration_ms: 10 }],
+      ['LSP', { operation: 'hover', filePath: 'link/a.ts', line: 1, character: 1 }],
     ])('%s %j', async (name, input) => {
-      const tools = await getAllBaseTools({ features: { SLEEP: true } });
+      const tools = await getAllBaseTools({ features: { SLEEP: true, LSP: true } });
       const tool = tools.find((t) => t.name === name);
       if (!tool) throw new Error(`no tool ${name}`);
       const runtime = createToolRuntime({

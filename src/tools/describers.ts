@@ -18,11 +18,14 @@ import { bashDescriber, type DescribeCommand, monitorDescriber } from './bash/de
 import { editDescriber } from './edit/describe.js';
 import { globDescriber } from './glob/describe.js';
 import { grepDescriber } from './grep/describe.js';
+import { lspDescriber } from './lsp/describe.js';
 import { notebookEditDescriber } from './notebook-edit/describe.js';
 import { readDescriber } from './read/describe.js';
 import { sleepDescriber } from './sleep/describe.js';
 import { sendMessageDescriber } from './send-message/describe.js';
 import { listPeersDescriber, teamCreateDescriber, teamDeleteDescriber } from './teams/describe.js';
+import { scheduleWakeupDescriber } from './schedule-wakeup/describe.js';
+import { cronCreateDescriber, cronDeleteDescriber, cronListDescriber } from './cron/describe.js';
 import { taskOutputDescriber, taskStopDescriber } from './tasks/describe.js';
 import { webFetchDescriber } from './web-fetch/describe.js';
 import { webSearchDescriber } from './web-search/describe.js';
@@ -77,6 +80,11 @@ export function createToolDescribers(
     taskOutputDescriber,
     taskStopDescriber,
     sleepDescriber,
+    lspDescriber,
+    scheduleWakeupDescriber,
+    cronCreateDescriber,
+    cronDeleteDescriber,
+    cronListDescriber,
     webFetchDescriber,
     webSearchDescriber,
     agentDescriber,

@@ -12,6 +12,7 @@
  */
 import type { AnyTool } from '../core/index.js';
 import type { WebSettings } from '../core/web-settings.js';
+import type { LspServerConfig } from './lsp/config.js';
 import { BashTool, createBashTool } from './bash/bash.tool.js';
 import type { BashSandbox } from './bash/spawn-spec.js';
 import { GlobTool } from './glob/glob.tool.js';
@@ -142,7 +143,17 @@ export { findToolByName } from '../core/tool.js';
 export { canonicalToolName, type RuleKind, type ToolTraits, traitsOf } from '../core/tool-traits.js';
 
 /** Named feature flags guarding conditional tools. */
-export const FEATURE_FLAGS = ['SLEEP', 'MONITOR', 'WORKTREE', 'BROWSER', 'SEND_MESSAGE', 'TEAMS'] as const;
+export const FEATURE_FLAGS = [
+  'SLEEP',
+  'MONITOR',
+  'WAKEUP',
+  'CRON',
+  'WORKTREE',
+  'BROWSER',
+  'SEND_MESSAGE',
+  'TEAMS',
+  'LSP',
+] as const;
 export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
 
 /** Registry configuration: explicit feature switches (override the environment). */
@@ -171,6 +182,8 @@ export interface ToolRegistryConfig {
    * default `process.cwd()`) and the home for user skills (default the OS home).
    */
   skills?: SkillToolOptions;
+  /** The language servers of the LSP tool (settings `lspServers`, checked by `parseLspServers`). */
+  lspServers?: readonly LspServerConfig[];
   /**
    * Tool names the user named explicitly (`--tools`, `--allowedTools`): a named `TodoWrite` is
    * offered beside the Task tools (Claude Code documentation, "Tools reference": naming a to-do
@@ -249,6 +262,18 @@ export async function getAllBaseTools(config: ToolRegistryConfig = {}): Promise<
           }),
         ]
       : []),
+    ...(feature('LSP', config)
+      ? [
+          (await import('./lsp/lsp.tool.js')).createLspTool({
+            servers: config.lspServers ?? [],
+            ...(config.env ? { env: config.env } : {}),
+          }),
+        ]
+      : []),
+    ...(feature('WAKEUP', config)
+      ? [(await import('./schedule-wakeup/schedule-wakeup.tool.js')).ScheduleWakeupTool]
+      : []),
+    ...(feature('CRON', config) ? (await import('./cron/cron-tools.js')).CRON_TOOLS : []),
   ];
 }
 

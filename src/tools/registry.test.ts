@@ -13,6 +13,7 @@ import { buildTool } from '../core/index.js';
 import { makeTempDir } from '../testing/runtime-fixtures.js';
 import { REPO_ROOT } from '../testing/shared-data.js';
 import { type FeatureFlag, feature, filterEnabledTools, getAllBaseTools, getTools } from './index.js';
+import { parseLspServers } from './lsp/config.js';
 
 const run = promisify(execFile);
 
@@ -51,8 +52,37 @@ describe('getAllBaseTools', () => {
     expect(on.length).toBe(off.length + 1);
   });
 
+  it('includes LSP only when its flag is on; enabled only with a configured server', async () => {
+    const off = await getAllBaseTools({ env: {} });
+    const on = await getAllBaseTools({ env: { GANTRY_FEATURE_LSP: '1' } });
+    expect(off.map((t) => t.name)).not.toContain('LSP');
+    const lsp = on.find((t) => t.name === 'LSP');
+    expect(lsp?.isEnabled()).toBe(false);
+    const configured = await getAllBaseTools({
+      features: { LSP: true },
+      lspServers: parseLspServers(
+        { sh: { command: 'x', extensionToLanguage: { '.sh': 'shellscript' } } },
+        '/',
+      ).servers,
+    });
+    expect(configured.find((t) => t.name === 'LSP')?.isEnabled()).toBe(true);
+  });
+
+  it.each([
+    ['WAKEUP', ['ScheduleWakeup'], 'the self-paced loop'],
+    ['CRON', ['CronCreate', 'CronDelete', 'CronList'], 'the cron tools come together'],
+  ] as const)('includes the %s tools %j only when the flag is on (%s)', async (flag, names, _reason) => {
+    const off = await getAllBaseTools({ env: {} });
+    const on = await getAllBaseTools({ env: { [`GANTRY_FEATURE_${flag}`]: '1' } });
+    for (const name of names) {
+      expect(off.map((t) => t.name)).not.toContain(name);
+      expect(on.map((t) => t.name)).toContain(name);
+    }
+    expect(on.length).toBe(off.length + names.length);
+  });
+
   it('every tool has a unique name and no alias shadows another tool', async () => {
-    const tools = await getAllBaseTools({ features: { SLEEP: true } });
+    const tools = await getAllBaseTools({ features: { SLEEP: true, LSP: true, WAKEUP: true, CRON: true } });
     const names = tools.flatMap((t) => [t.name, ...t.aliases]);
     expect(new Set(names).size).toBe(names.length);
   });
@@ -97,6 +127,66 @@ describe('getAllBaseTools', () => {
       const on = await loadedModules('on');
       expect(on.loaded.some((l) => l.endsWith('/tools/sleep/sleep.tool.ts'))).toBe(true);
       expect(on.tools).toContain('Sleep');
+    });
+  });
+
+  describe('the scheduling tools are not even loaded when their flags are off', () => {
+    let temp: { dir: string; cleanup(): Promise<void> };
+    beforeEach(async () => {
+      temp = await makeTempDir();
+    });
+    afterEach(async () => {
+      await temp.cleanup();
+    });
+
+    const FOLDERS = ['/tools/schedule-wakeup/', '/tools/cron/', '/tools/scheduling/'];
+
+    /** The registry in a fresh Node process, reporting every module it loads under FOLDERS. */
+    async function probe(features: Record<string, boolean>): Promise<{ loaded: string[]; tools: string }> {
+      const script = path.join(temp.dir, 'probe-scheduling.mjs');
+      const hook = `export async function load(url, context, next) { if (${JSON.stringify(FOLDERS)}.some((f) => url.includes(f))) process.stdout.write('LOADED ' + url + '\\n'); return next(url, context); }`;
+      await writeFile(
+        script,
+        [
+          "import { register } from 'node:module';",
+          `register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}));`,
+          'const { getAllBaseTools } = await import(process.argv[2]);',
+          'const tools = await getAllBaseTools({ features: JSON.parse(process.argv[3]), env: {} });',
+          "console.log('TOOLS ' + tools.map((t) => t.name).join(','));",
+        ].join('\n'),
+      );
+      const registry = pathToFileURL(path.join(REPO_ROOT, 'src/tools/index.ts')).href;
+      const { stdout } = await run(
+        process.execPath,
+        ['--import', 'tsx', script, registry, JSON.stringify(features)],
+        { cwd: REPO_ROOT },
+      );
+      const lines = stdout.trim().split('\n');
+      return {
+        loaded: lines.filter((l) => l.startsWith('LOADED ')),
+        tools: lines.find((l) => l.startsWith('TOOLS ')) ?? '',
+      };
+    }
+
+    it('both off: nothing under schedule-wakeup/, cron/ or scheduling/ is loaded', async () => {
+      const off = await probe({ WAKEUP: false, CRON: false });
+      expect(off.loaded).toEqual([]);
+      expect(off.tools).not.toMatch(/ScheduleWakeup|Cron/);
+    });
+
+    it('WAKEUP on: the wake-up folder and the shared kernel load, the cron folder does not', async () => {
+      const on = await probe({ WAKEUP: true, CRON: false });
+      expect(on.loaded.some((l) => l.endsWith('/tools/schedule-wakeup/schedule-wakeup.tool.ts'))).toBe(true);
+      expect(on.loaded.some((l) => l.includes('/tools/scheduling/'))).toBe(true);
+      expect(on.loaded.filter((l) => l.includes('/tools/cron/'))).toEqual([]);
+      expect(on.tools).toContain('ScheduleWakeup');
+    });
+
+    it('CRON on: the cron folder loads, the wake-up folder does not', async () => {
+      const on = await probe({ WAKEUP: false, CRON: true });
+      expect(on.loaded.some((l) => l.endsWith('/tools/cron/cron-tools.ts'))).toBe(true);
+      expect(on.loaded.filter((l) => l.includes('/tools/schedule-wakeup/'))).toEqual([]);
+      expect(on.tools).toContain('CronCreate');
     });
   });
 });
@@ -217,5 +307,55 @@ describe('the MONITOR flag', () => {
     expect(on.loaded.some((l) => l.endsWith('/tools/monitor-ports.ts'))).toBe(true);
     expect(on.loaded.some((l) => l.includes('/node_modules/ws/'))).toBe(true);
     expect(on.tools).toContain('Monitor');
+  });
+});
+
+describe('LSP with its flag off is not even loaded', () => {
+  let temp: { dir: string; cleanup(): Promise<void> };
+  beforeEach(async () => {
+    temp = await makeTempDir();
+  });
+  afterEach(async () => {
+    await temp.cleanup();
+  });
+
+  /**
+   * Runs the registry in a fresh Node process with LSP on or off and a loader hook that reports the
+   * modules of tools/lsp/ and of the JSON-RPC libraries. The hook writes with `writeSync`: hooks run
+   * on their own thread, whose asynchronous stdout writes could be lost when the probe exits.
+   */
+  async function lspModules(state: 'on' | 'off'): Promise<{ loaded: string[]; tools: string[] }> {
+    const watch = ['/tools/lsp/', '/vscode-jsonrpc/', '/vscode-languageserver-protocol/'];
+    const hook = `import { writeSync } from 'node:fs'; export async function load(url, context, next) { if (${JSON.stringify(watch)}.some((w) => url.includes(w))) writeSync(1, 'LOADED ' + url + '\\n'); return next(url, context); }`;
+    const script = path.join(temp.dir, 'probe-lsp.mjs');
+    await writeFile(
+      script,
+      [
+        "import { register } from 'node:module';",
+        `register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}));`,
+        'const { getAllBaseTools } = await import(process.argv[2]);',
+        "const tools = await getAllBaseTools({ features: { LSP: process.argv[3] === 'on' }, env: {} });",
+        "console.log('TOOLS ' + tools.map((t) => t.name).join(','));",
+      ].join('\n'),
+    );
+    const registry = pathToFileURL(path.join(REPO_ROOT, 'src/tools/index.ts')).href;
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', script, registry, state], {
+      cwd: REPO_ROOT,
+    });
+    const lines = stdout.trim().split('\n');
+    return {
+      loaded: lines.filter((l) => l.startsWith('LOADED ')),
+      tools: (lines.find((l) => l.startsWith('TOOLS ')) ?? '').slice('TOOLS '.length).split(','),
+    };
+  }
+
+  it('off: neither tools/lsp/ nor vscode-jsonrpc is loaded; on: both are', async () => {
+    const off = await lspModules('off');
+    expect(off.loaded).toEqual([]);
+    expect(off.tools).not.toContain('LSP');
+    const on = await lspModules('on');
+    expect(on.loaded.some((l) => l.endsWith('/tools/lsp/lsp.tool.ts'))).toBe(true);
+    expect(on.loaded.some((l) => l.includes('/vscode-jsonrpc/'))).toBe(true);
+    expect(on.tools).toContain('LSP');
   });
 });

@@ -54,6 +54,7 @@ import { agentFeatureTools } from '../../agents/feature-tools.js';
 import { getAllBaseTools, planFileFor } from '../../tools/index.js';
 import { readFeatureSettings } from '../../loop/feature-settings-files.js';
 import { readWebSettings } from '../../loop/web-settings-files.js';
+import { readLspSettings } from '../../loop/lsp-settings-files.js';
 import { describerFor } from '../shared/guard.js';
 import { type MainAgent, mainAgentMcpConfig, mainAgentMode, resolveMainAgent } from './main-agent.js';
 import { readSettingsExtras } from './settings-extras.js';
@@ -319,6 +320,8 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
     warnings.push(...web.warnings);
     const features = readFeatureSettings(settings);
     warnings.push(...features.warnings);
+    const lsp = readLspSettings(settings, cwd);
+    warnings.push(...lsp.warnings);
     // Agent definitions' own MCP servers and hooks: names refer to this session's servers; a
     // project definition's commands run only in a trusted folder, as project settings hooks do.
     const agentHost: AgentHost = {
@@ -347,6 +350,7 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
         modelProvider: modelClient.config.provider,
         env: { ...env, ...extras.env },
         skills: { projectRoot: cwd, home },
+        lspServers: lsp.servers,
         named: namedTools(flags.tools, flags.allowedTools),
       })),
     ];
