@@ -2,18 +2,18 @@
 // The rooms and what each may import are described in docs/architecture.md ("Rooms").
 //
 // Rooms from the bottom up; a room may import only the rooms listed before it:
-//   core → shell → permissions → sandbox → tools → runtime → mcp → model → loop → agents → cli
+//   core → shell → permissions → sandbox → tools → runtime → mcp → model → loop → agents → fleet → cli
 // Tests (`*.test.ts`, `*.test-d.ts`, test-support files, fixtures), `src/testing/` and the dev tooling
 // listed in scripts/package-layout.cjs may import any room; no shipped file may import them.
 
 /** Bottom first. */
-const ROOMS = ['core', 'shell', 'permissions', 'sandbox', 'tools', 'runtime', 'mcp', 'model', 'loop', 'agents', 'cli'];
+const ROOMS = ['core', 'shell', 'permissions', 'sandbox', 'tools', 'runtime', 'mcp', 'model', 'loop', 'agents', 'fleet', 'cli'];
 
 /** Files that exist for tests and benches only, and dev tooling: never part of the built package. */
 const { NOT_SHIPPED: TEST_ONLY } = require('./scripts/package-layout.cjs');
 
 /** Shared kernels inside tools/: any tool folder may import them; they import no tool folder. */
-const TOOL_KERNELS = ['file-io', 'ripgrep', 'tasks'];
+const TOOL_KERNELS = ['file-io', 'ripgrep', 'tasks', 'scheduling'];
 
 const upward = ROOMS.slice(0, -1).map((room, i) => ({
   name: `room-${room}-imports-down-only`,

@@ -26,6 +26,7 @@ import { type LoopHandle, loopHandleOf } from '../loop/subagent-host.js';
 import type { ForwardedEventProgress, QueryEvent } from '../loop/types.js';
 import type { BackgroundTaskManager } from '../runtime/index.js';
 import { agentDescriber } from '../tools/agent/describe.js';
+import type { AgentHost } from './agent-scope.js';
 import { type AgentDefinition, BUILT_IN_AGENTS, DEFAULT_AGENT_TYPE, FORK_AGENT_TYPE } from './definitions.js';
 import { forkDirectiveText, waitForForkingMessage } from './fork.js';
 import { endTrackedRun, trackAgent } from './messaging/agent-directory.js';
@@ -80,6 +81,8 @@ export interface AgentToolOptions {
   agents?: readonly AgentDefinition[];
   /** Sub-agents running at once per session (default 20). */
   maxConcurrent?: number;
+  /** The hosting session's MCP servers, environment and trust, for definitions' own servers and hooks. */
+  host?: AgentHost;
   /** Agent teams on (feature-tools.ts): a `name` while the session leads a team starts a teammate. */
   teammates?: TeammateLauncher;
 }
@@ -276,6 +279,7 @@ export function createAgentTool(options: AgentToolOptions = {}) {
           ? { cwd: worktree.path, metaExtra: { worktree: { path: worktree.path, branch: worktree.branch } } }
           : {}),
         ...(context.agentId ? { parentAgentId: context.agentId } : {}),
+        ...(options.host ? { host: options.host } : {}),
       };
       const oneShot = definition.oneShot === true;
       // Addressable by SendMessage (id, or `name`) while it runs and after it ended.

@@ -83,10 +83,11 @@ export function filterToolsForAgent(options: FilterToolsOptions): AnyTool[] {
   });
 }
 
-const matches = (tool: AnyTool, name: string): boolean => tool.name === name || tool.aliases.includes(name);
+const matches = (tool: Pick<AnyTool, 'name' | 'aliases'>, name: string): boolean =>
+  tool.name === name || tool.aliases.includes(name);
 
 /** A `tools:` entry names a tool, or a server's tools (`mcp__server`, `mcp__server__*`). */
-function entryMatches(tool: AnyTool, entry: string): boolean {
+function entryMatches(tool: Pick<AnyTool, 'name' | 'aliases'>, entry: string): boolean {
   if (matches(tool, entry)) return true;
   if (!isMcpName(entry)) return false;
   if (entry.endsWith('__*')) return tool.name.startsWith(entry.slice(0, -1));
@@ -116,4 +117,15 @@ export function resolveAgentTools(
   const denied = definition.disallowedTools ?? [];
   if (denied.length) tools = tools.filter((t) => !denied.some((d) => entryMatches(t, d)));
   return { tools, missing };
+}
+
+/** Whether a definition's `tools` and `disallowedTools` keep a tool of this name (an MCP tool: no aliases). */
+export function definitionKeepsTool(
+  definition: Pick<AgentDefinition, 'tools' | 'disallowedTools'>,
+  name: string,
+): boolean {
+  const tool = { name, aliases: [] as string[] };
+  const list = definition.tools;
+  if (list && !list.includes('*') && !list.some((e) => entryMatches(tool, e))) return false;
+  return !(definition.disallowedTools ?? []).some((d) => entryMatches(tool, d));
 }

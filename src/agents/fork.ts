@@ -10,7 +10,9 @@
  *   message, then the directive.
  *
  * Two forks of the same turn therefore send requests that are byte-identical up to the directive
- * text (bench/agents.bench.ts measures it).
+ * text (bench/agents.bench.ts measures it). The fork's loop keeps a cache breakpoint on the last
+ * placeholder (`ResumedSession.sharedPrefix`), so the first fork writes that shared prefix and the
+ * others read it (docs/agent-wire.md, "Cache breakpoints").
  */
 import type { AssistantMessage, Message, UserContentBlock } from '../core/index.js';
 

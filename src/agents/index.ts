@@ -25,6 +25,7 @@ export {
   ASYNC_AGENT_ALLOWED_TOOLS,
   CUSTOM_AGENT_DISALLOWED_TOOLS,
   DEFAULT_MAX_AGENT_DEPTH,
+  definitionKeepsTool,
   filterToolsForAgent,
   resolveAgentTools,
 } from './filter-tools.js';
@@ -41,5 +42,6 @@ export {
   parseAgentFile,
 } from './load-agents.js';
 export { createSubagentRunner } from './subagent-runner.js';
+export { type AgentHost, type AgentScope, openAgentScope, parseAgentHooks } from './agent-scope.js';
 // SendMessage and the agent-team tools load only when their flag is on (docs/teams.md).
 export { type AgentFeatureTools, agentFeatureTools } from './feature-tools.js';

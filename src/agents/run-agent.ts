@@ -5,9 +5,11 @@
  *
  * Sequence: tools (the parent's, filtered for the agent; a fork gets the parent's exact list) →
  * mode (narrowed to the parent's) → decider (`narrowedDecider`) → sidechain transcript and meta →
- * the loop (`query()`) with its own abort signal chained to the parent call's → cleanup on every
- * exit path (done, error, abort, the consumer leaving): the child's loop is closed, the meta file
- * records how it ended, `onEnd` runs once.
+ * the definition's own MCP servers and hooks (agent-scope.ts) → the loop (`query()`) with its own
+ * abort signal chained to the parent call's, its SubagentStop hooks (the parent's and the
+ * definition's) asked when it stops, a block sending it back to work → cleanup on every exit path
+ * (done, error, abort, the consumer leaving): the child's loop is closed, its servers are closed,
+ * the meta file records how it ended.
  */
 import type { AnyTool, Message, PermissionMode } from '../core/index.js';
 import type { LoopHandle } from '../loop/subagent-host.js';
@@ -21,8 +23,10 @@ import type {
 } from '../loop/types.js';
 import { resolveModelAlias } from '../model/models.js';
 import { askAllDecider } from '../runtime/index.js';
+import { sessionDirFor } from '../tools/file-io/session-files.js';
 import type { AgentDefinition } from './definitions.js';
 import { FORK_AGENT_TYPE } from './definitions.js';
+import { type AgentHost, openAgentScope } from './agent-scope.js';
 import { filterToolsForAgent, resolveAgentTools } from './filter-tools.js';
 import type { AgentChannel } from './messaging/agent-directory.js';
 import { narrowedDecider, narrowingNote, narrowPermissionMode } from './narrow.js';
@@ -51,6 +55,8 @@ export interface RunAgentOptions {
   parentAgentId?: string;
   /** Extra lines for the meta file (worktree). */
   metaExtra?: Partial<SidechainMeta>;
+  /** The hosting session's world: its MCP servers, environment, trust (agent-scope.ts). */
+  host?: AgentHost;
   /** Continue this conversation (a finished agent resumed by SendMessage; its sidechain transcript). */
   resume?: ResumedSession;
   /** Bound to the child's loop while it runs, so SendMessage can deliver into it (messaging/). */
@@ -101,11 +107,25 @@ export function agentTools(parent: LoopHandle, definition: AgentDefinition, isAs
  */
 function childHooks(
   hooks: NonNullable<QueryOptions['settingsHooks']>,
+  own: NonNullable<QueryOptions['settingsHooks']> = {},
 ): NonNullable<QueryOptions['settingsHooks']> {
   const out: NonNullable<QueryOptions['settingsHooks']> = {};
-  for (const event of ['PostToolUse', 'PostToolUseFailure', 'PreCompact', 'PostCompact'] as const)
-    if (hooks[event]) out[event] = hooks[event];
+  for (const event of ['PostToolUse', 'PostToolUseFailure', 'PreCompact', 'PostCompact'] as const) {
+    const list = [...(hooks[event] ?? []), ...(own[event] ?? [])];
+    if (list.length) out[event] = list;
+  }
   return out;
+}
+
+/** The filtered tools with the definition's MCP tools added (an inline server's tool replaces the parent's of that name). */
+function withScopeTools(tools: AnyTool[], own: readonly AnyTool[], definition: AgentDefinition): AnyTool[] {
+  if (own.length === 0) return tools;
+  const kept = resolveAgentTools(
+    { disallowedTools: definition.disallowedTools ?? [], source: definition.source },
+    own,
+  ).tools;
+  const names = new Set(kept.map((t) => t.name));
+  return [...tools.filter((t) => !names.has(t.name)), ...kept];
 }
 
 /** Stable facts about the environment, appended to a sub-agent's own prompt. */
@@ -155,6 +175,20 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<QueryE
   };
   if (paths) writeSidechainMeta(paths.meta, meta);
 
+  const scope = isFork
+    ? undefined
+    : await openAgentScope(definition, {
+        host: options.host ?? {},
+        projectRoot: options.cwd ?? po.projectRoot ?? po.cwd,
+        cwd,
+        sessionDir: po.sessionDir ?? sessionDirFor(parent.sessionId, po.home),
+        agentId,
+      });
+  // Recorded in the meta file written when the child ends.
+  if (scope?.servers.length) meta.mcpServers = scope.servers;
+  if (scope?.notes.length) meta.scopeNotes = scope.notes;
+
+  let stopHooksRan = false;
   const engine = po.permissionEngine;
   const base = engine
     ? (request: Parameters<NonNullable<QueryOptions['decide']>>[0]) =>
@@ -174,9 +208,47 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<QueryE
     ...(po.additionalDirectories ? { additionalDirectories: po.additionalDirectories } : {}),
     sessionId: parent.sessionId,
     permissionMode: mode,
-    decide: narrowedDecider(base, () => parent.permissionMode()),
+    decide: (scope?.gate ?? ((d) => d))(
+      narrowedDecider(base, () => parent.permissionMode()),
+      {
+        sessionId: parent.sessionId,
+        transcriptPath: parent.transcriptPath,
+        projectRoot: options.cwd ?? po.projectRoot ?? po.cwd,
+      },
+    ),
     ...(po.canUseTool ? { canUseTool: po.canUseTool } : {}),
-    ...(po.settingsHooks ? { settingsHooks: childHooks(po.settingsHooks) } : {}),
+    settingsHooks: childHooks(po.settingsHooks ?? {}, scope?.loopHooks),
+    subagentStop: async ({ stopHookActive, lastAssistantMessage, signal }) => {
+      stopHooksRan = true;
+      const agent = {
+        agentId,
+        agentType: definition.agentType,
+        lastMessage: lastAssistantMessage,
+        stopHookActive,
+        ...(paths ? { agentTranscriptPath: paths.transcript } : {}),
+      };
+      const [fromParent, own] = await Promise.all([
+        parent.runSubagentHook('SubagentStop', agent, signal),
+        scope?.subagentStop?.(
+          {
+            session_id: parent.sessionId,
+            transcript_path: parent.transcriptPath,
+            cwd,
+            permission_mode: mode,
+            hook_event_name: 'SubagentStop',
+            agent_id: agentId,
+            agent_type: definition.agentType,
+            ...(paths ? { agent_transcript_path: paths.transcript } : {}),
+            stop_hook_active: stopHookActive,
+            last_assistant_message: lastAssistantMessage,
+          },
+          signal,
+        ),
+      ]);
+      const block = fromParent.block ?? own?.block;
+      const stop = fromParent.stop ?? own?.stop;
+      return { ...(block ? { block } : {}), ...(stop ? { stop } : {}) };
+    },
     ...(definition.maxTurns !== undefined ? { maxTurns: definition.maxTurns } : {}),
     ...(po.home ? { home: po.home } : {}),
     ...(po.sessionDir ? { sessionDir: po.sessionDir } : {}),
@@ -204,14 +276,25 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<QueryE
       messages: options.forkMessages ?? [],
       systemBlocks: parent.system.map((b) => ({ text: b.text, cached: b.cache_control !== undefined })),
       lastUuid: null,
+      // Sibling forks of the same turn send these messages too: the first one writes them.
+      sharedPrefix: true,
     };
     if (!paths) childOptions.resume.transcriptPath = '';
     if (po.thinking) childOptions.thinking = po.thinking;
     if (po.requestExtra) childOptions.requestExtra = po.requestExtra;
   } else {
-    childOptions.tools = tools;
+    childOptions.tools = withScopeTools(tools, scope?.tools ?? [], definition);
     childOptions.systemPrompt = definition.prompt;
-    childOptions.appendSystemPrompt = [note, environmentNote(cwd)].filter(Boolean).join('\n\n');
+    const serverNotes = scope?.notes.filter((n) => n.startsWith('MCP server')) ?? [];
+    childOptions.appendSystemPrompt = [
+      note,
+      environmentNote(cwd),
+      serverNotes.length
+        ? `Some of your MCP servers are not available:\n${serverNotes.map((n) => `- ${n}`).join('\n')}`
+        : '',
+    ]
+      .filter(Boolean)
+      .join('\n\n');
     childOptions.memory = !definition.omitMemory && po.memory !== false;
     if (options.resume) childOptions.resume = options.resume;
   }
@@ -286,14 +369,23 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<QueryE
         // The transcript itself is complete; a meta file that cannot be rewritten keeps its start state.
       }
     }
+    await scope?.close().catch(() => undefined);
   }
-  await parent
-    .runSubagentHook(
-      'SubagentStop',
-      { agentId, agentType: definition.agentType, ...(result?.result ? { lastMessage: result.result } : {}) },
-      new AbortController().signal,
-    )
-    .catch(() => undefined);
+  // A child that ended without stopping on its own (failed, killed) still gets its SubagentStop
+  // hooks, for the record; there is nothing left to send back to work.
+  if (!stopHooksRan)
+    await parent
+      .runSubagentHook(
+        'SubagentStop',
+        {
+          agentId,
+          agentType: definition.agentType,
+          ...(result?.result ? { lastMessage: result.result } : {}),
+          ...(paths ? { agentTranscriptPath: paths.transcript } : {}),
+        },
+        new AbortController().signal,
+      )
+      .catch(() => undefined);
   if (result?.permission_denials)
     for (const d of result.permission_denials)
       if (!denials.some((x) => x.tool_use_id === d.tool_use_id)) denials.push({ ...d, agent_id: agentId });

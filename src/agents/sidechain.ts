@@ -53,6 +53,10 @@ export interface SidechainMeta {
   /** Set when the requested mode was narrowed. */
   permissionNote?: string;
   worktree?: { path: string; branch: string };
+  /** The definition's own MCP servers and how they started. */
+  mcpServers?: { name: string; status: string; error?: string }[];
+  /** What of the definition's servers and hooks was left out or failed. */
+  scopeNotes?: string[];
   finished: boolean;
   status?: 'completed' | 'failed' | 'killed';
   error?: string;

@@ -9,10 +9,13 @@ import { ToolExecutionError, type SubagentRunner } from '../core/index.js';
 import { loopHandleOf } from '../loop/subagent-host.js';
 import { type AgentDefinition, BUILT_IN_AGENTS, DEFAULT_AGENT_TYPE, FORK_AGENT_TYPE } from './definitions.js';
 import { forkDirectiveText, waitForForkingMessage } from './fork.js';
+import type { AgentHost } from './agent-scope.js';
 import { runAgent } from './run-agent.js';
 import { newAgentId } from './sidechain.js';
 
-export function createSubagentRunner(options: { agents?: readonly AgentDefinition[] } = {}): SubagentRunner {
+export function createSubagentRunner(
+  options: { agents?: readonly AgentDefinition[]; host?: AgentHost } = {},
+): SubagentRunner {
   const agents = options.agents ?? BUILT_IN_AGENTS;
   return async (request, context) => {
     const parent = loopHandleOf(context);
@@ -51,6 +54,7 @@ export function createSubagentRunner(options: { agents?: readonly AgentDefinitio
       ...(request.model ? { model: request.model } : {}),
       ...(forkMessages ? { forkMessages } : {}),
       ...(context.agentId ? { parentAgentId: context.agentId } : {}),
+      ...(options.host ? { host: options.host } : {}),
     });
     for (;;) {
       const step = await run.next();

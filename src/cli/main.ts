@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { exitQuietlyOnClosedPipe } from './closed-pipe.js';
+import { registerFleetCommand } from './fleet/fleet-command.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -138,6 +139,8 @@ export function buildProgram(): Command {
       const { runServe } = await import('./serve/serve-command.js');
       process.exitCode = await runServe(o);
     });
+
+  registerFleetCommand(program);
 
   program
     .command('log')

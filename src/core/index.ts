@@ -129,6 +129,9 @@ export {
 export type {
   BackgroundTaskRegistry,
   DeliveryOptions,
+  DeliverySource,
+  PendingKind,
+  SessionDisposable,
   SessionInbox,
   SessionResource,
   SessionResources,

@@ -46,6 +46,13 @@ export interface ModelRequest {
   tools: readonly ModelToolDefinition[];
   maxTokens: number;
   thinking?: ThinkingRequest;
+  /**
+   * The end of a prefix that other requests share: `messages[message].content[block]` (a fork's
+   * context before its directive, which its sibling forks send too). Providers with explicit
+   * prompt caching keep a breakpoint there besides the moving one; others ignore it. Indexes that
+   * do not exist are ignored.
+   */
+  sharedPrefixEnd?: { readonly message: number; readonly block: number };
   /** Provider-specific extras passed through unchanged (e.g. Anthropic `metadata`, beta headers). */
   extra?: Readonly<Record<string, unknown>>;
 }

@@ -149,13 +149,36 @@ export interface UntilNextPromptControls {
 }
 
 /**
+ * Where a delivered text comes from when it is a prompt of its own rather than a tool event: the
+ * `source` the UserPromptSubmit hook sees (Claude Code's names). `loop_wakeup`: a ScheduleWakeup
+ * that came due; `schedule_wakeup`: a cron job that fired. Neither is the person typing.
+ */
+export type DeliverySource = 'loop_wakeup' | 'schedule_wakeup';
+
+/** How {@link SessionInbox.deliver} hands its text over. */
+export interface DeliveryOptions {
+  /**
+   * Set for a scheduled prompt: the text becomes a turn of its own (a synthetic user message
+   * with this source), never folded into a running turn; while a turn runs it waits for the turn
+   * to end. Absent: a tool event, folded into the next tool-result message of a running turn.
+   */
+  source?: DeliverySource;
+  /**
+   * Called once when the delivered text has been put into a message for the model (never, when
+   * the session ends first).
+   */
+  onTaken?: () => void;
+}
+
+/**
  * Hands text to the session's model later, outside the call that produced it (a Monitor event, a
  * fired cron prompt, a wake-up). The loop implements it; see docs/runtime.md "Session services".
  */
 export interface SessionInbox {
   /**
    * Delivers `text` to the model: inside the next tool-result message while a turn runs, or as a
-   * new (synthetic) user turn when the loop is idle. Throws when the session has ended.
+   * new (synthetic) user turn when the loop is idle; with `options.source` always as a turn of
+   * its own (see {@link DeliveryOptions}). Throws when the session has ended.
    * `options.onTaken` is called once, when the loop puts the text into a message for the model
    * (never, when the session ends first): a source that produces faster than the model reads
    * holds back what follows until then and sends it as one batch (the Monitor tool).
@@ -166,12 +189,22 @@ export interface SessionInbox {
    * host's background wait (`QueryOptions.backgroundWaitMs`). A sub-agent's loop is not held.
    */
   hold(until: Promise<unknown>): void;
+  /**
+   * Resolves as soon as something waits for the model (at once when something waits already):
+   * `'message'` for a message the person sent or a delivery, which the running turn's next
+   * request carries; `'scheduled'` for a scheduled prompt, which comes only once the turn ends.
+   * Resolves `undefined` when `signal` aborts first or the session ends. A tool that waits (Sleep)
+   * races its timer against it. Optional: a host without it has nothing to wake a waiting tool.
+   */
+  whenPending?(signal: AbortSignal): Promise<PendingKind | undefined>;
 }
 
-/** Options of {@link SessionInbox.deliver}. */
-export interface DeliveryOptions {
-  /** Called once when the delivered text has been put into a message for the model. */
-  onTaken?: () => void;
+/** What {@link SessionInbox.whenPending} found waiting. */
+export type PendingKind = 'message' | 'scheduled';
+
+/** Something a session shuts down when it ends (timers, connections). */
+export interface SessionDisposable {
+  dispose(): void | Promise<void>;
 }
 
 /** Something the session shuts down with itself (a language server, a connection). */
@@ -234,4 +267,10 @@ export interface SessionServices {
   readonly resources?: SessionResources;
   /** Moves the session to another working directory; absent: the host cannot move it. */
   readonly workingDirectory?: SessionWorkingDirectory;
+  /**
+   * Registers something to shut down with the session (a tool's timers) under a unique `name`;
+   * throws when the name is taken or the session is already disposed. Absent: the host does not
+   * dispose tool resources (the tool then keeps nothing beyond the call).
+   */
+  register?(name: string, resource: SessionDisposable): void;
 }

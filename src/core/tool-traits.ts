@@ -309,10 +309,10 @@ const ROWS: ReadonlyArray<readonly [string, Row]> = [
   ['WaitForMcpServers', { ...NO_EFFECT, subagents: 'never' }],
 
   // Scheduled prompts (what they later run is decided call by call), worktrees, session end.
-  ['CronCreate', NO_EFFECT],
-  ['CronDelete', NO_EFFECT],
-  ['CronList', NO_EFFECT],
-  ['ScheduleWakeup', { ...NO_EFFECT, subagents: 'never' }],
+  ['CronCreate', { shippedBy: 'gantry', ...NO_EFFECT }],
+  ['CronDelete', { shippedBy: 'gantry', ...NO_EFFECT }],
+  ['CronList', { shippedBy: 'gantry', ...NO_EFFECT }],
+  ['ScheduleWakeup', { shippedBy: 'gantry', ...NO_EFFECT, subagents: 'never' }],
   ['EnterWorktree', { shippedBy: 'gantry', subagents: 'never' }],
   ['ExitWorktree', { shippedBy: 'gantry', subagents: 'never' }],
   ['EndConversation', { ...NO_EFFECT, subagents: 'never' }],

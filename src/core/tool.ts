@@ -105,6 +105,13 @@ export interface Tool<Input extends AnyObject = AnyObject, Output = unknown, Pro
   readonly mcpInfo?: { serverName: string; toolName: string };
   /** What the tool adds to the conversation outside its calls (session context, reminders); see core/reminders.ts. */
   readonly reminders?: ToolReminders;
+  /**
+   * Starts what the tool keeps for a whole session, once, when a main session starts (before its
+   * first prompt), with the session's context: the Cron tools load the project's durable jobs and
+   * arm their timers. Optional; sub-agent sessions do not call it. A failure becomes a warning
+   * notice and never stops the session.
+   */
+  readonly startSession?: (context: ToolUseContext) => void | Promise<void>;
 
   /** Does the work. Yields progress events; returns the output. Honour `context.abortController.signal`. */
   call(input: Input, context: ToolUseContext): AsyncGenerator<Progress, ToolResult<Output>, void>;

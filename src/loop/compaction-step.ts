@@ -70,6 +70,7 @@ export async function* maybeCompact(
   if (!result) return false;
   s.usage.add(result.responseModel, result.usage);
   s.messages = result.messages;
+  s.sharedPrefixEnd = undefined;
   const post = s.estimator.estimate(s.messages);
   const w = s.writer;
   if (w) {

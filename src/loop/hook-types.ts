@@ -3,6 +3,7 @@
  * by loop/types.ts.
  */
 import type { PermissionMode } from '../core/permission-types.js';
+import type { DeliverySource } from '../core/services.js';
 import type { HookMatcherConfig } from '../permissions/settings/types.js';
 
 // ─────────────────────────────────────────────────────────────────────────────────────────────
@@ -48,6 +49,8 @@ export interface SessionStartHookInput extends BaseHookInput {
 export interface UserPromptSubmitHookInput extends BaseHookInput {
   hook_event_name: 'UserPromptSubmit';
   prompt: string;
+  /** Set when the prompt was not typed: `loop_wakeup` (a ScheduleWakeup), `schedule_wakeup` (a cron job). */
+  source?: DeliverySource;
 }
 export interface PreToolUseHookInput extends BaseHookInput {
   hook_event_name: 'PreToolUse';
@@ -79,6 +82,8 @@ export interface StopHookInput extends BaseHookInput {
   /** True when the session is already continuing because a Stop hook blocked. */
   stop_hook_active: boolean;
   last_assistant_message?: string;
+  /** SubagentStop: the sub-agent's own transcript. */
+  agent_transcript_path?: string;
 }
 export interface SubagentStartHookInput extends BaseHookInput {
   hook_event_name: 'SubagentStart';

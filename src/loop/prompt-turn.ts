@@ -126,6 +126,7 @@ export async function* runPrompt(
       ...hookBase(s, 'UserPromptSubmit', promptId),
       hook_event_name: 'UserPromptSubmit',
       prompt: promptText(content),
+      ...(input.source ? { source: input.source } : {}),
     },
     { signal: ctl.signal },
   );
@@ -337,17 +338,40 @@ export async function* runPrompt(
       { signal: ctl.signal },
     );
     for (const m of stop.systemMessages) s.pendingNotices.push({ content: m, level: 'info' });
-    if (stop.stop) s.stopRequested = stop.stop.reason;
-    else if (stop.block) {
+    // A sub-agent's SubagentStop hooks (run by the agents room) come after its own Stop hooks.
+    const gate =
+      !stop.stop && !stop.block && o.subagentStop
+        ? await o
+            .subagentStop({
+              stopHookActive: stopBlocks > 0,
+              lastAssistantMessage: assistantText(last),
+              signal: ctl.signal,
+            })
+            .catch((error: unknown) => {
+              s.pendingNotices.push({
+                content: `SubagentStop hooks failed: ${error instanceof Error ? error.message : String(error)}`,
+                level: 'warning',
+              });
+              return undefined;
+            })
+        : undefined;
+    const stopped = stop.stop ?? gate?.stop;
+    const block = stop.block
+      ? { event: 'Stop', reason: stop.block.reason }
+      : gate?.block
+        ? { event: 'SubagentStop', reason: gate.block.reason }
+        : undefined;
+    if (stopped) s.stopRequested = stopped.reason;
+    else if (block) {
       if (stopBlocks < MAX_STOP_HOOK_BLOCKS) {
         stopBlocks++;
-        const text = `Stop hook feedback:\n${stop.block.reason}`;
+        const text = `${block.event} hook feedback:\n${block.reason}`;
         addUser(s, text, { isSynthetic: true, promptId });
         yield s.events.userText(text, true);
         continue;
       }
       s.pendingNotices.push({
-        content: `Stop hooks blocked ${MAX_STOP_HOOK_BLOCKS} times in a row; the turn ends anyway.`,
+        content: `${block.event} hooks blocked ${MAX_STOP_HOOK_BLOCKS} times in a row; the turn ends anyway.`,
         level: 'warning',
       });
     }
@@ -356,7 +380,7 @@ export async function* runPrompt(
       subtype: 'success',
       isError: false,
       text: assistantText(last),
-      terminal: stop.stop ? 'hook_stopped' : 'completed',
+      terminal: stopped ? 'hook_stopped' : 'completed',
     });
   }
 }

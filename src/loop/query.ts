@@ -16,21 +16,17 @@ import { randomUUID } from 'node:crypto';
 import { contentText } from '../core/content.js';
 import { errorMessage } from '../core/errors.js';
 import type { Message } from '../core/messages.js';
-import type { DeliveryOptions } from '../core/services.js';
 import type { PermissionMode } from '../core/permission-types.js';
 import { hookContextText } from './hooks.js';
+import { Inbox } from './inbox.js';
 import { toUserInputMessage } from './input-queue.js';
 import { runPrompt } from './prompt-turn.js';
+import { startSessionTools } from './start-session-tools.js';
 import { buildResult } from './result.js';
 import { registerLoopHandle } from './subagent-host.js';
-import {
-  callQuietly,
-  createLoopSession,
-  hookBase,
-  type LoopSession,
-  type SessionControls,
-} from './session.js';
+import { createLoopSession, hookBase, type LoopSession, type SessionControls } from './session.js';
 import type { PostCallSeam } from './tool-runner.js';
+import type { DeliveryOptions, PendingKind } from '../core/services.js';
 import type {
   HookInput,
   Query,
@@ -40,94 +36,6 @@ import type {
   ResultEvent,
   UserInputMessage,
 } from './types.js';
-
-/**
- * Prompts waiting for the loop: filled by the prompt option's pump, by `pushInput`, and by
- * deliveries (a background agent's notification for an idle loop). While work the session waits
- * for is outstanding (`hold`: a background agent), the end of the input does not end the session.
- */
-class Inbox {
-  private readonly items: UserInputMessage[] = [];
-  private waiter: ((m: UserInputMessage | undefined) => void) | undefined;
-  private holds = 0;
-  closed = false;
-
-  push(m: UserInputMessage): void {
-    if (this.closed) throw new Error('query: input has ended; pushInput() is no longer possible');
-    this.deliver(m);
-  }
-
-  /** Callbacks of delivered messages, called when the loop takes them (`SessionInbox.deliver`). */
-  private readonly onTaken = new WeakMap<UserInputMessage, () => void>();
-
-  /** Adds a message even after the input ended (the loop itself produced it). */
-  deliver(m: UserInputMessage, onTaken?: () => void): void {
-    if (onTaken) this.onTaken.set(m, onTaken);
-    if (this.waiter) {
-      const w = this.waiter;
-      this.waiter = undefined;
-      w(this.taken(m));
-    } else this.items.push(m);
-  }
-
-  /** Calls `m`'s taken callback (once) and returns `m`. */
-  private taken(m: UserInputMessage): UserInputMessage {
-    const f = this.onTaken.get(m);
-    if (f) {
-      this.onTaken.delete(m);
-      callQuietly(f);
-    }
-    return m;
-  }
-
-  /** Keeps the session open until `until` settles (or `maxMs` passes). */
-  hold(until: Promise<unknown>, maxMs: number): void {
-    this.holds++;
-    let timer: NodeJS.Timeout | undefined;
-    const bound = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, maxMs);
-      timer.unref?.();
-    });
-    void Promise.race([until.then(noop, noop), bound]).then(() => {
-      clearTimeout(timer);
-      this.holds--;
-      if (this.holds === 0 && this.closed && this.items.length === 0) this.wake(undefined);
-    });
-  }
-
-  private wake(m: UserInputMessage | undefined): void {
-    const w = this.waiter;
-    this.waiter = undefined;
-    w?.(m);
-  }
-
-  close(): void {
-    this.closed = true;
-    if (this.holds === 0) this.wake(undefined);
-  }
-
-  /** Ends the session now, whatever it was waiting for (abort, `close()`). */
-  closeNow(): void {
-    this.closed = true;
-    this.holds = 0;
-    this.wake(undefined);
-  }
-
-  takeAll(): UserInputMessage[] {
-    return this.items.splice(0).map((m) => this.taken(m));
-  }
-
-  next(): Promise<UserInputMessage | undefined> {
-    const m = this.items.shift();
-    if (m) return Promise.resolve(this.taken(m));
-    if (this.closed && this.holds === 0) return Promise.resolve(undefined);
-    return new Promise((resolve) => {
-      this.waiter = resolve;
-    });
-  }
-}
-
-const noop = (): void => undefined;
 
 /** How long a session whose input ended waits for its background agents (ms). */
 export const DEFAULT_BACKGROUND_WAIT_MS = 10 * 60_000;
@@ -227,14 +135,50 @@ export function query(options: QueryOptions): Query {
     session = await createLoopSession(options, sessionId, controls, postToolUseSeam);
     const s = session;
     let turnRunning = false;
-    const deliverText = (text: string, options?: DeliveryOptions): void => {
-      if (turnRunning) s.pendingDeliveries.push({ text, ...options });
-      else inbox.deliver({ ...toUserInputMessage(text), isSynthetic: true }, options?.onTaken);
+    // Scheduled prompts that came due while a turn ran: each becomes a turn of its own after it.
+    const afterTurn: UserInputMessage[] = [];
+    const deliverText = (text: string, delivery: DeliveryOptions = {}): void => {
+      const message: UserInputMessage = {
+        ...toUserInputMessage(text),
+        isSynthetic: true,
+        ...(delivery.source ? { source: delivery.source } : {}),
+      };
+      if (!turnRunning) inbox.deliver(message, delivery.onTaken);
+      else {
+        if (delivery.source) {
+          inbox.setOnTaken(message, delivery.onTaken);
+          afterTurn.push(message);
+        } else s.pendingDeliveries.push({ text, ...(delivery.onTaken ? { onTaken: delivery.onTaken } : {}) });
+        inbox.announce();
+      }
     };
     const holdOpen = (until: Promise<unknown>): void =>
       inbox.hold(until, options.backgroundWaitMs ?? DEFAULT_BACKGROUND_WAIT_MS);
-    // Tools reach these through `services.inbox` (Monitor events, fired prompts).
-    s.inboxBridge = { deliver: deliverText, hold: holdOpen };
+    const pendingKind = (): PendingKind | undefined =>
+      inbox.hasItems || s.pendingDeliveries.length > 0
+        ? 'message'
+        : afterTurn.length > 0
+          ? 'scheduled'
+          : undefined;
+    const whenPending = (signal: AbortSignal): Promise<PendingKind | undefined> =>
+      new Promise((resolve) => {
+        const now = pendingKind();
+        if (now) return resolve(now);
+        // The input may have ended (`-p`); deliveries still arrive until the session ends.
+        if (signal.aborted || controller.signal.aborted) return resolve(undefined);
+        const done = (value: PendingKind | undefined) => {
+          stopListening();
+          signal.removeEventListener('abort', onAbort);
+          resolve(value);
+        };
+        const onAbort = () => done(undefined);
+        const stopListening = inbox.onArrival(() =>
+          done(controller.signal.aborted ? undefined : pendingKind()),
+        );
+        signal.addEventListener('abort', onAbort, { once: true });
+      });
+    // Tools reach these through `services.inbox` (Monitor events, fired prompts, Sleep).
+    s.inboxBridge = { deliver: deliverText, hold: holdOpen, whenPending };
     registerLoopHandle(s.runner.services, {
       sessionId,
       options,
@@ -264,12 +208,19 @@ export function query(options: QueryOptions): Query {
             : {
                 ...base,
                 hook_event_name: 'SubagentStop',
-                stop_hook_active: false,
+                stop_hook_active: agent.stopHookActive === true,
                 ...(agent.lastMessage !== undefined ? { last_assistant_message: agent.lastMessage } : {}),
+                ...(agent.agentTranscriptPath !== undefined
+                  ? { agent_transcript_path: agent.agentTranscriptPath }
+                  : {}),
               };
         const out = await s.hooks.run(event, input, { matchValue: agent.agentType, signal });
         for (const m of out.systemMessages) s.pendingNotices.push({ content: m, level: 'info' });
-        return { additionalContext: [...out.additionalContext, ...out.texts] };
+        return {
+          additionalContext: [...out.additionalContext, ...out.texts],
+          ...(out.block ? { block: out.block } : {}),
+          ...(out.stop ? { stop: out.stop } : {}),
+        };
       },
     });
     let endReason: 'prompt_input_exit' | 'other' = 'other';
@@ -287,6 +238,9 @@ export function query(options: QueryOptions): Query {
       s.sessionStartContext.push(...start.additionalContext, ...start.texts);
       for (const m of start.systemMessages) s.pendingNotices.push({ content: m, level: 'info' });
       if (start.stop) s.stopRequested = start.stop.reason;
+      if ((options.agentDepth ?? 0) === 0)
+        for (const problem of await startSessionTools(s.tools, s.runner.context))
+          s.pendingNotices.push({ content: problem, level: 'warning' });
 
       while (!controller.signal.aborted && s.stopRequested === undefined) {
         let stopWaiting: (() => void) | undefined;
@@ -354,6 +308,7 @@ export function query(options: QueryOptions): Query {
           // Deliveries the turn did not take become the next prompt.
           for (const d of s.pendingDeliveries.splice(0))
             inbox.deliver({ ...toUserInputMessage(d.text), isSynthetic: true }, d.onTaken);
+          for (const message of afterTurn.splice(0)) inbox.deliver(message);
           controller.signal.removeEventListener('abort', onAbort);
           s.interruptCurrentTurn = undefined;
           turnController = undefined;

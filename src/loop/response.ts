@@ -86,6 +86,7 @@ export async function* runResponse(
     tools: s.currentToolDefinitions(),
     maxTokens: s.maxTokens,
     ...(o.thinking ? { thinking: o.thinking } : {}),
+    ...(s.sharedPrefixEnd ? { sharedPrefixEnd: s.sharedPrefixEnd } : {}),
     ...(s.requestExtra ? { extra: s.requestExtra } : {}),
   };
   const rawEstimate = s.estimator.rawTokens(s.messages);

@@ -117,7 +117,17 @@ export interface LoopSession {
    */
   inboxBridge: SessionInbox | undefined;
   headers: Record<string, string> | undefined;
+  /** `ModelRequest.sharedPrefixEnd` (a fork's shared context); cleared when a compaction replaces the messages. */
+  sharedPrefixEnd: { message: number; block: number } | undefined;
   now: () => Date;
+}
+
+/** The last block of `messages` when `resume.sharedPrefix` asks for it. */
+function sharedPrefixEndOf(resume: QueryOptions['resume']): LoopSession['sharedPrefixEnd'] {
+  const last = resume?.sharedPrefix ? resume.messages.at(-1) : undefined;
+  if (!last) return undefined;
+  const blocks = typeof last.content === 'string' ? 1 : last.content.length;
+  return blocks > 0 ? { message: resume!.messages.length - 1, block: blocks - 1 } : undefined;
 }
 
 /** `extra` with the pool's betas appended to `extra.betas` (the caller's first, no duplicates). */
@@ -282,6 +292,8 @@ export async function createLoopSession(
         hold: (until: Promise<unknown>) => {
           if (options.agentId === undefined) session.inboxBridge?.hold(until);
         },
+        whenPending: (signal: AbortSignal) =>
+          session.inboxBridge?.whenPending?.(signal) ?? Promise.resolve(undefined),
       },
       ...(writer ? { sessionStateDir: transcriptPath.replace(/\.jsonl$/, '') } : {}),
       onWorkingDirectoryChange: (dir: string) => session.hooks.setCwd(dir),
@@ -353,6 +365,7 @@ export async function createLoopSession(
     pendingDeliveries: [],
     inboxBridge: undefined,
     headers: options.agentId ? { 'x-gantry-agent-id': options.agentId } : undefined,
+    sharedPrefixEnd: sharedPrefixEndOf(resume),
     now,
   } satisfies Omit<LoopSession, never>);
   if (writer && !resume) {

@@ -54,9 +54,17 @@ export interface LoopHandle {
    */
   runSubagentHook(
     event: 'SubagentStart' | 'SubagentStop',
-    agent: { agentId: string; agentType: string; lastMessage?: string },
+    agent: {
+      agentId: string;
+      agentType: string;
+      lastMessage?: string;
+      /** SubagentStop: already continuing because a stop hook blocked. */
+      stopHookActive?: boolean;
+      /** SubagentStop: the sub-agent's own transcript (`agent_transcript_path`). */
+      agentTranscriptPath?: string;
+    },
     signal: AbortSignal,
-  ): Promise<{ additionalContext: string[] }>;
+  ): Promise<{ additionalContext: string[]; block?: { reason: string }; stop?: { reason: string } }>;
 }
 
 const handles = new WeakMap<SessionServices, LoopHandle>();

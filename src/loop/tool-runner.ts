@@ -139,6 +139,8 @@ export interface ToolRunner {
   readonly cwd: string;
   /** The runtime's session services (tools see them as `context.services`). */
   readonly services: SessionServicesHandle;
+  /** The session's tool context as it is now (what `Tool.startSession` gets). */
+  readonly context: ToolUseContext;
   /** Deferred tools loaded by ToolSearch so far, in load order. */
   readonly discoveredToolNames: readonly string[];
   /**
@@ -385,6 +387,9 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       return runtime.getAppState().cwd;
     },
     services: runtime.services,
+    get context() {
+      return runtime.context;
+    },
     get discoveredToolNames() {
       return runtime.getAppState().discoveredToolNames ?? [];
     },

@@ -17,7 +17,7 @@
 import type { Message, UserContentBlock } from '../core/messages.js';
 import type { ModelClient, ModelToolDefinition, ThinkingRequest } from '../core/model-client.js';
 import type { PermissionDecider, PermissionMode } from '../core/permission-types.js';
-import type { SubagentRunner } from '../core/services.js';
+import type { DeliverySource, SubagentRunner } from '../core/services.js';
 import type { AnyTool } from '../core/tool.js';
 import type { CostState } from '../model/cost.js';
 import type { PermissionEngine } from '../permissions/engine.js';
@@ -43,6 +43,11 @@ export interface UserInputMessage {
   uuid?: string;
   /** The host composed this message itself (not typed by a person); recorded, not interpreted. */
   isSynthetic?: boolean;
+  /**
+   * A scheduled prompt's origin (a wake-up, a cron job; core/services.ts `DeliverySource`): the
+   * UserPromptSubmit hook gets it as `source`. Absent: the person (or the SDK host) sent it.
+   */
+  source?: DeliverySource;
 }
 
 /**
@@ -192,6 +197,11 @@ export interface ResumedSession {
   /** Cost totals so far (Claude Code's `cost-state` figures). */
   costState?: CostState;
   numTurns?: number;
+  /**
+   * The restored messages end a prefix that sibling requests share (a fork's context before its
+   * directive): requests keep a cache breakpoint on their last block until a compaction replaces them.
+   */
+  sharedPrefix?: boolean;
 }
 
 export interface QueryOptions {
@@ -278,6 +288,18 @@ export interface QueryOptions {
   taskRegistry?: BackgroundTaskManager;
   /** How long the session waits for background agents after its input ended (ms, default 10 minutes). */
   backgroundWaitMs?: number;
+  /**
+   * A sub-agent's `SubagentStop` hooks (the agents room runs them: its parent's and its own
+   * definition's), asked each time the model stops without calling tools, after the loop's own
+   * Stop hooks. `block` sends it back to work with the reason as feedback, bounded like a Stop
+   * hook's block (`MAX_STOP_HOOK_BLOCKS` in a row, counted together); `stop` ends the session.
+   */
+  subagentStop?: (facts: {
+    /** True when it is already continuing because a stop hook blocked. */
+    stopHookActive: boolean;
+    lastAssistantMessage: string;
+    signal: AbortSignal;
+  }) => Promise<{ block?: { reason: string }; stop?: { reason: string } }>;
   /** How tools start sub-agents (`context.services.runSubagent`; the agents room's `createSubagentRunner`). */
   runSubagent?: SubagentRunner;
   /**

@@ -127,6 +127,57 @@ describe('placeCacheBreakpoints', () => {
     expect(out.breakpoints).toEqual([]);
   });
 
+  it('sharedPrefixEnd keeps a second message marker before the moving one, and the system keeps at most 2', () => {
+    const system: SystemBlock[] = ['a', 'b', 'c'].map((text) => ({
+      type: 'text' as const,
+      text,
+      cache_control: EPH as SystemBlock['cache_control'],
+    }));
+    const messages = deepFreeze([
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Agent', input: {} }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 't1', content: 'placeholder' },
+          { type: 'text', text: 'Your directive: count' },
+        ],
+      },
+    ]) as unknown as Message[];
+    const out = placeCacheBreakpoints(system, messages, { sharedPrefixEnd: { message: 2, block: 0 } });
+    expect(out.breakpoints).toEqual([
+      ['system', 1],
+      ['system', 2],
+      ['messages', 2, 'content', 0],
+      ['messages', 2, 'content', 1],
+    ]);
+    expect(JSON.stringify(out).split('"cache_control"').length - 1).toBe(4);
+    expect((out.messages[2]!.content as any[])[0].cache_control).toEqual(EPH);
+  });
+
+  it.each([
+    ['the block is the moving marker itself', { message: 2, block: 1 }],
+    ['the block lies after the moving marker', { message: 2, block: 5 }],
+    ['the message does not exist (after a compaction)', { message: 9, block: 0 }],
+  ])('sharedPrefixEnd is ignored when %s', (_reason, at) => {
+    const messages = [
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      },
+    ] as unknown as Message[];
+    const out = placeCacheBreakpoints([{ type: 'text', text: 's' }], messages, { sharedPrefixEnd: at });
+    expect(out.breakpoints).toEqual([
+      ['system', 0],
+      ['messages', 2, 'content', 1],
+    ]);
+  });
+
   it('an empty last message gets no marker', () => {
     const out = placeCacheBreakpoints([], [{ role: 'user', content: '' }]);
     expect(out.messages).toEqual([{ role: 'user', content: '' }]);

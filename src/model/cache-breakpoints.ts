@@ -11,6 +11,9 @@
  *   string is sent as a one-block text array carrying the marker; earlier string messages stay
  *   strings. Blocks that cannot carry a marker (thinking, redacted thinking, empty text) are
  *   skipped backwards within the last message.
+ * - Shared prefix (`sharedPrefixEnd`, a fork's context before its directive): that block keeps a
+ *   marker too, so the first fork writes the prefix its siblings then read. It only counts when it
+ *   lies before the last message's marker; with it the system keeps at most 2 markers (4 in all).
  * - Tools never get a marker: their bytes are pinned by the definition cache and the system
  *   breakpoints cache them as part of the prefix (tools come first in the prefix).
  * - `enabled: false` strips every marker (prompt caching off).
@@ -43,11 +46,13 @@ export interface CachePlacementOptions {
   enabled?: boolean;
   /** The marker placed on the last message block (default `{type: 'ephemeral'}`). */
   messageCacheControl?: CacheControl;
+  /** A block that ends a prefix other requests share (see the module comment). */
+  sharedPrefixEnd?: { readonly message: number; readonly block: number };
 }
 
 const EPHEMERAL: CacheControl = Object.freeze({ type: 'ephemeral' }) as CacheControl;
-/** The API accepts at most 4 markers per request; one is kept for the message breakpoint. */
-const MAX_SYSTEM_BREAKPOINTS = 3;
+/** The API accepts at most 4 markers per request. */
+const MAX_BREAKPOINTS = 4;
 
 function withoutMarker<T extends { cache_control?: CacheControl }>(block: T): T {
   if (!('cache_control' in block)) return block;
@@ -69,13 +74,14 @@ function canCarryMarker(block: WireContentBlock): boolean {
 function placeSystem(
   system: readonly SystemBlock[],
   enabled: boolean,
+  max: number,
   out: CacheBreakpointPath[],
 ): SystemBlock[] {
   if (!enabled) return system.map(withoutMarker);
   const marked = system.flatMap((b, i) => (b.cache_control ? [i] : []));
   const keep = new Set(
     marked.length > 0
-      ? marked.slice(-MAX_SYSTEM_BREAKPOINTS)
+      ? marked.slice(-max)
       : (() => {
           for (let i = system.length - 1; i >= 0; i--) if (system[i]!.text.length > 0) return [i];
           return [];
@@ -88,6 +94,38 @@ function placeSystem(
   });
 }
 
+/** `[message, block]` of the last message's marker, or undefined when nothing can carry one. */
+function lastTarget(messages: readonly WireMessage[]): [number, number] | undefined {
+  const k = messages.length - 1;
+  const last = messages[k];
+  if (!last) return undefined;
+  if (typeof last.content === 'string') return last.content.length > 0 ? [k, 0] : undefined;
+  for (let j = last.content.length - 1; j >= 0; j--) if (canCarryMarker(last.content[j]!)) return [k, j];
+  return undefined;
+}
+
+/** The shared-prefix block when it exists, can carry a marker and lies before `before`. */
+function sharedTarget(
+  messages: readonly WireMessage[],
+  at: CachePlacementOptions['sharedPrefixEnd'],
+  before: [number, number] | undefined,
+): [number, number] | undefined {
+  if (!at || !before) return undefined;
+  const { message: k, block: j } = at;
+  if (k > before[0] || (k === before[0] && j >= before[1])) return undefined;
+  const content = messages[k]?.content;
+  if (typeof content === 'string') return j === 0 && content.length > 0 ? [k, 0] : undefined;
+  const block = content?.[j];
+  return block && canCarryMarker(block) ? [k, j] : undefined;
+}
+
+function mark(messages: WireMessage[], [k, j]: [number, number], marker: CacheControl): void {
+  const m = messages[k]!;
+  if (typeof m.content === 'string')
+    m.content = [{ type: 'text', text: m.content, cache_control: { ...marker } }];
+  else m.content[j] = withMarker(m.content[j]!, marker);
+}
+
 /** Places the breakpoints; see the module comment. */
 export function placeCacheBreakpoints(
   system: readonly SystemBlock[],
@@ -95,8 +133,6 @@ export function placeCacheBreakpoints(
   options: CachePlacementOptions = {},
 ): CachePlacement {
   const enabled = options.enabled ?? true;
-  const breakpoints: CacheBreakpointPath[] = [];
-  const wireSystem = placeSystem(system, enabled, breakpoints);
   const wireMessages: WireMessage[] = messages.map((m) => ({
     role: m.role,
     content:
@@ -104,24 +140,19 @@ export function placeCacheBreakpoints(
         ? m.content
         : (m.content as unknown as WireContentBlock[]).map((b) => withoutMarker(b)),
   }));
-  const lastIndex = wireMessages.length - 1;
-  const last = wireMessages[lastIndex];
-  if (enabled && last) {
-    const marker = options.messageCacheControl ?? EPHEMERAL;
-    if (typeof last.content === 'string') {
-      if (last.content.length > 0) {
-        last.content = [{ type: 'text', text: last.content, cache_control: { ...marker } }];
-        breakpoints.push(['messages', lastIndex, 'content', 0]);
-      }
-    } else {
-      for (let j = last.content.length - 1; j >= 0; j--) {
-        const block = last.content[j]!;
-        if (!canCarryMarker(block)) continue;
-        last.content[j] = withMarker(block, marker);
-        breakpoints.push(['messages', lastIndex, 'content', j]);
-        break;
-      }
-    }
+  const last = enabled ? lastTarget(wireMessages) : undefined;
+  const shared = enabled ? sharedTarget(wireMessages, options.sharedPrefixEnd, last) : undefined;
+  const messageMarks = [shared, last].filter((t): t is [number, number] => t !== undefined);
+  const breakpoints: CacheBreakpointPath[] = [];
+  const wireSystem = placeSystem(
+    system,
+    enabled,
+    MAX_BREAKPOINTS - Math.max(1, messageMarks.length),
+    breakpoints,
+  );
+  for (const t of messageMarks) {
+    mark(wireMessages, t, t === last ? (options.messageCacheControl ?? EPHEMERAL) : EPHEMERAL);
+    breakpoints.push(['messages', t[0], 'content', t[1]]);
   }
   return { system: wireSystem, messages: wireMessages, breakpoints };
 }

@@ -24,6 +24,8 @@ import { readDescriber } from './read/describe.js';
 import { sleepDescriber } from './sleep/describe.js';
 import { sendMessageDescriber } from './send-message/describe.js';
 import { listPeersDescriber, teamCreateDescriber, teamDeleteDescriber } from './teams/describe.js';
+import { scheduleWakeupDescriber } from './schedule-wakeup/describe.js';
+import { cronCreateDescriber, cronDeleteDescriber, cronListDescriber } from './cron/describe.js';
 import { taskOutputDescriber, taskStopDescriber } from './tasks/describe.js';
 import { webFetchDescriber } from './web-fetch/describe.js';
 import { webSearchDescriber } from './web-search/describe.js';
@@ -79,6 +81,10 @@ export function createToolDescribers(
     taskStopDescriber,
     sleepDescriber,
     lspDescriber,
+    scheduleWakeupDescriber,
+    cronCreateDescriber,
+    cronDeleteDescriber,
+    cronListDescriber,
     webFetchDescriber,
     webSearchDescriber,
     agentDescriber,

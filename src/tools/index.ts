@@ -146,6 +146,8 @@ export { canonicalToolName, type RuleKind, type ToolTraits, traitsOf } from '../
 export const FEATURE_FLAGS = [
   'SLEEP',
   'MONITOR',
+  'WAKEUP',
+  'CRON',
   'WORKTREE',
   'BROWSER',
   'SEND_MESSAGE',
@@ -268,6 +270,10 @@ export async function getAllBaseTools(config: ToolRegistryConfig = {}): Promise<
           }),
         ]
       : []),
+    ...(feature('WAKEUP', config)
+      ? [(await import('./schedule-wakeup/schedule-wakeup.tool.js')).ScheduleWakeupTool]
+      : []),
+    ...(feature('CRON', config) ? (await import('./cron/cron-tools.js')).CRON_TOOLS : []),
   ];
 }
 

@@ -68,8 +68,21 @@ describe('getAllBaseTools', () => {
     expect(configured.find((t) => t.name === 'LSP')?.isEnabled()).toBe(true);
   });
 
+  it.each([
+    ['WAKEUP', ['ScheduleWakeup'], 'the self-paced loop'],
+    ['CRON', ['CronCreate', 'CronDelete', 'CronList'], 'the cron tools come together'],
+  ] as const)('includes the %s tools %j only when the flag is on (%s)', async (flag, names, _reason) => {
+    const off = await getAllBaseTools({ env: {} });
+    const on = await getAllBaseTools({ env: { [`GANTRY_FEATURE_${flag}`]: '1' } });
+    for (const name of names) {
+      expect(off.map((t) => t.name)).not.toContain(name);
+      expect(on.map((t) => t.name)).toContain(name);
+    }
+    expect(on.length).toBe(off.length + names.length);
+  });
+
   it('every tool has a unique name and no alias shadows another tool', async () => {
-    const tools = await getAllBaseTools({ features: { SLEEP: true, LSP: true } });
+    const tools = await getAllBaseTools({ features: { SLEEP: true, LSP: true, WAKEUP: true, CRON: true } });
     const names = tools.flatMap((t) => [t.name, ...t.aliases]);
     expect(new Set(names).size).toBe(names.length);
   });
@@ -114,6 +127,66 @@ describe('getAllBaseTools', () => {
       const on = await loadedModules('on');
       expect(on.loaded.some((l) => l.endsWith('/tools/sleep/sleep.tool.ts'))).toBe(true);
       expect(on.tools).toContain('Sleep');
+    });
+  });
+
+  describe('the scheduling tools are not even loaded when their flags are off', () => {
+    let temp: { dir: string; cleanup(): Promise<void> };
+    beforeEach(async () => {
+      temp = await makeTempDir();
+    });
+    afterEach(async () => {
+      await temp.cleanup();
+    });
+
+    const FOLDERS = ['/tools/schedule-wakeup/', '/tools/cron/', '/tools/scheduling/'];
+
+    /** The registry in a fresh Node process, reporting every module it loads under FOLDERS. */
+    async function probe(features: Record<string, boolean>): Promise<{ loaded: string[]; tools: string }> {
+      const script = path.join(temp.dir, 'probe-scheduling.mjs');
+      const hook = `export async function load(url, context, next) { if (${JSON.stringify(FOLDERS)}.some((f) => url.includes(f))) process.stdout.write('LOADED ' + url + '\\n'); return next(url, context); }`;
+      await writeFile(
+        script,
+        [
+          "import { register } from 'node:module';",
+          `register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}));`,
+          'const { getAllBaseTools } = await import(process.argv[2]);',
+          'const tools = await getAllBaseTools({ features: JSON.parse(process.argv[3]), env: {} });',
+          "console.log('TOOLS ' + tools.map((t) => t.name).join(','));",
+        ].join('\n'),
+      );
+      const registry = pathToFileURL(path.join(REPO_ROOT, 'src/tools/index.ts')).href;
+      const { stdout } = await run(
+        process.execPath,
+        ['--import', 'tsx', script, registry, JSON.stringify(features)],
+        { cwd: REPO_ROOT },
+      );
+      const lines = stdout.trim().split('\n');
+      return {
+        loaded: lines.filter((l) => l.startsWith('LOADED ')),
+        tools: lines.find((l) => l.startsWith('TOOLS ')) ?? '',
+      };
+    }
+
+    it('both off: nothing under schedule-wakeup/, cron/ or scheduling/ is loaded', async () => {
+      const off = await probe({ WAKEUP: false, CRON: false });
+      expect(off.loaded).toEqual([]);
+      expect(off.tools).not.toMatch(/ScheduleWakeup|Cron/);
+    });
+
+    it('WAKEUP on: the wake-up folder and the shared kernel load, the cron folder does not', async () => {
+      const on = await probe({ WAKEUP: true, CRON: false });
+      expect(on.loaded.some((l) => l.endsWith('/tools/schedule-wakeup/schedule-wakeup.tool.ts'))).toBe(true);
+      expect(on.loaded.some((l) => l.includes('/tools/scheduling/'))).toBe(true);
+      expect(on.loaded.filter((l) => l.includes('/tools/cron/'))).toEqual([]);
+      expect(on.tools).toContain('ScheduleWakeup');
+    });
+
+    it('CRON on: the cron folder loads, the wake-up folder does not', async () => {
+      const on = await probe({ WAKEUP: false, CRON: true });
+      expect(on.loaded.some((l) => l.endsWith('/tools/cron/cron-tools.ts'))).toBe(true);
+      expect(on.loaded.filter((l) => l.includes('/tools/schedule-wakeup/'))).toEqual([]);
+      expect(on.tools).toContain('CronCreate');
     });
   });
 });

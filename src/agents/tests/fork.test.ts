@@ -92,6 +92,18 @@ describe('two forks of one turn', () => {
 
     // Each fork reads the parent's prefix from the cache.
     for (const f of forks) expect(f.usage.cache_read_input_tokens).toBeGreaterThan(0);
+    // The block before the directive keeps a breakpoint (4 markers in all), so the first fork
+    // writes the shared context and the second reads all of it: only its directive is new.
+    for (const f of forks) {
+      const results = f.body.messages.at(-1).content;
+      expect(results.at(-2).cache_control).toEqual({ type: 'ephemeral' });
+      expect(results.at(-1).cache_control).toEqual({ type: 'ephemeral' });
+      expect(JSON.stringify(f.body).split('"cache_control"').length - 1).toBe(4);
+    }
+    const [first, second] = forks.map((f) => f.usage);
+    expect(second.cache_read_input_tokens).toBeGreaterThan(first.cache_read_input_tokens);
+    const directiveTokens = Math.ceil(JSON.stringify(last.content.at(-1)).length / 4) + 8;
+    expect(second.input_tokens + second.cache_creation_input_tokens).toBeLessThanOrEqual(directiveTokens);
 
     // The notifications reached the parent.
     const parentLater = requests.filter((r) => !r.headers['x-gantry-agent-id']).slice(2);

@@ -9,6 +9,7 @@ gantry -p that shapes a session works here too (model, permissions, tools, setti
   --settings <file|json>, --setting-sources <user,project,local>, --add-dir <dirs...>
   --system-prompt <text>, --append-system-prompt <text>, --max-turns <n>, --max-budget-usd <usd>
   --session-id <uuid>, -c/--continue, -r/--resume <id>, --fork-session, --no-session-persistence
+  --agents <json|file>, --agent <name> (run the session as that agent: its prompt, tools, model, mode)
 
 Keys: Enter sends the prompt; Ctrl-C interrupts the running turn, a second Ctrl-C exits; /exit quits.
 Permission asks offer: yes once, yes always (saves the rule shown to the settings file shown),

@@ -20,6 +20,7 @@ import { query as runQuery } from '../../loop/query.js';
 import type { Query, QueryOptions, ResultEvent } from '../../loop/types.js';
 import { GANTRY_VERSION } from '../../loop/version.js';
 import { type PrintArgs, parsePrintArgs, UsageError } from '../print/args.js';
+import { acceptPendingFeatures } from '../print/pending-features.js';
 import { AgentSetupError } from '../session/agent-setup.js';
 import { type OpenedSession, openSession, sessionQueryOptions } from '../session/open-session.js';
 import { SessionTargetError } from '../session/session-target.js';
@@ -55,8 +56,10 @@ export async function runInteractive(argv: readonly string[], io: InteractiveIo)
     return 1;
   };
   let args: PrintArgs;
+  let agentsJson: string | undefined;
   try {
     args = parsePrintArgs(argv);
+    agentsJson = acceptPendingFeatures(args, io.cwd).agentsJson;
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     return fail(`${e.message}\nRun gantry --help for the options.`);
@@ -83,7 +86,7 @@ export async function runInteractive(argv: readonly string[], io: InteractiveIo)
       },
       undefined,
       // Interactive: the project's MCP servers wait for the person's approval (mcp-approval.ts).
-      { interactive: true },
+      { interactive: true, ...(agentsJson !== undefined ? { agentsJson } : {}) },
     );
   } catch (e) {
     if (!(e instanceof SessionTargetError) && !(e instanceof AgentSetupError)) throw e;

@@ -41,8 +41,9 @@ Sessions (~/.gantry/projects/<cwd-slug>/<session>.jsonl)
 MCP servers (also from .mcp.json and settings; ENABLE_TOOL_SEARCH=false sends every tool in full)
   --mcp-config <files|json...>, --strict-mcp-config
 
-Accepted for later parts (a warning says what is not connected yet)
-  --agents <json>, --agent <name>
+Agents
+  --agents <json|file>       custom sub-agent types for this session
+  --agent <name>             run the session as that agent (its prompt, tools, model, mode)
 
 Exit code: 0 success, 1 error result or bad usage, 143 terminated (SIGTERM), 130 interrupted.
 `;

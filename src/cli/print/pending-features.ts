@@ -8,8 +8,8 @@
  *   docs/mcp-client.md), which fills `mcpServers` with their statuses for `system/init` and
  *   `mcp_status`.
  * - `--agents <json|file>` is read and checked to be an object here; its agents are loaded with
- *   the agent files (`agentsJson`). `--agent <name>` (a main-thread agent) is not available yet; a
- *   warning goes to stderr.
+ *   the agent files (`agentsJson`). `--agent <name>` (a main-thread agent) is applied by the
+ *   agent setup (session/main-agent.ts).
  * - `--permission-prompt-tool <mcp tool>` is served by permission-prompt-tool.ts.
  */
 import { readFileSync } from 'node:fs';
@@ -73,7 +73,5 @@ export function acceptPendingFeatures(
       throw new UsageError('--agents: expected {"<name>": {"description": …, "prompt": …}}');
     agentsJson = JSON.stringify(parsed);
   }
-  if (o.agent !== undefined)
-    warnings.push(`--agent ${o.agent} ignored: a main-thread agent is not available in this version`);
   return { mcpServers, warnings, ...(agentsJson !== undefined ? { agentsJson } : {}) };
 }

@@ -44,13 +44,19 @@ import {
 } from '../../permissions/index.js';
 import type { ToolPool } from '../../runtime/index.js';
 import { createSandboxManager, type SandboxManager } from '../../sandbox/index.js';
-import { createAgentTool, createSubagentRunner, loadAgentDefinitions } from '../../agents/index.js';
+import {
+  type AgentHost,
+  createAgentTool,
+  createSubagentRunner,
+  loadAgentDefinitions,
+} from '../../agents/index.js';
 import { agentFeatureTools } from '../../agents/feature-tools.js';
 import { getAllBaseTools, planFileFor } from '../../tools/index.js';
 import { readFeatureSettings } from '../../loop/feature-settings-files.js';
 import { readWebSettings } from '../../loop/web-settings-files.js';
 import { readLspSettings } from '../../loop/lsp-settings-files.js';
 import { describerFor } from '../shared/guard.js';
+import { type MainAgent, mainAgentMcpConfig, mainAgentMode, resolveMainAgent } from './main-agent.js';
 import { readSettingsExtras } from './settings-extras.js';
 import { resolveSettingsInput, SettingsInputError } from './settings-input.js';
 import { requestedToolNames, selectTools } from './tool-selection.js';
@@ -93,6 +99,8 @@ export interface AgentFlags {
   trust?: boolean;
   /** `--agents` as JSON text: sub-agent definitions for this session. */
   agentsJson?: string;
+  /** `--agent <name>`: run the main session as this agent definition (main-agent.ts). */
+  agent?: string;
   /** `--mcp-config` values (files or JSON strings). */
   mcpConfig?: readonly string[];
   strictMcpConfig?: boolean;
@@ -141,6 +149,8 @@ export interface AgentSetup {
   warnings: string[];
   /** How tools start sub-agents (the agent types of this session). */
   runSubagent: SubagentRunner;
+  /** The definition the main session runs as (`--agent`). */
+  agent?: { name: string; maxTurns?: number };
   /** The plan file of a session (`plansDirectory` setting, else `~/.gantry/plans/<id>.md`). */
   planFile: (sessionId: string) => string;
   /** Stops the sandbox and removes temporary settings files. Safe to call twice. */
@@ -243,11 +253,26 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
     const extras = readSettingsExtras(settings);
     warnings.push(...extras.warnings);
 
-    let modelClient: ConfiguredModelClient;
-    try {
-      modelClient = createModelClient({
+    const loadedAgents = loadAgentDefinitions({
+      cwd,
+      home,
+      ...(flags.agentsJson !== undefined ? { flagJson: flags.agentsJson } : {}),
+    });
+    for (const p of loadedAgents.problems)
+      warnings.push(`agent definition skipped: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`);
+    let mainAgent: MainAgent | undefined;
+    if (flags.agent !== undefined) {
+      try {
+        mainAgent = resolveMainAgent(flags.agent, loadedAgents.agents);
+      } catch (e) {
+        throw new AgentSetupError((e as Error).message);
+      }
+    }
+
+    const clientFor = (model: string | undefined): ConfiguredModelClient =>
+      createModelClient({
         flags: {
-          ...(flags.model !== undefined ? { model: flags.model } : {}),
+          ...(model !== undefined ? { model } : {}),
           ...(flags.provider !== undefined ? { provider: flags.provider } : {}),
         },
         env,
@@ -257,6 +282,17 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
           env: extras.env,
         },
       });
+    let modelClient: ConfiguredModelClient;
+    try {
+      const agentModel = flags.model === undefined ? mainAgent?.model : undefined;
+      try {
+        modelClient = clientFor(flags.model ?? agentModel);
+      } catch (e) {
+        // The agent's model (an Anthropic alias on another provider, say) gives way to the session's.
+        if (!(e instanceof ModelConfigError) || agentModel === undefined) throw e;
+        warnings.push(`--agent: model "${agentModel}" ignored: ${e.message}`);
+        modelClient = clientFor(undefined);
+      }
     } catch (e) {
       if (e instanceof ModelConfigError) throw new AgentSetupError(e.message);
       throw e;
@@ -286,17 +322,24 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
     warnings.push(...features.warnings);
     const lsp = readLspSettings(settings, cwd);
     warnings.push(...lsp.warnings);
-    const loadedAgents = loadAgentDefinitions({
-      cwd,
-      home,
-      ...(flags.agentsJson !== undefined ? { flagJson: flags.agentsJson } : {}),
-    });
-    for (const p of loadedAgents.problems)
-      warnings.push(`agent definition skipped: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`);
+    // Agent definitions' own MCP servers and hooks: names refer to this session's servers; a
+    // project definition's commands run only in a trusted folder, as project settings hooks do.
+    const agentHost: AgentHost = {
+      mcp: () => mcpManager,
+      env,
+      projectTrusted: settings.trust.trusted,
+      hooksAllowed: settings.nonManagedHooksAllowed !== false,
+      ...(sandbox ? { sandbox } : {}),
+    };
+    const agentTypes = mainAgent?.agentTypes;
+    const offered = agentTypes
+      ? loadedAgents.agents.filter((a) => agentTypes.includes(a.agentType))
+      : loadedAgents.agents;
     const featureTools = await agentFeatureTools({ env: { ...env, ...extras.env } });
-    const all = [
+    const everyTool = [
       createAgentTool({
-        agents: loadedAgents.agents,
+        agents: offered,
+        host: agentHost,
         ...(featureTools.teammates ? { teammates: featureTools.teammates } : {}),
       }),
       ...featureTools.tools,
@@ -311,18 +354,21 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
         named: namedTools(flags.tools, flags.allowedTools),
       })),
     ];
+    const all = mainAgent ? mainAgent.filterTools(everyTool) : everyTool;
     const selection = selectTools(all, flags.tools, (name) => baseEngine.isToolDenied(name));
     if (selection.unknown.length)
       warnings.push(`--tools: no built-in tool named ${selection.unknown.join(', ')}`);
 
     // MCP servers (docs/mcp-client.md): connected in parallel before the first request; a server
     // that fails is reported in system/init and never stops the session.
+    const agentMcp = mainAgent ? mainAgentMcpConfig(mainAgent, settings.trust.trusted, warnings) : undefined;
+    const mcpConfig = [...(flags.mcpConfig ?? []), ...(agentMcp ? [agentMcp] : [])];
     const mcp = setupMcpSession({
       projectRoot: cwd,
       cwd,
       home,
       env,
-      ...(flags.mcpConfig?.length ? { mcpConfig: flags.mcpConfig } : {}),
+      ...(mcpConfig.length ? { mcpConfig } : {}),
       ...(flags.strictMcpConfig ? { strictMcpConfig: true } : {}),
       settingsFiles: settings.files,
       trusted: settings.trust.trusted,
@@ -353,7 +399,9 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
       mcp: mcp.manager,
       toolSearch: toolSearch.enabled,
       provider: modelClient.config.provider,
-      isDenied: (name) => baseEngine.isToolDenied(name),
+      isDenied: (name) =>
+        baseEngine.isToolDenied(name) ??
+        (mainAgent?.excludesMcpTool(name) && name.startsWith('mcp__') ? { agent: flags.agent } : undefined),
     });
     const toolPool = sessionPool.loopPool();
     const engine = mcp.pins
@@ -363,7 +411,8 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
     const systemPrompt =
       flags.systemPromptFile !== undefined
         ? readPromptFile('--system-prompt-file', flags.systemPromptFile, cwd)
-        : flags.systemPrompt;
+        : (flags.systemPrompt ??
+          (mainAgent?.definition.prompt.trim() ? mainAgent.definition.prompt : undefined));
     const appendSystemPrompt =
       flags.appendSystemPromptFile !== undefined
         ? readPromptFile('--append-system-prompt-file', flags.appendSystemPromptFile, cwd)
@@ -376,7 +425,18 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
     });
     for (const p of managedLimits.problems) warnings.push(`managed settings: ${p.file}: ${p.message}`);
 
-    const permissionMode = settings.defaultMode;
+    const agentMode =
+      mainAgent && flags.permissionMode === undefined && !flags.dangerouslySkipPermissions
+        ? mainAgentMode(
+            mainAgent,
+            {
+              trusted: settings.trust.trusted,
+              bypassDisabled: settings.disableBypassPermissionsMode === true,
+            },
+            warnings,
+          )
+        : undefined;
+    const permissionMode = agentMode ?? settings.defaultMode;
     return {
       cwd,
       home,
@@ -402,7 +462,17 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
       toolResultLimits: managedLimits.limits,
       ...(thinking ? { thinking } : {}),
       apiKeySource: modelClient.config.credentialSource,
-      runSubagent: createSubagentRunner({ agents: loadedAgents.agents }),
+      runSubagent: createSubagentRunner({ agents: loadedAgents.agents, host: agentHost }),
+      ...(mainAgent
+        ? {
+            agent: {
+              name: mainAgent.definition.agentType,
+              ...(mainAgent.definition.maxTurns !== undefined
+                ? { maxTurns: mainAgent.definition.maxTurns }
+                : {}),
+            },
+          }
+        : {}),
       planFile,
       warnings,
       dispose,

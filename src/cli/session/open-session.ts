@@ -48,6 +48,8 @@ export interface SessionArgs {
   strictMcpConfig?: boolean;
   /** `--permission-prompt-tool`: `stdio` (the host) or an MCP tool that answers asks. */
   permissionPromptTool?: string;
+  /** `--agent <name>`: the main session runs as this agent definition (main-agent.ts). */
+  agent?: string;
 }
 
 export interface SessionWorldIo {
@@ -110,6 +112,7 @@ export async function openSession(
     ...(args.thinking !== undefined ? { thinking: args.thinking } : {}),
     ...(target.transcriptPath ? { transcriptPath: target.transcriptPath } : {}),
     ...(extra.agentsJson !== undefined ? { agentsJson: extra.agentsJson } : {}),
+    ...(args.agent !== undefined ? { agent: args.agent } : {}),
     ...(args.mcpConfig?.length ? { mcpConfig: args.mcpConfig } : {}),
     ...(args.strictMcpConfig ? { strictMcpConfig: true } : {}),
     ...(extra.interactive ? { interactive: true } : {}),
@@ -147,7 +150,11 @@ export function sessionQueryOptions(
     toolResultLimits: setup.toolResultLimits,
     runSubagent: setup.runSubagent,
     planFile: setup.planFile,
-    ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {}),
+    ...(args.maxTurns !== undefined
+      ? { maxTurns: args.maxTurns }
+      : setup.agent?.maxTurns !== undefined
+        ? { maxTurns: setup.agent.maxTurns }
+        : {}),
     ...(args.maxBudgetUsd !== undefined ? { maxBudgetUsd: args.maxBudgetUsd } : {}),
     ...(setup.systemPrompt !== undefined ? { systemPrompt: setup.systemPrompt } : {}),
     ...(setup.appendSystemPrompt !== undefined ? { appendSystemPrompt: setup.appendSystemPrompt } : {}),

@@ -93,6 +93,7 @@ export function buildAnthropicRequest(
   const extra = request.extra ?? {};
   const placement = placeCacheBreakpoints(request.system, sanitiseHistory(request.messages), {
     enabled: options.promptCaching ?? true,
+    ...(request.sharedPrefixEnd ? { sharedPrefixEnd: request.sharedPrefixEnd } : {}),
   });
   const body: Record<string, unknown> = {
     model: resolveModelAlias('anthropic', request.model),

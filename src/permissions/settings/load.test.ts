@@ -291,12 +291,15 @@ describe('hooks settings', () => {
       hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'm' }] }] },
     });
     expect(load().preToolUseHooks.map((h) => h.hooks[0]?.command)).toEqual(['m', 'u']);
+    expect(load().nonManagedHooksAllowed).toBe(true);
     expect(load().preToolUseHooks[1]).toMatchObject({ matcher: 'Bash', source: 'userSettings', line: 4 });
     put(path.join(home, '.claude', 'settings.json'), {
       disableAllHooks: true,
       hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'u' }] }] },
     });
     expect(load().preToolUseHooks.map((h) => h.hooks[0]?.command)).toEqual(['m']);
+    // Agent definitions' hooks follow the same switch.
+    expect(load().nonManagedHooksAllowed).toBe(false);
     put(path.join(etc, 'claude-code', 'managed-settings.json'), {
       allowManagedHooksOnly: true,
       hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'm' }] }] },
@@ -305,6 +308,7 @@ describe('hooks settings', () => {
       hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'u' }] }] },
     });
     expect(load().preToolUseHooks.map((h) => h.hooks[0]?.command)).toEqual(['m']);
+    expect(load().nonManagedHooksAllowed).toBe(false);
   });
 });
 

@@ -326,6 +326,7 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
     ...analysisDeadline(firstSet((c) => c.analysisDeadlineMs)),
     preToolUseHooks,
     eventHooks,
+    nonManagedHooksAllowed: !managedHooksDisabled && !managedOnlyHooks && !hooksDisabled,
     sandbox: mergeSandboxSettings(contents.map((c) => c.sandbox ?? {})),
     trust,
     broken,

@@ -141,6 +141,12 @@ export interface LoadedSettings {
    * PreToolUse (the loop runs them; PreToolUse hooks run inside the engine).
    */
   eventHooks: Partial<Record<HookEventName, HookMatcherConfig[]>>;
+  /**
+   * False when settings keep hooks from outside managed settings from running
+   * (`disableAllHooks`, managed `allowManagedHooksOnly`): agent definitions' hooks obey it too.
+   * Absent means true (settings built in code, without files).
+   */
+  nonManagedHooksAllowed?: boolean;
   /** The merged `sandbox` object (core/sandbox-settings.ts), filesystem paths absolute. */
   sandbox: SandboxSettings;
   /** Whether project-supplied settings may widen permissions, and why. */
