@@ -22,7 +22,12 @@ describe('describeToolInput (host tools Gantry has no tool for)', () => {
       ['read /home/user/project/n.ipynb known'],
       'notebook path',
     ],
-    ['LSP', { operation: 'workspaceSymbol', query: 'x' }, ['read undefined unknown'], 'no file: unknown'],
+    [
+      'LSP',
+      { operation: 'workspaceSymbol', query: 'x' },
+      ['exec LSP unknown'],
+      'Gantry ships LSP (behind its flag): its own describer decides, as for WebFetch',
+    ],
     [
       'WebFetch',
       { url: 'https://docs.example.com/a' },
