@@ -68,12 +68,12 @@ describe('readLspSettings', () => {
     ]);
   });
 
-  it("an untrusted project contributes no servers; the user's stay", () => {
+  it("an untrusted folder starts no server, not even the user's (a server may load the project's code)", () => {
     const { servers, warnings } = readLspSettings(load(false), project);
-    expect(servers.map((s) => s.name)).toEqual(['typescript', 'bash']);
-    expect(servers[0]?.command).toBe('typescript-language-server');
+    expect(servers).toEqual([]);
     expect(warnings).toEqual([
       `untrusted folder: "lspServers" of ${path.join(project, '.claude', 'settings.json')} ignored`,
+      "untrusted folder: language servers (typescript, bash) are not started, since a server may load the project's own code; trust the folder to use them",
     ]);
   });
 });

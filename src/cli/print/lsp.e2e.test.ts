@@ -62,7 +62,12 @@ describe('gantry -p: LSP', () => {
       ['-p', '--output-format', 'json', '--allowedTools', 'Edit', '--settings', settings, 'check main.ts'],
       {
         cwd: world.project,
-        env: gantryEnv(world, anthropic, { GANTRY_FEATURE_LSP: '1', ENABLE_TOOL_SEARCH: 'false' }),
+        env: gantryEnv(world, anthropic, {
+          GANTRY_FEATURE_LSP: '1',
+          ENABLE_TOOL_SEARCH: 'false',
+          // Language servers start only in a trusted folder (docs/lsp.md).
+          GANTRY_TRUST_PROJECT: '1',
+        }),
         timeoutMs: 120_000,
       },
     );
