@@ -40,6 +40,10 @@ describe('classifyAddress', () => {
     ['203.0.113.9', undefined, 'public (documentation range)'],
     ['2001:db8::1', undefined, 'public IPv6'],
     ['64:ff9b::cb00:7109', undefined, 'NAT64 of a public address'],
+    ['2002:7f00:1::', 'host', '6to4 carrying 127.0.0.1'],
+    ['2002:a9fe:a9fe::1', 'host', '6to4 carrying the metadata address'],
+    ['2002:0a00:0001:1::5', 'private', '6to4 carrying 10.0.0.1'],
+    ['2002:cb00:7109::', undefined, '6to4 carrying a public address'],
   ])('%s → %s (%s)', (address, expected, _why) => {
     expect(classifyAddress(address)).toBe(expected);
   });

@@ -6,7 +6,8 @@
  * - `host`: the machine itself and what only it or its link reaches — 0.0.0.0/8 (0.0.0.0 reaches
  *   the host's own services), 127.0.0.0/8, 169.254.0.0/16 (cloud metadata), `::`, `::1`,
  *   fe80::/10, fc00::/7 (unique-local, where AWS's IPv6 metadata address lives); IPv4 embedded in
- *   NAT64 (64:ff9b::/96) is judged as the IPv4 address.
+ *   NAT64 (64:ff9b::/96) or in a 6to4 address (2002:AABB:CCDD::/48, RFC 3056) is judged as the
+ *   IPv4 address.
  * - `private`: private networks — 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 100.64.0.0/10
  *   (carrier-grade NAT), 198.18.0.0/15; configurable (`sandbox.network.allowPrivateNetworks`).
  */
@@ -43,6 +44,26 @@ function list(v4: readonly [string, number][], v6: readonly [string, number][] =
 const HOST = list(HOST_V4, HOST_V6);
 const PRIVATE = list(PRIVATE_V4);
 const NAT64 = list([], [['64:ff9b::', 96]]);
+const SIX_TO_FOUR = list([], [['2002::', 16]]);
+
+/** The eight 16-bit groups of an IPv6 address (as numbers), `::` expanded. */
+function ipv6Groups(address: string): number[] {
+  const [head = '', tail] = address.split('::');
+  const part = (s: string): number[] => (s ? s.split(':').map((g) => Number.parseInt(g, 16)) : []);
+  const h = part(head);
+  const t = tail === undefined ? [] : part(tail);
+  return [...h, ...new Array(Math.max(0, 8 - h.length - t.length)).fill(0), ...t];
+}
+
+/** The IPv4 address a 6to4 address (2002:AABB:CCDD::/48) carries. */
+function sixToFourEmbedded(address: string): string | undefined {
+  if (!SIX_TO_FOUR.check(address, 'ipv6')) return undefined;
+  const sock = new net.SocketAddress({ address, family: 'ipv6' });
+  const groups = ipv6Groups(sock.address);
+  const hi = groups[1] ?? 0;
+  const lo = groups[2] ?? 0;
+  return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
+}
 
 /** The IPv4 address a NAT64 address (64:ff9b::a.b.c.d) stands for. */
 function nat64Embedded(address: string): string | undefined {
@@ -65,6 +86,6 @@ export function classifyAddress(address: string, privateRanges = true): AddressC
   const type = family === 6 ? 'ipv6' : 'ipv4';
   if (HOST.check(address, type)) return 'host';
   if (privateRanges && PRIVATE.check(address, type)) return 'private';
-  const embedded = family === 6 ? nat64Embedded(address) : undefined;
+  const embedded = family === 6 ? (nat64Embedded(address) ?? sixToFourEmbedded(address)) : undefined;
   return embedded ? classifyAddress(embedded, privateRanges) : undefined;
 }
