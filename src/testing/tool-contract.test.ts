@@ -29,8 +29,12 @@ afterAll(() => temp.cleanup());
 const allFeatures = Object.fromEntries(FEATURE_FLAGS.map((f) => [f, true]));
 const tools = await getAllBaseTools({ features: allFeatures });
 
-/** Inputs the schema sampler cannot build (AskUserQuestion needs 2–4 options with distinct labels). */
+/**
+ * Inputs the schema sampler cannot build (AskUserQuestion needs 2–4 options with distinct labels;
+ * Monitor needs exactly one of `command` and `ws`).
+ */
 const SAMPLES: Record<string, Record<string, unknown>[]> = {
+  Monitor: [{ description: 'Watch the log', command: 'tail -f app.log' }],
   AskUserQuestion: [
     {
       questions: [

@@ -246,7 +246,10 @@ describe('stream-json control requests with MCP servers', () => {
       mcpServers: [{ name: 'gen', status: 'connected' }],
     });
     const unsupported = p.request('mcp_message', { server_name: 'x', message: {} });
-    expect((await p.response(unsupported)).response.error).toMatch(/type "sdk"/);
+    // mcp_message goes from Gantry to the host (in-process SDK servers), never the other way.
+    expect((await p.response(unsupported)).response.error).toMatch(
+      /^mcp_message: the host sends mcp_message requests/,
+    );
     p.user('crash it');
     await p.next((l) => l.type === 'result');
     const after = p.request('mcp_status');
