@@ -98,5 +98,10 @@ describe('interactive gantry with WORKTREE and BROWSER on', () => {
     expect(results[1]?.trim()).toBe(path.join(world.project, '.gantry', 'worktrees', 'tty'));
     expect(results[2]).toContain('"Board"');
     expect(results[3]).toContain('Build is green.');
+    // Leave cleanly: the session's clean-up removes the inline --settings file and the browser's files.
+    term.type('/exit');
+    await term.waitFor('/exit');
+    term.keys('Enter');
+    await term.waitFor('Bye. Resume with');
   });
 });

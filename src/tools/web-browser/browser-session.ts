@@ -5,7 +5,9 @@
  * request through `network.ts`) and one page. Registered as the session resource `web-browser`, so
  * the session's `dispose()` closes the page, the context and the browser process.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { AbortError, ToolExecutionError } from '../../core/index.js';
 import { BrowserNetwork, type BrowserNetworkOptions, type NavigationEvent } from './network.js';
@@ -51,6 +53,8 @@ export class BrowserSession {
     private readonly context: BrowserContext,
     readonly page: Page,
     readonly network: BrowserNetwork,
+    /** Chromium's own temp directory (its `TMPDIR`: shared-memory and singleton files), removed on close. */
+    private readonly tempDir: string,
   ) {}
 
   /** Launches Chromium; a clear error when it is not installed or does not start. */
@@ -60,6 +64,9 @@ export class BrowserSession {
         `WebBrowser needs Chromium, and ${options.executablePath} does not exist. Install it (Debian/Ubuntu: apt-get install chromium) or set GANTRY_BROWSER_PATH to a Chromium or Chrome executable.`,
       );
     const { chromium } = await import('playwright-core');
+    // Chromium leaves `org.chromium.Chromium.*` files in its TMPDIR; give it one of its own.
+    const tempDir = mkdtempSync(path.join(tmpdir(), 'gantry-browser-'));
+    const dropTemp = (): void => rmSync(tempDir, { recursive: true, force: true });
     let browser: Browser;
     try {
       browser = await chromium.launch({
@@ -67,8 +74,10 @@ export class BrowserSession {
         headless: true,
         args: CHROMIUM_ARGS,
         timeout: ACTION_TIMEOUT_MS,
+        env: { ...process.env, TMPDIR: tempDir },
       });
     } catch (error) {
+      dropTemp();
       throw new ToolExecutionError(
         `Chromium at ${options.executablePath} did not start: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
       );
@@ -83,10 +92,11 @@ export class BrowserSession {
       context.setDefaultTimeout(ACTION_TIMEOUT_MS);
       await network.install(context);
       const page = await context.newPage();
-      return new BrowserSession(browser, context, page, network);
+      return new BrowserSession(browser, context, page, network, tempDir);
     } catch (error) {
       await browser.close().catch(() => undefined);
       await network.close();
+      dropTemp();
       throw error;
     }
   }
@@ -138,6 +148,7 @@ export class BrowserSession {
     await this.context.close().catch(() => undefined);
     await this.browser.close().catch(() => undefined);
     await this.network.close();
+    rmSync(this.tempDir, { recursive: true, force: true });
   }
 }
 
