@@ -30,8 +30,13 @@ import type { AgentHost } from './agent-scope.js';
 import { type AgentDefinition, BUILT_IN_AGENTS, DEFAULT_AGENT_TYPE, FORK_AGENT_TYPE } from './definitions.js';
 import { forkDirectiveText, waitForForkingMessage } from './fork.js';
 import { endTrackedRun, trackAgent } from './messaging/agent-directory.js';
-import type { SpawnedTeammate } from './teams/spawn-teammate.js';
 import type { TeammateLauncher } from './teams/team-tools.js';
+import {
+  type AgentToolData,
+  renderForegroundResult,
+  renderLaunchNotice,
+  taskNotificationText,
+} from './agent-tool-render.js';
 import { type AgentOutcome, runAgent } from './run-agent.js';
 import { newAgentId } from './sidechain.js';
 import { createAgentWorktree, finishAgentWorktree, type AgentWorktree } from './worktree.js';
@@ -55,26 +60,6 @@ export const AgentInput = z.strictObject({
   name: z.string().describe('A name for the agent (used for its worktree and branch)').optional(),
 });
 export type AgentInput = z.infer<typeof AgentInput>;
-
-export interface AgentToolData {
-  status: 'completed' | 'failed' | 'killed' | 'async_launched' | 'teammate_spawned';
-  prompt: string;
-  agentId: string;
-  agentType: string;
-  content: { type: 'text'; text: string }[];
-  toolsUsed?: string[];
-  totalDurationMs?: number;
-  totalTokens?: number;
-  totalToolUseCount?: number;
-  usage?: unknown;
-  resolvedModel?: string;
-  permissionMode?: string;
-  permission_denials?: AgentOutcome['denials'];
-  outputFile?: string;
-  worktree?: { path: string; branch: string; kept: boolean; note?: string };
-  oneShot?: boolean;
-  teammate?: SpawnedTeammate;
-}
 
 export interface AgentToolOptions {
   /** Agent types by name; default the built-ins (custom agents: `loadAgentDefinitions`). */
@@ -106,72 +91,6 @@ const BASE_DESCRIPTION = [
   '',
   'Agent types (`subagent_type`):',
 ].join('\n');
-
-function indent(text: string): string {
-  return text
-    .split('\n')
-    .map((l) => `  ${l}`)
-    .join('\n');
-}
-
-/** The foreground result text (layout as Claude Code's hand-back). */
-export function renderForegroundResult(data: AgentToolData): string {
-  const report = data.content.map((c) => c.text).join('\n');
-  const lines = [
-    `[Sub-agent report] The ${data.agentType} agent you started finished (${data.status}). Its report follows; the person has not seen it.`,
-    indent(report),
-  ];
-  if (data.worktree)
-    lines.push(
-      data.worktree.kept
-        ? `worktree: ${data.worktree.path} (branch ${data.worktree.branch}) kept: it has changes`
-        : `worktree: ${data.worktree.path} removed: no changes`,
-    );
-  if (data.permission_denials?.length)
-    lines.push(
-      `denied in the agent: ${data.permission_denials.map((d) => `${d.tool_name} (${d.tool_use_id})`).join(', ')}`,
-    );
-  if (!data.oneShot) lines.push(`agentId: ${data.agentId}`);
-  lines.push(
-    `<usage>subagent_tokens: ${data.totalTokens ?? 0}\ntool_uses: ${data.totalToolUseCount ?? 0}\nduration_ms: ${data.totalDurationMs ?? 0}</usage>`,
-  );
-  return lines.join('\n');
-}
-
-/** The background launch notice. */
-export function renderLaunchNotice(data: AgentToolData): string {
-  return [
-    `Started the ${data.agentType} agent in the background.`,
-    `agentId: ${data.agentId} (also its task id for TaskOutput and TaskStop)`,
-    'Do not wait for it or poll it: you will get a <task-notification> when it finishes. Go on with other work, and do not start another agent for the same task.',
-    `output_file: ${data.outputFile}`,
-  ].join('\n');
-}
-
-/** The `<task-notification>` the parent gets when a background agent ends. */
-export function taskNotificationText(o: {
-  agentId: string;
-  toolUseId: string;
-  outputFile: string;
-  status: string;
-  description: string;
-  text: string;
-  totalTokens: number;
-  toolUses: number;
-  durationMs: number;
-}): string {
-  return [
-    '<task-notification>',
-    `<task-id>${o.agentId}</task-id>`,
-    `<tool-use-id>${o.toolUseId}</tool-use-id>`,
-    `<output-file>${o.outputFile}</output-file>`,
-    `<status>${o.status}</status>`,
-    `<summary>Agent "${o.description}" ${o.status === 'completed' ? 'finished' : o.status}</summary>`,
-    `<result>${o.text}</result>`,
-    `<usage><subagent_tokens>${o.totalTokens}</subagent_tokens><tool_uses>${o.toolUses}</tool_uses><duration_ms>${o.durationMs}</duration_ms></usage>`,
-    '</task-notification>',
-  ].join('\n');
-}
 
 function forwarded(event: QueryEvent): ForwardedEventProgress {
   return { kind: 'query-event', event };
@@ -537,4 +456,5 @@ export function createAgentTool(options: AgentToolOptions = {}) {
 
 /** The Agent tool with the built-in agent types. */
 export type AgentTool = ReturnType<typeof createAgentTool>;
+export { type AgentToolData, renderForegroundResult, renderLaunchNotice, taskNotificationText };
 export type { LoopHandle };
