@@ -34,6 +34,8 @@ const CHROMIUM_ARGS = [
   '--no-first-run',
   '--no-default-browser-check',
   '--dns-prefetch-disable',
+  // Shared memory in its own TMPDIR, not /dev/shm (often only 64 MB in containers).
+  '--disable-dev-shm-usage',
 ];
 
 export interface BrowserSessionOptions extends BrowserNetworkOptions {
@@ -67,15 +69,18 @@ export class BrowserSession {
     // Chromium leaves `org.chromium.Chromium.*` files in its TMPDIR; give it one of its own.
     const tempDir = mkdtempSync(path.join(tmpdir(), 'gantry-browser-'));
     const dropTemp = (): void => rmSync(tempDir, { recursive: true, force: true });
-    let browser: Browser;
-    try {
-      browser = await chromium.launch({
+    const launch = () =>
+      chromium.launch({
         executablePath: options.executablePath,
         headless: true,
         args: CHROMIUM_ARGS,
         timeout: ACTION_TIMEOUT_MS,
         env: { ...process.env, TMPDIR: tempDir },
       });
+    let browser: Browser;
+    try {
+      // A start that dies at once (seen on a loaded machine) gets one more try.
+      browser = await launch().catch(() => launch());
     } catch (error) {
       dropTemp();
       throw new ToolExecutionError(
