@@ -5,9 +5,7 @@
  * request through `network.ts`) and one page. Registered as the session resource `web-browser`, so
  * the session's `dispose()` closes the page, the context and the browser process.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { existsSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { AbortError, ToolExecutionError } from '../../core/index.js';
 import { BrowserNetwork, type BrowserNetworkOptions, type NavigationEvent } from './network.js';
@@ -34,8 +32,6 @@ const CHROMIUM_ARGS = [
   '--no-first-run',
   '--no-default-browser-check',
   '--dns-prefetch-disable',
-  // Shared memory in its own TMPDIR, not /dev/shm (often only 64 MB in containers).
-  '--disable-dev-shm-usage',
 ];
 
 export interface BrowserSessionOptions extends BrowserNetworkOptions {
@@ -55,8 +51,6 @@ export class BrowserSession {
     private readonly context: BrowserContext,
     readonly page: Page,
     readonly network: BrowserNetwork,
-    /** Chromium's own temp directory (its `TMPDIR`: shared-memory and singleton files), removed on close. */
-    private readonly tempDir: string,
   ) {}
 
   /** Launches Chromium; a clear error when it is not installed or does not start. */
@@ -66,23 +60,15 @@ export class BrowserSession {
         `WebBrowser needs Chromium, and ${options.executablePath} does not exist. Install it (Debian/Ubuntu: apt-get install chromium) or set GANTRY_BROWSER_PATH to a Chromium or Chrome executable.`,
       );
     const { chromium } = await import('playwright-core');
-    // Chromium leaves `org.chromium.Chromium.*` files in its TMPDIR; give it one of its own.
-    const tempDir = mkdtempSync(path.join(tmpdir(), 'gantry-browser-'));
-    const dropTemp = (): void => rmSync(tempDir, { recursive: true, force: true });
-    const launch = () =>
-      chromium.launch({
+    let browser: Browser;
+    try {
+      browser = await chromium.launch({
         executablePath: options.executablePath,
         headless: true,
         args: CHROMIUM_ARGS,
         timeout: ACTION_TIMEOUT_MS,
-        env: { ...process.env, TMPDIR: tempDir },
       });
-    let browser: Browser;
-    try {
-      // A start that dies at once (seen on a loaded machine) gets one more try.
-      browser = await launch().catch(() => launch());
     } catch (error) {
-      dropTemp();
       throw new ToolExecutionError(
         `Chromium at ${options.executablePath} did not start: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
       );
@@ -97,11 +83,10 @@ export class BrowserSession {
       context.setDefaultTimeout(ACTION_TIMEOUT_MS);
       await network.install(context);
       const page = await context.newPage();
-      return new BrowserSession(browser, context, page, network, tempDir);
+      return new BrowserSession(browser, context, page, network);
     } catch (error) {
       await browser.close().catch(() => undefined);
       await network.close();
-      dropTemp();
       throw error;
     }
   }
@@ -153,7 +138,6 @@ export class BrowserSession {
     await this.context.close().catch(() => undefined);
     await this.browser.close().catch(() => undefined);
     await this.network.close();
-    rmSync(this.tempDir, { recursive: true, force: true });
   }
 }
 

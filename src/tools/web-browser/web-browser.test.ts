@@ -31,6 +31,7 @@ let web: LocalWebServer;
 let services: SessionServicesHandle;
 let context: ToolUseContext;
 let dir: string;
+let savedTmpdir: string | undefined;
 const tool = createWebBrowserTool({
   ports: webBrowserPorts({
     settings: { allowPrivateHosts: ['127.0.0.1'], allowHttpHosts: ['127.0.0.1', 'rebind.test'] },
@@ -56,12 +57,18 @@ beforeAll(async () => {
     },
   });
   dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'gantry-browser-')));
+  // Chromium writes files of its own (`org.chromium.Chromium.*`) to its TMPDIR: keep them in this
+  // test's folder, which is removed afterwards.
+  savedTmpdir = process.env.TMPDIR;
+  process.env.TMPDIR = dir;
   services = createSessionServices();
   context = makeToolContext({ cwd: dir, services, tools: [tool] });
 });
 afterAll(async () => {
   await services?.dispose();
   await web?.close();
+  if (savedTmpdir === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = savedTmpdir;
   rmSync(dir, { recursive: true, force: true });
 });
 
