@@ -57,7 +57,8 @@ export default async function bench(): Promise<BenchReport> {
     // An installed layout: package/bin/gantry.js beside package/dist, package.json, node_modules.
     const pkg = path.join(root, 'package');
     mkdirSync(path.join(pkg, 'bin'), { recursive: true });
-    copyFileSync(path.join(repo, 'bin/gantry.js'), path.join(pkg, 'bin/gantry.js'));
+    for (const f of ['gantry.js', 'package.json'])
+      copyFileSync(path.join(repo, 'bin', f), path.join(pkg, 'bin', f));
     for (const f of ['dist', 'node_modules', 'package.json'])
       symlinkSync(path.join(repo, f), path.join(pkg, f));
     const env = {

@@ -73,6 +73,7 @@ export default async function bench(): Promise<BenchReport> {
   const pkg = path.join(home, 'package');
   mkdirSync(path.join(pkg, 'bin'), { recursive: true });
   copyFileSync(bin, path.join(pkg, 'bin/gantry.js'));
+  copyFileSync(path.join(repo, 'bin/package.json'), path.join(pkg, 'bin/package.json'));
   for (const f of ['dist', 'node_modules', 'package.json'])
     symlinkSync(path.join(repo, f), path.join(pkg, f));
   const installedBin = path.join(pkg, 'bin/gantry.js');

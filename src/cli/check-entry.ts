@@ -1,6 +1,6 @@
 /**
  * The in-process `gantry check` (dist/fast/gantry-check-local.mjs, one file without chunks), run by
- * the check client (check-client-entry.ts) when no resident server answers: the check a user or a
+ * the check client (check-client.ts) when no resident server answers: the check a user or a
  * script runs by hand should cost as little start-up as the guard allows.
  *
  * - The grammar's WebAssembly is compiled with Liftoff only, as on the hook's cold path
