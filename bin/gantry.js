@@ -6,7 +6,8 @@
 // - `gantry hook`: the client dist/fast/gantry-hook-client.cjs (Node built-ins only) forwards the
 //   call to the server; when none answers, dist/fast/gantry-hook-cold.mjs decides it in-process;
 // - `gantry check`: the client dist/fast/gantry-check-client.cjs, or the in-process check
-//   (dist/fast/gantry-check-local.mjs, no command-line parser) when no server answers;
+//   (dist/fast/gantry-check-local.cjs, no command-line parser, run with V8's code cache by
+//   dist/fast/gantry-code-cache.cjs) when no server answers;
 // - everything else: dist/fast/gantry.mjs.
 // Run from a git checkout (a src/ folder and .git beside bin/), dist/ is first compared with the
 // sources (dist/.build-stamp.json, scripts/build-inputs.cjs) and rebuilt when they changed, so an
@@ -53,6 +54,21 @@ function load(name) {
   return import(require('node:url').pathToFileURL(built(name)).href);
 }
 
+/**
+ * The in-process check. Its V8 flags (src/cli/check-entry.ts `CHECK_V8_FLAGS`) are set before the
+ * bundle is compiled: V8 takes a code cache only under the flags it was made with.
+ */
+async function checkInProcess() {
+  require('node:v8').setFlagsFromString('--liftoff-only');
+  const bundle = require(built('gantry-code-cache.cjs')).requireWithCodeCache(
+    built('gantry-check-local.cjs'),
+  );
+  const checked = await bundle.exports.runLocalCheck();
+  bundle.saveCache();
+  // help, version or a malformed invocation: the full command line reports it
+  if (!checked) await load('gantry.mjs');
+}
+
 const command = process.argv[2];
 const wantsHelp = process.argv.includes('--help') || process.argv.includes('-h');
 if (command === 'hook' && !wantsHelp) {
@@ -62,9 +78,7 @@ if (command === 'hook' && !wantsHelp) {
   );
 } else if (command === 'check') {
   const hookBundle = built('gantry-hook.mjs');
-  require(built('gantry-check-client.cjs')).runCheckClient(process.argv.slice(3), hookBundle, () =>
-    load('gantry-check-local.mjs'),
-  );
+  require(built('gantry-check-client.cjs')).runCheckClient(process.argv.slice(3), hookBundle, checkInProcess);
 } else {
   load('gantry.mjs');
 }

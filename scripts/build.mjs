@@ -18,6 +18,7 @@
 // so a process starting from dist/ while a build runs sees either the old file or the new one.
 // Files a build no longer produces are removed at the end.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   mkdirSync,
   readdirSync,
@@ -57,10 +58,18 @@ const SPLIT_ENTRIES = {
 const CLIENT_ENTRIES = {
   'gantry-hook-client': 'src/cli/hook/hook-warm.ts',
   'gantry-check-client': 'src/cli/check-client.ts',
+  'gantry-code-cache': 'src/cli/code-cache.ts',
+};
+/**
+ * Bundles run through V8's code cache (src/cli/code-cache.ts): one CommonJS file each with its npm
+ * packages, no dynamic `import()` (a script compiled by `vm` has no module loader for it), and the
+ * SHA-256 of the content as the first line, the cache's key.
+ */
+const CACHED_ENTRIES = {
+  'gantry-check-local': 'src/cli/check-entry.ts',
 };
 /** The start-up bundles made as one file each. */
 const SINGLE_ENTRIES = {
-  'gantry-check-local': 'src/cli/check-entry.ts',
   // src/shell/worker/entry.ts finds it beside the bundle's chunks
   'gantry-analysis-worker': 'src/shell/worker/analysis-worker.ts',
 };
@@ -195,8 +204,32 @@ async function buildAll() {
     if (outside.length)
       throw new Error(`${out} must import Node built-ins only, not ${outside.map((i) => i.path)}`);
   }
+  const cached = await build({
+    ...bundleOptions,
+    entryPoints: CACHED_ENTRIES,
+    format: 'cjs',
+    outExtension: { '.js': '.cjs' },
+    packages: undefined,
+    // the CommonJS build of the parser (its ES module build finds its files through import.meta)
+    alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/web-tree-sitter.cjs' },
+    define: { 'import.meta.url': '__gantryModuleUrl' },
+    banner: { js: "var __gantryModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    supported: { 'dynamic-import': false },
+    metafile: true,
+  });
+  for (const [out, meta] of Object.entries(cached.metafile.outputs)) {
+    const dynamic = meta.imports.filter((i) => i.kind === 'dynamic-import');
+    if (dynamic.length)
+      throw new Error(`${out} must not import() at run time: ${dynamic.map((i) => i.path)}`);
+  }
   for (const f of fast.flatMap((r) => r.outputFiles)) {
     writeAtomic(f.path, f.contents);
+    produced.add(f.path);
+  }
+  for (const f of cached.outputFiles) {
+    // the cache key (src/cli/code-cache.ts): the content's hash, so a run need not hash it
+    const key = createHash('sha256').update(f.contents).digest('hex');
+    writeAtomic(f.path, Buffer.concat([Buffer.from(`// gantry-build-key: ${key}\n`), f.contents]));
     produced.add(f.path);
   }
   const prompts = new Map();

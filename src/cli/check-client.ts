@@ -6,8 +6,7 @@
  * start; the server answers with the same code and output as the in-process check
  * (check-server.ts). Otherwise — no server, `GANTRY_HOOK_DAEMON=0`, a socket that is not trusted, no
  * answer within `GANTRY_HOOK_DAEMON_TIMEOUT_MS`, `--hooks`, help or a malformed command line — the
- * check runs in this process (dist/fast/gantry-check-local.mjs, check-entry.ts, loaded by the
- * caller's `loadLocal`). A check never starts a server itself.
+ * check runs in this process (check-entry.ts, run by the caller's `loadLocal`). A check never starts a server itself.
  */
 import { parseCheckArgs } from './check-args.js';
 import { exitQuietlyOnClosedPipe } from './closed-pipe.js';
