@@ -347,7 +347,8 @@ export function createAgentTool(options: AgentToolOptions = {}) {
             const forkMessages = isFork
               ? await waitForForkingMessage(parent.messages, toolUseId, stop.signal)
               : undefined;
-            if (isFork && !forkMessages) throw new Error('the forking message never reached the conversation');
+            if (isFork && !forkMessages)
+              throw new Error('the forking message never reached the conversation');
             return runAgent({
               ...common,
               signal: stop.signal,
