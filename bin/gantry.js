@@ -4,7 +4,8 @@
 // server answers costs little more than a bare `node` start. Every command runs the built code in
 // dist/ (made by `npm run build`, which `npm ci` and `npm pack` run):
 // - `gantry hook`: the client dist/fast/gantry-hook-client.cjs (Node built-ins only) forwards the
-//   call to the server; when none answers, dist/fast/gantry-hook-cold.mjs decides it in-process;
+//   call to the server; when none answers, dist/fast/gantry-hook-cold.cjs decides it in-process
+//   (run with V8's code cache, like the in-process check);
 // - `gantry check`: the client dist/fast/gantry-check-client.cjs, or the in-process check
 //   (dist/fast/gantry-check-local.cjs, no command-line parser, run with V8's code cache by
 //   dist/fast/gantry-code-cache.cjs) when no server answers;
@@ -69,13 +70,29 @@ async function checkInProcess() {
   if (!checked) await load('gantry.mjs');
 }
 
+/**
+ * The in-process hook path (src/cli/hook/hook-cold.ts), with its V8 flags (hook-main.ts) set before
+ * its bundle is compiled; the code cache is written once the call has been answered.
+ */
+function hookInProcess() {
+  require('node:v8').setFlagsFromString('--liftoff-only');
+  const bundle = require(built('gantry-code-cache.cjs')).requireWithCodeCache(built('gantry-hook-cold.cjs'));
+  return {
+    async decideInProcess(call) {
+      try {
+        await bundle.exports.decideInProcess(call);
+      } finally {
+        bundle.saveCache();
+      }
+    },
+  };
+}
+
 const command = process.argv[2];
 const wantsHelp = process.argv.includes('--help') || process.argv.includes('-h');
 if (command === 'hook' && !wantsHelp) {
   const hookBundle = built('gantry-hook.mjs');
-  require(built('gantry-hook-client.cjs')).runHookCall(process.argv.slice(3), hookBundle, () =>
-    load('gantry-hook-cold.mjs'),
-  );
+  require(built('gantry-hook-client.cjs')).runHookCall(process.argv.slice(3), hookBundle, hookInProcess);
 } else if (command === 'check') {
   const hookBundle = built('gantry-hook.mjs');
   require(built('gantry-check-client.cjs')).runCheckClient(process.argv.slice(3), hookBundle, checkInProcess);

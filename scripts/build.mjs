@@ -67,6 +67,7 @@ const CLIENT_ENTRIES = {
  */
 const CACHED_ENTRIES = {
   'gantry-check-local': 'src/cli/check-entry.ts',
+  'gantry-hook-cold': 'src/cli/hook/hook-cold.ts',
 };
 /** The start-up bundles made as one file each. */
 const SINGLE_ENTRIES = {

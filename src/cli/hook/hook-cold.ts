@@ -1,8 +1,9 @@
 /**
  * The in-process path of a `gantry hook` call the resident server did not answer (hook-warm.ts):
  * log why a socket was refused, decide the call with the guard loaded here (hook-main.ts), then start
- * a server for the next calls. Built as dist/fast/gantry-hook-cold.mjs, sharing chunks with the hook
- * bundle.
+ * a server for the next calls. Built twice: dist/fast/gantry-hook-cold.cjs, which bin/gantry.js runs
+ * with V8's code cache (../code-cache.ts), and dist/fast/gantry-hook-cold.mjs, which shares chunks
+ * with the hook bundle (hook-bundle-entry.ts).
  */
 import { appendAuditLine } from '../audit/audit-log.js';
 import { hookMain } from './hook-main.js';
