@@ -9,7 +9,8 @@
  * - with the resident server: the hook's server runs (started by one `gantry hook` call, as a host
  *   with the hook installed has it), and the check process forwards to it (check-client-entry.ts);
  * - in-process: `GANTRY_HOOK_DAEMON=0`, the whole guard and the grammar loaded by the check process
- *   (what a check costs when no server runs).
+ *   (what a check costs when no server runs), with V8's code cache in the scratch home (made by the
+ *   first, untimed run; src/cli/code-cache.ts).
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -128,6 +129,7 @@ export default async function bench(): Promise<BenchReport> {
       notes: [
         "Each run decides `git status` with the user's settings (none) in a fresh process.",
         'In-process is the fallback when no server runs; a check never starts a server itself.',
+        'In-process runs take the code cache the first (untimed) run made in the scratch home.',
       ],
     };
   } finally {

@@ -7,7 +7,8 @@
  *   the server is started by a first call and exits 5 s after the bench. Measured from the
  *   checkout's bin/gantry.js (which first compares dist/ with the sources) and from an installed
  *   layout (bin/gantry.js with no src/ beside it, as `npx gantry hook` runs it).
- * - cold: `GANTRY_HOOK_DAEMON=0`, everything in-process (the fallback when no server answers).
+ * - cold: `GANTRY_HOOK_DAEMON=0`, everything in-process (the fallback when no server answers), with
+ *   V8's code cache in the scratch home (made by the first cold run; src/cli/code-cache.ts).
  */
 import { spawnSync } from 'node:child_process';
 import {
