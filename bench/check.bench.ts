@@ -7,7 +7,7 @@
  *   comparison), running the built dist/ of this checkout;
  * - checkout: bin/gantry.js of this checkout, which first compares dist/ with the sources;
  * - with the resident server: the hook's server runs (started by one `gantry hook` call, as a host
- *   with the hook installed has it), and the check process forwards to it (check-client-entry.ts);
+ *   with the hook installed has it), and the check process forwards to it (check-client.ts);
  * - in-process: `GANTRY_HOOK_DAEMON=0`, the whole guard and the grammar loaded by the check process
  *   (what a check costs when no server runs), with V8's code cache in the scratch home (made by the
  *   first, untimed run; src/cli/code-cache.ts).
