@@ -12,6 +12,9 @@
  * - `keep_alive`, `control_cancel_request`, and types Gantry does not know: skipped (unknown ones
  *   with a stderr note); a line that is not JSON or is too long: a stderr note, the stream goes on.
  *
+ * While the session waits with nothing to do (no prompt yet, or a result out and nothing queued),
+ * `{"type":"keep_alive"}` lines go out every few seconds (keep-alive.ts).
+ *
  * The session starts at the first `user` message, so the `initialize` request that comes before it
  * (system prompt, hooks) shapes it. At stdin's end: requests to the host fail (their asks become
  * denies), queued prompts still run, then the process ends — 0, or 1 when the last result was an
@@ -26,12 +29,14 @@ import type { SessionTarget } from '../session/session-target.js';
 import type { PrintArgs } from './args.js';
 import { ControlChannel } from './control-channel.js';
 import { HostRequests, type HostState } from './host-requests.js';
+import { KeepAlive, keepAliveIntervalMs } from './keep-alive.js';
 import type { LineWriter } from './line-writer.js';
 import { readNdjson } from './ndjson.js';
 import type { OutputSink } from './output.js';
 import type { PendingFeatures } from './pending-features.js';
 import { baseQueryOptions, type PrintIo } from './run-print.js';
 import { stdioCanUseTool } from './sdk-bridge.js';
+import type { StructuredOutput } from './structured-output.js';
 
 export interface HostSessionDeps {
   args: PrintArgs;
@@ -43,6 +48,8 @@ export interface HostSessionDeps {
   target: SessionTarget;
   pending: PendingFeatures;
   start: (options: QueryOptions) => Query;
+  /** `--json-schema` (else the schema of the host's `initialize.jsonSchema`, if any). */
+  structured?: StructuredOutput;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> =>
@@ -74,6 +81,9 @@ export async function runHostSession(d: HostSessionDeps): Promise<number> {
   const queue: InputQueue = createInputQueue();
   const state: HostState = { query: undefined, hostHooks: undefined };
   const requests = new HostRequests({ channel, setup, target, pending, state, note, args });
+  // Idle until the first prompt; busy while a turn runs; idle again after a result with nothing queued.
+  const keepAlive = new KeepAlive(out, io.keepAliveIntervalMs ?? keepAliveIntervalMs(io.env));
+  keepAlive.start();
 
   let consuming: Promise<void> | undefined;
   /** The session ended by itself (a hook stopped it, the output closed): stdin is no longer read. */
@@ -105,10 +115,14 @@ export async function runHostSession(d: HostSessionDeps): Promise<number> {
       initExtras: { ...base.initExtras, mcp_servers: requests.mcpServers() },
       ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}),
     };
-    const q = d.start(options);
+    const structured = d.structured ?? init.structured;
+    const q = d.start(structured ? structured.apply(options) : options);
+    structured?.attach(q);
     state.query = q;
     try {
-      for await (const event of q) {
+      for await (const raw of q) {
+        const event = structured ? structured.observe(raw) : raw;
+        keepAlive.setIdle(event.type === 'result' && queue.pending === 0);
         await sink.event(event);
         if (out.closed) {
           q.close();
@@ -153,6 +167,7 @@ export async function runHostSession(d: HostSessionDeps): Promise<number> {
               isReplay: true,
             });
           if (queue.closed) break;
+          keepAlive.setIdle(false);
           queue.push(m);
           startSession();
           break;
@@ -177,6 +192,8 @@ export async function runHostSession(d: HostSessionDeps): Promise<number> {
   await reader.catch(async (e: unknown) => {
     if (!sessionOver) await note(`reading stdin failed: ${(e as Error).message}`);
   });
+  // Nobody is listening for keep-alives once the host's input has ended.
+  keepAlive.stop();
   channel.closeInput();
   queue.close();
   state.query?.endInput();

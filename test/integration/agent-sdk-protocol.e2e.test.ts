@@ -1,0 +1,169 @@
+/**
+ * More of the control protocol, driven by the unmodified Claude Agent SDK against gantry and the
+ * scripted fake Anthropic server (docs/cli-print.md "Control protocol"):
+ *
+ * - structured output: `outputFormat: {type: "json_schema", schema}` (the SDK passes
+ *   `--json-schema=<json>`): the StructuredOutput tool, a rejected input and a retry, the result's
+ *   `structured_output`; a model that never answers in shape ends with
+ *   `error_max_structured_output_retries` after a bounded number of requests; a bad schema fails
+ *   the start with a clear message;
+ * - elicitation: a real MCP server (src/testing/eliciting-mcp-server.ts) asks for input through
+ *   `elicitation/create`; gantry forwards it as an `elicitation` control request, the SDK's
+ *   `onElicitation` answers, and the server gets the answer.
+ */
+import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type FakeAnthropicServer,
+  startFakeAnthropicServer,
+} from '../../src/testing/fake-anthropic-server.js';
+import { reply, type ScriptEntry } from '../../src/testing/fake-model-script.js';
+import {
+  GANTRY_BIN,
+  gantryEnv,
+  makePrintWorld,
+  PRINT_TEST_KEY,
+  type PrintWorld,
+} from '../../src/testing/print-fixtures.js';
+
+let world: PrintWorld;
+let fake: FakeAnthropicServer;
+
+beforeEach(() => {
+  world = makePrintWorld();
+});
+afterEach(async () => {
+  await fake?.close();
+  world.cleanup();
+});
+
+async function withFake(script: ScriptEntry[]) {
+  fake = await startFakeAnthropicServer({ apiKey: PRINT_TEST_KEY, script });
+}
+
+function baseOptions(stderr: string[]) {
+  return {
+    pathToClaudeCodeExecutable: GANTRY_BIN,
+    cwd: world.project,
+    env: gantryEnv(world, fake),
+    stderr: (chunk: string) => void stderr.push(chunk),
+  };
+}
+
+const SCHEMA = {
+  type: 'object',
+  properties: { city: { type: 'string' }, population: { type: 'integer', minimum: 0 } },
+  required: ['city', 'population'],
+  additionalProperties: false,
+} as const;
+
+/** Runs the query to its end; a throw after the messages (an error exit) is returned, not raised. */
+async function drain(q: AsyncIterable<SDKMessage>): Promise<{ messages: SDKMessage[]; thrown?: Error }> {
+  const messages: SDKMessage[] = [];
+  try {
+    for await (const m of q) messages.push(m);
+    return { messages };
+  } catch (e) {
+    return { messages, thrown: e as Error };
+  }
+}
+
+describe('structured output through the SDK (outputFormat json_schema)', () => {
+  it('offers StructuredOutput with the schema, sends a rejected input back, and returns the valid one as structured_output', async () => {
+    await withFake([
+      reply.toolUse('StructuredOutput', { city: 'Lyon', population: 'many' }),
+      reply.toolUse('StructuredOutput', { city: 'Lyon', population: 522_250 }),
+      reply.text('Recorded.'),
+    ]);
+    const stderr: string[] = [];
+    const { messages, thrown } = await drain(
+      query({
+        prompt: 'What is the largest city of the Rhône department?',
+        options: { ...baseOptions(stderr), outputFormat: { type: 'json_schema', schema: SCHEMA } },
+      }),
+    );
+    expect(thrown, stderr.join('')).toBeUndefined();
+    const result = messages.at(-1) as SDKMessage & Record<string, unknown>;
+    expect(result).toMatchObject({
+      type: 'result',
+      subtype: 'success',
+      is_error: false,
+      structured_output: { city: 'Lyon', population: 522_250 },
+    });
+    // The tool is offered with the schema as its input schema, and the instruction is in the prompt.
+    const first = fake.messageRequests[0]?.body;
+    const offered = first.tools.find((t: { name: string }) => t.name === 'StructuredOutput');
+    expect(offered.input_schema).toEqual(SCHEMA);
+    expect(JSON.stringify(first.system)).toContain('StructuredOutput');
+    // The invalid input came back to the model as an input error naming the field.
+    const second = JSON.stringify(fake.messageRequests[1]?.body.messages.at(-1));
+    expect(second).toContain('InputValidationError');
+    expect(second).toContain('population');
+    expect(fake.messageRequests).toHaveLength(3);
+  });
+
+  it('a model that never calls the tool is reminded a bounded number of times, then the result is error_max_structured_output_retries', async () => {
+    await withFake(Array.from({ length: 12 }, (_, i) => reply.text(`Plain answer ${i}.`)));
+    const stderr: string[] = [];
+    const { messages, thrown } = await drain(
+      query({
+        prompt: 'Answer in shape.',
+        options: { ...baseOptions(stderr), outputFormat: { type: 'json_schema', schema: SCHEMA } },
+      }),
+    );
+    const result = messages.at(-1) as SDKMessage & Record<string, unknown>;
+    expect(result).toMatchObject({
+      type: 'result',
+      subtype: 'error_max_structured_output_retries',
+      is_error: true,
+    });
+    expect(result.structured_output).toBeUndefined();
+    expect(String((result.errors as string[])[0])).toMatch(/StructuredOutput/);
+    // Five requests: the first answer and four reminders (the fifth stop ends the turn).
+    expect(fake.messageRequests).toHaveLength(5);
+    expect(JSON.stringify(fake.messageRequests[1]?.body.messages.at(-1))).toContain('StructuredOutput');
+    // An error result makes gantry exit 1, which the SDK reports after yielding the result.
+    expect(thrown?.message).toMatch(/error result|exited with code 1/);
+  });
+
+  it('a model that keeps sending invalid input is stopped after the same bound', async () => {
+    await withFake(
+      Array.from({ length: 12 }, (_, i) =>
+        reply.toolUse('StructuredOutput', { city: `C${i}`, population: -i - 1 }),
+      ),
+    );
+    const stderr: string[] = [];
+    const { messages } = await drain(
+      query({
+        prompt: 'Answer in shape.',
+        options: { ...baseOptions(stderr), outputFormat: { type: 'json_schema', schema: SCHEMA } },
+      }),
+    );
+    const result = messages.at(-1) as SDKMessage & Record<string, unknown>;
+    expect(result).toMatchObject({
+      type: 'result',
+      subtype: 'error_max_structured_output_retries',
+      is_error: true,
+    });
+    // Five rejected calls, then the turn is stopped before another request goes out.
+    expect(fake.messageRequests).toHaveLength(5);
+    expect(result.terminal_reason).toMatch(/^aborted/);
+  });
+
+  it('a schema that is not an object schema fails the start with a clear message', async () => {
+    await withFake([reply.text('never asked')]);
+    const stderr: string[] = [];
+    const { thrown } = await drain(
+      query({
+        prompt: 'x',
+        options: {
+          ...baseOptions(stderr),
+          outputFormat: { type: 'json_schema', schema: { type: 'array', items: { type: 'string' } } },
+        },
+      }),
+    );
+    expect(thrown?.message).toMatch(/exited with code 1/);
+    expect(stderr.join('')).toMatch(/--json-schema: the schema must describe an object/);
+    expect(fake.messageRequests).toHaveLength(0);
+  });
+});
