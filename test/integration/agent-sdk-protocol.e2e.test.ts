@@ -18,12 +18,14 @@ import {
   startFakeAnthropicServer,
 } from '../../src/testing/fake-anthropic-server.js';
 import { reply, type ScriptEntry } from '../../src/testing/fake-model-script.js';
+import { mcpTestServerCommand } from '../../src/testing/mcp-test-server.js';
 import {
   GANTRY_BIN,
   gantryEnv,
   makePrintWorld,
   PRINT_TEST_KEY,
   type PrintWorld,
+  runGantry,
 } from '../../src/testing/print-fixtures.js';
 
 let world: PrintWorld;
@@ -165,5 +167,96 @@ describe('structured output through the SDK (outputFormat json_schema)', () => {
     expect(thrown?.message).toMatch(/exited with code 1/);
     expect(stderr.join('')).toMatch(/--json-schema: the schema must describe an object/);
     expect(fake.messageRequests).toHaveLength(0);
+  });
+});
+
+/** The test MCP server's special tools only; its `elicit` tool asks the client through `elicitation/create`. */
+const asker = () => {
+  const c = mcpTestServerCommand({ toolCount: 0, name: 'asker' });
+  return { type: 'stdio' as const, command: c.command, args: c.args };
+};
+const ELICIT_SCRIPT = () => [
+  reply.toolUse('mcp__asker__elicit', { question: 'Which colour should the badge be?' }),
+  reply.text('Noted.'),
+];
+/** The tool result the model got for the elicit call (the server reports the answer it received). */
+const elicitResult = (): string => JSON.stringify(fake.messageRequests[1]?.body.messages.at(-1));
+
+describe('MCP elicitation through the SDK (onElicitation)', () => {
+  it("a server's elicitation/create reaches onElicitation as an elicitation request, and its answer reaches the server", async () => {
+    await withFake(ELICIT_SCRIPT());
+    const stderr: string[] = [];
+    const asked: Record<string, unknown>[] = [];
+    const { messages, thrown } = await drain(
+      query({
+        prompt: 'pick a colour with the user',
+        options: {
+          ...baseOptions(stderr),
+          env: gantryEnv(world, fake, { ENABLE_TOOL_SEARCH: 'false' }),
+          mcpServers: { asker: asker() },
+          mcpServersDelivery: 'argv',
+          allowedTools: ['mcp__asker__elicit'],
+          onElicitation: async (request) => {
+            asked.push({ ...request });
+            return { action: 'accept', content: { answer: 'teal' } };
+          },
+        },
+      }),
+    );
+    expect(thrown, stderr.join('')).toBeUndefined();
+    expect(messages.at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'Noted.' });
+    expect(asked).toEqual([
+      {
+        serverName: 'asker',
+        message: 'Which colour should the badge be?',
+        mode: 'form',
+        requestedSchema: {
+          type: 'object',
+          properties: { answer: { type: 'string' } },
+          required: ['answer'],
+        },
+      },
+    ]);
+    expect(elicitResult()).toContain('elicitation accept: {\\"answer\\":\\"teal\\"}');
+  });
+
+  it('without onElicitation the SDK declines, and the server hears the decline', async () => {
+    await withFake(ELICIT_SCRIPT());
+    const stderr: string[] = [];
+    const { messages, thrown } = await drain(
+      query({
+        prompt: 'pick a colour with the user',
+        options: {
+          ...baseOptions(stderr),
+          env: gantryEnv(world, fake, { ENABLE_TOOL_SEARCH: 'false' }),
+          mcpServers: { asker: asker() },
+          mcpServersDelivery: 'argv',
+          allowedTools: ['mcp__asker__elicit'],
+        },
+      }),
+    );
+    expect(thrown, stderr.join('')).toBeUndefined();
+    expect(messages.at(-1)).toMatchObject({ type: 'result', subtype: 'success' });
+    expect(elicitResult()).toContain('elicitation decline');
+  });
+
+  it('plain gantry -p (no host to ask) declines the elicitation', async () => {
+    await withFake(ELICIT_SCRIPT());
+    const r = await runGantry(
+      [
+        '-p',
+        '--output-format',
+        'json',
+        '--mcp-config',
+        JSON.stringify({ mcpServers: { asker: asker() } }),
+        '--allowedTools',
+        'mcp__asker__elicit',
+        'pick a colour',
+      ],
+      { cwd: world.project, env: gantryEnv(world, fake, { ENABLE_TOOL_SEARCH: 'false' }) },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ type: 'result', subtype: 'success', result: 'Noted.' });
+    expect(elicitResult()).toContain('elicitation decline');
   });
 });

@@ -28,6 +28,7 @@ import type { AgentSetup } from '../session/agent-setup.js';
 import type { SessionTarget } from '../session/session-target.js';
 import type { PrintArgs } from './args.js';
 import { ControlChannel } from './control-channel.js';
+import { type ElicitationRoute, hostElicitation } from './elicitation.js';
 import { HostRequests, type HostState } from './host-requests.js';
 import { KeepAlive, keepAliveIntervalMs } from './keep-alive.js';
 import type { LineWriter } from './line-writer.js';
@@ -48,6 +49,8 @@ export interface HostSessionDeps {
   target: SessionTarget;
   pending: PendingFeatures;
   start: (options: QueryOptions) => Query;
+  /** Where the MCP servers' elicitations go: connected to the host here. */
+  elicitation?: ElicitationRoute;
   /** `--json-schema` (else the schema of the host's `initialize.jsonSchema`, if any). */
   structured?: StructuredOutput;
 }
@@ -78,6 +81,7 @@ export async function runHostSession(d: HostSessionDeps): Promise<number> {
   const { args, io, out, err, sink, setup, target, pending } = d;
   const note = (text: string): Promise<void> => err.writeRaw(`gantry: ${text}\n`);
   const channel = new ControlChannel(out);
+  d.elicitation?.connect(hostElicitation(channel));
   const queue: InputQueue = createInputQueue();
   const state: HostState = { query: undefined, hostHooks: undefined };
   const requests = new HostRequests({ channel, setup, target, pending, state, note, args });
@@ -194,6 +198,7 @@ export async function runHostSession(d: HostSessionDeps): Promise<number> {
   });
   // Nobody is listening for keep-alives once the host's input has ended.
   keepAlive.stop();
+  d.elicitation?.disconnect();
   channel.closeInput();
   queue.close();
   state.query?.endInput();

@@ -17,6 +17,7 @@ import { type AgentSetup, AgentSetupError } from '../session/agent-setup.js';
 import { openSession, sessionQueryOptions } from '../session/open-session.js';
 import { type SessionTarget, SessionTargetError } from '../session/session-target.js';
 import { type PrintArgs, parsePrintArgs, UsageError } from './args.js';
+import { ElicitationRoute } from './elicitation.js';
 import { PRINT_HELP } from './help.js';
 import { runHostSession } from './host-session.js';
 import { LineWriter } from './line-writer.js';
@@ -136,6 +137,8 @@ export async function runPrint(argv: readonly string[], io: PrintIo): Promise<nu
 
   let target: SessionTarget;
   let setup: AgentSetup;
+  // MCP servers connect now; their questions reach the host once the host session runs (else: declined).
+  const elicitation = new ElicitationRoute();
   try {
     ({ target, setup } = await openSession(
       args,
@@ -143,7 +146,10 @@ export async function runPrint(argv: readonly string[], io: PrintIo): Promise<nu
       async (t) => {
         for (const n of t.notes) await note(n);
       },
-      pending.agentsJson !== undefined ? { agentsJson: pending.agentsJson } : {},
+      {
+        ...(pending.agentsJson !== undefined ? { agentsJson: pending.agentsJson } : {}),
+        elicit: elicitation.handler,
+      },
     ));
     pending.mcpServers.push(
       ...setup.mcp.reports().map((r) => ({
@@ -173,6 +179,7 @@ export async function runPrint(argv: readonly string[], io: PrintIo): Promise<nu
         target,
         pending,
         start,
+        elicitation,
         ...(structured ? { structured } : {}),
       });
       return finish(code);
