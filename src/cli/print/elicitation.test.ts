@@ -57,7 +57,7 @@ describe('parseElicitationAnswer', () => {
     [{ action: 'decline' }, { action: 'decline' }, 'decline'],
     [{ behavior: 'allow' }, { action: 'decline' }, 'not an answer: decline (fail closed)'],
     [{}, { action: 'decline' }, 'an empty success: decline'],
-  ])('%j → %j (%s)', (answer, expected) => {
+  ])('%j → %j (%s)', (answer: Record<string, unknown>, expected: unknown, _why: string) => {
     expect(parseElicitationAnswer(answer)).toEqual(expected);
   });
 });

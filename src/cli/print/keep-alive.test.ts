@@ -63,7 +63,7 @@ describe('KeepAlive', () => {
     ['-5', KEEP_ALIVE_DEFAULT_MS, 'negative: the default'],
     ['1.5', KEEP_ALIVE_DEFAULT_MS, 'not whole: the default'],
     ['soon', KEEP_ALIVE_DEFAULT_MS, 'not a number: the default'],
-  ])('GANTRY_KEEP_ALIVE_MS=%s → %d (%s)', (raw, expected) => {
+  ])('GANTRY_KEEP_ALIVE_MS=%s → %d (%s)', (raw: string | undefined, expected: number, _why: string) => {
     expect(keepAliveIntervalMs({ GANTRY_KEEP_ALIVE_MS: raw })).toBe(expected);
   });
 });

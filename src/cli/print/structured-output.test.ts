@@ -15,7 +15,7 @@ describe('parseOutputSchema', () => {
       'a 2020-12 schema (the dialect Claude Code tool schemas name)',
     ],
     ['{"type":"object","properties":{"d":{"type":"string","format":"date"}}}', 'formats are known'],
-  ])('accepts %s (%s)', (text) => {
+  ])('accepts %s (%s)', (text: string, _why: string) => {
     expect(parseOutputSchema(text)).toEqual(JSON.parse(text));
   });
 
@@ -27,7 +27,7 @@ describe('parseOutputSchema', () => {
     ['{"properties":{}}', /must describe an object.*null/, 'the root type must be stated'],
     ['{"type":"object","properties":{"a":{"type":"strnig"}}}', /not valid JSON Schema/, 'a misspelt type'],
     ['{"type":"object","required":"a"}', /not valid JSON Schema/, 'required must be a list'],
-  ])('refuses %s with %s (%s)', (text, message) => {
+  ])('refuses %s with %s (%s)', (text: string, message: RegExp, _why: string) => {
     expect(() => parseOutputSchema(text)).toThrow(OutputSchemaError);
     expect(() => parseOutputSchema(text)).toThrow(message);
   });
