@@ -7,9 +7,10 @@
  *   `structured_output`; a model that never answers in shape ends with
  *   `error_max_structured_output_retries` after a bounded number of requests; a bad schema fails
  *   the start with a clear message;
- * - elicitation: a real MCP server (src/testing/eliciting-mcp-server.ts) asks for input through
- *   `elicitation/create`; gantry forwards it as an `elicitation` control request, the SDK's
- *   `onElicitation` answers, and the server gets the answer.
+ * - elicitation: the real MCP test server (src/testing/mcp-test-server.ts, its `elicit` and
+ *   `elicit_url` tools) asks for input through `elicitation/create`; gantry forwards it as an
+ *   `elicitation` control request, the SDK's `onElicitation` answers (form and URL mode), and the
+ *   server gets the answer; without the callback, and in plain `gantry -p`, it is declined.
  */
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -218,6 +219,42 @@ describe('MCP elicitation through the SDK (onElicitation)', () => {
       },
     ]);
     expect(elicitResult()).toContain('elicitation accept: {\\"answer\\":\\"teal\\"}');
+  });
+
+  it('a URL-mode elicitation reaches onElicitation with its url and elicitationId', async () => {
+    await withFake([
+      reply.toolUse('mcp__asker__elicit_url', { url: 'https://sign-in.invalid/device' }),
+      reply.text('Signed in.'),
+    ]);
+    const stderr: string[] = [];
+    const asked: Record<string, unknown>[] = [];
+    const { thrown } = await drain(
+      query({
+        prompt: 'sign in',
+        options: {
+          ...baseOptions(stderr),
+          env: gantryEnv(world, fake, { ENABLE_TOOL_SEARCH: 'false' }),
+          mcpServers: { asker: asker() },
+          mcpServersDelivery: 'argv',
+          allowedTools: ['mcp__asker__elicit_url'],
+          onElicitation: async (request) => {
+            asked.push({ ...request });
+            return { action: 'accept' };
+          },
+        },
+      }),
+    );
+    expect(thrown, stderr.join('')).toBeUndefined();
+    expect(asked).toEqual([
+      {
+        serverName: 'asker',
+        message: 'Sign in to continue.',
+        mode: 'url',
+        url: 'https://sign-in.invalid/device',
+        elicitationId: 'elicitation-7',
+      },
+    ]);
+    expect(elicitResult()).toContain('url elicitation accept');
   });
 
   it('without onElicitation the SDK declines, and the server hears the decline', async () => {
