@@ -2,10 +2,11 @@
  * Control-protocol details of a real gantry process, played line by line by the test against the
  * fake Anthropic server (the Agent SDK drops keep-alive lines, so they are checked here):
  *
- * - keep-alive: `{"type":"keep_alive"}` lines while no prompt has come, and the process still
- *   exits at once at stdin's end (the timer holds nothing open);
+ * - keep-alive: `{"type":"keep_alive"}` lines while no prompt has come and after a result, and
+ *   the process still exits at stdin's end (the timer holds nothing open);
  * - structured output in plain `gantry -p --output-format json --json-schema …` (the SDK path is
- *   in test/integration/agent-sdk-protocol.e2e.test.ts), and a bad schema as a usage error.
+ *   in test/integration/agent-sdk-protocol.e2e.test.ts), a bad schema as a usage error, and the
+ *   schema given in `initialize.jsonSchema` instead of the flag (good and bad).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeAnthropicServer, startFakeAnthropicServer } from '../../testing/fake-anthropic-server.js';
@@ -38,7 +39,7 @@ afterEach(async () => {
 });
 
 describe('keep-alive lines', () => {
-  it('come while no prompt has arrived; the turn runs as usual; EOF still ends the process with 0', async () => {
+  it('come while no prompt has arrived and again after the result; EOF still ends the process with 0', async () => {
     fake = await startFakeAnthropicServer({ apiKey: PRINT_TEST_KEY, script: [reply.text('Awake.')] });
     peer = spawnGantry(STREAM_ARGS, {
       cwd: world.project,
@@ -56,6 +57,8 @@ describe('keep-alive lines', () => {
     p.user('hello');
     const result = await p.next((l) => l.type === 'result');
     expect(result).toMatchObject({ subtype: 'success', result: 'Awake.' });
+    // Idle again after the result, with nothing queued.
+    await p.next((l) => l.type === 'keep_alive', p.lines.indexOf(result) + 1);
     p.end();
     expect(await p.exited).toEqual({ code: 0, signal: null });
     expect(p.lines.filter((l) => l.type === 'keep_alive').every((l) => Object.keys(l).length === 1)).toBe(
@@ -100,5 +103,32 @@ describe('gantry -p --json-schema', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/--json-schema: not valid JSON/);
     expect(fake.messageRequests).toHaveLength(0);
+  });
+
+  it("initialize.jsonSchema (no flag) turns structured output on for the host's session", async () => {
+    fake = await startFakeAnthropicServer({
+      apiKey: PRINT_TEST_KEY,
+      script: [reply.toolUse('StructuredOutput', { verdict: 'fail' }), reply.text('Reported.')],
+    });
+    peer = spawnGantry(STREAM_ARGS, { cwd: world.project, env: gantryEnv(world, fake) });
+    const p = peer;
+    const init = await p.response(p.request('initialize', { jsonSchema: JSON.parse(schema) }));
+    expect(init.response.subtype).toBe('success');
+    p.user('judge it');
+    const result = await p.next((l) => l.type === 'result');
+    expect(result).toMatchObject({ subtype: 'success', structured_output: { verdict: 'fail' } });
+    p.end();
+    expect((await p.exited).code).toBe(0);
+  });
+
+  it('a bad initialize.jsonSchema gets an error answer naming the problem', async () => {
+    fake = await startFakeAnthropicServer({ apiKey: PRINT_TEST_KEY, script: [] });
+    peer = spawnGantry(STREAM_ARGS, { cwd: world.project, env: gantryEnv(world, fake) });
+    const p = peer;
+    const init = await p.response(p.request('initialize', { jsonSchema: { type: 'string' } }));
+    expect(init.response).toMatchObject({ subtype: 'error' });
+    expect(init.response.error).toMatch(/jsonSchema: the schema must describe an object/);
+    p.end();
+    expect((await p.exited).code).toBe(0);
   });
 });
