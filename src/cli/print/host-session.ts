@@ -16,7 +16,7 @@
  * `{"type":"keep_alive"}` lines go out every few seconds (keep-alive.ts).
  *
  * The session starts at the first `user` message, so the `initialize` request that comes before it
- * (system prompt, hooks) shapes it. At stdin's end: requests to the host fail (their asks become
+ * (system prompt, hooks, jsonSchema) shapes it. At stdin's end: requests to the host fail (their asks become
  * denies), queued prompts still run, then the process ends — 0, or 1 when the last result was an
  * error. With no prompt at all, nothing is printed and the exit code is 0. A session that ends by
  * itself (a hook's `continue: false`, a closed stdout) stops reading stdin and the process ends.
