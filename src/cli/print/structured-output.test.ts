@@ -15,6 +15,7 @@ describe('parseOutputSchema', () => {
       'a 2020-12 schema (the dialect Claude Code tool schemas name)',
     ],
     ['{"type":"object","properties":{"d":{"type":"string","format":"date"}}}', 'formats are known'],
+    ['{"$schema":"http://json-schema.org/draft-07/schema#","type":"object"}', 'draft-07 named'],
   ])('accepts %s (%s)', (text: string, _why: string) => {
     expect(parseOutputSchema(text)).toEqual(JSON.parse(text));
   });
@@ -27,6 +28,11 @@ describe('parseOutputSchema', () => {
     ['{"properties":{}}', /must describe an object.*null/, 'the root type must be stated'],
     ['{"type":"object","properties":{"a":{"type":"strnig"}}}', /not valid JSON Schema/, 'a misspelt type'],
     ['{"type":"object","required":"a"}', /not valid JSON Schema/, 'required must be a list'],
+    [
+      '{"$schema":"https://json-schema.org/draft/2019-09/schema","type":"object"}',
+      /dialect that is not checked here/,
+      'a dialect Ajv is not set up for is named, not half-checked',
+    ],
   ])('refuses %s with %s (%s)', (text: string, message: RegExp, _why: string) => {
     expect(() => parseOutputSchema(text)).toThrow(OutputSchemaError);
     expect(() => parseOutputSchema(text)).toThrow(message);

@@ -16,8 +16,8 @@
  *
  * `parseOutputSchema` checks the flag's value at start-up: JSON, an object schema (`type:
  * "object"`, as tool inputs must be), and a schema Ajv compiles and accepts against its
- * meta-schema (draft-07, or 2020-12 when `$schema` names it). Anything else throws
- * `OutputSchemaError` with the reason.
+ * meta-schema (draft-07, or 2020-12 when `$schema` names it; a `$schema` naming another dialect is
+ * refused rather than half-checked). Anything else throws `OutputSchemaError` with the reason.
  */
 import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -68,9 +68,14 @@ export function parseOutputSchema(value: unknown): JSONSchemaObject {
     throw new OutputSchemaError(
       `the schema must describe an object ("type": "object"), since the answer is a tool's input; got ${JSON.stringify(schema.type ?? null)}`,
     );
+  const dialect = schema.$schema;
+  if (dialect !== undefined && (typeof dialect !== 'string' || !/draft-07|2020-12/.test(dialect)))
+    throw new OutputSchemaError(
+      `"$schema" names a dialect that is not checked here (${JSON.stringify(dialect)}); use draft-07 or 2020-12, or leave "$schema" out`,
+    );
   const options = { strict: false, allErrors: true, validateSchema: true } as const;
   const ajv =
-    typeof schema.$schema === 'string' && schema.$schema.includes('2020-12')
+    typeof dialect === 'string' && dialect.includes('2020-12')
       ? addFormats(new Ajv2020(options))
       : addFormats(new Ajv(options));
   try {
