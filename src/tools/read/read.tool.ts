@@ -275,6 +275,7 @@ async function readChecked(
     maxLineChars: compat.readMaxLineChars,
     sizeBytes: info.size,
     signal,
+    readAllSync: () => file.readAllSync(),
   });
   const rendered = renderTextRead({ filePath: p.absolute, window, explicitRange, compat });
   recordFileState(context, p.resolved, {
