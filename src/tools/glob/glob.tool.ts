@@ -169,9 +169,11 @@ export function createGlobTool(options: GlobToolOptions = {}) {
             excludeDirs: vcsDirectoriesToExclude(relPattern, includeVcs),
             signal: context.abortController.signal,
             timeoutMs,
-            onFile: (rel) => {
+            wantMtime: true,
+            // The mtime comes with the listing when it can (GNU find); else a stat inside the checked root.
+            onFile: (rel, mtimeMs) => {
               const abs = `${root === '/' ? '' : root}/${rel}`;
-              ranked.add({ path: abs, mtimeMs: mtimeOf(`${io}/${rel}`) });
+              ranked.add({ path: abs, mtimeMs: mtimeMs ?? mtimeOf(`${io}/${rel}`) });
               return true;
             },
           });
