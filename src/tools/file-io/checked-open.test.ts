@@ -1,8 +1,10 @@
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../testing/tool-harness.js';
-import { type CheckedFile, openCheckedFile } from './checked-open.js';
+import type { ToolUseContext } from '../../core/index.js';
+import { type CheckedFile, openCheckedFile, PathChangedError } from './checked-open.js';
+import { resolveCallPath } from './resolve-path.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -54,5 +56,48 @@ describe('CheckedFile.readAllSync', () => {
     await checked.close();
     await checked.close();
     expect(() => checked.readAllSync()).toThrow();
+  });
+});
+
+describe('resolveCallPath', () => {
+  /** A call context whose decision named `target` (as the runtime binds it). */
+  const boundTo = (target: string | undefined) =>
+    ({
+      getAppState: () => ({ cwd: dir }),
+      ...(target === undefined
+        ? {}
+        : {
+            permittedCall: { effects: [{ source: 'tool-input', certainty: 'known', kind: 'read', target }] },
+          }),
+    }) as unknown as Pick<ToolUseContext, 'getAppState' | 'permittedCall'>;
+
+  it('resolves symlinks when the path is not the permitted target itself', () => {
+    mkdirSync(path.join(dir, 'real'));
+    writeFileSync(path.join(dir, 'real', 'a.txt'), 'a');
+    symlinkSync('real', path.join(dir, 'link'));
+    const target = path.join(dir, 'real', 'a.txt');
+    for (const context of [boundTo(target), boundTo(undefined)]) {
+      const p = resolveCallPath('link/a.txt', context);
+      expect(p).toEqual({
+        requested: 'link/a.txt',
+        absolute: path.join(dir, 'link', 'a.txt'),
+        resolved: target,
+        viaSymlink: true,
+      });
+    }
+  });
+
+  it('a directory swapped for a symlink after the decision is refused by the verified open, not followed', async () => {
+    const checked = path.join(dir, 'd', 'a.txt');
+    mkdirSync(path.join(dir, 'd'));
+    writeFileSync(checked, 'inside');
+    mkdirSync(path.join(dir, 'outside'));
+    writeFileSync(path.join(dir, 'outside', 'a.txt'), 'OUTSIDE');
+    const p = resolveCallPath(checked, boundTo(checked));
+    expect(p.resolved).toBe(checked);
+    // The swap happens between the decision (and the path's resolution) and the open.
+    renameSync(path.join(dir, 'd'), path.join(dir, 'd-old'));
+    symlinkSync('outside', path.join(dir, 'd'));
+    await expect(openCheckedFile(p.resolved, p.absolute)).rejects.toBeInstanceOf(PathChangedError);
   });
 });
