@@ -4,12 +4,19 @@
  * syntax could be read differently stay on ripgrep.
  */
 import { execFileSync } from 'node:child_process';
-import { lstatSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findListablePattern, gnuFindPath, mtimeMsOf, nameFilterOf } from './find-listing.js';
+import {
+  FIND_MAX_ROOT_DIR_BYTES,
+  findListablePattern,
+  gnuFindPath,
+  mtimeMsOf,
+  nameFilterOf,
+  rootSuitsFind,
+} from './find-listing.js';
 import {
   type ListFilesRequest,
   listFiles,
@@ -205,5 +212,22 @@ describe('mtimeMsOf', () => {
     await writeFile(f, 'x');
     const out = execFileSync('find', [f, '-printf', '%T@'], { encoding: 'utf8' });
     expect(mtimeMsOf(out)).toBe(lstatSync(f).mtimeMs);
+  });
+});
+
+describe('rootSuitsFind', () => {
+  it('a root that is one huge directory is listed by ripgrep; an ordinary one by find', async () => {
+    const flat = path.join(dir, 'flat');
+    mkdirSync(flat);
+    const long = 'n'.repeat(120);
+    for (let i = 0; statSync(flat).size <= FIND_MAX_ROOT_DIR_BYTES; i++) {
+      for (let j = 0; j < 200; j++) writeFileSync(path.join(flat, `${long}-${i}-${j}.ts`), '');
+    }
+    expect(rootSuitsFind(flat)).toBe(false);
+    expect(rootSuitsFind(odd)).toBe(true);
+    expect(rootSuitsFind(path.join(dir, 'missing'))).toBe(false);
+    const viaRipgrep = await list(flat, { pattern: '**/*.ts', wantMtime: true });
+    expect(viaRipgrep.engine).toMatch(/^ripgrep /);
+    expect(viaRipgrep.files.size).toBeGreaterThan(1000);
   });
 });

@@ -17,7 +17,7 @@
 import { closeSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { AbortError, ToolExecutionError, ToolInputError } from '../../core/index.js';
-import { findListablePattern, gnuFindPath, listFilesWithFind } from './find-listing.js';
+import { findListablePattern, gnuFindPath, listFilesWithFind, rootSuitsFind } from './find-listing.js';
 import { globMatcher, listFilesWithJavaScript, searchWithJavaScript } from './js-search.js';
 import { compareRipgrepPaths } from './path-order.js';
 import type { SearchEngine } from './resolve-ripgrep.js';
@@ -78,7 +78,8 @@ export function ripgrepListArgs(request: Omit<ListFilesRequest, 'onFile' | 'sign
 
 /**
  * Glob: lists files whose path relative to `root` matches `pattern`. With `wantMtime`, without
- * ignore rules, case-sensitively and for a pattern both read alike, GNU find lists with each file's mtime
+ * ignore rules, case-sensitively, for a pattern both read alike and a root that is not one huge
+ * directory, GNU find lists with each file's mtime
  * (find-listing.ts). Otherwise, without ignore rules the pattern goes to ripgrep as an anchored
  * `--glob` (fast filtering in the walker). With ignore rules
  * it cannot: an including `--glob` overrides .gitignore for files (ripgrep's override semantics), so
@@ -90,7 +91,8 @@ export async function listFiles(engine: SearchEngine, request: ListFilesRequest)
     request.wantMtime &&
     !request.respectIgnore &&
     !request.caseInsensitive &&
-    findListablePattern(request.pattern)
+    findListablePattern(request.pattern) &&
+    rootSuitsFind(request.ioRoot ?? request.root)
   ) {
     const findPath = await gnuFindPath();
     if (findPath) {
