@@ -124,7 +124,7 @@ async function pipeline(
     permittedCall = await tool.describeCall(input, context);
   }
 
-  const hookInput = await observableInputOf(tool, input, context);
+  const hookInput = tool.observableInput ? await observableInputOf(tool, input, context) : undefined;
   if (hookInput) state.hookInput = hookInput;
   if (env.signal.aborted) throw new AbortError();
   state.stage = 'running';
