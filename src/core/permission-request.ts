@@ -65,9 +65,16 @@ export function buildPermissionRequest(o: BuildPermissionRequestOptions): Permis
         isBool,
       )
     : description.readOnly === true;
-  const classifierInput = tool.toAutoClassifierInput
-    ? safe(() => (tool.toAutoClassifierInput as (i: Record<string, unknown>) => string)(input), '', isString)
-    : '';
+  // Only auto mode's classifier reads the classifier text: it is computed on first read, once.
+  let classifierInput: string | undefined;
+  const classifierText = (): string =>
+    tool.toAutoClassifierInput
+      ? safe(
+          () => (tool.toAutoClassifierInput as (i: Record<string, unknown>) => string)(input),
+          '',
+          isString,
+        )
+      : '';
   return {
     toolName,
     input,
@@ -81,7 +88,10 @@ export function buildPermissionRequest(o: BuildPermissionRequestOptions): Permis
     mode: o.session.permissionMode,
     sessionId: o.session.sessionId,
     toolUseId: o.toolUseId,
-    classifierInput,
+    get classifierInput(): string {
+      classifierInput ??= classifierText();
+      return classifierInput;
+    },
     ...(o.hookInput ? { hookInput: o.hookInput } : {}),
   };
 }

@@ -128,9 +128,10 @@ async function pipeline(
   if (hookInput) state.hookInput = hookInput;
   if (env.signal.aborted) throw new AbortError();
   state.stage = 'running';
-  // The call acts on what the decision was made on (docs/reliability.md "File operations").
-  const callContext: ToolUseContext = { ...context, permittedCall };
-  const generator = tool.call(input, callContext) as AsyncGenerator<unknown, ToolResult<unknown>, void>;
+  // The call acts on what the decision was made on (docs/reliability.md "File operations"). The
+  // context is this call's own object (the turn makes one per call), so it carries the description.
+  context.permittedCall = permittedCall;
+  const generator = tool.call(input, context) as AsyncGenerator<unknown, ToolResult<unknown>, void>;
   state.generator = generator;
   let result: ToolResult<unknown>;
   for (;;) {
