@@ -65,16 +65,9 @@ export function buildPermissionRequest(o: BuildPermissionRequestOptions): Permis
         isBool,
       )
     : description.readOnly === true;
-  // Only auto mode's classifier reads the classifier text: it is computed on first read, once.
-  let classifierInput: string | undefined;
-  const classifierText = (): string =>
-    tool.toAutoClassifierInput
-      ? safe(
-          () => (tool.toAutoClassifierInput as (i: Record<string, unknown>) => string)(input),
-          '',
-          isString,
-        )
-      : '';
+  const classifierInput = tool.toAutoClassifierInput
+    ? safe(() => (tool.toAutoClassifierInput as (i: Record<string, unknown>) => string)(input), '', isString)
+    : '';
   return {
     toolName,
     input,
@@ -88,10 +81,7 @@ export function buildPermissionRequest(o: BuildPermissionRequestOptions): Permis
     mode: o.session.permissionMode,
     sessionId: o.session.sessionId,
     toolUseId: o.toolUseId,
-    get classifierInput(): string {
-      classifierInput ??= classifierText();
-      return classifierInput;
-    },
+    classifierInput,
     ...(o.hookInput ? { hookInput: o.hookInput } : {}),
   };
 }
