@@ -27,7 +27,9 @@ export function withNestedCalls(context: ToolUseContext, env: CallEnvironment, d
         text: `Nested tool calls are limited to ${MAX_NESTED_CALL_DEPTH} levels.`,
         toolUseId,
       };
-    const nested: ToolUseContext = { ...context, toolUseId };
+    // The nested call is checked on its own: it never inherits the outer call's permitted target.
+    const { permittedCall: _outer, ...outer } = context;
+    const nested: ToolUseContext = { ...outer, toolUseId };
     withNestedCalls(nested, env, depth + 1);
     const call = prepareCall(
       { type: 'tool_use', id: toolUseId, name, input },
