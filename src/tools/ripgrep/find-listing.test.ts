@@ -107,6 +107,12 @@ describe('the same files as ripgrep, with the mtimes statSync gives', () => {
     ['odd', '**/*.TS', 'case matters'],
     ['odd', '**/n?me.ts', '? stays on ripgrep (one byte there, one character to the matcher)'],
     ['odd', '**/t?p.ts', '? on an ASCII name, on ripgrep too'],
+    [
+      'fixture',
+      '**/*.{ts}',
+      'a one-alternative group stays on ripgrep (the matcher read it as literal braces)',
+    ],
+    ['fixture', '**/*{,.ts}', 'an empty alternative stays on ripgrep'],
   ])('%s %s (%s)', async (which, pattern, _why) => {
     const root = which === 'fixture' ? tree : odd;
     const viaFind = await list(root, { pattern, wantMtime: true });
@@ -164,7 +170,14 @@ describe('findListablePattern', () => {
     ['[!a-c]*.md', true, 'a negated class'],
     ['**/?.ts', false, '? is a byte to ripgrep, a character to the matcher'],
     ['[äb].ts', false, 'a non-ASCII character in a class'],
-    ['[]]x', true, 'a class holding a closing bracket'],
+    ['[]]x', false, 'a class holding a closing bracket stays on ripgrep'],
+    ['[a-z0-9]*.ts', true, 'ranges of ASCII letters and digits'],
+    ['[a-c-e]*', false, 'a stray - after a range: the two readers differ'],
+    ['[a.]*', false, 'punctuation in a class stays on ripgrep'],
+    ['**/*.{ts}', false, 'one alternative: ripgrep reads it as a group, the matcher as literal braces'],
+    ['*{,.ts}', false, 'an empty alternative first'],
+    ['*{.ts,}', false, 'an empty alternative last'],
+    ['{a,,b}.ts', false, 'an empty alternative inside'],
     ['*.+(ts|js)', false, 'extglob'],
     ['@(a|b).ts', false, 'extglob @'],
     ['file(1).txt', false, 'parentheses: extglob syntax to one matcher, literal to the other'],

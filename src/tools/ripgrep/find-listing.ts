@@ -89,7 +89,7 @@ export function gnuFindPath(
  * unbalanced braces and brackets are left to ripgrep, which also reports the malformed ones as errors.
  */
 export function findListablePattern(pattern: string): boolean {
-  let inBraces = false;
+  let braceStart = -1;
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i] as string;
     // `?` is one byte to ripgrep's globs and one character to the matcher (`n?me` and `näme`).
@@ -97,26 +97,28 @@ export function findListablePattern(pattern: string): boolean {
     if (c === '[') {
       let j = i + 1;
       if (pattern[j] === '!' || pattern[j] === '^') j++;
-      if (pattern[j] === ']') j++;
       const close = pattern.indexOf(']', j);
       if (close === -1) return false;
-      const body = pattern.slice(i + 1, close);
-      // A non-ASCII character in a class is several bytes to ripgrep, one character to the matcher.
-      if (/[[/\\]|[^\x20-\x7e]/.test(body)) return false;
+      // Only classes both readers take alike: ASCII letters and digits, and ranges of them
+      // (`[a-c-e]`, `[]x]`, a non-ASCII character — several bytes to ripgrep — stay on ripgrep).
+      if (!/^(?:[A-Za-z0-9](?:-[A-Za-z0-9])?)+$/.test(pattern.slice(j, close))) return false;
       i = close;
     } else if (c === ']') {
       return false;
     } else if (c === '{') {
-      if (inBraces) return false;
-      inBraces = true;
+      if (braceStart !== -1) return false;
+      braceStart = i;
     } else if (c === '}') {
-      if (!inBraces) return false;
-      inBraces = false;
-    } else if (c === '.' && inBraces && pattern[i + 1] === '.') {
+      if (braceStart === -1) return false;
+      // Two or more non-empty alternatives: `{ts}` and `{,.ts}` are read differently by the two.
+      const alternatives = pattern.slice(braceStart + 1, i).split(',');
+      if (alternatives.length < 2 || alternatives.some((a) => a === '')) return false;
+      braceStart = -1;
+    } else if (c === '.' && braceStart !== -1 && pattern[i + 1] === '.') {
       return false;
     }
   }
-  return !inBraces;
+  return braceStart === -1;
 }
 
 /**
