@@ -1,4 +1,13 @@
-import { appendFileSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import {
+  appendFileSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../testing/tool-harness.js';
@@ -46,6 +55,35 @@ describe('CheckedFile.readAllSync', () => {
       await checked.close();
     }
   });
+
+  it.runIf(process.platform === 'linux')(
+    'reads a procfs file (size 0 to fstat, short reads before its end) to its real end',
+    async () => {
+      // A sleeping Python's memory map: several pages long, and stable once its start is over.
+      const child = spawn('python3', ['-c', 'import time; time.sleep(30)'], { stdio: 'ignore' });
+      try {
+        await new Promise((resolve) => child.once('spawn', resolve));
+        const file = `/proc/${child.pid}/maps`;
+        let whole = '';
+        for (let i = 0; i < 50; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          const next = readFileSync(file, 'utf8');
+          if (next === whole) break;
+          whole = next;
+        }
+        expect(statSync(file).size).toBe(0);
+        expect(whole.length).toBeGreaterThan(8192);
+        const checked = await open(file);
+        try {
+          expect(checked.readAllSync().toString('utf8')).toBe(whole);
+        } finally {
+          await checked.close();
+        }
+      } finally {
+        child.kill('SIGKILL');
+      }
+    },
+  );
 
   it('reads from byte 0 whatever was read before, and a second close is harmless', async () => {
     const file = path.join(dir, 'again.txt');

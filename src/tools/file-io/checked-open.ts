@@ -216,8 +216,10 @@ function readWholeSync(fd: number, sizeHint: number): Buffer {
     const asked = buf.length - length;
     const n = readSync(fd, buf, length, asked, length);
     length += n;
-    // A short read at or past the size fstat gave is the end of a regular file: no read of 0 bytes needed.
-    if (n === 0 || (n < asked && length >= sizeHint)) return buf.subarray(0, length);
+    // A short read at or past a non-zero size fstat gave is the end of a regular file: no read of
+    // 0 bytes needed. A size of 0 proves nothing (procfs and sysfs files report 0 and return less
+    // than asked before their end), so those read until a read returns 0.
+    if (n === 0 || (sizeHint > 0 && n < asked && length >= sizeHint)) return buf.subarray(0, length);
   }
 }
 
