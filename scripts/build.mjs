@@ -47,8 +47,60 @@ const LOCK_STALE_MS = 180_000;
 const SPLIT_ENTRIES = {
   'gantry-hook': 'src/cli/hook/hook-bundle-entry.ts',
   'gantry-check': 'src/cli/check-client-entry.ts',
-  gantry: 'src/cli/cli-entry.ts',
 };
+/** The rest of the command line: its own chunks, with the npm packages of CLI_BUNDLED inside them. */
+const CLI_ENTRY = { gantry: 'src/cli/cli-entry.ts' };
+/**
+ * npm packages compiled into the command line's chunks (with the packages they import), so that
+ * `gantry -p` reads a few dozen files at start rather than the ~700 modules these packages are
+ * made of (docs/cli-print.md, "Start-up"). Only plain JavaScript that finds no file beside itself
+ * at run time belongs here; every other package stays in node_modules (web-tree-sitter and its
+ * .wasm, ripgrep's binary, playwright-core, pg, DBOS, sharp, pdfjs-dist, …).
+ */
+const CLI_BUNDLED = new Set([
+  '@anthropic-ai/sdk',
+  '@joplin/turndown-plugin-gfm',
+  '@modelcontextprotocol/sdk',
+  'ajv',
+  'ajv-formats',
+  'brace-expansion',
+  'commander',
+  'croner',
+  'diff',
+  'ignore',
+  'lru-cache',
+  'openai',
+  'picomatch',
+  're2js',
+  'turndown',
+  'undici',
+  'yaml',
+  'zod',
+]);
+/** The package name of a bare import specifier (`@scope/name/sub` → `@scope/name`), else undefined. */
+function packageOf(spec) {
+  if (spec.startsWith('.') || spec.startsWith('/') || spec.startsWith('node:') || spec.includes(':'))
+    return undefined;
+  const parts = spec.split('/');
+  return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+/**
+ * esbuild plugin: an import from Gantry's own sources stays external unless its package is in
+ * `bundled`; imports made inside a bundled package are bundled with it (esbuild's default).
+ */
+function externalUnless(bundled) {
+  return {
+    name: 'external-unless-bundled',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.importer.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+        const pkg = packageOf(args.path);
+        if (pkg === undefined || bundled.has(pkg)) return undefined;
+        return { path: args.path, external: true };
+      });
+    },
+  };
+}
 /** The start-up bundles made as one file each. */
 const SINGLE_ENTRIES = {
   'gantry-check-local': 'src/cli/check-entry.ts',
@@ -172,6 +224,18 @@ async function buildAll() {
       chunkNames: '[name]-[hash]',
     }),
     await build({ ...bundleOptions, entryPoints: SINGLE_ENTRIES }),
+    await build({
+      ...bundleOptions,
+      packages: undefined,
+      plugins: [externalUnless(CLI_BUNDLED)],
+      // Bundled CommonJS packages call require() for Node's built-ins.
+      banner: {
+        js: "import { createRequire as __gantryCreateRequire } from 'node:module'; const require = __gantryCreateRequire(import.meta.url);",
+      },
+      entryPoints: CLI_ENTRY,
+      splitting: true,
+      chunkNames: '[name]-[hash]',
+    }),
   ];
   for (const f of fast.flatMap((r) => r.outputFiles)) {
     writeAtomic(f.path, f.contents);
