@@ -61,8 +61,6 @@ const CLI_BUNDLED = new Set([
   '@anthropic-ai/sdk',
   '@joplin/turndown-plugin-gfm',
   '@modelcontextprotocol/sdk',
-  'ajv',
-  'ajv-formats',
   'brace-expansion',
   'commander',
   'croner',

@@ -27,12 +27,11 @@ import { withApprovalPinning } from '../../mcp/client/security/pinning-engine.js
 import { setupMcpSession } from '../../mcp/client/session-setup.js';
 import { decideToolSearch, parseToolSearchSetting } from '../../mcp/tool-search/activation.js';
 import { createSessionToolPool, type LoopToolPool } from '../../mcp/tool-search/session-pool.js';
-import {
-  type ConfiguredModelClient,
-  createModelClient,
-  ModelConfigError,
-  modelInfo,
-} from '../../model/index.js';
+// The model room's modules directly, not its barrel: the barrel also exports the OpenAI client,
+// which loads the `openai` SDK (loaded on the first OpenAI request instead).
+import { ModelConfigError } from '../../model/config.js';
+import { type ConfiguredModelClient, createModelClient } from '../../model/create-model-client.js';
+import { modelInfo } from '../../model/models.js';
 import { sessionDirFor } from '../../tools/file-io/session-files.js';
 import {
   createPermissionEngine,
