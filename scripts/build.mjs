@@ -69,10 +69,8 @@ const CLI_BUNDLED = new Set([
   'lru-cache',
   'openai',
   'picomatch',
-  're2js',
   'turndown',
   'undici',
-  'yaml',
   'zod',
 ]);
 /** The package name of a bare import specifier (`@scope/name/sub` → `@scope/name`), else undefined. */
