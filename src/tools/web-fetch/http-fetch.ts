@@ -163,7 +163,10 @@ export class PageFetcher {
   constructor(private readonly options: PageFetcherOptions) {}
 
   private connectionPool(): Promise<{ undici: Undici; agent: Agent }> {
-    this.pool ??= import('undici').then((undici) => {
+    this.pool ??= import('undici').then((loaded) => {
+      // undici is CommonJS: Node gives its exports as the namespace's members, a bundle as `default`.
+      const undici =
+        typeof loaded.Agent === 'function' ? loaded : (loaded as unknown as { default: Undici }).default;
       const { limits } = this.options;
       const agent = new undici.Agent({
         connect: {
