@@ -49,8 +49,56 @@ const LOCK_STALE_MS = 180_000;
 const SPLIT_ENTRIES = {
   'gantry-hook': 'src/cli/hook/hook-bundle-entry.ts',
   'gantry-hook-cold': 'src/cli/hook/hook-cold.ts',
-  gantry: 'src/cli/cli-entry.ts',
 };
+/** The rest of the command line: its own chunks, with the npm packages of CLI_BUNDLED inside them. */
+const CLI_ENTRY = { gantry: 'src/cli/cli-entry.ts' };
+/**
+ * npm packages compiled into the command line's chunks (with the packages they import), so that
+ * `gantry -p` reads a few dozen files at start rather than the ~700 modules these packages are
+ * made of (docs/cli-print.md, "Start-up"). Only plain JavaScript that finds no file beside itself
+ * at run time belongs here; every other package stays in node_modules (web-tree-sitter and its
+ * .wasm, ripgrep's binary, playwright-core, pg, DBOS, sharp, pdfjs-dist, …).
+ */
+const CLI_BUNDLED = new Set([
+  '@anthropic-ai/sdk',
+  '@joplin/turndown-plugin-gfm',
+  '@modelcontextprotocol/sdk',
+  'brace-expansion',
+  'commander',
+  'croner',
+  'diff',
+  'ignore',
+  'lru-cache',
+  'openai',
+  'picomatch',
+  'turndown',
+  'undici',
+  'zod',
+]);
+/** The package name of a bare import specifier (`@scope/name/sub` → `@scope/name`), else undefined. */
+function packageOf(spec) {
+  if (spec.startsWith('.') || spec.startsWith('/') || spec.startsWith('node:') || spec.includes(':'))
+    return undefined;
+  const parts = spec.split('/');
+  return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+/**
+ * esbuild plugin: an import from Gantry's own sources stays external unless its package is in
+ * `bundled`; imports made inside a bundled package are bundled with it (esbuild's default).
+ */
+function externalUnless(bundled) {
+  return {
+    name: 'external-unless-bundled',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.importer.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+        const pkg = packageOf(args.path);
+        if (pkg === undefined || bundled.has(pkg)) return undefined;
+        return { path: args.path, external: true };
+      });
+    },
+  };
+}
 /**
  * The warm paths' clients, CommonJS bundles of Node built-ins only (`*.cjs`): bin/gantry.js requires
  * them, so a call the resident server answers never starts the ES module loader.
@@ -169,8 +217,8 @@ async function buildAll() {
   // 3. The start-up bundles. Bundled code resolves `new URL('./x', import.meta.url)` against
   // dist/fast/, so every chunk sits in that one directory (two levels below the package root, like
   // the modules of src/cli/), and the prompt files are copied there too (their names are unique).
-  // The hook (its server and its in-process path) and the rest of the command line share chunks; the
-  // in-process `gantry check` is one file, as fewer modules start faster; the clients of the warm
+  // The hook (its server and its in-process path) shares chunks; the rest of the command line has its
+  // own, with its npm packages inside (CLI_BUNDLED); the in-process `gantry check` is one file, as fewer modules start faster; the clients of the warm
   // paths are one CommonJS file each, checked here to load nothing but Node built-ins.
   const bundleOptions = {
     absWorkingDir: root,
@@ -198,6 +246,18 @@ async function buildAll() {
       format: 'cjs',
       outExtension: { '.js': '.cjs' },
       metafile: true,
+    }),
+    await build({
+      ...bundleOptions,
+      packages: undefined,
+      plugins: [externalUnless(CLI_BUNDLED)],
+      // Bundled CommonJS packages call require() for Node's built-ins.
+      banner: {
+        js: "import { createRequire as __gantryCreateRequire } from 'node:module'; const require = __gantryCreateRequire(import.meta.url);",
+      },
+      entryPoints: CLI_ENTRY,
+      splitting: true,
+      chunkNames: '[name]-[hash]',
     }),
   ];
   for (const [out, meta] of Object.entries(fast[2].metafile.outputs)) {

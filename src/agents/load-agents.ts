@@ -15,9 +15,17 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
 import { PERMISSION_MODES, type PermissionMode } from '../core/index.js';
 import { type AgentDefinition, type AgentSource, BUILT_IN_AGENTS, FORK_AGENT_TYPE } from './definitions.js';
+
+let yamlModule: typeof Yaml | undefined;
+/** yaml (CommonJS) is required with the first definition file, not at start (docs/cli-print.md, "Start-up"). */
+function yamlLib(): typeof Yaml {
+  yamlModule ??= createRequire(import.meta.url)('yaml') as typeof Yaml;
+  return yamlModule;
+}
 
 export interface AgentLoadProblem {
   file: string;
@@ -160,6 +168,7 @@ export function parseAgentFile(
   const yamlText = normalised.slice(4, end + 1);
   const afterFence = normalised.indexOf('\n', end + 1);
   const body = afterFence < 0 ? '' : normalised.slice(afterFence + 1);
+  const { LineCounter, parseDocument } = yamlLib();
   const counter = new LineCounter();
   const doc = parseDocument(yamlText, { lineCounter: counter, prettyErrors: false });
   if (doc.errors.length) {

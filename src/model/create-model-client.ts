@@ -6,7 +6,7 @@
 import type { ModelClient } from '../core/model-client.js';
 import { AnthropicModelClient } from './anthropic/client.js';
 import { type ModelConfigInput, type ResolvedModelConfig, resolveModelConfig } from './config.js';
-import { OpenAIModelClient } from './openai/client.js';
+import type { OpenAIClientOptions } from './openai/client.js';
 import type { RetryOptions } from './retry.js';
 
 /** A client plus the configuration it was built from (the resolved model id included). */
@@ -49,7 +49,7 @@ export function createModelClientFromConfig(
           retry,
           ...timing,
         })
-      : new OpenAIModelClient({
+      : lazyOpenAIClient({
           ...(config.apiKey ? { apiKey: config.apiKey } : {}),
           ...(config.baseURL ? { baseURL: config.baseURL } : {}),
           ...(config.organization ? { organization: config.organization } : {}),
@@ -66,6 +66,26 @@ export function createModelClientFromConfig(
     config,
     stream: (request, options) => client.stream(request, options),
     countTokens: (request, options) => client.countTokens(request, options),
+  };
+}
+
+/**
+ * The OpenAI-compatible client, with the `openai` SDK loaded on the first call rather than at start
+ * (an Anthropic session never loads it; docs/cli-print.md, "Start-up"). The options are checked
+ * here as the client's constructor checks them, so a missing key is still a start-up error.
+ */
+function lazyOpenAIClient(options: OpenAIClientOptions): ModelClient {
+  if (!options.apiKey?.trim() && !options.baseURL?.trim())
+    throw new TypeError('OpenAIModelClient needs an apiKey, or a baseURL for a local server without one');
+  let client: Promise<ModelClient> | undefined;
+  const load = (): Promise<ModelClient> =>
+    (client ??= import('./openai/client.js').then((m) => new m.OpenAIModelClient(options)));
+  return {
+    provider: 'openai',
+    async *stream(request, callOptions) {
+      yield* (await load()).stream(request, callOptions);
+    },
+    countTokens: async (request, callOptions) => (await load()).countTokens(request, callOptions),
   };
 }
 

@@ -9,23 +9,41 @@
  *   (ajv-formats).
  * - The input is validated, never changed: no defaults filled in, no coercion, nothing removed.
  * - A schema that does not compile makes every call fail with an issue saying so (fail closed); it
- *   is compiled once, when the tool is built, not per call.
+ *   is compiled once, on the tool's first input, not per call.
  *
  * Source: Ajv's documentation (ajv.js.org: "JSON Schema draft-2020-12", error objects) and the MCP
  * specification's `inputSchema` (a JSON Schema object).
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { InputParseResult, InputSchemaIssue, JSONSchemaObject, JsonSchemaInput } from '../core/index.js';
 
 type AjvInstance = Ajv | Ajv2020;
 type FormatsPlugin = (ajv: AjvInstance) => AjvInstance;
 
-// ajv-formats is CommonJS: its default import is the module object or the function itself.
-const addFormats: FormatsPlugin =
-  (addFormatsModule as unknown as { default?: FormatsPlugin }).default ??
-  (addFormatsModule as unknown as FormatsPlugin);
+interface AjvModules {
+  Ajv: typeof Ajv;
+  Ajv2020: typeof Ajv2020;
+  addFormats: FormatsPlugin;
+}
+let ajvModules: AjvModules | undefined;
+/**
+ * Ajv (CommonJS) is required when the first schema is compiled, not when this module loads: a
+ * session without JSON Schema tools never loads it (docs/cli-print.md, "Start-up").
+ */
+function ajvLibrary(): AjvModules {
+  if (ajvModules) return ajvModules;
+  const require = createRequire(import.meta.url);
+  const formats = require('ajv-formats') as { default?: FormatsPlugin } | FormatsPlugin;
+  ajvModules = {
+    Ajv: (require('ajv') as { Ajv: typeof Ajv }).Ajv,
+    Ajv2020: (require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020,
+    // ajv-formats is CommonJS: the module object carries the plugin as `default`, or is the plugin.
+    addFormats: typeof formats === 'function' ? formats : (formats.default as FormatsPlugin),
+  };
+  return ajvModules;
+}
 
 const AJV_OPTIONS = {
   strict: false,
@@ -47,10 +65,12 @@ let draft2020: Ajv2020 | undefined;
 function ajvFor(schema: JSONSchemaObject): AjvInstance {
   const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
   if (dialect.includes('2020-12')) {
-    draft2020 ??= addFormats(new Ajv2020(AJV_OPTIONS)) as Ajv2020;
+    const lib = ajvLibrary();
+    draft2020 ??= lib.addFormats(new lib.Ajv2020(AJV_OPTIONS)) as Ajv2020;
     return draft2020;
   }
-  draft07 ??= addFormats(new Ajv(AJV_OPTIONS)) as Ajv;
+  const lib = ajvLibrary();
+  draft07 ??= lib.addFormats(new lib.Ajv(AJV_OPTIONS)) as Ajv;
   return draft07;
 }
 
@@ -125,7 +145,7 @@ function toIssue(error: ErrorObject): InputSchemaIssue {
 }
 
 /**
- * Compiles `schema` (once) and returns its validator. Never throws: a schema that does not compile
+ * Returns the validator of `schema`, compiled (once) on its first input. Never throws: a schema that does not compile
  * gives a validator that rejects every input, saying why.
  */
 export function jsonSchemaInput<I extends Record<string, unknown> = Record<string, unknown>>(
@@ -133,25 +153,31 @@ export function jsonSchemaInput<I extends Record<string, unknown> = Record<strin
 ): JsonSchemaInput<I> {
   let validate: ValidateFunction | undefined;
   let compileError: string | undefined;
-  const ajv = ajvFor(schema);
-  try {
-    validate = ajv.compile(schema);
-  } catch (error) {
-    compileError = error instanceof Error ? error.message : String(error);
-  } finally {
-    // The compiled function stands alone; dropping the schema from Ajv's cache keeps a long session
-    // (MCP servers reconnecting, tool lists changing) from pinning every schema it ever saw, and
-    // lets two tools share an `$id`.
+  let compiled = false;
+  const compile = (): void => {
+    compiled = true;
+    let ajv: AjvInstance | undefined;
     try {
-      ajv.removeSchema(schema);
-    } catch {
-      // Nothing was cached.
+      ajv = ajvFor(schema);
+      validate = ajv.compile(schema);
+    } catch (error) {
+      compileError = error instanceof Error ? error.message : String(error);
+    } finally {
+      // The compiled function stands alone; dropping the schema from Ajv's cache keeps a long session
+      // (MCP servers reconnecting, tool lists changing) from pinning every schema it ever saw, and
+      // lets two tools share an `$id`.
+      try {
+        ajv?.removeSchema(schema);
+      } catch {
+        // Nothing was cached.
+      }
     }
-  }
+  };
   return {
     kind: 'json-schema',
     jsonSchema: schema,
     safeParse(input: unknown): InputParseResult<I> {
+      if (!compiled) compile();
       if (!validate) {
         return {
           success: false,

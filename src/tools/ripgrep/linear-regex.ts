@@ -5,8 +5,16 @@
  * do — backreferences, look-around, possessive quantifiers — is refused with a clear error, as
  * ripgrep's default engine refuses it. See docs/security-round-2.md "ReDoS".
  */
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS } from 're2js';
 import { ToolInputError } from '../../core/index.js';
+
+let re2jsModule: typeof import('re2js') | undefined;
+/** re2js is required with the first pattern, not at start (docs/cli-print.md, "Start-up"). */
+function re2js(): typeof import('re2js') {
+  re2jsModule ??= createRequire(import.meta.url)('re2js') as typeof import('re2js');
+  return re2jsModule;
+}
 
 /** A compiled pattern: `test` for a line, `spans` for the non-overlapping matches (UTF-16 offsets). */
 export interface LinearRegex {
@@ -28,6 +36,7 @@ const UNSUPPORTED = /\\[1-9]|\(\?[=!]|\(\?<[=!]|[*+?}]\+/;
 
 /** Compiles `pattern`; throws ToolInputError (on `field`) when the linear-time engine cannot run it. */
 export function compileLinearRegex(pattern: string, options: LinearRegexOptions): LinearRegex {
+  const { RE2JS } = re2js();
   let flags = 0;
   if (options.caseInsensitive) flags |= RE2JS.CASE_INSENSITIVE;
   if (options.multiline) flags |= RE2JS.DOTALL | RE2JS.MULTILINE;

@@ -6,7 +6,15 @@
  * `disable-model-invocation` (true: not offered to the model), `argument-hint`. Unknown keys are
  * ignored. A file without frontmatter is a skill whose description is its first paragraph.
  */
-import { parse } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
+
+let yamlModule: typeof Yaml | undefined;
+/** yaml (CommonJS) is required with the first skill file, not at start (docs/cli-print.md, "Start-up"). */
+function yamlLib(): typeof Yaml {
+  yamlModule ??= createRequire(import.meta.url)('yaml') as typeof Yaml;
+  return yamlModule;
+}
 
 /** Splits `"Bash(git add *), Read  Grep"` into rules: commas and spaces separate, except inside parentheses. */
 export function splitRuleList(text: string): string[] {
@@ -63,7 +71,7 @@ export function parseSkillFile(text: string): ParsedSkill {
   let data: unknown = {};
   if (match) {
     try {
-      data = parse(match[1] ?? '') ?? {};
+      data = yamlLib().parse(match[1] ?? '') ?? {};
     } catch (error) {
       return { ok: false, error: `invalid YAML frontmatter: ${(error as Error).message.split('\n')[0]}` };
     }

@@ -16,7 +16,7 @@
  *   any body byte is read.
  */
 import { rootCertificates } from 'node:tls';
-import { Agent, fetch } from 'undici';
+import type { Agent } from 'undici';
 import { AbortError, isAbortError, ToolExecutionError } from '../../core/errors.js';
 import { BlockedAddressError, guardedLookup, type Resolver } from './network-guard.js';
 import { isSameSiteRedirect, type NetworkPolicy, prepareUrl } from './url-policy.js';
@@ -150,22 +150,37 @@ function classify(error: unknown, url: URL, limits: FetchLimits): WebFetchError 
   return new WebFetchError('network', `The request to ${host} failed: ${detail}`);
 }
 
-/** Fetches pages under one network policy; keeps one connection pool. Call `close()` when done. */
-export class PageFetcher {
-  private readonly agent: Agent;
+type Undici = typeof import('undici');
 
-  constructor(private readonly options: PageFetcherOptions) {
-    const { limits } = options;
-    this.agent = new Agent({
-      connect: {
-        timeout: limits.connectTimeoutMs,
-        lookup: guardedLookup(options.policy, options.resolver),
-        ...(options.tlsCa ? { ca: withSystemRoots(options.tlsCa) } : {}),
-      },
-      headersTimeout: limits.headersTimeoutMs,
-      bodyTimeout: limits.bodyIdleTimeoutMs,
-      keepAliveTimeout: 4_000,
+/**
+ * Fetches pages under one network policy; keeps one connection pool. Call `close()` when done.
+ * undici is loaded with the first request, not when the tool set is built (docs/cli-print.md,
+ * "Start-up").
+ */
+export class PageFetcher {
+  private pool: Promise<{ undici: Undici; agent: Agent }> | undefined;
+
+  constructor(private readonly options: PageFetcherOptions) {}
+
+  private connectionPool(): Promise<{ undici: Undici; agent: Agent }> {
+    this.pool ??= import('undici').then((loaded) => {
+      // undici is CommonJS: Node gives its exports as the namespace's members, a bundle as `default`.
+      const undici =
+        typeof loaded.Agent === 'function' ? loaded : (loaded as unknown as { default: Undici }).default;
+      const { limits } = this.options;
+      const agent = new undici.Agent({
+        connect: {
+          timeout: limits.connectTimeoutMs,
+          lookup: guardedLookup(this.options.policy, this.options.resolver),
+          ...(this.options.tlsCa ? { ca: withSystemRoots(this.options.tlsCa) } : {}),
+        },
+        headersTimeout: limits.headersTimeoutMs,
+        bodyTimeout: limits.bodyIdleTimeoutMs,
+        keepAliveTimeout: 4_000,
+      });
+      return { undici, agent };
     });
+    return this.pool;
   }
 
   /** Fetches `url` (already prepared by `prepareUrl`). Throws WebFetchError or AbortError. */
@@ -235,11 +250,12 @@ export class PageFetcher {
 
   /** One GET without following redirects; retried once when the connection drops unanswered. */
   private async get(url: URL, signal: AbortSignal): Promise<BodyResponse> {
+    const { undici, agent } = await this.connectionPool();
     const send = () =>
-      fetch(url, {
+      undici.fetch(url, {
         method: 'GET',
         redirect: 'manual',
-        dispatcher: this.agent,
+        dispatcher: agent,
         signal,
         headers: {
           accept: ACCEPT,
@@ -255,8 +271,10 @@ export class PageFetcher {
     }
   }
 
-  close(): Promise<void> {
-    return this.agent.close();
+  async close(): Promise<void> {
+    const pool = this.pool;
+    if (pool === undefined) return;
+    await (await pool).agent.close();
   }
 }
 

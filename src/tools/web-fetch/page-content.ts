@@ -10,7 +10,6 @@
  *   a byte-order mark; the default is UTF-8. An unknown charset label falls back to UTF-8.
  */
 import { TextDecoder } from 'node:util';
-import { htmlToMarkdown } from './html-to-markdown.js';
 
 export type PageKind = 'html' | 'text' | 'binary';
 
@@ -102,13 +101,19 @@ export function decodeBody(body: Buffer, contentType: string, kind: PageKind): s
   return decoderFor(charset).decode(body);
 }
 
-/** The text WebFetch works on: Markdown for HTML, the text itself otherwise. */
-export function pageText(
+/**
+ * The text WebFetch works on: Markdown for HTML, the text itself otherwise. The HTML converter
+ * (turndown and its DOM) is loaded with the first HTML page, not at start (docs/cli-print.md,
+ * "Start-up").
+ */
+export async function pageText(
   body: Buffer,
   contentType: string,
   kind: Exclude<PageKind, 'binary'>,
   url: string,
-): string {
+): Promise<string> {
   const text = decodeBody(body, contentType, kind);
-  return kind === 'html' ? htmlToMarkdown(text, url) : text;
+  if (kind !== 'html') return text;
+  const { htmlToMarkdown } = await import('./html-to-markdown.js');
+  return htmlToMarkdown(text, url);
 }

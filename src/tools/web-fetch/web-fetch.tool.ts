@@ -177,7 +177,7 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}) {
         `${got.url} is a binary file (${type}, ${got.body.length} bytes), not a text page. WebFetch reads HTML and text only; download binary files with a command-line tool through Bash if you need them.`,
       );
     }
-    const text = pageText(got.body, got.contentType, kind, got.url);
+    const text = await pageText(got.body, got.contentType, kind, got.url);
     if (got.status >= 400) {
       const excerpt = text.slice(0, 1000).trim();
       throw new ToolExecutionError(

@@ -25,24 +25,40 @@
  */
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  type CallToolResult,
-  CallToolResultSchema,
-  ElicitRequestSchema,
-  type ElicitResult,
-  ListRootsRequestSchema,
-  type Progress,
-  type ReadResourceResult,
-  type Resource,
-  type ServerCapabilities,
-  type Tool as SdkTool,
-  ToolListChangedNotificationSchema,
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type {
+  CallToolResult,
+  ElicitResult,
+  Progress,
+  ReadResourceResult,
+  Resource,
+  ServerCapabilities,
+  Tool as SdkTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../config/types.js';
 import { descendantPids, killAll } from './process-tree.js';
 import { StderrLog } from './stderr-log.js';
-import { type BuiltTransport, buildTransport, type StdioSandbox } from './transports.js';
+import type { BuiltTransport, StdioSandbox } from './transports.js';
+
+/** The MCP SDK's client, its message schemas and the transports built on them. */
+interface McpSdk {
+  client: typeof import('@modelcontextprotocol/sdk/client/index.js');
+  types: typeof import('@modelcontextprotocol/sdk/types.js');
+  transports: typeof import('./transports.js');
+}
+let sdkLoad: Promise<McpSdk> | undefined;
+/**
+ * Loads the SDK when the first server connects, not when the session is built: a session without
+ * MCP servers never evaluates it (docs/cli-print.md, "Start-up").
+ */
+function loadSdk(): Promise<McpSdk> {
+  sdkLoad ??= Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+    import('./transports.js'),
+  ]).then(([client, types, transports]) => ({ client, types, transports }));
+  return sdkLoad;
+}
 
 export type McpServerStatus = 'pending' | 'connected' | 'failed' | 'needs-approval' | 'disabled';
 
@@ -118,6 +134,8 @@ export class McpConnection {
   reconnects = 0;
 
   private client: Client | undefined;
+  /** Set before the first client is made (connect). */
+  private sdk: McpSdk | undefined;
   private built: BuiltTransport | undefined;
   private readonly log: StderrLog | undefined;
   private closing = false;
@@ -162,7 +180,8 @@ export class McpConnection {
     this.options.onStatusChanged?.(this);
   }
 
-  private newClient(): Client {
+  private newClient({ client: { Client }, types }: McpSdk): Client {
+    const { ElicitRequestSchema, ListRootsRequestSchema, ToolListChangedNotificationSchema } = types;
     const client = new Client(this.options.clientInfo, {
       capabilities: { roots: { listChanged: true }, elicitation: { form: {}, url: {} } },
     });
@@ -213,8 +232,11 @@ export class McpConnection {
     if (this.closing) return;
     this.setStatus('pending');
     let built: BuiltTransport;
+    let sdk: McpSdk;
     try {
-      built = await buildTransport(this.config.entry, {
+      sdk = await loadSdk();
+      this.sdk = sdk;
+      built = await sdk.transports.buildTransport(this.config.entry, {
         projectRoot: this.options.projectRoot,
         ...(this.log ? { log: this.log } : {}),
         ...(this.options.sandbox && this.config.entry.type === 'stdio'
@@ -226,7 +248,7 @@ export class McpConnection {
       this.setStatus('failed', `could not start: ${messageOf(error)}`);
       return;
     }
-    const client = this.newClient();
+    const client = this.newClient(sdk);
     this.built = built;
     this.client = client;
     let timer: NodeJS.Timeout | undefined;
@@ -347,6 +369,8 @@ export class McpConnection {
     } catch (error) {
       return Promise.reject(error);
     }
+    // A client exists only after the SDK loaded (doConnect).
+    const { CallToolResultSchema } = (this.sdk as McpSdk).types;
     const request = client.callTool({ name: toolName, arguments: args }, CallToolResultSchema, {
       timeout: this.toolTimeoutMs,
       ...(options.signal ? { signal: options.signal } : {}),
