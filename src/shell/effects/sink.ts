@@ -73,6 +73,8 @@ export class EffectSink {
   /** Set by the git handler: the repository this sub-command runs against. */
   gitRepository?: GitRepositoryInfo;
   private readonly seen = new Set<string>();
+  /** `file` calls made so far, by input object (see `file`). */
+  private readonly calls = new WeakMap<PathInput, Set<string>>();
 
   constructor(
     readonly env: EffectEnv,
@@ -199,6 +201,14 @@ export class EffectSink {
    */
   file(kind: EffectKind, input: PathInput, source: EffectSource, detail?: string): void {
     if (input.text === '-' || NOT_FILES.test(input.text)) return;
+    // The same call again (the same Word: brace expansion hands out one Word per distinct result)
+    // adds only effects `add` drops as duplicates: the result depends on the input, the cwd and
+    // the links created so far (only ever added to), nothing else.
+    const call = `${kind}\u0000${source}\u0000${detail ?? ''}\u0000${this.cwd ?? '\u0001'}\u0000${this.env.createdLinks.size}`;
+    const made = this.calls.get(input);
+    if (made?.has(call)) return;
+    if (made) made.add(call);
+    else this.calls.set(input, new Set([call]));
     const r = this.resolve(input);
     if (r.unknown !== undefined) {
       this.effect(kind, r.unknown, 'unknown', source, detail);
