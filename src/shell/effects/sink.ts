@@ -87,7 +87,16 @@ export class EffectSink {
     const key = `${effect.kind}\u0000${effect.target}\u0000${effect.certainty}\u0000${effect.source}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
-    this.effects.push({ ...effect, subcommand: this.subcommand });
+    // Built field by field: the same fields in the same order as the input, plus the sub-command.
+    const e: Effect = {
+      kind: effect.kind,
+      target: effect.target,
+      certainty: effect.certainty,
+      source: effect.source,
+    };
+    if (effect.detail !== undefined) e.detail = effect.detail;
+    e.subcommand = this.subcommand;
+    this.effects.push(e);
   }
 
   private effect(
