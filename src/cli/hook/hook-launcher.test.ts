@@ -49,7 +49,7 @@ describe('bin/gantry.js fails closed for hook calls', () => {
   it.each([
     {
       reason: 'the built bundles are missing (an install whose build never ran)',
-      files: {},
+      files: {} as Record<string, string>,
       stderr: /missing/,
     },
     {
