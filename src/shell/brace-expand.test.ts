@@ -112,6 +112,34 @@ describe('the cap fails closed', () => {
     expect(expandBraceText('{a,b}'.repeat(11))).toBeUndefined();
   });
 
+  it.each([
+    ['{a,b}'.repeat(10), MAX_BRACE_WORDS, 'ten two-way groups: exactly the cap, expanded'],
+    [`x/${'{a,b}'.repeat(9)}{c,d,e}`, undefined, 'the counted groups pass the cap (2^9 × 3)'],
+    [`${'{a,b}'.repeat(11)}{c`, undefined, 'past the cap before an unmatched brace'],
+    [
+      `${'{a,b}'.repeat(8)}{,c}{d,e}`,
+      MAX_BRACE_WORDS,
+      'an empty alternative ends the count; the library expands',
+    ],
+    [`${'{a,b}'.repeat(9)}{c{d,e},f}`, undefined, 'a nested group ends the count; the library refuses'],
+    [`${'{a,b}'.repeat(9)}$x{c,d}`, MAX_BRACE_WORDS, 'a dollar ends the count'],
+  ])('counting groups before expanding agrees with the library: %s (%s)', (word, count, _why) => {
+    // The library alone: the same word behind a stray `}`, which stops the count at once.
+    const viaLibrary = expandBraceText(`}${word}`);
+    expect(viaLibrary?.length).toBe(count);
+    expect(expandBraceText(word)?.length).toBe(count);
+  });
+
+  it('within an analysis a word is expanded once and gives the same words as outside it', () => {
+    const command = `cp ${'{a,b}{c,d} '.repeat(50)}/tmp/x`;
+    const outside = parseAndSplit(command).commands[0]?.argv.map((w) => w.text);
+    const a = analyzeCommand(command, { cwd: '/w', home: '/home/u' });
+    expect(a.subcommands[0]?.argv).toEqual(outside);
+    expect(a.subcommands[0]?.argv).toHaveLength(1 + 200 + 1);
+    const reads = a.effects.filter((e) => e.kind === 'read').map((e) => e.target);
+    expect(reads).toEqual(['/w/ac', '/w/ad', '/w/bc', '/w/bd']);
+  });
+
   it('an ambiguous redirection (several words) is an unknown target', () => {
     const a = analyzeCommand('echo x > x{a,b}', { cwd: '/w', home: '/home/u' });
     expect(a.effects.some((e) => e.kind === 'write' && e.certainty === 'unknown')).toBe(true);

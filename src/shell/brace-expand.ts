@@ -15,7 +15,7 @@
  * than placeholders → undefined (callers fail closed: unknown word, the command asks).
  */
 import { expand } from 'brace-expansion';
-import { MAX_BRACE_EXPANSION_CHARS } from './budget.js';
+import { type AnalysisBudget, activeBudget, MAX_BRACE_EXPANSION_CHARS } from './budget.js';
 
 /** Most words one brace expression may produce before the analysis gives up (fail closed). */
 export const MAX_BRACE_WORDS = 1024;
@@ -65,6 +65,26 @@ const BRACE_HINT = /[{]/;
  */
 export function expandMaskedWord(text: string, mask: string): BraceResult[] | undefined {
   if (!BRACE_HINT.test(mask)) return [{ text, mask }];
+  // Within an analysis (budget.ts) a word met again (the same operand in many commands, the
+  // parser's word read again by the effects) is expanded once. Results are never mutated.
+  const budget = activeBudget();
+  if (!budget) return expandUncached(text, mask);
+  let memo = MEMOS.get(budget);
+  if (!memo) {
+    memo = new Map();
+    MEMOS.set(budget, memo);
+  }
+  const key = `${text}\u0000${mask}`;
+  if (memo.has(key)) return memo.get(key);
+  const results = expandUncached(text, mask);
+  memo.set(key, results);
+  return results;
+}
+
+/** Expansions by word, per analysis (dropped with the analysis's budget). */
+const MEMOS = new WeakMap<AnalysisBudget, Map<string, BraceResult[] | undefined>>();
+
+function expandUncached(text: string, mask: string): BraceResult[] | undefined {
   const table: { char: string; mask: string }[] = [];
   let encoded = '';
   for (let i = 0; i < text.length; i++) {
@@ -87,6 +107,7 @@ export function expandMaskedWord(text: string, mask: string): BraceResult[] | un
   // so when results were dropped for length the kept ones add up to more than `MAX_BRACE_CHARS`
   // characters as bash spells them: refused below (`total`), never returned short.
   if (braceDepth(encoded) > MAX_BRACE_DEPTH) return undefined;
+  if (leadingGroupsProduct(encoded) > MAX_BRACE_WORDS) return undefined;
   const results = expand(encoded, {
     max: MAX_BRACE_WORDS + 1,
     maxLength: ESCAPED_CHAR * (MAX_BRACE_CHARS + encoded.length + MAX_BRACE_REWRITES + 1),
@@ -119,6 +140,45 @@ export function expandMaskedWord(text: string, mask: string): BraceResult[] | un
     out.push({ text: t, mask: k });
   }
   return out;
+}
+
+/**
+ * A lower bound on the number of words `text` (an encoded word) expands to, computed without
+ * expanding: the product of the sizes of its leading simple groups. The scan reads plain
+ * characters and simple groups (`{a,b,c}`: two or more non-empty alternatives of plain characters)
+ * from the start of the word and stops, returning the product so far, at the first character it
+ * does not model (a nested, empty, sequence or unmatched brace, a stray `}`, `\`, `$`). Everything
+ * before that point is plain text, so each of those groups is closed by its first `}` in bash and
+ * in the library alike, every result picks one alternative per group (all non-empty, so no result
+ * is dropped as empty), and whatever follows multiplies by at least one. A word of thousands of
+ * groups (`{a,b}{a,b}…`) is thereby refused in one linear pass instead of after a million library
+ * steps; any other word goes to the library unchanged.
+ */
+function leadingGroupsProduct(text: string): number {
+  let product = 1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x7d || c === 0x5c || c === 0x24) return product; // } \ $
+    if (c !== 0x7b) continue; // {
+    let items = 1;
+    let itemLength = 0;
+    let j = i + 1;
+    for (; j < text.length; j++) {
+      const d = text.charCodeAt(j);
+      if (d === 0x7d) break;
+      if (d === 0x7b || d === 0x5c || d === 0x24) return product;
+      if (d === 0x2c) {
+        if (itemLength === 0) return product;
+        items++;
+        itemLength = 0;
+      } else itemLength++;
+    }
+    if (j >= text.length || itemLength === 0 || items < 2) return product;
+    product *= items;
+    if (product > MAX_BRACE_WORDS) return product;
+    i = j;
+  }
+  return product;
 }
 
 /** Deepest nesting of `{` in `text` (escaped or unmatched braces counted too: an over-count only refuses). */

@@ -10,7 +10,13 @@
 import type { Heredoc } from './heredocs.js';
 import type { SyntaxNode } from './parser.js';
 import type { QuoteSpan, SyntaxNote, SyntaxNoteKind, Word } from './types.js';
-import { expandMaskedWord, MASK_DYNAMIC, MASK_QUOTED, MAX_BRACE_WORDS } from './brace-expand.js';
+import {
+  type BraceResult,
+  expandMaskedWord,
+  MASK_DYNAMIC,
+  MASK_QUOTED,
+  MAX_BRACE_WORDS,
+} from './brace-expand.js';
 import { rescanRegion } from './words-rescan.js';
 
 /** A command body nested inside a word, to be split as its own script. */
@@ -76,8 +82,18 @@ export function readWords(source: string, node: SyntaxNode, sink: WordSink): Wor
     return [{ ...word, dynamic: true }];
   }
   if (results.length === 1 && results[0]?.text === word.text) return [word];
-  return results.map((r) => maskedWord(r.text, r.mask, word.text));
+  // The expander hands back the same results for the same word within an analysis
+  // (brace-expand.ts), so their Words are built once too (Words are never mutated).
+  let words = EXPANDED_WORDS.get(results);
+  if (!words) {
+    words = results.map((r) => maskedWord(r.text, r.mask, word.text));
+    EXPANDED_WORDS.set(results, words);
+  }
+  return [...words];
 }
+
+/** The Words of one expansion result list (keyed by the expander's array; `word.text` is part of its key). */
+const EXPANDED_WORDS = new WeakMap<readonly BraceResult[], Word[]>();
 
 /** A Word from an expanded text and mask (raw rebuilt so quoted characters stay quoted). */
 function maskedWord(text: string, mask: string, source: string): Word {

@@ -83,7 +83,9 @@ export const OBFUSCATED_FLAGS: Detector = {
       for (let k = 1; k < cmd.argv.length; k++) {
         const w = cmd.argv[k] as Word;
         if (w.text === '--' && !w.quoted) operandsOnly = true;
-        if (operandsOnly || !FLAG_NAME.test(w.text.split('=')[0] as string)) continue;
+        // FLAG_NAME needs a leading dash: other words (most operands) are skipped without a split.
+        if (operandsOnly || w.text.charCodeAt(0) !== 0x2d) continue;
+        if (!FLAG_NAME.test(w.text.split('=')[0] as string)) continue;
         if (program && DATA_PROGRAMS.has(program)) continue;
         if (isPiecewiseQuoted(w) && obfuscatedOptionName(w.raw, w.text)) {
           out.push(

@@ -81,13 +81,15 @@ function copyLike(
     if (isDir !== false) dir = last;
     if (isDir !== true) dest = last;
   }
-  for (const s of sources) {
+  // A source given twice (the same Word, as brace expansion hands out) has the same effects twice.
+  const distinct = new Set(sources);
+  for (const s of distinct) {
     sink.file('read', s, 'argument', detail);
     if (verb === 'mv') sink.file('delete', s, 'argument', detail);
   }
   if (dest) sink.file('write', dest, 'argument', detail);
   if (dir) {
-    for (const s of sources) {
+    for (const s of distinct) {
       if (s.dynamic)
         sink.file(
           'write',

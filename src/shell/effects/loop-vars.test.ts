@@ -35,6 +35,13 @@ describe('for-loop variables bound to their static word list', () => {
       ['env f', 'read? "$f"'],
       'reassigned in the body: unknown',
     ],
+    ['for f in a; do f+=/x; cat "$f"; done', ['env f', 'read? "$f"'], 'appended to in the body: unknown'],
+    [
+      'for f in a; do xf=1 cat "$f"; done',
+      ['env xf', 'read /p/a'],
+      'another name ending in f is no assignment to f',
+    ],
+    ['for f in a; do cat "$f" ff=1; done', ['read /p/a', 'read /p/ff=1'], 'ff= assigns ff, not f'],
     ['for f in a; do read f; cat "$f"; done', ['env f', 'read? "$f"'], 'read may set it: unknown'],
     ['for f in "$X"; do cat "$f"; done', ['read? "$f"'], 'a dynamic list: unknown'],
     ['for f in a; do cat "$f.bak"; done', ['read? "$f.bak"'], 'only whole-word variables are bound'],

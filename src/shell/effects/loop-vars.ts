@@ -33,8 +33,31 @@ const PLAIN_ITEM = /^~?[\w./+,:@%*?[\]{}-]+$/;
 const SETS_VARIABLES =
   /\b(?:do|for|while|until|select|read|declare|local|export|typeset|mapfile|readarray|printf|unset|let|eval|source|getopts)\b|\(\(|(?:^|[;&|\s])\.\s/;
 
+/** The last source scanned and its loops (the effects and the read-only pass both ask for one line). */
+let last: { source: string; loops: readonly Loop[] } | undefined;
+
 /** Every simple `for NAME in WORDS; do … done` loop of the source (see the module comment). */
-export function findLoops(source: string): Loop[] {
+export function findLoops(source: string): readonly Loop[] {
+  if (last?.source === source) return last.loops;
+  const loops = scanLoops(source);
+  last = { source, loops };
+  return loops;
+}
+
+/** True when `body` assigns `name` (`name=` or `name+=` not preceded by a word character). */
+function assigns(body: string, name: string): boolean {
+  for (let i = body.indexOf(name); i >= 0; i = body.indexOf(name, i + 1)) {
+    if (i > 0 && WORD_CHAR.test(body[i - 1] as string)) continue;
+    let j = i + name.length;
+    if (body[j] === '+') j++;
+    if (body[j] === '=') return true;
+  }
+  return false;
+}
+
+const WORD_CHAR = /\w/;
+
+function scanLoops(source: string): Loop[] {
   const loops: Loop[] = [];
   if (!source.includes('for')) return loops;
   const dones = [...source.matchAll(/\bdone\b/g)].map((d) => d.index);
@@ -48,7 +71,7 @@ export function findLoops(source: string): Loop[] {
     const doneAt = dones[next];
     if (doneAt === undefined || doneAt - bodyStart > MAX_BODY_CHARS) continue;
     const body = source.slice(bodyStart, doneAt);
-    if (SETS_VARIABLES.test(body) || new RegExp(`\\b${name}\\+?=`).test(body)) continue;
+    if (SETS_VARIABLES.test(body) || assigns(body, name)) continue;
     loops.push({ name, items, bodyStart, bodyEnd: doneAt });
   }
   return loops;

@@ -73,6 +73,8 @@ export class EffectSink {
   /** Set by the git handler: the repository this sub-command runs against. */
   gitRepository?: GitRepositoryInfo;
   private readonly seen = new Set<string>();
+  /** `file` calls made so far, by input object (see `file`). */
+  private readonly calls = new WeakMap<PathInput, Set<string>>();
 
   constructor(
     readonly env: EffectEnv,
@@ -85,7 +87,16 @@ export class EffectSink {
     const key = `${effect.kind}\u0000${effect.target}\u0000${effect.certainty}\u0000${effect.source}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
-    this.effects.push({ ...effect, subcommand: this.subcommand });
+    // Built field by field: the same fields in the same order as the input, plus the sub-command.
+    const e: Effect = {
+      kind: effect.kind,
+      target: effect.target,
+      certainty: effect.certainty,
+      source: effect.source,
+    };
+    if (effect.detail !== undefined) e.detail = effect.detail;
+    e.subcommand = this.subcommand;
+    this.effects.push(e);
   }
 
   private effect(
@@ -199,6 +210,14 @@ export class EffectSink {
    */
   file(kind: EffectKind, input: PathInput, source: EffectSource, detail?: string): void {
     if (input.text === '-' || NOT_FILES.test(input.text)) return;
+    // The same call again (the same Word: brace expansion hands out one Word per distinct result)
+    // adds only effects `add` drops as duplicates: the result depends on the input, the cwd and
+    // the links created so far (only ever added to), nothing else.
+    const call = `${kind}\u0000${source}\u0000${detail ?? ''}\u0000${this.cwd ?? '\u0001'}\u0000${this.env.createdLinks.size}`;
+    const made = this.calls.get(input);
+    if (made?.has(call)) return;
+    if (made) made.add(call);
+    else this.calls.set(input, new Set([call]));
     const r = this.resolve(input);
     if (r.unknown !== undefined) {
       this.effect(kind, r.unknown, 'unknown', source, detail);

@@ -82,7 +82,7 @@ function afterOptions(
   words: readonly Word[],
   table: ReturnType<typeof compileOptions>,
 ): { rest: Word[]; bad?: string } {
-  const items = scanArgs(words, table);
+  const items = scanArgs(words, table, true);
   const bad = disqualifier(name, items, table.hasUnsafe);
   if (bad) return { rest: [], bad };
   const firstOperand = items.find((it) => it.kind === 'operand' || it.kind === 'dynamic');

@@ -69,6 +69,34 @@ describe('scanArgs (getopt_long semantics)', () => {
     expect(summary(items)).toEqual(['-n=5', 'op:ls', 'op:-la']);
   });
 
+  it.each([
+    [
+      ['-n', '5', 'ls', '-la'],
+      true,
+      ['-n=5', 'op:ls'],
+      'stops after the first operand of a stopAtOperand table',
+    ],
+    [['-n', '5', '--', '-x', 'y'], true, ['-n=5', 'op:-x'], 'stops after the first operand past --'],
+    [['$X', '-q', 'ls', 'y'], true, ['$$X', '?-q', 'op:ls'], 'a dynamic word does not end the options'],
+    [
+      ['ls', '-n', '5', 'y'],
+      false,
+      ['op:ls', '-n=5', 'op:y'],
+      'options may follow operands: scanned to the end',
+    ],
+  ])('untilOperand: %j, stopAtOperand %s: %j, %s', (args, stopAtOperand, expected, _why) => {
+    const t = compileOptions({ safe: ['-n='], stopAtOperand });
+    expect(
+      summary(
+        scanArgs(
+          args.map((x) => word(x)),
+          t,
+          true,
+        ),
+      ),
+    ).toEqual(expected);
+  });
+
   it('numeric options (-20) when the table allows them', () => {
     const t = compileOptions({ safe: ['-n='], numeric: true });
     expect(summary(scanArgs([word('-20'), word('f')], t))).toEqual(['-NUM=20', 'op:f']);

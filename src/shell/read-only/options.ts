@@ -134,8 +134,11 @@ function resolveLong(t: CompiledTable, name: string): OptionDef | undefined {
 /**
  * Scans `words` (arguments after the program name) against a compiled table.
  * Never throws; unknown options come back as `unknown` items.
+ * @param untilOperand - stop after the first operand once options are over (`stopAtOperand` or
+ *   `--`): every later word is an operand, so a caller that only needs the options and where the
+ *   operands start (a launcher's own options) does not pay for the rest of a long word list.
  */
-export function scanArgs(words: readonly Word[], t: CompiledTable): ArgItem[] {
+export function scanArgs(words: readonly Word[], t: CompiledTable, untilOperand = false): ArgItem[] {
   const out: ArgItem[] = [];
   let optionsDone = false;
   for (let i = 0; i < words.length; i++) {
@@ -148,6 +151,7 @@ export function scanArgs(words: readonly Word[], t: CompiledTable): ArgItem[] {
       }
       out.push({ kind: 'operand', word: w, index: i });
       if (t.stopAtOperand) optionsDone = true;
+      if (untilOperand && optionsDone) break;
       continue;
     }
     if (text === '--') {
