@@ -149,7 +149,9 @@ describe.skipIf(!postgresBinaries())('fleet: a worker SIGKILLed mid-session', ()
     await eventually('the read to start', async () => ledger('read').some((l) => l.startsWith('Read ')));
     await eventually('the Bash command to start', async () => ledger('bash').includes('bash-start'));
     await eventually('the write to happen', async () => ledger('write').some((l) => l.startsWith('Write ')));
-    await eventually('the kept write to happen', async () => ledger('kept').some((l) => l.startsWith('Write ')));
+    await eventually('the kept write to happen', async () =>
+      ledger('kept').some((l) => l.startsWith('Write ')),
+    );
     await eventually('the replay session to reach its Bash call', async () =>
       ledger('replay').includes('replay-start'),
     );

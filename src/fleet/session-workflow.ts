@@ -13,8 +13,9 @@
  * Asks: the pending asks are published as the `asks` event (`PendingAsk[]`); the answer is the
  * message `approval:<tool_use_id>` (`ApprovalMessage`); no answer within the approval timeout is a
  * deny. Cancellation (the engine's) aborts the loop; the workflow then ends as cancelled. Any
- * other engine error inside the loop (a journal that does not match the replay) fails the workflow
- * with that error.
+ * other engine error inside the loop (a journal that does not match the replay, a takeover by
+ * another worker, a lost database) aborts the loop too and fails the workflow with that error
+ * (a worker that lost the session to another records nothing: the new owner's outcome stands).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -92,7 +93,14 @@ function guarded(
     recv: (topic, timeoutMs) => guard(ctx.recv(topic, timeoutMs)),
     setEvent: (key, value) => guard(ctx.setEvent(key, value)),
     isCancellation: (e) => ctx.isCancellation(e),
-    recordedSteps: () => ctx.recordedSteps(),
+    async openCalls(executionId) {
+      const calls = await guard(ctx.openCalls(executionId));
+      return {
+        entries: calls.entries,
+        claim: (key) => guard(calls.claim(key)),
+        record: (key, value) => guard(calls.record(key, value)),
+      };
+    },
   };
 }
 
@@ -151,9 +159,8 @@ export function sessionWorkflow(deps: SessionWorkerDeps): WorkflowFunction<Sessi
         modelProvider: client.provider,
         ...(deps.env ? { env: deps.env } : {}),
       });
-      const tools = durableTools(deps.tools ? deps.tools(base) : base, ctx, {
-        executionId,
-        recorded: await ctx.recordedSteps(),
+      const tools = durableTools(deps.tools ? deps.tools(base) : base, {
+        calls: await ctx.openCalls(executionId),
         afterEffect: (toolName) => placement.checkpoint(toolName),
         onCall: (event) => {
           if (event.outcome === 'interrupted') interrupted.push(event.toolUseId);
@@ -182,8 +189,9 @@ export function sessionWorkflow(deps: SessionWorkerDeps): WorkflowFunction<Sessi
       for await (const event of agent.query(input.prompt, { sessionId })) {
         if (event.type === 'result') result = event;
       }
-      if (controller.signal.aborted && ctx.isCancellation(controller.signal.reason))
-        throw controller.signal.reason;
+      // The engine's error ends the workflow (cancelled, or failed with it), never a result
+      // that reads as the user's interrupt.
+      if (failure.error !== undefined) throw failure.error;
       return {
         subtype: result?.subtype ?? 'error_during_execution',
         isError: result?.is_error ?? true,

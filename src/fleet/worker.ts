@@ -7,7 +7,8 @@
  * Failover: every `sweepMs` one worker at a time (the roster's lock) drops the rows of workers
  * silent for `deadAfterMs` and re-queues every running session whose worker has no row; any worker
  * then takes it and resumes it from its journal. A worker restarted under the same id recovers its
- * own sessions at once.
+ * own sessions at once. Once a minute the sweep also drops the call journals of sessions that
+ * ended.
  */
 import { hostname } from 'node:os';
 import path from 'node:path';
@@ -20,6 +21,9 @@ import { SESSION_QUEUE, SESSION_WORKFLOW, type SessionInput } from './session-ty
 import { sessionWorkflow, type SessionWorkerDeps } from './session-workflow.js';
 import { WorkersTable } from './workers-table.js';
 import { randomUUID } from 'node:crypto';
+
+/** How often the sweep drops the call journals of ended sessions. */
+const PRUNE_EVERY_MS = 60_000;
 
 export interface WorkerOptions {
   databaseUrl: string;
@@ -135,6 +139,7 @@ export async function startWorker(options: WorkerOptions): Promise<FleetWorker> 
     void roster.beat(workerId, approvals?.url).catch((e) => log(`heartbeat failed: ${String(e)}`));
   }, heartbeatMs);
   let sweeping = false;
+  let lastPrune = 0;
   const sweep = setInterval(() => {
     if (sweeping || stopping) return;
     sweeping = true;
@@ -149,6 +154,10 @@ export async function startWorker(options: WorkerOptions): Promise<FleetWorker> 
           const ids = await worker.recoverWorker(dead, SESSION_QUEUE);
           if (ids.length)
             log(`worker ${dead} is gone: re-queued ${ids.length} session(s): ${ids.join(', ')}`);
+        }
+        if (Date.now() - lastPrune >= PRUNE_EVERY_MS) {
+          lastPrune = Date.now();
+          await worker.pruneCalls();
         }
       })
       .catch((e) => log(`recovery sweep failed: ${String(e)}`))
