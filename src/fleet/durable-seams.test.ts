@@ -296,8 +296,8 @@ describe('durable model turns', () => {
   it('a resumed session replays a recorded response without sending the request again (deltas are not kept)', async () => {
     const j = memoryJournal();
     const inner = scriptedClient(() => response);
-    const first = await collect(durableModelClient(inner.client, j.ctx));
-    const replay = await collect(durableModelClient(inner.client, j.ctx));
+    const first = await collect(durableModelClient(inner.client, await j.openCalls('run-1')));
+    const replay = await collect(durableModelClient(inner.client, await j.openCalls('run-2')));
     expect(inner.calls()).toBe(1);
     expect(first.map((e) => e.type)).toEqual(['message_start', 'content_block_stop', 'message_stop']);
     expect(replay).toEqual(first);
@@ -307,22 +307,44 @@ describe('durable model turns', () => {
     const j = memoryJournal();
     const inner = scriptedClient(() => new ModelError('overloaded', 'Overloaded', 529));
     for (let i = 0; i < 2; i++) {
-      const e = await collect(durableModelClient(inner.client, j.ctx)).catch((x: unknown) => x);
+      const e = await collect(durableModelClient(inner.client, await j.openCalls(`run-${i}`))).catch(
+        (x: unknown) => x,
+      );
       expect(e).toBeInstanceOf(ModelError);
       expect(e).toMatchObject({ kind: 'overloaded', status: 529, message: 'Overloaded' });
     }
     expect(inner.calls()).toBe(1);
   });
 
+  it('an aborted request records nothing, so the next execution sends it again', async () => {
+    const j = memoryJournal();
+    const inner = scriptedClient((n) =>
+      n === 0 ? new ModelError('aborted', 'The request was aborted.') : response,
+    );
+    const e = await collect(durableModelClient(inner.client, await j.openCalls('run-1'))).catch(
+      (x: unknown) => x,
+    );
+    expect(e).toMatchObject({ kind: 'aborted' });
+    expect(j.calls.size).toBe(0);
+    await collect(durableModelClient(inner.client, await j.openCalls('run-2')));
+    expect(inner.calls()).toBe(2);
+    expect([...j.calls.keys()]).toEqual(['model:0']);
+  });
+
   it('turns are numbered in request order (model:0, model:1, …); beforeRequest runs only for requests really sent', async () => {
     const j = memoryJournal();
     let paced = 0;
     const inner = scriptedClient(() => response);
-    const c = durableModelClient(inner.client, j.ctx, { beforeRequest: async () => void paced++ });
+    const c = durableModelClient(inner.client, await j.openCalls('run-1'), {
+      beforeRequest: async () => void paced++,
+    });
     await collect(c);
     await collect(c);
-    expect([...j.records.keys()]).toEqual(['model:0', 'model:1']);
-    const resumed = durableModelClient(inner.client, j.ctx, { beforeRequest: async () => void paced++ });
+    expect([...j.calls.keys()]).toEqual(['model:0', 'model:1']);
+    expect(j.writes).toEqual(['record:model:0', 'record:model:1']);
+    const resumed = durableModelClient(inner.client, await j.openCalls('run-2'), {
+      beforeRequest: async () => void paced++,
+    });
     await collect(resumed);
     expect(paced).toBe(2);
   });

@@ -1,8 +1,9 @@
 /**
  * A session as a durable workflow (docs/fleet.md, "Sessions"): the workflow's input is the
  * session's prompt, settings, model and working directory; its body is the ordinary agent loop
- * (`createAgent` + `query`), given two seams — a model client whose responses are steps
- * (durable-model.ts) and tools whose calls are steps keyed by `tool_use_id` (durable-tools.ts) —
+ * (`createAgent` + `query`), given two seams — a model client whose responses are journaled
+ * (durable-model.ts) and tools whose calls are journaled by `tool_use_id` (durable-tools.ts), both
+ * in the workflow's call journal (engine.ts `CallJournal`) —
  * and a `canUseTool` that turns each ask into a parked wait for a message (approvals).
  *
  * Each execution (first start, or a recovery after a crash) runs the loop from the start: what
@@ -65,8 +66,8 @@ export function transcriptPathOf(fleetHome: string, sessionId: string): string {
 
 /**
  * Any error escaping a durable call is the engine's (the seams keep their own errors inside their
- * steps): a cancellation, or a journal that no longer matches the run (a nondeterministic
- * replay), or a lost database. It aborts `controller` and is kept in `failure`, so the workflow
+ * records): a cancellation, a journal that no longer matches the run (a nondeterministic
+ * replay), a takeover of the session by another execution, or a lost database. It aborts `controller` and is kept in `failure`, so the workflow
  * ends with it (cancelled, or failed) instead of the loop reporting it as a model error.
  */
 function guarded(
@@ -152,7 +153,8 @@ export function sessionWorkflow(deps: SessionWorkerDeps): WorkflowFunction<Sessi
     const interrupted: string[] = [];
     try {
       const { client, model } = deps.modelClientFor(input);
-      const modelClient = durableModelClient(client, ctx, {
+      const calls = await ctx.openCalls(executionId);
+      const modelClient = durableModelClient(client, calls, {
         ...(deps.beforeModelRequest ? { beforeRequest: deps.beforeModelRequest } : {}),
       });
       const base = await getAllBaseTools({
@@ -160,7 +162,7 @@ export function sessionWorkflow(deps: SessionWorkerDeps): WorkflowFunction<Sessi
         ...(deps.env ? { env: deps.env } : {}),
       });
       const tools = durableTools(deps.tools ? deps.tools(base) : base, {
-        calls: await ctx.openCalls(executionId),
+        calls,
         afterEffect: (toolName) => placement.checkpoint(toolName),
         onCall: (event) => {
           if (event.outcome === 'interrupted') interrupted.push(event.toolUseId);

@@ -1,18 +1,21 @@
 /**
  * The call journal of the DBOS engine (`CallJournal` in ../engine.ts; docs/fleet.md, "What is
  * journaled"): the table `gantry_fleet.calls` beside DBOS's system tables in the same database,
- * one row per (workflow, call id) holding the claiming execution and the call's record (JSON text,
- * kept as written).
+ * one row per (workflow, key) — a tool call's `tool_use_id`, a model turn's `model:<n>` — holding
+ * the claiming execution and the record (JSON text, kept as written).
  *
- * Why a table and not DBOS steps: a DBOS step costs about seven round trips (a cancellation check,
- * the lookup of an earlier record, then a transaction that locks the workflow row and inserts the
- * output), and a call with effects needed two of them (a start mark and the record). Here a claim
- * and a record are one statement each.
+ * Why a table and not DBOS steps: a DBOS step costs seven round trips (a cancellation check, the
+ * lookup of an earlier record, then a transaction that locks the workflow row and inserts the
+ * output), and a turn with a call with effects took three steps (the response, the call's start
+ * mark, its record): 21 round trips between one response and the next request. Here a claim and
+ * a record are one statement each: 3.
  *
  * Ownership: DBOS gives each execution of a workflow a token (`owner_xid` of `dbos.workflow_status`;
  * a takeover by another worker replaces it). `open` reads it with the entries, and every write
  * holds a share lock on that row and checks the token in the same statement, so an execution that
- * lost the workflow to another worker can no longer claim or record ({@link LostOwnershipError}).
+ * lost the workflow to another worker can no longer claim or record ({@link LostOwnershipError}),
+ * and one whose workflow was cancelled stops at its next write ({@link JournalCancelledError}, a
+ * cancellation for the engine's `isCancellation`).
  *
  * Errors: database errors propagate as they are (the session then fails or is retried by its next
  * owner).
@@ -34,8 +37,25 @@ export class LostOwnershipError extends Error {
   }
 }
 
-const OWNED = `SELECT 1 FROM ${DBOS_SCHEMA}.workflow_status
-  WHERE workflow_uuid = $1 AND owner_xid IS NOT DISTINCT FROM $2 FOR SHARE`;
+/** Thrown by a write of an execution whose workflow was cancelled. */
+export class JournalCancelledError extends Error {
+  constructor(workflowId: string) {
+    super(`workflow ${workflowId} was cancelled`);
+    this.name = 'JournalCancelledError';
+  }
+}
+
+/** The workflow's row, share-locked so a takeover or cancel waits for the write (and vice versa). */
+const ROW = `SELECT status, owner_xid IS NOT DISTINCT FROM $2 AS owned FROM ${DBOS_SCHEMA}.workflow_status
+  WHERE workflow_uuid = $1 FOR SHARE`;
+
+function checkWriter(
+  workflowId: string,
+  row: { status: string | null; owned: boolean | null } | undefined,
+): void {
+  if (row?.status === 'CANCELLED') throw new JournalCancelledError(workflowId);
+  if (!row?.owned) throw new LostOwnershipError(workflowId);
+}
 
 export class CallsTable {
   private readonly pool: pg.Pool;
@@ -99,30 +119,31 @@ export class CallsTable {
     return {
       entries,
       async claim(key) {
-        const { rows: out } = await pool.query<{ owned: number; claimed: number }>(
-          `WITH own AS (${OWNED}),
+        const { rows: out } = await pool.query<{ status: string | null; owned: boolean | null; n: number }>(
+          `WITH own AS (${ROW}),
            ins AS (INSERT INTO gantry_fleet.calls (workflow_id, call_id, claimed_by)
-                   SELECT $1, $3, $4 FROM own
+                   SELECT $1, $3, $4 FROM own WHERE own.owned AND own.status <> 'CANCELLED'
                    ON CONFLICT (workflow_id, call_id) DO NOTHING RETURNING 1)
-           SELECT (SELECT count(*) FROM own)::int AS owned, (SELECT count(*) FROM ins)::int AS claimed`,
+           SELECT (SELECT status FROM own) AS status, (SELECT owned FROM own) AS owned,
+                  (SELECT count(*) FROM ins)::int AS n`,
           [workflowId, owner, key, executionId],
         );
-        if (!out[0]?.owned) throw new LostOwnershipError(workflowId);
-        return out[0].claimed === 1;
+        checkWriter(workflowId, out[0]);
+        return out[0]?.n === 1;
       },
       async record(key, value) {
-        const { rows: out } = await pool.query<{ owned: number; written: number }>(
-          `WITH own AS (${OWNED}),
+        const { rows: out } = await pool.query<{ status: string | null; owned: boolean | null; n: number }>(
+          `WITH own AS (${ROW}),
            up AS (INSERT INTO gantry_fleet.calls (workflow_id, call_id, record)
-                  SELECT $1, $3, $4 FROM own
+                  SELECT $1, $3, $4 FROM own WHERE own.owned AND own.status <> 'CANCELLED'
                   ON CONFLICT (workflow_id, call_id) DO UPDATE SET record = EXCLUDED.record
                   WHERE gantry_fleet.calls.record IS NULL RETURNING 1)
-           SELECT (SELECT count(*) FROM own)::int AS owned, (SELECT count(*) FROM up)::int AS written`,
+           SELECT (SELECT status FROM own) AS status, (SELECT owned FROM own) AS owned,
+                  (SELECT count(*) FROM up)::int AS n`,
           [workflowId, owner, key, JSON.stringify(value ?? null)],
         );
-        if (!out[0]?.owned) throw new LostOwnershipError(workflowId);
-        if (out[0].written !== 1)
-          throw new Error(`call ${key} of workflow ${workflowId} is recorded already`);
+        checkWriter(workflowId, out[0]);
+        if (out[0]?.n !== 1) throw new Error(`call ${key} of workflow ${workflowId} is recorded already`);
       },
     };
   }

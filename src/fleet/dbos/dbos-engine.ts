@@ -15,7 +15,7 @@
  * DBOS holds one process-wide instance: `worker()` may be called once per process.
  */
 import { DBOS, DBOSClient, type WorkflowStatus } from '@dbos-inc/dbos-sdk';
-import { CallsTable } from './calls-table.js';
+import { CallsTable, JournalCancelledError } from './calls-table.js';
 import type {
   DurableEngine,
   EngineClient,
@@ -81,7 +81,10 @@ function infoOf(s: WorkflowStatus): WorkflowInfo {
 }
 
 function isDbosCancellation(error: unknown): boolean {
-  return error instanceof Error && error.name === 'DBOSWorkflowCancelledError';
+  return (
+    error instanceof JournalCancelledError ||
+    (error instanceof Error && error.name === 'DBOSWorkflowCancelledError')
+  );
 }
 
 function dbosContext(calls: CallsTable): WorkflowContext {
