@@ -172,7 +172,12 @@ async function latency(
     await client.close();
     await worker.stop();
   }
-  return { loop: median(loopGaps), fleet: median(fleetGaps), trips: median(fleetTrips), sessions: rounds - 1 };
+  return {
+    loop: median(loopGaps),
+    fleet: median(fleetGaps),
+    trips: median(fleetTrips),
+    sessions: rounds - 1,
+  };
 }
 
 async function throughput(
