@@ -29,7 +29,7 @@ import { getAllBaseTools } from '../tools/index.js';
 import type { WorkflowContext, WorkflowFunction } from './engine.js';
 import { durableModelClient } from './durable-model.js';
 import { durableTools } from './durable-tools.js';
-import { placeSession } from './placement.js';
+import { defaultWorkRoot, placeSession } from './placement.js';
 import {
   ASKS_EVENT,
   type ApprovalMessage,
@@ -44,8 +44,10 @@ export const DEFAULT_APPROVAL_TIMEOUT_MS = 24 * 60 * 60_000;
 
 export interface SessionWorkerDeps {
   workerId: string;
-  /** `~/.gantry/fleet` (transcripts, checkouts). */
+  /** `~/.gantry/fleet` (transcripts). */
   fleetHome: string;
+  /** Where `repo` sessions' checkouts go (placement.ts `defaultWorkRoot`). */
+  workRoot?: string;
   /** `$HOME` for settings, memory files and session folders. */
   home?: string;
   /** Environment for the model configuration and the tools. */
@@ -142,7 +144,7 @@ export function sessionWorkflow(deps: SessionWorkerDeps): WorkflowFunction<Sessi
     const placement = await placeSession({
       sessionId,
       executionId,
-      fleetHome: deps.fleetHome,
+      workRoot: deps.workRoot ?? defaultWorkRoot(deps.env),
       ...(input.cwd ? { cwd: input.cwd } : {}),
       ...(input.repo ? { repo: input.repo } : {}),
       ...(input.branch ? { branch: input.branch } : {}),

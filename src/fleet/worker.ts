@@ -19,6 +19,7 @@ import type { EngineClient, EngineWorker } from './engine.js';
 import { type ApprovalServer, startApprovalServer } from './approval-http.js';
 import { SESSION_QUEUE, SESSION_WORKFLOW, type SessionInput } from './session-types.js';
 import { sessionWorkflow, type SessionWorkerDeps } from './session-workflow.js';
+import { FleetPacer } from './model-pacer.js';
 import { WorkersTable } from './workers-table.js';
 import { randomUUID } from 'node:crypto';
 
@@ -31,6 +32,8 @@ export interface WorkerOptions {
   workerId?: string;
   /** `~/.gantry/fleet`. */
   fleetHome: string;
+  /** Where `repo` sessions' checkouts go (default `$GANTRY_FLEET_WORK`, else a folder in the temp directory). */
+  workRoot?: string;
   home?: string;
   env?: Readonly<Record<string, string | undefined>>;
   /** Sessions at once in this worker (default 4). */
@@ -39,7 +42,7 @@ export interface WorkerOptions {
   globalConcurrency?: number;
   /** Session starts per minute, fleet-wide. */
   startsPerMinute?: number;
-  /** Model requests per minute from this worker. */
+  /** Model requests per minute, fleet-wide (every worker of the fleet should give the same value). */
   modelRequestsPerMinute?: number;
   heartbeatMs?: number;
   /** A worker silent this long is gone (default 10 s). */
@@ -62,18 +65,6 @@ export interface FleetWorker {
   readonly workerId: string;
   readonly approvalUrl: string | undefined;
   stop(): Promise<void>;
-}
-
-/** A simple per-process pacing of model requests (`perMinute` evenly spaced). */
-export function requestPacer(perMinute: number): () => Promise<void> {
-  const gapMs = 60_000 / perMinute;
-  let next = 0;
-  return async () => {
-    const now = Date.now();
-    const at = Math.max(now, next);
-    next = at + gapMs;
-    if (at > now) await new Promise((r) => setTimeout(r, at - now));
-  };
 }
 
 function defaultModelClientFor(env: Readonly<Record<string, string | undefined>>) {
@@ -100,12 +91,15 @@ export async function startWorker(options: WorkerOptions): Promise<FleetWorker> 
   await roster.init();
 
   const engine = createDbosEngine({ databaseUrl: options.databaseUrl });
-  const pacer = options.modelRequestsPerMinute ? requestPacer(options.modelRequestsPerMinute) : undefined;
+  const pacers = options.modelRequestsPerMinute ? new FleetPacer(options.databaseUrl) : undefined;
+  const pacer =
+    pacers && options.modelRequestsPerMinute ? pacers.pace(options.modelRequestsPerMinute) : undefined;
   engine.registerWorkflow(
     SESSION_WORKFLOW,
     sessionWorkflow({
       workerId,
       fleetHome: options.fleetHome,
+      ...(options.workRoot ? { workRoot: options.workRoot } : {}),
       ...(options.home ? { home: options.home } : {}),
       env,
       modelClientFor: options.modelClientFor ?? defaultModelClientFor(env),
@@ -177,6 +171,7 @@ export async function startWorker(options: WorkerOptions): Promise<FleetWorker> 
       await worker.shutdown();
       await roster.remove(workerId).catch(() => undefined);
       await client?.close().catch(() => undefined);
+      await pacers?.close().catch(() => undefined);
       await roster.close();
     },
   };

@@ -29,6 +29,9 @@ const DBOS_SCHEMA = 'dbos';
 /** Advisory-lock key that serialises the table's creation across workers starting at once. */
 const CREATE_LOCK = 0x6761_6e75;
 
+/** Advisory-lock key held while a worker launches DBOS. */
+const LAUNCH_LOCK = 0x6761_6e77;
+
 /** Thrown by a write of an execution that no longer owns its workflow. */
 export class LostOwnershipError extends Error {
   constructor(workflowId: string) {
@@ -86,6 +89,33 @@ export class CallsTable {
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /**
+   * Runs `fn` (DBOS's launch) holding a fleet-wide lock, so workers starting together against a
+   * fresh database do not run DBOS's schema migrations at the same time (they fail with "tuple
+   * concurrently updated" when they do).
+   */
+  async underLaunchLock<T>(fn: () => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      // Polled with try-lock: a waiting `pg_advisory_lock` statement would hold a snapshot, and
+      // the holder's migrations (index builds) wait for every open snapshot: a deadlock.
+      for (;;) {
+        const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [
+          LAUNCH_LOCK,
+        ]);
+        if (rows[0]?.ok) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      try {
+        return await fn();
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [LAUNCH_LOCK]).catch(() => undefined);
+      }
     } finally {
       client.release();
     }

@@ -139,7 +139,7 @@ export function createDbosEngine(options: DbosEngineOptions): DurableEngine {
       return {
         workerId,
         async launch() {
-          await DBOS.launch();
+          await calls.underLaunchLock(() => DBOS.launch());
           await calls.init();
           for (const q of queues) {
             await DBOS.registerQueue(q.name, {
