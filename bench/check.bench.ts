@@ -7,9 +7,10 @@
  *   comparison), running the built dist/ of this checkout;
  * - checkout: bin/gantry.js of this checkout, which first compares dist/ with the sources;
  * - with the resident server: the hook's server runs (started by one `gantry hook` call, as a host
- *   with the hook installed has it), and the check process forwards to it (check-client-entry.ts);
+ *   with the hook installed has it), and the check process forwards to it (check-client.ts);
  * - in-process: `GANTRY_HOOK_DAEMON=0`, the whole guard and the grammar loaded by the check process
- *   (what a check costs when no server runs).
+ *   (what a check costs when no server runs), with V8's code cache in the scratch home (made by the
+ *   first, untimed run; src/cli/code-cache.ts).
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -57,7 +58,8 @@ export default async function bench(): Promise<BenchReport> {
     // An installed layout: package/bin/gantry.js beside package/dist, package.json, node_modules.
     const pkg = path.join(root, 'package');
     mkdirSync(path.join(pkg, 'bin'), { recursive: true });
-    copyFileSync(path.join(repo, 'bin/gantry.js'), path.join(pkg, 'bin/gantry.js'));
+    for (const f of ['gantry.js', 'package.json'])
+      copyFileSync(path.join(repo, 'bin', f), path.join(pkg, 'bin', f));
     for (const f of ['dist', 'node_modules', 'package.json'])
       symlinkSync(path.join(repo, f), path.join(pkg, f));
     const env = {
@@ -127,6 +129,7 @@ export default async function bench(): Promise<BenchReport> {
       notes: [
         "Each run decides `git status` with the user's settings (none) in a fresh process.",
         'In-process is the fallback when no server runs; a check never starts a server itself.',
+        'In-process runs take the code cache the first (untimed) run made in the scratch home.',
       ],
     };
   } finally {

@@ -7,7 +7,8 @@
  *   the server is started by a first call and exits 5 s after the bench. Measured from the
  *   checkout's bin/gantry.js (which first compares dist/ with the sources) and from an installed
  *   layout (bin/gantry.js with no src/ beside it, as `npx gantry hook` runs it).
- * - cold: `GANTRY_HOOK_DAEMON=0`, everything in-process (the fallback when no server answers).
+ * - cold: `GANTRY_HOOK_DAEMON=0`, everything in-process (the fallback when no server answers), with
+ *   V8's code cache in the scratch home (made by the first cold run; src/cli/code-cache.ts).
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -73,6 +74,7 @@ export default async function bench(): Promise<BenchReport> {
   const pkg = path.join(home, 'package');
   mkdirSync(path.join(pkg, 'bin'), { recursive: true });
   copyFileSync(bin, path.join(pkg, 'bin/gantry.js'));
+  copyFileSync(path.join(repo, 'bin/package.json'), path.join(pkg, 'bin/package.json'));
   for (const f of ['dist', 'node_modules', 'package.json'])
     symlinkSync(path.join(repo, f), path.join(pkg, f));
   const installedBin = path.join(pkg, 'bin/gantry.js');

@@ -1,26 +1,31 @@
 #!/usr/bin/env node
-// Entry point of the `gantry` command. Every command runs the built JavaScript in dist/ (made by
-// `npm run build`, which `npm ci` and `npm pack` run):
-// - `gantry hook` from dist/fast/gantry-hook.mjs, the smallest start a host's every tool call can pay;
-// - `gantry check` from dist/fast/gantry-check.mjs, a client of the hook's resident server that
-//   checks in-process (dist/fast/gantry-check-local.mjs, no command-line parser) when none answers;
-// - everything else from dist/fast/gantry.mjs.
+// Entry point of the `gantry` command. CommonJS (bin/package.json), so that the warm paths below
+// never start Node's ES module loader: a `gantry hook` or `gantry check` call that the resident hook
+// server answers costs little more than a bare `node` start. Every command runs the built code in
+// dist/ (made by `npm run build`, which `npm ci` and `npm pack` run):
+// - `gantry hook`: the client dist/fast/gantry-hook-client.cjs (Node built-ins only) forwards the
+//   call to the server; when none answers, dist/fast/gantry-hook-cold.cjs decides it in-process
+//   (run with V8's code cache, like the in-process check);
+// - `gantry check`: the client dist/fast/gantry-check-client.cjs, or the in-process check
+//   (dist/fast/gantry-check-local.cjs, no command-line parser, run with V8's code cache by
+//   dist/fast/gantry-code-cache.cjs) when no server answers;
+// - everything else: dist/fast/gantry.mjs.
 // Run from a git checkout (a src/ folder and .git beside bin/), dist/ is first compared with the
-// sources (dist/.build-stamp.json) and rebuilt when they changed, so an edit is never run stale.
-// An installed package has no src/ and skips the comparison.
-// Only `node:fs` and `node:url` at the top: the hook's warm path pays for every module loaded here
-// (`node:child_process` is imported only to rebuild).
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+// sources (dist/.build-stamp.json, scripts/build-inputs.cjs) and rebuilt when they changed, so an
+// edit is never run stale. An installed package has no src/ and skips the comparison.
+// Only `node:fs` and `node:path` at the top (`node:child_process` is loaded only to rebuild,
+// `node:url` only to import an ES module). What a command throws is left unhandled, so Node reports
+// it and exits with code 1.
+'use strict';
+const { existsSync } = require('node:fs');
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = `${require('node:path').dirname(__dirname)}/`;
 
-if (existsSync(`${root}src`) && existsSync(`${root}.git`) && existsSync(`${root}scripts/build-inputs.mjs`)) {
-  const { staleReason } = await import('../scripts/build-inputs.mjs');
-  const reason = staleReason(root);
+if (existsSync(`${root}src`) && existsSync(`${root}.git`) && existsSync(`${root}scripts/build-inputs.cjs`)) {
+  const reason = require(`${root}scripts/build-inputs.cjs`).staleReason(root);
   if (reason) {
     // Rebuild the JavaScript (about a second; the declarations are left to `npm run build`).
-    const { spawnSync } = await import('node:child_process');
+    const { spawnSync } = require('node:child_process');
     const r = spawnSync(process.execPath, [`${root}scripts/build.mjs`, '--if-stale', '--js-only'], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -35,18 +40,62 @@ if (existsSync(`${root}src`) && existsSync(`${root}.git`) && existsSync(`${root}
   }
 }
 
+const fast = `${root}dist/fast/`;
+/** The built file `name`, or exit 1 naming it when it is missing. */
+function built(name) {
+  const file = fast + name;
+  if (!existsSync(file)) {
+    process.stderr.write(`gantry: ${file} is missing; run \`npm run build\`\n`);
+    process.exit(1);
+  }
+  return file;
+}
+/** Imports the built ES module `name`. */
+function load(name) {
+  return import(require('node:url').pathToFileURL(built(name)).href);
+}
+
+/**
+ * The in-process check. Its V8 flags (src/cli/check-entry.ts `CHECK_V8_FLAGS`) are set before the
+ * bundle is compiled: V8 takes a code cache only under the flags it was made with.
+ */
+async function checkInProcess() {
+  require('node:v8').setFlagsFromString('--liftoff-only');
+  const bundle = require(built('gantry-code-cache.cjs')).requireWithCodeCache(
+    built('gantry-check-local.cjs'),
+  );
+  const checked = await bundle.exports.runLocalCheck();
+  bundle.saveCache();
+  // help, version or a malformed invocation: the full command line reports it
+  if (!checked) await load('gantry.mjs');
+}
+
+/**
+ * The in-process hook path (src/cli/hook/hook-cold.ts), with its V8 flags (hook-main.ts) set before
+ * its bundle is compiled; the code cache is written once the call has been answered.
+ */
+function hookInProcess() {
+  require('node:v8').setFlagsFromString('--liftoff-only');
+  const bundle = require(built('gantry-code-cache.cjs')).requireWithCodeCache(built('gantry-hook-cold.cjs'));
+  return {
+    async decideInProcess(call) {
+      try {
+        await bundle.exports.decideInProcess(call);
+      } finally {
+        bundle.saveCache();
+      }
+    },
+  };
+}
+
 const command = process.argv[2];
 const wantsHelp = process.argv.includes('--help') || process.argv.includes('-h');
-const entry =
-  command === 'hook' && !wantsHelp
-    ? '../dist/fast/gantry-hook.mjs'
-    : command === 'check'
-      ? '../dist/fast/gantry-check.mjs'
-      : '../dist/fast/gantry.mjs';
-if (!existsSync(fileURLToPath(new URL(entry, import.meta.url)))) {
-  process.stderr.write(
-    `gantry: ${fileURLToPath(new URL(entry, import.meta.url))} is missing; run \`npm run build\`\n`,
-  );
-  process.exit(1);
+if (command === 'hook' && !wantsHelp) {
+  const hookBundle = built('gantry-hook.mjs');
+  require(built('gantry-hook-client.cjs')).runHookCall(process.argv.slice(3), hookBundle, hookInProcess);
+} else if (command === 'check') {
+  const hookBundle = built('gantry-hook.mjs');
+  require(built('gantry-check-client.cjs')).runCheckClient(process.argv.slice(3), hookBundle, checkInProcess);
+} else {
+  load('gantry.mjs');
 }
-await import(entry);

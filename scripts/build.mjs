@@ -2,10 +2,11 @@
 // - the library: one JavaScript file per shipped module of src/ outside src/cli/ (esbuild, no
 //   bundling: same layout, same imports), with the files modules read at run time (the tools'
 //   *.prompt.md) copied beside them;
-// - the start-up bundles bin/gantry.js runs (dist/fast/*.mjs; npm packages stay external):
-//   `gantry hook` (run on every tool call of a host), `gantry check` (a client of the hook's resident
-//   server, and the in-process check it falls back to), the rest of the command line,
-//   and the shell-analysis worker thread the servers (`gantry mcp`, the hook server) start;
+// - the start-up bundles bin/gantry.js runs (dist/fast/; npm packages stay external): the clients of
+//   the hook's resident server for `gantry hook` (run on every tool call of a host) and `gantry check`
+//   (CommonJS, *.cjs), the in-process paths they fall back to, the hook server, the rest of the
+//   command line, and the shell-analysis worker thread the servers (`gantry mcp`, the hook server)
+//   start (ES modules, *.mjs);
 // - the type declarations (`tsc -p tsconfig.build.json`, declarations only);
 // - dist/.build-stamp.json, which bin/gantry.js compares with the sources in a git checkout.
 //
@@ -17,6 +18,7 @@
 // so a process starting from dist/ while a build runs sees either the old file or the new one.
 // Files a build no longer produces are removed at the end.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   mkdirSync,
   readdirSync,
@@ -31,10 +33,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { STAMP_FILE, sourceState, staleReason } from './build-inputs.mjs';
 
 const require = createRequire(import.meta.url);
 const { NOT_SHIPPED } = require('./package-layout.cjs');
+const { STAMP_FILE, sourceState, staleReason } = require('./build-inputs.cjs');
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -46,12 +48,29 @@ const LOCK_STALE_MS = 180_000;
 /** The start-up bundles that share chunks: entry name → source. */
 const SPLIT_ENTRIES = {
   'gantry-hook': 'src/cli/hook/hook-bundle-entry.ts',
-  'gantry-check': 'src/cli/check-client-entry.ts',
+  'gantry-hook-cold': 'src/cli/hook/hook-cold.ts',
   gantry: 'src/cli/cli-entry.ts',
+};
+/**
+ * The warm paths' clients, CommonJS bundles of Node built-ins only (`*.cjs`): bin/gantry.js requires
+ * them, so a call the resident server answers never starts the ES module loader.
+ */
+const CLIENT_ENTRIES = {
+  'gantry-hook-client': 'src/cli/hook/hook-warm.ts',
+  'gantry-check-client': 'src/cli/check-client.ts',
+  'gantry-code-cache': 'src/cli/code-cache.ts',
+};
+/**
+ * Bundles run through V8's code cache (src/cli/code-cache.ts): one CommonJS file each with its npm
+ * packages, no dynamic `import()` (a script compiled by `vm` has no module loader for it), and the
+ * SHA-256 of the content as the first line, the cache's key.
+ */
+const CACHED_ENTRIES = {
+  'gantry-check-local': 'src/cli/check-entry.ts',
+  'gantry-hook-cold': 'src/cli/hook/hook-cold.ts',
 };
 /** The start-up bundles made as one file each. */
 const SINGLE_ENTRIES = {
-  'gantry-check-local': 'src/cli/check-entry.ts',
   // src/shell/worker/entry.ts finds it beside the bundle's chunks
   'gantry-analysis-worker': 'src/shell/worker/analysis-worker.ts',
 };
@@ -150,8 +169,9 @@ async function buildAll() {
   // 3. The start-up bundles. Bundled code resolves `new URL('./x', import.meta.url)` against
   // dist/fast/, so every chunk sits in that one directory (two levels below the package root, like
   // the modules of src/cli/), and the prompt files are copied there too (their names are unique).
-  // The hook, the check client and the rest of the command line share chunks (the warm paths load
-  // only the small client); the in-process `gantry check` is one file, as fewer modules start faster.
+  // The hook (its server and its in-process path) and the rest of the command line share chunks; the
+  // in-process `gantry check` is one file, as fewer modules start faster; the clients of the warm
+  // paths are one CommonJS file each, checked here to load nothing but Node built-ins.
   const bundleOptions = {
     absWorkingDir: root,
     outdir: 'dist/fast',
@@ -172,9 +192,45 @@ async function buildAll() {
       chunkNames: '[name]-[hash]',
     }),
     await build({ ...bundleOptions, entryPoints: SINGLE_ENTRIES }),
+    await build({
+      ...bundleOptions,
+      entryPoints: CLIENT_ENTRIES,
+      format: 'cjs',
+      outExtension: { '.js': '.cjs' },
+      metafile: true,
+    }),
   ];
+  for (const [out, meta] of Object.entries(fast[2].metafile.outputs)) {
+    const outside = meta.imports.filter((i) => !i.path.startsWith('node:'));
+    if (outside.length)
+      throw new Error(`${out} must import Node built-ins only, not ${outside.map((i) => i.path)}`);
+  }
+  const cached = await build({
+    ...bundleOptions,
+    entryPoints: CACHED_ENTRIES,
+    format: 'cjs',
+    outExtension: { '.js': '.cjs' },
+    packages: undefined,
+    // the CommonJS build of the parser (its ES module build finds its files through import.meta)
+    alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/web-tree-sitter.cjs' },
+    define: { 'import.meta.url': '__gantryModuleUrl' },
+    banner: { js: "var __gantryModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    supported: { 'dynamic-import': false },
+    metafile: true,
+  });
+  for (const [out, meta] of Object.entries(cached.metafile.outputs)) {
+    const dynamic = meta.imports.filter((i) => i.kind === 'dynamic-import');
+    if (dynamic.length)
+      throw new Error(`${out} must not import() at run time: ${dynamic.map((i) => i.path)}`);
+  }
   for (const f of fast.flatMap((r) => r.outputFiles)) {
     writeAtomic(f.path, f.contents);
+    produced.add(f.path);
+  }
+  for (const f of cached.outputFiles) {
+    // the cache key (src/cli/code-cache.ts): the content's hash, so a run need not hash it
+    const key = createHash('sha256').update(f.contents).digest('hex');
+    writeAtomic(f.path, Buffer.concat([Buffer.from(`// gantry-build-key: ${key}\n`), f.contents]));
     produced.add(f.path);
   }
   const prompts = new Map();

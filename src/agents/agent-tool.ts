@@ -37,6 +37,7 @@ import {
   renderLaunchNotice,
   taskNotificationText,
 } from './agent-tool-render.js';
+import { drainBackgroundRun } from './background-run.js';
 import { type AgentOutcome, runAgent } from './run-agent.js';
 import { newAgentId } from './sidechain.js';
 import { createAgentWorktree, finishAgentWorktree, type AgentWorktree } from './worktree.js';
@@ -341,31 +342,23 @@ export function createAgentTool(options: AgentToolOptions = {}) {
         });
       };
       const background = async (): Promise<void> => {
-        let outcome: AgentOutcome | undefined;
-        let failure: string | undefined;
-        try {
-          const forkMessages = isFork
-            ? await waitForForkingMessage(parent.messages, toolUseId, stop.signal)
-            : undefined;
-          if (isFork && !forkMessages) throw new Error('the forking message never reached the conversation');
-          const run = runAgent({
-            ...common,
-            signal: stop.signal,
-            ...(forkMessages ? { forkMessages } : {}),
-            ...(record.channel ? { channel: record.channel } : {}),
-          });
-          for (;;) {
-            const step = await run.next();
-            if (step.done) {
-              outcome = step.value;
-              break;
-            }
-          }
-        } catch (error) {
-          failure = error instanceof Error ? error.message : String(error);
-        }
-        const status = outcome?.status ?? (stop.signal.aborted ? 'killed' : 'failed');
-        const text = outcome?.text ?? `The agent failed: ${failure ?? 'unknown error'}`;
+        const { outcome, status, text } = await drainBackgroundRun(
+          async () => {
+            const forkMessages = isFork
+              ? await waitForForkingMessage(parent.messages, toolUseId, stop.signal)
+              : undefined;
+            if (isFork && !forkMessages)
+              throw new Error('the forking message never reached the conversation');
+            return runAgent({
+              ...common,
+              signal: stop.signal,
+              ...(forkMessages ? { forkMessages } : {}),
+              ...(record.channel ? { channel: record.channel } : {}),
+            });
+          },
+          stop.signal,
+          outputFile,
+        );
         const data: AgentToolData = outcome
           ? dataOf(input, outcome, oneShot)
           : {
@@ -379,11 +372,6 @@ export function createAgentTool(options: AgentToolOptions = {}) {
           await finishWorktree(data);
         } catch {
           // The worktree stays; its path is in the meta file.
-        }
-        try {
-          writeFileSync(outputFile, `${text}\n`);
-        } catch {
-          // The notification still carries the report.
         }
         setStatus(status);
         slot.count--;

@@ -1,5 +1,5 @@
 /**
- * `gantry check` through the resident hook server (check-client-entry.ts → check-server.ts): real
+ * `gantry check` through the resident hook server (check-client.ts → check-server.ts): real
  * processes from bin/gantry.js. With the server running, every answer (exit code, stdout, stderr)
  * equals the in-process check's (`GANTRY_HOOK_DAEMON=0`); a server that the socket name leads to
  * receives the invocation with the client's working directory; `--hooks` and help never go there.

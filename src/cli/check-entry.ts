@@ -1,13 +1,16 @@
 /**
- * The in-process `gantry check` (dist/fast/gantry-check-local.mjs, one file without chunks), run by
- * the check client (check-client-entry.ts) when no resident server answers: the check a user or a
- * script runs by hand should cost as little start-up as the guard allows.
+ * The in-process `gantry check` (dist/fast/gantry-check-local.cjs: one CommonJS file with its npm
+ * packages, run with V8's code cache by code-cache.ts), run by bin/gantry.js when no resident server
+ * answers (check-client.ts): the check a user or a script runs by hand should cost as little
+ * start-up as the guard allows.
  *
  * - The grammar's WebAssembly is compiled with Liftoff only, as on the hook's cold path
  *   (hook-main.ts): one check parses a few commands, and without the flag process exit waits several
- *   hundred milliseconds for V8's background optimising compile of the grammar.
+ *   hundred milliseconds for V8's background optimising compile of the grammar. The caller sets the
+ *   flag before the bundle is compiled (V8 accepts a code cache only under the flags it was made
+ *   with); it is set here again for a caller that did not.
  * - A plain invocation is parsed by check-args.ts, so commander is not loaded; help, version and
- *   anything malformed go to the full command line (dist/fast/gantry.mjs), which reports it.
+ *   anything malformed are left to the full command line (dist/fast/gantry.mjs), which reports it.
  * - A Bash check starts loading the parser at once, so its compile runs while the settings load. A
  *   failure here is ignored: the check's own `initShellParser()` call retries and reports it.
  */
@@ -17,12 +20,19 @@ import { parseCheckArgs } from './check-args.js';
 import { runCheck } from './check.js';
 import { exitQuietlyOnClosedPipe } from './closed-pipe.js';
 
-setFlagsFromString('--liftoff-only');
-const parsed = parseCheckArgs(process.argv.slice(3));
-if (parsed) {
+/** The V8 flags of the in-process check, set before its bundle is compiled. */
+export const CHECK_V8_FLAGS = ['--liftoff-only'] as const;
+
+/**
+ * Checks the invocation in `process.argv` (the words after `check`) and sets `process.exitCode`;
+ * false, having done nothing, when it is not a plain invocation (the caller runs the full command line).
+ */
+export async function runLocalCheck(): Promise<boolean> {
+  for (const f of CHECK_V8_FLAGS) setFlagsFromString(f);
+  const parsed = parseCheckArgs(process.argv.slice(3));
+  if (!parsed) return false;
   if (parsed.options.tool === undefined) initShellParser().catch(() => undefined);
   exitQuietlyOnClosedPipe();
   process.exitCode = await runCheck(parsed.words, parsed.options);
-} else {
-  await import(new URL('./gantry.mjs', import.meta.url).href);
+  return true;
 }

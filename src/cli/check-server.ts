@@ -1,6 +1,6 @@
 /**
  * `gantry check` answered by the resident hook server (hook/hook-daemon.ts), so a check started
- * while the server runs costs little more than Node's own start (check-client-entry.ts forwards the
+ * while the server runs costs little more than Node's own start (check-client.ts forwards the
  * invocation). The answer is exactly what the in-process check prints: the same `runCheck`, with the
  * client's working directory, paths and environment in place of the server's own.
  */

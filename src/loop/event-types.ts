@@ -222,7 +222,13 @@ export type TerminalReason =
   | 'hook_stopped'
   | 'internal_error';
 
-export type ResultSubtype = 'success' | 'error_max_turns' | 'error_max_budget_usd' | 'error_during_execution';
+export type ResultSubtype =
+  | 'success'
+  | 'error_max_turns'
+  | 'error_max_budget_usd'
+  | 'error_during_execution'
+  /** A face asked for structured output and the model never gave a valid one (`gantry -p --json-schema`). */
+  | 'error_max_structured_output_retries';
 
 /**
  * The end of one prompt's turn. Exactly one per prompt. Model errors keep Claude Code's shape:
@@ -249,6 +255,8 @@ export interface ResultEvent extends EventBase {
   api_error_status?: number;
   /** Index of this result in the session (0 for the first prompt). */
   result_index: number;
+  /** The answer as structured data, when the face asked for it (`--json-schema`; set by the face). */
+  structured_output?: unknown;
 }
 
 export type SystemEvent =

@@ -13,7 +13,8 @@
  *   (resource_link + embedded resource), `structured` (structuredContent), `flood {chars}` (one huge
  *   text block), `crash` (the process exits mid-call), `slow {steps, stepMs}` (progress per step;
  *   honours cancellation and records it), `cancelled_calls` (how many calls were cancelled),
- *   `elicit {question}` (asks the client, returns the answer), `write_file {path, content}` (writes a
+ *   `elicit {question}` (asks the client, returns the answer), `elicit_url {url}` (a URL-mode
+ *   elicitation with an `elicitationId`; returns the action), `write_file {path, content}` (writes a
  *   file: for sandbox and effect tests), `add_tool {name}` (registers a tool, sends
  *   `tools/list_changed`), `rug_pull` (changes `echo`'s description and schema, sends
  *   `tools/list_changed`), `roots` (the client's roots), `pinned_hint` (`_meta` alwaysLoad,
@@ -157,6 +158,11 @@ function specialTools(): Tool[] {
       name: 'elicit',
       description: 'Asks the user a question.',
       inputSchema: obj({ question: { type: 'string' } }),
+    },
+    {
+      name: 'elicit_url',
+      description: 'Asks the user to visit a page (a URL-mode elicitation).',
+      inputSchema: obj({ url: { type: 'string' } }),
     },
     {
       name: 'write_file',
@@ -318,6 +324,21 @@ export function createTestMcpServer(options: TestServerOptions = {}, state = { c
         return text(
           `elicitation ${answer.action}${answer.content ? `: ${JSON.stringify(answer.content)}` : ''}`,
         );
+      }
+      case 'elicit_url': {
+        const answer = await extra.sendRequest(
+          {
+            method: 'elicitation/create',
+            params: {
+              mode: 'url',
+              message: 'Sign in to continue.',
+              url: String(args.url ?? 'https://sign-in.invalid/start'),
+              elicitationId: 'elicitation-7',
+            },
+          },
+          ElicitResultSchema,
+        );
+        return text(`url elicitation ${answer.action}`);
       }
       case 'write_file':
         try {

@@ -11,7 +11,8 @@ import { ToolExecutionError, type ToolUseContext } from '../../core/index.js';
 import { messagesFromLines, readTranscriptLines, resumeSession } from '../../loop/transcript/reader.js';
 import type { ResumedSession } from '../../loop/types.js';
 import { taskNotificationText } from '../agent-tool.js';
-import { type AgentOutcome, runAgent } from '../run-agent.js';
+import { drainBackgroundRun } from '../background-run.js';
+import { runAgent } from '../run-agent.js';
 import { AgentChannel, type AgentRecord, endTrackedRun } from './agent-directory.js';
 
 /**
@@ -83,40 +84,25 @@ export function resumeAgent(record: AgentRecord, texts: readonly string[], conte
 
   const toolUseId = context.toolUseId ?? '';
   void (async () => {
-    let outcome: AgentOutcome | undefined;
-    let failure: string | undefined;
-    try {
-      const run = runAgent({
-        definition,
-        prompt: texts.join('\n\n'),
-        description: record.description,
-        parent,
-        agentId,
-        toolUseId,
-        isAsync: true,
-        signal: stop.signal,
-        resume: resumed,
-        channel,
-        ...(record.cwd ? { cwd: record.cwd } : {}),
-        ...(record.parentAgentId ? { parentAgentId: record.parentAgentId } : {}),
-      });
-      for (;;) {
-        const step = await run.next();
-        if (step.done) {
-          outcome = step.value;
-          break;
-        }
-      }
-    } catch (error) {
-      failure = error instanceof Error ? error.message : String(error);
-    }
-    const status = outcome?.status ?? (stop.signal.aborted ? 'killed' : 'failed');
-    const text = outcome?.text ?? `The agent failed: ${failure ?? 'unknown error'}`;
-    try {
-      writeFileSync(outputFile, `${text}\n`);
-    } catch {
-      // The notification still carries the report.
-    }
+    const { outcome, status, text } = await drainBackgroundRun(
+      async () =>
+        runAgent({
+          definition,
+          prompt: texts.join('\n\n'),
+          description: record.description,
+          parent,
+          agentId,
+          toolUseId,
+          isAsync: true,
+          signal: stop.signal,
+          resume: resumed,
+          channel,
+          ...(record.cwd ? { cwd: record.cwd } : {}),
+          ...(record.parentAgentId ? { parentAgentId: record.parentAgentId } : {}),
+        }),
+      stop.signal,
+      outputFile,
+    );
     setTask(status);
     endTrackedRun(record, status, context);
     try {

@@ -255,7 +255,7 @@ export function checkInstalledHooks(home: string, cwd: string, env: Env): Findin
 
 /** In a git checkout: the built bundles match the sources (a stale bundle is named, never used silently). */
 export async function checkBundle(root: string): Promise<Finding[]> {
-  const script = path.join(root, 'scripts', 'build-inputs.mjs');
+  const script = path.join(root, 'scripts', 'build-inputs.cjs');
   if (!existsSync(path.join(root, '.git')) || !existsSync(script))
     return [{ kind: 'ok', text: 'installed package: the bundles are the ones published' }];
   const { staleReason } = (await import(script)) as { staleReason: (r: string) => string | undefined };

@@ -204,6 +204,62 @@ describe('gantry hook (real process, Claude Code protocol)', () => {
     }
   });
 
+  it('a call the server answers starts no ES module and loads neither the guard nor node:child_process', async () => {
+    const call = pre('Bash', { command: 'git status' });
+    hook(call); // starts the server if no earlier test did
+    const runDir = path.join(home, '.gantry', 'run');
+    for (
+      let i = 0;
+      i < 100 && !(existsSync(runDir) && readdirSync(runDir).some((f) => f.endsWith('.sock')));
+      i++
+    ) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // Preloaded before bin/gantry.js: at exit, writes what Node loaded to a file.
+    const probe = path.join(home, 'load-probe.cjs');
+    const loaded = path.join(home, 'loaded.json');
+    writeFileSync(
+      probe,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loaded)}, JSON.stringify({ builtins: process.moduleLoadList, files: Object.keys(require.cache) })));`,
+    );
+    const env = {
+      PATH: process.env.PATH,
+      HOME: home,
+      GANTRY_HOOK_LOG: 'off',
+      GANTRY_HOOK_DAEMON_IDLE_MS: '3000',
+    };
+    const calls: [string[], string, RegExp, string][] = [
+      [['hook'], JSON.stringify(call), /"permissionDecision":"allow"/, 'gantry-hook-client.cjs'],
+      [['check', '--', 'git status'], '', /^ALLOW/, 'gantry-check-client.cjs'],
+    ];
+    for (const [args, input, answer, client] of calls) {
+      const r = spawnSync(
+        process.execPath,
+        ['-r', probe, path.join(REPO_ROOT, 'bin', 'gantry.js'), ...args],
+        {
+          input,
+          encoding: 'utf8',
+          env,
+          cwd: project,
+        },
+      );
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(answer);
+      const { builtins, files } = JSON.parse(readFileSync(loaded, 'utf8')) as {
+        builtins: string[];
+        files: string[];
+      };
+      // the ES module loader's job of a module (any import) and the process spawner are absent
+      expect(builtins.filter((m) => /esm\/module_job|child_process/.test(m))).toEqual([]);
+      // bin/gantry.js, the client and (in a checkout) the source comparison: nothing of dist/ else
+      expect(
+        files
+          .map((f) => path.relative(REPO_ROOT, f))
+          .filter((f) => !f.startsWith('..') && !f.startsWith('scripts/')),
+      ).toEqual(['bin/gantry.js', `dist/fast/${client}`]);
+    }
+  });
+
   it("the warm path reads the caller's environment, not the resident server's (GANTRY_TRUST_PROJECT, GANTRY_HOST)", async () => {
     hook(pre('Bash', { command: 'ls' })); // starts the server (its own environment has neither variable)
     const runDir = path.join(home, '.gantry', 'run');

@@ -69,6 +69,8 @@ export interface PrintArgs {
   strictMcpConfig: boolean;
   agents?: string;
   agent?: string;
+  /** `--json-schema`: the JSON Schema text of the structured answer (structured-output.ts). */
+  jsonSchema?: string;
   maxThinkingTokens?: number;
   thinking?: 'enabled' | 'adaptive' | 'disabled';
   help: boolean;
@@ -173,6 +175,7 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   '--strict-mcp-config': { arity: 'bool', apply: (a) => void (a.strictMcpConfig = true) },
   '--agents': { arity: 'value', apply: (a, v) => void (a.agents = req(v)) },
   '--agent': { arity: 'value', apply: (a, v) => void (a.agent = req(v)) },
+  '--json-schema': { arity: 'value', apply: (a, v) => void (a.jsonSchema = req(v)) },
   '--max-thinking-tokens': {
     arity: 'value',
     apply: (a, v, f) => {
@@ -217,7 +220,6 @@ export const IGNORED_FLAGS: Readonly<Record<string, { arity: Arity; note: string
   '--effort': { arity: 'value', note: 'effort levels are not implemented' },
   '--betas': { arity: 'value', note: 'set ANTHROPIC_BETAS instead' },
   '--fallback-model': { arity: 'value', note: 'no fallback model is used' },
-  '--json-schema': { arity: 'value', note: 'structured output is not implemented' },
   '--permission-prompts': { arity: 'value', note: 'not implemented' },
   '--include-hook-events': { arity: 'bool', note: 'hook lifecycle events are not emitted' },
   '--project-config-root': { arity: 'value', note: 'not implemented' },

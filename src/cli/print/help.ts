@@ -12,6 +12,7 @@ Output
   --include-partial-messages         also stream_event lines (stream-json)
   --input-format <text|stream-json>  stream-json: user messages and control requests on stdin
   --replay-user-messages             echo stdin user messages back (stream-json both ways)
+  --json-schema <json>               the answer as structured data (result.structured_output)
 
 Model
   --model <name>                     model id or alias

@@ -28,6 +28,7 @@ import type { ControlChannel } from './control-channel.js';
 import type { PendingFeatures } from './pending-features.js';
 import { type HostHooks, hookCallbacksFrom } from './sdk-bridge.js';
 import { SdkMcpServers } from './sdk-mcp-servers.js';
+import { OutputSchemaError, parseOutputSchema, StructuredOutput } from './structured-output.js';
 
 export interface HostState {
   query: Query | undefined;
@@ -39,6 +40,8 @@ export interface HostState {
 export interface InitializeFacts {
   systemPrompt?: string;
   appendSystemPrompt?: string;
+  /** `initialize.jsonSchema` (the SDK's `outputFormat`), used when the command line has no `--json-schema`. */
+  structured?: StructuredOutput;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> =>
@@ -212,8 +215,14 @@ export class HostRequests {
       if (Array.isArray(request.sdkMcpServers)) this.sdk.connectInProcess(request.sdkMcpServers);
       if (isObj(request.agents) && Object.keys(request.agents).length)
         await note('warning: initialize.agents ignored: sub-agents are not available in this version');
-      if (isObj(request.jsonSchema))
-        await note('warning: initialize.jsonSchema ignored: structured output is not implemented');
+      if (request.jsonSchema !== undefined && this.d.args.jsonSchema === undefined) {
+        try {
+          this.facts.structured = new StructuredOutput(parseOutputSchema(request.jsonSchema));
+        } catch (e) {
+          if (!(e instanceof OutputSchemaError)) throw e;
+          throw new Error(`jsonSchema: ${e.message}`);
+        }
+      }
     } else if (hooksGiven) {
       await note('warning: a later initialize cannot change the hooks of a running session');
     }

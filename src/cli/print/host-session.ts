@@ -12,8 +12,11 @@
  * - `keep_alive`, `control_cancel_request`, and types Gantry does not know: skipped (unknown ones
  *   with a stderr note); a line that is not JSON or is too long: a stderr note, the stream goes on.
  *
+ * While the session waits with nothing to do (no prompt yet, or a result out and nothing queued),
+ * `{"type":"keep_alive"}` lines go out every few seconds (keep-alive.ts).
+ *
  * The session starts at the first `user` message, so the `initialize` request that comes before it
- * (system prompt, hooks) shapes it. At stdin's end: requests to the host fail (their asks become
+ * (system prompt, hooks, jsonSchema) shapes it. At stdin's end: requests to the host fail (their asks become
  * denies), queued prompts still run, then the process ends — 0, or 1 when the last result was an
  * error. With no prompt at all, nothing is printed and the exit code is 0. A session that ends by
  * itself (a hook's `continue: false`, a closed stdout) stops reading stdin and the process ends.
@@ -25,13 +28,16 @@ import type { AgentSetup } from '../session/agent-setup.js';
 import type { SessionTarget } from '../session/session-target.js';
 import type { PrintArgs } from './args.js';
 import { ControlChannel } from './control-channel.js';
+import { type ElicitationRoute, hostElicitation } from './elicitation.js';
 import { HostRequests, type HostState } from './host-requests.js';
+import { KeepAlive, keepAliveIntervalMs } from './keep-alive.js';
 import type { LineWriter } from './line-writer.js';
 import { readNdjson } from './ndjson.js';
 import type { OutputSink } from './output.js';
 import type { PendingFeatures } from './pending-features.js';
 import { baseQueryOptions, type PrintIo } from './run-print.js';
 import { stdioCanUseTool } from './sdk-bridge.js';
+import type { StructuredOutput } from './structured-output.js';
 
 export interface HostSessionDeps {
   args: PrintArgs;
@@ -43,6 +49,10 @@ export interface HostSessionDeps {
   target: SessionTarget;
   pending: PendingFeatures;
   start: (options: QueryOptions) => Query;
+  /** Where the MCP servers' elicitations go: connected to the host here. */
+  elicitation?: ElicitationRoute;
+  /** `--json-schema` (else the schema of the host's `initialize.jsonSchema`, if any). */
+  structured?: StructuredOutput;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> =>
@@ -71,9 +81,13 @@ export async function runHostSession(d: HostSessionDeps): Promise<number> {
   const { args, io, out, err, sink, setup, target, pending } = d;
   const note = (text: string): Promise<void> => err.writeRaw(`gantry: ${text}\n`);
   const channel = new ControlChannel(out);
+  d.elicitation?.connect(hostElicitation(channel));
   const queue: InputQueue = createInputQueue();
   const state: HostState = { query: undefined, hostHooks: undefined };
   const requests = new HostRequests({ channel, setup, target, pending, state, note, args });
+  // Idle until the first prompt; busy while a turn runs; idle again after a result with nothing queued.
+  const keepAlive = new KeepAlive(out, io.keepAliveIntervalMs ?? keepAliveIntervalMs(io.env));
+  keepAlive.start();
 
   let consuming: Promise<void> | undefined;
   /** The session ended by itself (a hook stopped it, the output closed): stdin is no longer read. */
@@ -105,10 +119,14 @@ export async function runHostSession(d: HostSessionDeps): Promise<number> {
       initExtras: { ...base.initExtras, mcp_servers: requests.mcpServers() },
       ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}),
     };
-    const q = d.start(options);
+    const structured = d.structured ?? init.structured;
+    const q = d.start(structured ? structured.apply(options) : options);
+    structured?.attach(q);
     state.query = q;
     try {
-      for await (const event of q) {
+      for await (const raw of q) {
+        const event = structured ? structured.observe(raw) : raw;
+        keepAlive.setIdle(event.type === 'result' && queue.pending === 0);
         await sink.event(event);
         if (out.closed) {
           q.close();
@@ -153,6 +171,7 @@ export async function runHostSession(d: HostSessionDeps): Promise<number> {
               isReplay: true,
             });
           if (queue.closed) break;
+          keepAlive.setIdle(false);
           queue.push(m);
           startSession();
           break;
@@ -177,6 +196,9 @@ export async function runHostSession(d: HostSessionDeps): Promise<number> {
   await reader.catch(async (e: unknown) => {
     if (!sessionOver) await note(`reading stdin failed: ${(e as Error).message}`);
   });
+  // Nobody is listening for keep-alives once the host's input has ended.
+  keepAlive.stop();
+  d.elicitation?.disconnect();
   channel.closeInput();
   queue.close();
   state.query?.endInput();

@@ -17,12 +17,14 @@ import { type AgentSetup, AgentSetupError } from '../session/agent-setup.js';
 import { openSession, sessionQueryOptions } from '../session/open-session.js';
 import { type SessionTarget, SessionTargetError } from '../session/session-target.js';
 import { type PrintArgs, parsePrintArgs, UsageError } from './args.js';
+import { ElicitationRoute } from './elicitation.js';
 import { PRINT_HELP } from './help.js';
 import { runHostSession } from './host-session.js';
 import { LineWriter } from './line-writer.js';
 import { OutputSink } from './output.js';
 import { acceptPendingFeatures, type PendingFeatures } from './pending-features.js';
 import { combinePrompt, readStdinText, StdinTooLargeError } from './stdin-prompt.js';
+import { OutputSchemaError, parseOutputSchema, StructuredOutput } from './structured-output.js';
 
 export interface PrintIo {
   stdin: Readable;
@@ -38,6 +40,8 @@ export interface PrintIo {
   abortSignal?: AbortSignal;
   /** Wait this long for a first piped byte when a prompt argument exists (ms; default 3000). */
   stdinIdleMs?: number;
+  /** Interval of keep-alive lines on stream-json input (ms; 0 = none; default `GANTRY_KEEP_ALIVE_MS` or 10 s). */
+  keepAliveIntervalMs?: number;
   /** Start loading the shell parser at once (default true). */
   preloadShellParser?: boolean;
   /** Start `query` (tests may wrap it); default the loop's. */
@@ -55,6 +59,17 @@ export function baseQueryOptions(
   return sessionQueryOptions(args, { setup, target }, prompt, pending.mcpServers);
 }
 
+/** `--json-schema`'s value as the session's structured output; a bad schema is a usage error. */
+function structuredOutputFlag(value: string | undefined): StructuredOutput | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return new StructuredOutput(parseOutputSchema(value));
+  } catch (e) {
+    if (e instanceof OutputSchemaError) throw new UsageError(`--json-schema: ${e.message}`);
+    throw e;
+  }
+}
+
 /** Runs print mode; resolves with the exit code. Never throws for bad input. */
 export async function runPrint(argv: readonly string[], io: PrintIo): Promise<number> {
   const err = new LineWriter(io.stderr);
@@ -63,6 +78,7 @@ export async function runPrint(argv: readonly string[], io: PrintIo): Promise<nu
 
   let args: PrintArgs;
   let pending: PendingFeatures;
+  let structured: StructuredOutput | undefined;
   try {
     args = parsePrintArgs(argv);
     if (args.help) {
@@ -70,6 +86,7 @@ export async function runPrint(argv: readonly string[], io: PrintIo): Promise<nu
       return 0;
     }
     pending = acceptPendingFeatures(args, io.cwd);
+    structured = structuredOutputFlag(args.jsonSchema);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     await note(`${e.message}\nRun gantry -p --help for the options.`);
@@ -120,6 +137,8 @@ export async function runPrint(argv: readonly string[], io: PrintIo): Promise<nu
 
   let target: SessionTarget;
   let setup: AgentSetup;
+  // MCP servers connect now; their questions reach the host once the host session runs (else: declined).
+  const elicitation = new ElicitationRoute();
   try {
     ({ target, setup } = await openSession(
       args,
@@ -127,7 +146,10 @@ export async function runPrint(argv: readonly string[], io: PrintIo): Promise<nu
       async (t) => {
         for (const n of t.notes) await note(n);
       },
-      pending.agentsJson !== undefined ? { agentsJson: pending.agentsJson } : {},
+      {
+        ...(pending.agentsJson !== undefined ? { agentsJson: pending.agentsJson } : {}),
+        elicit: elicitation.handler,
+      },
     ));
     pending.mcpServers.push(
       ...setup.mcp.reports().map((r) => ({
@@ -147,12 +169,27 @@ export async function runPrint(argv: readonly string[], io: PrintIo): Promise<nu
   const start = io.query ?? runQuery;
   try {
     if (args.inputFormat === 'stream-json') {
-      const code = await runHostSession({ args, io, out, err, sink, setup, target, pending, start });
+      const code = await runHostSession({
+        args,
+        io,
+        out,
+        err,
+        sink,
+        setup,
+        target,
+        pending,
+        start,
+        elicitation,
+        ...(structured ? { structured } : {}),
+      });
       return finish(code);
     }
-    const options = baseQueryOptions(args, setup, target, pending, textPrompt as string);
+    const base = baseQueryOptions(args, setup, target, pending, textPrompt as string);
+    const options = structured ? structured.apply(base) : base;
     const q = start({ ...options, ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}) });
-    for await (const event of q) {
+    structured?.attach(q);
+    for await (const raw of q) {
+      const event = structured ? structured.observe(raw) : raw;
       await sink.event(event);
       if (out.closed) {
         q.close();

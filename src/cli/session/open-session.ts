@@ -11,6 +11,7 @@ import { homedir } from 'node:os';
 import { defaultGantryHome } from '../../loop/transcript/paths.js';
 import type { QueryOptions, QueryPrompt } from '../../loop/types.js';
 import { GANTRY_VERSION } from '../../loop/index.js';
+import type { ElicitationHandler } from '../../mcp/client/connection/connection.js';
 import { mcpPromptToolCanUseTool } from '../print/permission-prompt-tool.js';
 import { type AgentSetup, createAgentSetup } from './agent-setup.js';
 import { resolveSessionTarget, type SessionTarget } from './session-target.js';
@@ -72,7 +73,7 @@ export async function openSession(
   args: SessionArgs,
   io: SessionWorldIo,
   onTarget?: (target: SessionTarget) => Promise<void>,
-  extra: { agentsJson?: string; interactive?: boolean } = {},
+  extra: { agentsJson?: string; interactive?: boolean; elicit?: ElicitationHandler } = {},
 ): Promise<OpenedSession> {
   const home = io.home;
   const gantryHome = defaultGantryHome(home ?? homedir());
@@ -116,6 +117,7 @@ export async function openSession(
     ...(args.mcpConfig?.length ? { mcpConfig: args.mcpConfig } : {}),
     ...(args.strictMcpConfig ? { strictMcpConfig: true } : {}),
     ...(extra.interactive ? { interactive: true } : {}),
+    ...(extra.elicit ? { elicit: extra.elicit } : {}),
     sessionId: target.sessionId,
     clientInfo: { name: 'gantry', version: GANTRY_VERSION },
   });

@@ -63,7 +63,7 @@ describe('MCP client over stdio', () => {
       source: 'dynamic',
       transport: 'stdio',
     });
-    expect(report?.toolCount).toBe(20 + 17);
+    expect(report?.toolCount).toBe(20 + 18);
     expect(s.manager.initServers()).toEqual([{ name: 'test', status: 'connected', source: 'dynamic' }]);
     const names = s.manager.tools().map((t) => t.name);
     expect(names).toEqual([...names].sort());

@@ -54,6 +54,8 @@ export interface ElicitationRequest {
   mode: 'form' | 'url';
   requestedSchema?: Record<string, unknown>;
   url?: string;
+  /** URL mode: the server's id for this elicitation (MCP `elicitationId`). */
+  elicitationId?: string;
 }
 
 /** The host's answer (the MCP `ElicitResult`). */
@@ -184,6 +186,9 @@ export class McpConnection {
               ? { requestedSchema: p.requestedSchema as Record<string, unknown> }
               : {}),
             ...(mode === 'url' && typeof p.url === 'string' ? { url: p.url } : {}),
+            ...(mode === 'url' && typeof p.elicitationId === 'string'
+              ? { elicitationId: p.elicitationId }
+              : {}),
           },
           extra.signal,
         );

@@ -1,0 +1,25 @@
+/**
+ * The in-process path of a `gantry hook` call the resident server did not answer (hook-warm.ts):
+ * log why a socket was refused, decide the call with the guard loaded here (hook-main.ts), then start
+ * a server for the next calls. Built twice: dist/fast/gantry-hook-cold.cjs, which bin/gantry.js runs
+ * with V8's code cache (../code-cache.ts), and dist/fast/gantry-hook-cold.mjs, which shares chunks
+ * with the hook bundle (hook-bundle-entry.ts).
+ */
+import { appendAuditLine } from '../audit/audit-log.js';
+import { hookMain } from './hook-main.js';
+import { spawnDaemon } from './hook-spawn.js';
+import type { ColdHookCall } from './hook-warm.js';
+
+/** Decides `call` in this process and writes the answer (sets `process.exitCode`). */
+export async function decideInProcess(call: ColdHookCall): Promise<void> {
+  if (call.refused !== undefined) {
+    appendAuditLine(process.env, {
+      event: 'hook-server-refused',
+      socket: call.socket,
+      reason: call.refused,
+      decided: 'in-process',
+    });
+  }
+  await hookMain(call.args, call.stdin);
+  if (call.warm) spawnDaemon(call.bundle, call.socket);
+}
