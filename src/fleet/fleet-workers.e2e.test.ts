@@ -11,6 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reply } from '../testing/fake-model-script.js';
 import {
@@ -25,6 +26,7 @@ import { postgresBinaries } from '../testing/postgres.js';
 import { processesWithMarker } from '../testing/processes.js';
 import type { EngineClient } from './engine.js';
 import { openFleet, sessionStatus, submitSession } from './fleet-client.js';
+import { CallsTable } from './dbos/calls-table.js';
 import { FleetPacer } from './model-pacer.js';
 import type { SessionOutput } from './session-types.js';
 
@@ -61,6 +63,24 @@ const git = (cwd: string, args: string[]) =>
     encoding: 'utf8',
   });
 
+/** The test database (set in beforeAll). */
+let databaseUrl = '';
+
+/** Rows of the call journal of these sessions. */
+async function journalRows(ids: string[]): Promise<number> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ n: string }>(
+      'SELECT count(*) AS n FROM gantry_fleet.calls WHERE workflow_id = ANY($1)',
+      [ids],
+    );
+    return Number(rows[0]?.n);
+  } finally {
+    await db.end();
+  }
+}
+
 describe.skipIf(!postgresBinaries())('fleet: behaviour across worker processes', () => {
   let world: FleetWorld;
   let client: EngineClient;
@@ -68,6 +88,7 @@ describe.skipIf(!postgresBinaries())('fleet: behaviour across worker processes',
 
   beforeAll(async () => {
     world = await startFleetWorld(scenarios as never);
+    databaseUrl = world.pg.url;
     client = await openFleet(world.pg.url);
   });
 
@@ -126,6 +147,16 @@ describe.skipIf(!postgresBinaries())('fleet: behaviour across worker processes',
     expect(span).toBeGreaterThanOrEqual((n - 2) * 500);
     await Promise.all([w1.stop(), w2.stop()]);
     workers.length = 0;
+
+    // The journals of ended sessions are dropped by the sweep's prune (the workers may have
+    // dropped some already; here it is called directly).
+    const calls = new CallsTable(world.pg.url);
+    try {
+      await calls.prune();
+      expect(await journalRows(ids)).toBe(0);
+    } finally {
+      await calls.close();
+    }
   }, 120_000);
 
   it('a --repo session whose worker is killed resumes on another worker from a fresh clone of its branch', async () => {
@@ -166,6 +197,10 @@ describe.skipIf(!postgresBinaries())('fleet: behaviour across worker processes',
     expect((await sessionStatus(client, id))?.worker).toBe('w-place-1');
     await first.kill();
     for (const pid of processesWithMarker(sleepMarker)) process.kill(pid, 'SIGKILL');
+    // A prune keeps the journal of a session that has not ended (its claims stop a second run).
+    const calls = new CallsTable(world.pg.url);
+    await calls.prune().finally(() => calls.close());
+    expect(await journalRows([id])).toBeGreaterThanOrEqual(3);
     // The branch holds the completed first call (checkpointed after it), not the cut-off second.
     expect(git(repo, ['show', 'fleet/placement:one.txt'])).toBe('one\n');
     expect(git(repo, ['ls-tree', '--name-only', 'fleet/placement'])).not.toContain('two.txt');
