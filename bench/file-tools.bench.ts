@@ -26,6 +26,7 @@ import { build } from 'esbuild';
 import type { AnyTool, ToolUseContext } from '../src/core/index.js';
 import { makeToolContext, runToolOk } from '../src/testing/tool-harness.js';
 import { GlobTool } from '../src/tools/glob/glob.tool.js';
+import { gnuFindPath } from '../src/tools/ripgrep/find-listing.js';
 import { GrepTool } from '../src/tools/grep/grep.tool.js';
 import {
   DEFAULT_MAX_COLUMNS,
@@ -226,6 +227,10 @@ export default async function fileToolsBench(): Promise<BenchReport> {
   const rg = engine.rgPath;
   notes.push(
     `tree: ${MUI} (${tree}); ripgrep: ${rg} (${engine.source}); ${ITERATIONS} runs after ${WARMUP} warm-up, median`,
+  );
+  const find = await gnuFindPath();
+  notes.push(
+    `Glob's ordered listing: ${find ? `GNU find ${find} (mtimes from the walk)` : 'ripgrep and a stat per match (no GNU find)'}`,
   );
   const context = makeToolContext({ cwd: tree });
 

@@ -34,6 +34,7 @@ import {
   ripgrepSearchArgs,
   VCS_DIRECTORIES,
 } from '../src/tools/ripgrep/index.js';
+import { gnuFindPath } from '../src/tools/ripgrep/find-listing.js';
 import type { BenchReport } from './run.js';
 
 const run = promisify(execFile);
@@ -149,6 +150,7 @@ export default async function bench(): Promise<BenchReport> {
   const counts = await makeTree(tree);
   const bigFiles = await makeBigTree(bigTree);
   const rgPath = await loadVscodeRgPath();
+  const findPath = await gnuFindPath();
   if (!rgPath) throw new Error('bench/mcp: @vscode/ripgrep is not installed');
 
   const gantry = await connectGantryStdio(['--cwd', layout.project], { home: layout.home });
@@ -321,6 +323,7 @@ export default async function bench(): Promise<BenchReport> {
         `calls alternate in blocks of ${BLOCK} after ${WARM_UP} warm-up calls per party; start-up is not measured`,
         'server CPU per call: all threads of the server process (/proc schedstat), warm-up calls included, divided by the timed calls',
         `ripgrep: ${rgPath}`,
+        `Glob's ordered listing: ${findPath ? `GNU find ${findPath} (mtimes from the walk)` : 'ripgrep and a stat per match (no GNU find)'}`,
       ],
     };
   } finally {

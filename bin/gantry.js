@@ -15,11 +15,29 @@
 // edit is never run stale. An installed package has no src/ and skips the comparison.
 // Only `node:fs` and `node:path` at the top (`node:child_process` is loaded only to rebuild,
 // `node:url` only to import an ES module). What a command throws is left unhandled, so Node reports
-// it and exits with code 1.
+// it and exits with code 1 — except for `gantry hook`: hosts treat a hook's exit 1 as a
+// non-blocking error and run the call anyway, so a hook that cannot run (a missing bundle, a throw
+// before the guard answers) blocks the call with exit 2 and the reason on stderr (the hooks
+// reference of Claude Code: exit code 2 is a blocking error; Codex reads it the same way).
 'use strict';
 const { existsSync } = require('node:fs');
 
 const root = `${require('node:path').dirname(__dirname)}/`;
+
+const command = process.argv[2];
+const wantsHelp = process.argv.includes('--help') || process.argv.includes('-h');
+const isHookCall = command === 'hook' && !wantsHelp;
+
+/** Ends a hook call that failed before the guard answered: exit 2 blocks the call (fail closed). */
+function blockHookCall(reason) {
+  process.stderr.write(`gantry hook could not decide, so the call is blocked: ${reason}\n`);
+  process.exit(2);
+}
+if (isHookCall) {
+  const message = (error) => (error instanceof Error ? error.stack || error.message : String(error));
+  process.on('uncaughtException', (error) => blockHookCall(message(error)));
+  process.on('unhandledRejection', (error) => blockHookCall(message(error)));
+}
 
 if (existsSync(`${root}src`) && existsSync(`${root}.git`) && existsSync(`${root}scripts/build-inputs.cjs`)) {
   const reason = require(`${root}scripts/build-inputs.cjs`).staleReason(root);
@@ -32,6 +50,7 @@ if (existsSync(`${root}src`) && existsSync(`${root}.git`) && existsSync(`${root}
       encoding: 'utf8',
     });
     if (r.status !== 0) {
+      if (isHookCall) blockHookCall(`${reason}, and rebuilding it failed; run \`npm run build\` in ${root}`);
       process.stderr.write(
         `gantry: ${reason}, and rebuilding it failed; run \`npm run build\` in ${root}\n${r.stderr ?? ''}`,
       );
@@ -41,10 +60,11 @@ if (existsSync(`${root}src`) && existsSync(`${root}.git`) && existsSync(`${root}
 }
 
 const fast = `${root}dist/fast/`;
-/** The built file `name`, or exit 1 naming it when it is missing. */
+/** The built file `name`, or exit naming it when it is missing (1; 2 for a hook call, which blocks). */
 function built(name) {
   const file = fast + name;
   if (!existsSync(file)) {
+    if (isHookCall) blockHookCall(`${file} is missing; run \`npm run build\``);
     process.stderr.write(`gantry: ${file} is missing; run \`npm run build\`\n`);
     process.exit(1);
   }
@@ -88,9 +108,7 @@ function hookInProcess() {
   };
 }
 
-const command = process.argv[2];
-const wantsHelp = process.argv.includes('--help') || process.argv.includes('-h');
-if (command === 'hook' && !wantsHelp) {
+if (isHookCall) {
   const hookBundle = built('gantry-hook.mjs');
   require(built('gantry-hook-client.cjs')).runHookCall(process.argv.slice(3), hookBundle, hookInProcess);
 } else if (command === 'check') {

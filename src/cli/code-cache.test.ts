@@ -106,6 +106,20 @@ describe('requireWithCodeCache', () => {
     expect(readdirSync(cacheDir)).toHaveLength(1);
   });
 
+  it('two installs of the same bundle (other folders) keep one cache each, never evicting the other', () => {
+    const global = path.join(root, 'global', 'b.cjs');
+    const local = path.join(root, 'local', 'b.cjs');
+    mkdirSync(path.dirname(global));
+    mkdirSync(path.dirname(local));
+    writeBundle(global, bundleCode('g:'));
+    writeBundle(local, bundleCode('l:'));
+    load(global);
+    load(local);
+    expect(readdirSync(cacheDir)).toHaveLength(2);
+    expect(load(global)).toMatchObject({ state: 'accepted', answer: 'g:b.cjs' });
+    expect(load(local)).toMatchObject({ state: 'accepted', answer: 'l:b.cjs' });
+  });
+
   it('a bundle edited by hand (the key line left as it was) does not meet the old cache either', () => {
     const file = path.join(root, 'b.cjs');
     writeBundle(file, bundleCode('one:'));

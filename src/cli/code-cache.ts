@@ -142,6 +142,16 @@ function readCache(
   }
 }
 
+/** A short, stable tag of a folder path (FNV-1a, 32 bits, base 36): not a secret, only a name. */
+export function folderTag(folder: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < folder.length; i++) {
+    h ^= folder.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(36);
+}
+
 /**
  * Loads the CommonJS bundle `file` (like `require(file)`, without Node's module cache) with V8's
  * code cache from `cacheDir`.
@@ -171,7 +181,9 @@ export function requireWithCodeCache(
     closeSync(fd);
   }
   const key = KEY_LINE.exec(text)?.[1];
-  const base = path.basename(file);
+  // The bundle's name and folder: two installs of Gantry (global and project-local) keep one cache
+  // each instead of evicting each other's on every run.
+  const base = `${path.basename(file)}-${folderTag(path.dirname(file))}`;
   const name = key
     ? `${base}-${key.slice(0, 32)}-${size.toString(36)}-${mtimeMs.toString(36)}-${process.version}-${process.arch}.v8`
     : undefined;
@@ -226,11 +238,16 @@ export function requireWithCodeCache(
           0o600,
         );
         try {
-          writeSync(out, data);
-        } finally {
-          closeSync(out);
+          try {
+            writeSync(out, data);
+          } finally {
+            closeSync(out);
+          }
+          renameSync(dir.via(tmp), dir.via(name));
+        } catch (error) {
+          rmSync(dir.via(tmp), { force: true });
+          throw error;
         }
-        renameSync(dir.via(tmp), dir.via(name));
         // one cache per bundle: drop the caches of other builds
         for (const other of readdirSync(dir.via(''))) {
           if (other !== name && other.startsWith(`${base}-`) && other.endsWith('.v8'))

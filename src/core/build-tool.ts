@@ -29,6 +29,11 @@ export type DefaultableToolKeys =
 /** Default result cap for a tool that does not declare one (100K characters; the runtime clamps it to its global 50K). */
 export const DEFAULT_TOOL_MAX_RESULT_SIZE_CHARS = 100_000;
 
+const VALID: Promise<ValidationResult> = Promise.resolve(Object.freeze({ ok: true as const }));
+const PASSTHROUGH: Promise<ToolPermissionResult> = Promise.resolve(
+  Object.freeze({ behavior: 'passthrough' as const }),
+);
+
 const TOOL_DEFAULTS = {
   aliases: [] as readonly string[],
   prompt: '',
@@ -39,14 +44,11 @@ const TOOL_DEFAULTS = {
   /** Strings pass through; anything else is rendered as JSON. */
   mapToolResultToContent: (output: unknown, _meta?: unknown): ToolResultContent =>
     typeof output === 'string' ? output : JSON.stringify(output),
-  /** No tool-specific checks. */
-  validateInput: async (_input?: unknown, _context?: ToolUseContext): Promise<ValidationResult> => ({
-    ok: true,
-  }),
+  /** No tool-specific checks (one shared, settled, frozen answer: nothing allocated per call). */
+  validateInput: (_input?: unknown, _context?: ToolUseContext): Promise<ValidationResult> => VALID,
   /** No opinion: the general engine decides, and it asks when nothing allows. */
-  checkPermissions: async (_input?: unknown, _context?: ToolUseContext): Promise<ToolPermissionResult> => ({
-    behavior: 'passthrough',
-  }),
+  checkPermissions: (_input?: unknown, _context?: ToolUseContext): Promise<ToolPermissionResult> =>
+    PASSTHROUGH,
   /** Nothing known about the call: no rule content, no effects, not read-only (so it is never auto-allowed as read-only). */
   describeCall: async (_input?: unknown, _context?: ToolUseContext): Promise<CallDescription> => ({
     ruleContents: [],

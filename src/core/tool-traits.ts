@@ -369,12 +369,23 @@ export function traitsOf(name: string): ToolTraits | undefined {
   return BY_NAME.get(name);
 }
 
+/** Cached fail-closed rows of names outside the table (MCP tools are asked about on every call). */
+const UNKNOWN_TRAITS = new Map<string, ToolTraits>();
+const MAX_UNKNOWN_TRAITS = 4096;
+
 /**
  * The traits of a tool that is not in the table: fail-closed defaults under its own name (no
  * aliases, rules matched against the describer's rule contents, nothing skipped).
  */
 export function unknownToolTraits(name: string): ToolTraits {
-  return freezeTraits(name, {});
+  let traits = UNKNOWN_TRAITS.get(name);
+  if (!traits) {
+    traits = freezeTraits(name, {});
+    // Frozen rows are shared; the cache holds the names of a session's MCP tools (bounded).
+    if (UNKNOWN_TRAITS.size >= MAX_UNKNOWN_TRAITS) UNKNOWN_TRAITS.clear();
+    UNKNOWN_TRAITS.set(name, traits);
+  }
+  return traits;
 }
 
 /** The traits of any name: the table's row, or {@link unknownToolTraits}. */

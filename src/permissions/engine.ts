@@ -330,10 +330,17 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
     askReason: result.decision.reason,
   });
 
-  const decideDetailed = async (request: PermissionRequest, o?: DecideOptions): Promise<DetailedDecision> => {
+  /** Hooks run when configured (async); without hooks, a decision is taken synchronously. */
+  const hooksApply = (o: DecideOptions | undefined): boolean =>
+    !o?.skipHooks && (settings.preToolUseHooks.length > 0 || o?.preToolUseCallbacks !== undefined);
+
+  const decideWithHooks = async (
+    request: PermissionRequest,
+    o?: DecideOptions,
+  ): Promise<DetailedDecision> => {
     let req = request;
     let hook: HookVerdict | undefined;
-    if (!o?.skipHooks && (settings.preToolUseHooks.length || o?.preToolUseCallbacks)) {
+    {
       const input: PreToolUseInput = {
         session_id: req.sessionId,
         transcript_path: o?.transcriptPath ?? opts.transcriptPath ?? '',
@@ -391,6 +398,15 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
         };
       }
     }
+    return afterHooks(req, o, hook);
+  };
+
+  /** The pipeline on a request whose hooks (if any) have run; async only when auto mode's classifier is consulted. */
+  const afterHooks = (
+    req: PermissionRequest,
+    o: DecideOptions | undefined,
+    hook: HookVerdict | undefined,
+  ): DetailedDecision | Promise<DetailedDecision> => {
     const { mode, result, trace } = basePipeline(req, o, hook);
     if (hook)
       trace.unshift(
@@ -403,16 +419,39 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
       !session.classifier.fallenBack
     ) {
       const key = classifierKey(req);
-      const verdict =
-        session.classifier.cache.get(key) ?? (await classifier.classify(classifierRequest(req, result)));
-      session.classifier.cache.set(key, verdict);
-      const v = applyVerdict(result, verdict, trace);
-      return finish(req, mode, result, v.decision, v.step, trace, {
-        classifier: verdict,
-        ...(hook ? { hook } : {}),
-      });
+      const classify = async (): Promise<DetailedDecision> => {
+        const verdict =
+          session.classifier.cache.get(key) ?? (await classifier.classify(classifierRequest(req, result)));
+        session.classifier.cache.set(key, verdict);
+        const v = applyVerdict(result, verdict, trace);
+        return finish(req, mode, result, v.decision, v.step, trace, {
+          classifier: verdict,
+          ...(hook ? { hook } : {}),
+        });
+      };
+      return classify();
     }
     return finish(req, mode, result, result.decision, result.step, trace, hook ? { hook } : {});
+  };
+
+  /** One decision; synchronous unless hooks or the classifier run. A throw becomes a rejection. */
+  const decideNow = (
+    request: PermissionRequest,
+    o?: DecideOptions,
+  ): DetailedDecision | Promise<DetailedDecision> => {
+    try {
+      return hooksApply(o) ? decideWithHooks(request, o) : afterHooks(request, o, undefined);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+  const decideDetailed = (request: PermissionRequest, o?: DecideOptions): Promise<DetailedDecision> => {
+    const d = decideNow(request, o);
+    return d instanceof Promise ? d : Promise.resolve(d);
+  };
+  const decisionOf = (request: PermissionRequest, o?: DecideOptions): Promise<PermissionDecision> => {
+    const d = decideNow(request, o);
+    return d instanceof Promise ? d.then((x) => x.decision) : Promise.resolve(d.decision);
   };
 
   const addSessionRule = (text: string, behavior: PermissionBehavior): RuleProblem[] => {
@@ -435,8 +474,8 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
 
   return {
     addTemporaryRule,
-    decider: (request) => decideDetailed(request).then((d) => d.decision),
-    decide: (request, o) => decideDetailed(request, o).then((d) => d.decision),
+    decider: (request) => decisionOf(request),
+    decide: decisionOf,
     decideDetailed,
     decideSync,
     isToolDenied: (toolName) => settings.rules.bareDeny(toolName)?.rule,

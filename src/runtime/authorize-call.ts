@@ -92,7 +92,7 @@ export async function authorizeCall(options: AuthorizeCallOptions): Promise<Auth
   const record = (decision: ToolDecisionRecord): void => options.record?.(decision);
   const toolResult = await tool.checkPermissions(input, context);
   const description = await tool.describeCall(input, context);
-  const hookInput = await observableInputOf(tool, input, context);
+  const hookInput = tool.observableInput ? await observableInputOf(tool, input, context) : undefined;
   const request = buildPermissionRequest({
     tool,
     input,

@@ -213,6 +213,8 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     turn.dispose();
     if (!sessionBase) return;
     if (context === sessionBase) {
+      // Nothing changed (no modifier, the same messages): the session context stays as it is.
+      if (turn.appliedModifiers.length === 0 && turn.context.messages === sessionBase.messages) return;
       context = { ...turn.context, abortController: sessionController };
       return;
     }

@@ -124,13 +124,14 @@ async function pipeline(
     permittedCall = await tool.describeCall(input, context);
   }
 
-  const hookInput = await observableInputOf(tool, input, context);
+  const hookInput = tool.observableInput ? await observableInputOf(tool, input, context) : undefined;
   if (hookInput) state.hookInput = hookInput;
   if (env.signal.aborted) throw new AbortError();
   state.stage = 'running';
-  // The call acts on what the decision was made on (docs/reliability.md "File operations").
-  const callContext: ToolUseContext = { ...context, permittedCall };
-  const generator = tool.call(input, callContext) as AsyncGenerator<unknown, ToolResult<unknown>, void>;
+  // The call acts on what the decision was made on (docs/reliability.md "File operations"). The
+  // context is this call's own object (the turn makes one per call), so it carries the description.
+  context.permittedCall = permittedCall;
+  const generator = tool.call(input, context) as AsyncGenerator<unknown, ToolResult<unknown>, void>;
   state.generator = generator;
   let result: ToolResult<unknown>;
   for (;;) {

@@ -114,21 +114,24 @@ export class StreamingToolExecutor {
   private maybeComplete(): void {
     if (!this.finished || this.completing || this.open > 0) return;
     this.completing = true;
-    const finishTurn = async (): Promise<TurnResult> => {
-      if (this.fatal) throw this.fatal.error;
-      return this.turn.finish(this.entries.map((e) => e.outcome as CallOutcome));
+    const succeed = (result: TurnResult): void => {
+      this.turn.updates.end();
+      this.onDone();
+      this.resolveResult(result);
     };
-    finishTurn().then(
-      (result) => {
-        this.turn.updates.end();
-        this.onDone();
-        this.resolveResult(result);
-      },
-      (error: unknown) => {
-        this.turn.updates.end(error);
-        this.onDone();
-        this.rejectResult(error);
-      },
-    );
+    const fail = (error: unknown): void => {
+      this.turn.updates.end(error);
+      this.onDone();
+      this.rejectResult(error);
+    };
+    if (this.fatal) return fail(this.fatal.error);
+    let result: TurnResult | Promise<TurnResult>;
+    try {
+      result = this.turn.finish(this.entries.map((e) => e.outcome as CallOutcome));
+    } catch (error) {
+      return fail(error);
+    }
+    if (result instanceof Promise) result.then(succeed, fail);
+    else succeed(result);
   }
 }

@@ -45,7 +45,6 @@ describe('toolDefinition', () => {
           limit: {
             type: 'integer',
             minimum: 1,
-            maximum: Number.MAX_SAFE_INTEGER,
             default: 2000,
             description: 'Lines to read.',
           },
@@ -54,6 +53,26 @@ describe('toolDefinition', () => {
         required: ['file_path'],
         additionalProperties: false,
       },
+    });
+  });
+
+  it("leaves out zod's safe-integer stand-in bounds of .int(), keeps every real bound", () => {
+    const bounded = buildTool({
+      name: 'Bounded',
+      description: 'Bounds.',
+      inputSchema: z.strictObject({
+        any: z.number().int(),
+        capped: z.number().int().min(0).max(600_000),
+        list: z.array(z.number().int().nonnegative()).max(4),
+      }),
+      async *call() {
+        return { data: '' };
+      },
+    });
+    expect(toolDefinition(bounded).input_schema.properties).toEqual({
+      any: { type: 'integer' },
+      capped: { type: 'integer', minimum: 0, maximum: 600_000 },
+      list: { type: 'array', maxItems: 4, items: { type: 'integer', minimum: 0 } },
     });
   });
 

@@ -5,7 +5,8 @@
  *
  * - `input_schema` is the tool's `inputJSONSchema` when it has one (MCP tools), else the schema of
  *   a JSON-Schema input (`JsonSchemaInput.jsonSchema`), else `z.toJSONSchema(inputSchema,
- *   { io: 'input' })` (input mode keeps defaulted fields optional) without its `$schema` key. zod's
+ *   { io: 'input' })` (input mode keeps defaulted fields optional) without its `$schema` key and
+ *   without zod's stand-in bounds of `.int()` (±(2^53 − 1), `withoutSafeIntegerBounds`). zod's
  *   output is deterministic (declaration order), so the bytes are the same across calls and process
  *   restarts; a test pins this.
  * - A deferred tool the model has loaded is sent in full with `defer_loading: true`
@@ -30,6 +31,23 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/**
+ * zod writes `.int()` as bounded by ±(2^53 − 1) (`"maximum": 9007199254740991`): no limit a model
+ * can reach, 27 bytes each in every request. Those two bounds are dropped from the rendered schema
+ * (the zod schema still validates them); every other bound stays.
+ */
+function withoutSafeIntegerBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutSafeIntegerBounds);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) continue;
+    if (key === 'minimum' && value === Number.MIN_SAFE_INTEGER) continue;
+    out[key] = withoutSafeIntegerBounds(value);
+  }
+  return out;
+}
+
 function renderInputSchema(tool: AnyTool): JSONSchemaObject {
   if (tool.inputJSONSchema) {
     // A structured copy, so later changes to the tool's object cannot reach the cached bytes.
@@ -38,9 +56,9 @@ function renderInputSchema(tool: AnyTool): JSONSchemaObject {
   if ('kind' in tool.inputSchema && tool.inputSchema.kind === 'json-schema') {
     return structuredClone(tool.inputSchema.jsonSchema);
   }
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.inputSchema as z.ZodType, {
-    io: 'input',
-  }) as Record<string, unknown>;
+  const { $schema: _ignored, ...schema } = withoutSafeIntegerBounds(
+    z.toJSONSchema(tool.inputSchema as z.ZodType, { io: 'input' }),
+  ) as Record<string, unknown>;
   if (schema.type !== 'object') {
     throw new TypeError(
       `Tool ${tool.name}: the input schema must be an object schema (got ${String(schema.type)})`,

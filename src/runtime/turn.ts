@@ -12,6 +12,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import {
+  budgetChars,
   errorMessage,
   type PermissionDecider,
   ToolExecutionError,
@@ -161,7 +162,7 @@ export class Turn {
     });
   }
 
-  /** Runs an admitted call and frees its place in the gate when it has ended. */
+  /** Runs an admitted call (with the current context) and frees its place in the gate when it has ended. */
   private async start(call: PreparedCall, permit: Permit): Promise<CallOutcome> {
     if (this.signal.aborted) {
       permit.release();
@@ -170,7 +171,26 @@ export class Turn {
     if (this.runningCount === 0) this.flushModifiers();
     this.runningCount++;
     try {
-      const outcome = await this.runCall(call, permit);
+      // The call's own context: its `toolUseId` and running-call handle, the turn's abort controller.
+      const context: ToolUseContext = {
+        ...this.context,
+        abortController: this.controller,
+        toolUseId: call.toolUse.id,
+        runningCall: permit,
+      };
+      withNestedCalls(context, this.env);
+      const outcome = await runToolCall(call, context, this.env);
+      if (this.streamUpdates && outcome.status !== 'not-started') {
+        const agentId = this.context.agentId;
+        this.updates.push({
+          type: 'tool-call-end',
+          toolUseId: outcome.toolUseId,
+          toolName: outcome.toolName,
+          ...(agentId !== undefined ? { agentId } : {}),
+          isError: outcome.isError,
+          durationMs: outcome.durationMs,
+        });
+      }
       if (call.isConcurrencySafe) this.pendingModifiers.push(outcome);
       else this.applyContextModifier(outcome);
       return outcome;
@@ -182,30 +202,6 @@ export class Turn {
       this.runningCount--;
       permit.release();
     }
-  }
-
-  /** Runs one call with the current context (its own `toolUseId` and running-call handle, the turn's abort controller). */
-  private async runCall(call: PreparedCall, permit: Permit): Promise<CallOutcome> {
-    const context: ToolUseContext = {
-      ...this.context,
-      abortController: this.controller,
-      toolUseId: call.toolUse.id,
-      runningCall: permit,
-    };
-    withNestedCalls(context, this.env);
-    const outcome = await runToolCall(call, context, this.env);
-    if (this.streamUpdates && outcome.status !== 'not-started') {
-      const agentId = this.context.agentId;
-      this.updates.push({
-        type: 'tool-call-end',
-        toolUseId: outcome.toolUseId,
-        toolName: outcome.toolName,
-        ...(agentId !== undefined ? { agentId } : {}),
-        isError: outcome.isError,
-        durationMs: outcome.durationMs,
-      });
-    }
-    return outcome;
   }
 
   private notStarted(call: PreparedCall): CallOutcome {
@@ -266,12 +262,20 @@ export class Turn {
    * outcome in call order, and returns the turn's result. `outcomes` must be indexed by call order
    * with no gaps.
    */
-  async finish(outcomes: CallOutcome[]): Promise<TurnResult> {
+  finish(outcomes: CallOutcome[]): TurnResult | Promise<TurnResult> {
     this.flushModifiers();
-    await applyTurnBudget(outcomes, {
+    // Results over the per-turn budget are spilled first (I/O); otherwise the result is built at once.
+    let total = 0;
+    for (const o of outcomes) total += budgetChars(o.content);
+    if (total <= this.options.maxTurnResultsChars) return this.results(outcomes);
+    return applyTurnBudget(outcomes, {
       sessionDir: this.context.getAppState().sessionDir,
       maxTurnChars: this.options.maxTurnResultsChars,
-    });
+    }).then(() => this.results(outcomes));
+  }
+
+  /** The turn's result from its final outcomes (and the `result` updates). */
+  private results(outcomes: CallOutcome[]): TurnResult {
     const agentId = this.options.context.agentId;
     const result: TurnResult = { results: [], newMessages: [], calls: [], context: this.options.context };
     for (const o of outcomes) {

@@ -67,6 +67,18 @@ describe('GantryStdioTransport', () => {
       -32602,
       'tools/call without a name: invalid params',
     ],
+    [
+      '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"Read","arguments":[1]}}',
+      5,
+      -32602,
+      'tools/call with an array as arguments: invalid params (the plain-call shortcut does not take it)',
+    ],
+    [
+      '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":7}}',
+      6,
+      -32602,
+      'tools/call with a number as name: invalid params',
+    ],
   ])('%s → %s / %i (%s), and the next message still arrives', async (line, id, code, _why) => {
     const h = await harness();
     h.input.write(`${line}\n${ping(99)}`);
@@ -74,6 +86,19 @@ describe('GantryStdioTransport', () => {
     expect(h.replies).toEqual([{ jsonrpc: '2.0', id, error: { code, message: expect.any(String) } }]);
     expect(h.delivered).toEqual([{ jsonrpc: '2.0', id: 99, method: 'ping' }]);
     expect(h.closed()).toBe(false);
+  });
+
+  it.each([
+    [{ name: 'Read', arguments: { file_path: '/x' } }, 'name and arguments'],
+    [{ name: 'Glob' }, 'a name alone'],
+    [{ name: 'Read', arguments: {}, _meta: { progressToken: 1 } }, 'with _meta (checked by the schema here)'],
+  ])('a well-formed tools/call is delivered as sent: %j (%s)', async (params, _why) => {
+    const h = await harness();
+    const message = { jsonrpc: '2.0', id: 21, method: 'tools/call', params };
+    h.input.write(`${JSON.stringify(message)}\n`);
+    await tick();
+    expect(h.replies).toEqual([]);
+    expect(h.delivered).toEqual([message]);
   });
 
   it('an oversized message is skipped as it streams in, answered with its id, and the session goes on', async () => {

@@ -42,6 +42,30 @@ const REQUEST_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
 
 type Id = string | number | null;
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A `tools/call` whose params are only a string `name` and an object `arguments` (or none): it
+ * fits CallToolRequestSchema, so the schema's parse is left to the SDK server, which runs it on
+ * every call anyway. Anything else (other params keys, `_meta`, a missing name) is checked here.
+ */
+function isPlainToolCall(message: { method: string; params?: unknown }): boolean {
+  if (message.method !== 'tools/call' || !isRecord(message.params)) return false;
+  const params = message.params;
+  let keys = 0;
+  for (const key in params) {
+    if (key !== 'name' && key !== 'arguments') return false;
+    keys++;
+  }
+  return (
+    typeof params.name === 'string' &&
+    (params.arguments === undefined || isRecord(params.arguments)) &&
+    keys === ('arguments' in params ? 2 : 1)
+  );
+}
+
 export interface StdioTransportOptions {
   input?: Readable;
   output?: Writable;
@@ -178,7 +202,7 @@ export class GantryStdioTransport implements Transport {
       return;
     }
     const message = parsed.data;
-    if ('method' in message && 'id' in message) {
+    if ('method' in message && 'id' in message && !isPlainToolCall(message)) {
       const schema = REQUEST_SCHEMAS[message.method];
       const checked = schema?.safeParse(message);
       if (checked && !checked.success) {

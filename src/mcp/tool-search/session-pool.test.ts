@@ -15,6 +15,18 @@ import { decideToolSearch, estimateDefinitionTokens, parseToolSearchSetting } fr
 import { renderDeferredToolsDelta, renderDeferredToolsSection } from './deferred-section.js';
 import { createSessionToolPool } from './session-pool.js';
 
+/** Every full tool name the section lets the model form (the parsing a reader of the section does). */
+function namesInSection(section: string): string[] {
+  const out: string[] = [];
+  for (const line of section.split('\n').slice(2)) {
+    if (line.startsWith('MCP tools,')) continue;
+    const grouped = /^([A-Za-z0-9_-]+): (.+)$/.exec(line);
+    if (grouped) for (const t of (grouped[2] as string).split(' ')) out.push(`mcp__${grouped[1]}__${t}`);
+    else out.push(line);
+  }
+  return out;
+}
+
 function tool(name: string, extra: Record<string, unknown> = {}): AnyTool {
   return buildTool({
     name,
@@ -86,7 +98,15 @@ describe('the session pool', () => {
     ]);
     expect(pool.callable.map((t) => t.name)).toContain('mcp__alpha__a');
     const section = session.deferredSection();
-    expect(section.split('\n').slice(2)).toEqual(pool.deferred.map((t) => t.name));
+    expect(section.split('\n').slice(2)).toEqual([
+      'NotebookEdit',
+      'TaskStop',
+      'WebFetch',
+      'MCP tools, one line per server, "<server>: <tool> <tool> …". Full name: mcp__<server>__<tool> (e.g. mcp__zeta__b); select and call tools by it.',
+      'zeta: b a',
+      'alpha: a',
+    ]);
+    expect(namesInSection(section).sort()).toEqual(pool.deferred.map((t) => t.name).sort());
   });
 
   it('Anthropic: a loaded tool is sent in place with defer_loading', () => {
@@ -153,7 +173,7 @@ describe('the session pool', () => {
       toolSearch: true,
       provider: 'anthropic',
     });
-    expect(session.deferredSection()).toContain('mcp__a__one');
+    expect(session.deferredSection()).toContain('\na: one');
     tools.push(mcp('a', 'two'));
     expect(session.deferredDelta()).toBe(renderDeferredToolsDelta(['mcp__a__two']));
     expect(session.deferredDelta()).toBe('');

@@ -24,7 +24,7 @@
  * the path's (a narrower window, not a closed one).
  */
 import {
-  close as closeFd,
+  closeSync,
   constants,
   existsSync,
   fstatSync,
@@ -32,6 +32,7 @@ import {
   openSync,
   readFile as readFd,
   readlinkSync,
+  readSync,
   type Stats,
 } from 'node:fs';
 import { type FileHandle, lstat, mkdir, open, readlink, realpath, stat } from 'node:fs/promises';
@@ -109,6 +110,13 @@ async function verify(handle: FileHandle, expected: string, displayPath: string)
 export interface CheckedFile {
   /** Reads the whole file through the verified descriptor. */
   readAll(options?: { signal?: AbortSignal }): Promise<Buffer>;
+  /**
+   * Reads the whole file through the verified descriptor in synchronous calls (positioned reads
+   * from byte 0 to the end, whatever was read before). Meant for small regular files, where a
+   * thread-pool round trip costs more than the read; a file that grew past `stat.size` is read to
+   * its end all the same.
+   */
+  readAllSync(): Buffer;
   /** The checked path (symlink-resolved). */
   path: string;
   /** A path that reopens this very file (`/proc/<pid>/fd/<fd>`; the checked path without /proc). */
@@ -136,6 +144,9 @@ export async function openCheckedFile(
   if (named && !named.isFile() && !named.isDirectory() && !named.isSymbolicLink()) {
     return {
       readAll: () => Promise.reject(new Error(`${displayPath} is not a regular file`)),
+      readAllSync: () => {
+        throw new Error(`${displayPath} is not a regular file`);
+      },
       path: filePath,
       ioPath: filePath,
       stat: named,
@@ -158,13 +169,18 @@ export async function openCheckedFile(
     throw error;
   }
   // Closed once: a descriptor number is reused by the next open, so a second close could close it.
+  // The close of a descriptor opened for reading is one short system call: done synchronously, it
+  // costs less than handing it to the thread pool and waiting for the answer.
   let open = true;
-  const close = (): Promise<void> =>
-    new Promise((resolve) => {
-      if (!open) return resolve();
-      open = false;
-      closeFd(fd, () => resolve());
-    });
+  const close = async (): Promise<void> => {
+    if (!open) return;
+    open = false;
+    try {
+      closeSync(fd);
+    } catch {
+      // Nothing was written through it: a failed close loses nothing.
+    }
+  };
   try {
     await verifyFd(fd, filePath, displayPath);
   } catch (error) {
@@ -178,11 +194,31 @@ export async function openCheckedFile(
         if (options?.signal?.aborted) return reject(new AbortError('The read was aborted.'));
         readFd(fd, (error, bytes) => (error ? reject(error) : resolve(bytes)));
       }),
+    readAllSync: () => readWholeSync(fd, info.size),
     path: filePath,
     ioPath: HAS_PROC_FD ? procFdOf(fd) : filePath,
     stat: info,
     close,
   };
+}
+
+/** Reads descriptor `fd` from byte 0 to its end with positioned synchronous reads; `sizeHint` sizes the buffer. */
+function readWholeSync(fd: number, sizeHint: number): Buffer {
+  // One byte more than the size: a read that fills it means the file grew, so keep reading.
+  let buf = Buffer.allocUnsafe(Math.max(sizeHint + 1, 1024));
+  let length = 0;
+  for (;;) {
+    if (length === buf.length) {
+      const bigger = Buffer.allocUnsafe(buf.length * 2);
+      buf.copy(bigger, 0, 0, length);
+      buf = bigger;
+    }
+    const asked = buf.length - length;
+    const n = readSync(fd, buf, length, asked, length);
+    length += n;
+    // A short read at or past the size fstat gave is the end of a regular file: no read of 0 bytes needed.
+    if (n === 0 || (n < asked && length >= sizeHint)) return buf.subarray(0, length);
+  }
 }
 
 /** `verify` for a raw descriptor (openCheckedFile): throws PathChangedError unless `fd` is `expected`. */

@@ -5,6 +5,7 @@
  */
 import type { PathResolver, ToolUseContext } from '../../core/index.js';
 import { expandPath, fsPathResolver } from '../../core/index.js';
+import { permittedTarget } from './checked-open.js';
 
 /** A tool's path field after resolution. */
 export interface ResolvedFilePath {
@@ -31,4 +32,21 @@ export function resolveFilePath(
   const absolute = expandPath(requested, { cwd: context.getAppState().cwd });
   const resolved = resolver.realpath(absolute);
   return { requested, absolute, resolved, viaSymlink: resolved !== absolute };
+}
+
+/**
+ * resolveFilePath for a call bound to its permission decision (`context.permittedCall`). When the
+ * absolute path is itself the target the decision named (no symlink on the way when it was
+ * checked), it is not resolved again: the verified open (checked-open.ts: `O_NOFOLLOW`, then the
+ * descriptor's real path must be that target) refuses it if a component has become a symlink
+ * since, which is what resolving again would have caught. Otherwise as resolveFilePath.
+ */
+export function resolveCallPath(
+  requested: string,
+  context: Pick<ToolUseContext, 'getAppState' | 'permittedCall'>,
+): ResolvedFilePath {
+  const absolute = expandPath(requested, { cwd: context.getAppState().cwd });
+  if (permittedTarget(context) === absolute)
+    return { requested, absolute, resolved: absolute, viaSymlink: false };
+  return resolveFilePath(requested, context);
 }

@@ -2,8 +2,9 @@
  * `Glob {pattern, path?}`: file names matching a glob, sorted by modification time (the Claude Code tools reference).
  *
  * Sequence: plan (glob-pattern.ts: the pattern's static directory prefix joins the root) → resolve the
- * root (`~`, cwd-relative, symlinks) → list files on ripgrep (`--files --glob=/<pattern>`) or the
- * JavaScript fallback → stat each match and keep the first 100 by mtime (bounded memory) → paths for
+ * root (`~`, cwd-relative, symlinks) → list files with their mtimes on GNU find (docs/dependencies.md
+ * "GNU find"), or on ripgrep (`--files --glob=/<pattern>`) or the JavaScript fallback and stat each
+ * match inside the verified root → keep the first 100 by mtime (bounded memory) → paths for
  * the model, relative to the cwd → `{filenames, durationMs, numFiles, truncated}` (observed Claude Code transcripts).
  *
  * Observable behaviour (the Claude Code tools reference; transcripts of Claude Code 2.1.38): dot-files included; .gitignore
@@ -169,9 +170,11 @@ export function createGlobTool(options: GlobToolOptions = {}) {
             excludeDirs: vcsDirectoriesToExclude(relPattern, includeVcs),
             signal: context.abortController.signal,
             timeoutMs,
-            onFile: (rel) => {
+            wantMtime: true,
+            // The mtime comes with the listing when it can (GNU find); else a stat inside the checked root.
+            onFile: (rel, mtimeMs) => {
               const abs = `${root === '/' ? '' : root}/${rel}`;
-              ranked.add({ path: abs, mtimeMs: mtimeOf(`${io}/${rel}`) });
+              ranked.add({ path: abs, mtimeMs: mtimeMs ?? mtimeOf(`${io}/${rel}`) });
               return true;
             },
           });

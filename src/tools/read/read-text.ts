@@ -61,6 +61,11 @@ export interface TextWindowRequest {
   signal?: AbortSignal;
   /** The path to name in messages when `filePath` is a descriptor path (`/proc/self/fd/N`). */
   displayPath?: string;
+  /**
+   * Reads the whole file synchronously through an already open descriptor (CheckedFile.readAllSync);
+   * used instead of opening `filePath` again for files up to {@link SYNC_READ_MAX_BYTES}.
+   */
+  readAllSync?: () => Buffer;
 }
 
 function binaryError(filePath: string): ToolInputError {
@@ -85,7 +90,7 @@ async function readWhole(filePath: string, request: TextWindowRequest): Promise<
   if (request.signal?.aborted) throw new AbortError('Read was aborted.');
   const bytes =
     request.sizeBytes <= SYNC_READ_MAX_BYTES
-      ? readFileSync(filePath)
+      ? (request.readAllSync?.() ?? readFileSync(filePath))
       : await readFile(filePath, request.signal ? { signal: request.signal } : {});
   if (looksBinary(bytes.subarray(0, BINARY_SNIFF_BYTES))) throw binaryError(request.displayPath ?? filePath);
   const encoding = detectEncoding(bytes);

@@ -26,7 +26,7 @@ import { fileToolsCompat } from '../file-io/compat.js';
 import { recordFileState } from '../file-io/freshness.js';
 import { loadPrompt } from '../file-io/load-prompt.js';
 import { fileNotFoundMessage } from '../file-io/not-found.js';
-import { resolveFilePath } from '../file-io/resolve-path.js';
+import { resolveCallPath } from '../file-io/resolve-path.js';
 import { IMAGE_EXTENSIONS, imageBlock, prepareImage, type ReadImageOutput } from './read-image.js';
 import {
   NOTEBOOK_MAX_BYTES,
@@ -161,7 +161,7 @@ export const ReadTool = buildTool({
   },
 
   async *call(input: ReadInput, context: ToolUseContext) {
-    const p = resolveFilePath(input.file_path, context);
+    const p = resolveCallPath(input.file_path, context);
     assertPermittedPath(context, p.resolved, p.absolute);
     const file = await openOrExplain(p.resolved, p.absolute, context);
     try {
@@ -275,6 +275,7 @@ async function readChecked(
     maxLineChars: compat.readMaxLineChars,
     sizeBytes: info.size,
     signal,
+    readAllSync: () => file.readAllSync(),
   });
   const rendered = renderTextRead({ filePath: p.absolute, window, explicitRange, compat });
   recordFileState(context, p.resolved, {

@@ -46,6 +46,8 @@ export interface RipgrepRunOptions {
   timeoutMs?: number;
   /** An open file descriptor to give ripgrep as its stdin (searched with `-`); default: none. */
   stdinFd?: number;
+  /** Variables set on top of this process's environment (e.g. `LC_ALL` for another binary run this way). */
+  extraEnv?: Readonly<Record<string, string>>;
 }
 
 const STDERR_KEEP_BYTES = 8 * 1024;
@@ -56,7 +58,7 @@ export function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepRunResult
   const { signal } = options;
   if (signal.aborted) return Promise.reject(new AbortError('The search was aborted before it started.'));
   const delimiter = options.delimiter ?? '\n';
-  const env = { ...process.env };
+  const env = { ...process.env, ...options.extraEnv };
   delete env.RIPGREP_CONFIG_PATH;
 
   return new Promise<RipgrepRunResult>((resolve, reject) => {

@@ -16,7 +16,8 @@
  */
 import { closeSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { ToolExecutionError, ToolInputError } from '../../core/index.js';
+import { AbortError, ToolExecutionError, ToolInputError } from '../../core/index.js';
+import { findListablePattern, gnuFindPath, listFilesWithFind, rootSuitsFind } from './find-listing.js';
 import { globMatcher, listFilesWithJavaScript, searchWithJavaScript } from './js-search.js';
 import { compareRipgrepPaths } from './path-order.js';
 import type { SearchEngine } from './resolve-ripgrep.js';
@@ -76,13 +77,33 @@ export function ripgrepListArgs(request: Omit<ListFilesRequest, 'onFile' | 'sign
 }
 
 /**
- * Glob: lists files whose path relative to `root` matches `pattern`. Without ignore rules the
- * pattern goes to ripgrep as an anchored `--glob` (fast filtering in the walker). With ignore rules
+ * Glob: lists files whose path relative to `root` matches `pattern`. With `wantMtime`, without
+ * ignore rules, case-sensitively, for a pattern both read alike and a root that is not one huge
+ * directory, GNU find lists with each file's mtime
+ * (find-listing.ts). Otherwise, without ignore rules the pattern goes to ripgrep as an anchored
+ * `--glob` (fast filtering in the walker). With ignore rules
  * it cannot: an including `--glob` overrides .gitignore for files (ripgrep's override semantics), so
  * ripgrep lists the non-ignored files and the pattern is matched here.
  */
 export async function listFiles(engine: SearchEngine, request: ListFilesRequest): Promise<SearchOutcome> {
   if (engine.kind === 'javascript') return listFilesWithJavaScript(request);
+  if (
+    request.wantMtime &&
+    !request.respectIgnore &&
+    !request.caseInsensitive &&
+    findListablePattern(request.pattern) &&
+    rootSuitsFind(request.ioRoot ?? request.root)
+  ) {
+    const findPath = await gnuFindPath();
+    if (findPath) {
+      try {
+        return await listFilesWithFind(findPath, request, request.onFile);
+      } catch (error) {
+        // find failed before listing anything: ripgrep lists instead (the caller stats the files).
+        if (error instanceof AbortError) throw error;
+      }
+    }
+  }
   const filter = request.respectIgnore ? globMatcher(request.pattern, request.caseInsensitive) : undefined;
   const args = ripgrepListArgs(request);
   let sawOutput = false;

@@ -32,8 +32,16 @@ export interface ListFilesRequest {
   signal: AbortSignal;
   /** Stop after this many ms and report `timedOut` (partial results kept). */
   timeoutMs?: number;
-  /** One call per file. Return false to stop. */
-  onFile(relPath: string): boolean | undefined;
+  /**
+   * Asks for each file's modification time with the listing: when the listing can read it as it
+   * walks (GNU find, see find-listing.ts), `onFile` gets it and the caller need not stat the file.
+   */
+  wantMtime?: boolean;
+  /**
+   * One call per file. Return false to stop. `mtimeMs` (as Node's `Stats.mtimeMs`) is given when
+   * `wantMtime` was set and the listing read it; otherwise it is undefined.
+   */
+  onFile(relPath: string, mtimeMs?: number): boolean | undefined;
 }
 
 /** What Grep asks for. */

@@ -18,7 +18,10 @@
  * score first, then name in code-unit order (deterministic).
  *
  * `select:A,B` loads exactly the named tools, in the order given, skipping names that are not
- * deferred tools (an exact name first, then a case-insensitive one).
+ * deferred tools. A name is looked up as written, then case-insensitively; a name without the
+ * `mcp__` prefix is then tried as `mcp__<name>` (`github__create_issue`, as the names section
+ * groups MCP tools by server), and last as the tool part of exactly one MCP tool (`create_issue`
+ * when no other server has one). An ambiguous short name selects nothing.
  */
 import { parseMcpToolName } from '../../core/mcp-names.js';
 import type { AnyTool } from '../../core/tool.js';
@@ -129,6 +132,18 @@ export function parseQuery(query: string): ParsedQuery {
   return { required, ranking: ranking.length ? ranking : required };
 }
 
+/** The deferred tool `wanted` names for `select:` (see the module comment), or undefined. */
+export function selectTool(tools: readonly AnyTool[], wanted: string): AnyTool | undefined {
+  const lower = wanted.toLowerCase();
+  const exact = tools.find((t) => t.name === wanted) ?? tools.find((t) => t.name.toLowerCase() === lower);
+  if (exact || lower.startsWith('mcp__')) return exact;
+  const prefixed = `mcp__${lower}`;
+  const viaServer = tools.find((t) => t.name.toLowerCase() === prefixed);
+  if (viaServer) return viaServer;
+  const byToolPart = tools.filter((t) => parseMcpToolName(t.name)?.toolName?.toLowerCase() === lower);
+  return byToolPart.length === 1 ? byToolPart[0] : undefined;
+}
+
 export interface ScoredTool {
   tool: AnyTool;
   score: number;
@@ -141,8 +156,7 @@ export function searchTools(tools: readonly AnyTool[], query: string, maxResults
     const out: ScoredTool[] = [];
     const seen = new Set<AnyTool>();
     for (const wanted of parsed.select) {
-      const lower = wanted.toLowerCase();
-      const tool = tools.find((t) => t.name === wanted) ?? tools.find((t) => t.name.toLowerCase() === lower);
+      const tool = selectTool(tools, wanted);
       if (tool && !seen.has(tool)) {
         seen.add(tool);
         out.push({ tool, score: 0 });

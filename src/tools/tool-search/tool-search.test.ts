@@ -143,8 +143,25 @@ describe('queries', () => {
       'unknown names skipped, duplicates once, spaces trimmed',
     ],
     ['select:webfetch', ['WebFetch'], 'select falls back to a case-insensitive name'],
+    [
+      'select:slack__send_message',
+      ['mcp__slack__send_message'],
+      'server__tool (as the names section groups by server) is the full name without mcp__',
+    ],
+    ['select:forecast', ['mcp__weather__forecast'], 'a tool part only one server has'],
+    [
+      'select:create_issue,Forecast',
+      ['mcp__github__create_issue', 'mcp__weather__forecast'],
+      'short names, any case',
+    ],
+    ['select:mcp__nope__forecast', [], 'a wrong full name is not guessed at'],
   ])('%j → %j (%s)', (q, expected, _why) => {
     expect(run(q)).toEqual(expected);
+  });
+  it('an ambiguous short name selects nothing', () => {
+    const twice = [mcp('a', 'list'), mcp('b', 'list'), mcp('a', 'get')];
+    expect(searchTools(twice, 'select:list', 5)).toEqual([]);
+    expect(searchTools(twice, 'select:b__list', 5).map((r) => r.tool.name)).toEqual(['mcp__b__list']);
   });
   it('max_results caps the list, best first', () => {
     expect(run('create', 2)).toEqual(['mcp__github__create_issue', 'mcp__github__create_pull_request']);

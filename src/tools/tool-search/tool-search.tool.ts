@@ -33,7 +33,7 @@ const ToolSearchInput = z.strictObject({
   query: z
     .string()
     .describe(
-      'What to look for: keywords matched against tool names and descriptions ("notebook jupyter", "+slack send": a word with + must be in the name), or "select:Name1,Name2" to load exactly those tools.',
+      'Keywords matched against tool names and descriptions ("+slack send": a + word must be in the name), or "select:Name1,Name2" for exactly those tools.',
     ),
   max_results: z
     .number()
@@ -57,14 +57,12 @@ export interface ToolSearchOptions extends DeferralOptions {
   waitForServersMs?: number;
 }
 
-const DESCRIPTION = `Load the full definitions of deferred tools so you can call them. Deferred tools are listed by name only (in the session context); their parameters are unknown until they are loaded here, so call this first whenever you need one of them.
+const DESCRIPTION = `Loads the full definitions of deferred tools so you can call them. Deferred tools are listed by name only (in the session context) and cannot be called until loaded here.
 
-Query forms:
-- "select:Name1,Name2" loads exactly the named tools (use the names as listed).
-- Keywords ("jira issue", "calendar create") find the best-matching tools by name and description.
-- A keyword with a leading + must appear in the tool name ("+github pull request").
+- "select:Name1,Name2" loads exactly those tools (full names, e.g. mcp__github__create_issue).
+- Keywords ("jira issue") load the best matches by name and description; a keyword with a leading + must be in the name ("+github pull request").
 
-Up to max_results tools (default 5) are loaded per search. Loaded tools stay available for the rest of the session.`;
+At most max_results tools (default 5) load per search; loaded tools stay for the session.`;
 
 async function waitBounded(wait: () => Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;

@@ -332,23 +332,36 @@ export class McpConnection {
     return this.client;
   }
 
-  /** Calls a tool on the server. Rejects when the server is not connected, on timeout, abort or protocol error. */
-  async callTool(
+  /**
+   * Calls a tool on the server. Rejects when the server is not connected, on timeout, abort or
+   * protocol error. The SDK's request is the only wait: no wrapper layers per call.
+   */
+  callTool(
     toolName: string,
     args: Record<string, unknown>,
     options: CallOptions = {},
   ): Promise<CallToolResult> {
-    const client = this.requireClient();
-    return this.watch(client, async () => {
-      const result = await client.callTool({ name: toolName, arguments: args }, CallToolResultSchema, {
-        timeout: this.toolTimeoutMs,
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.onProgress ? { onprogress: options.onProgress } : {}),
-      });
-      // A call that made the server announce new tools (list_changed arrives before the result)
-      // returns once the new list is read, so the next request already offers them.
-      if (this.pendingRefresh) await this.pendingRefresh;
-      return result as CallToolResult;
+    let client: Client;
+    try {
+      client = this.requireClient();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const request = client.callTool({ name: toolName, arguments: args }, CallToolResultSchema, {
+      timeout: this.toolTimeoutMs,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+    }) as Promise<CallToolResult>;
+    // A call that made the server announce new tools (list_changed arrives before the result)
+    // returns once the new list is read, so the next request already offers them.
+    const afterRefresh = (result: CallToolResult): CallToolResult | Promise<CallToolResult> => {
+      const refresh = this.pendingRefresh;
+      return refresh ? refresh.then(() => result) : result;
+    };
+    if (this.transportType === 'stdio') return request.then(afterRefresh);
+    return request.then(afterRefresh, (error: unknown) => {
+      if (isConnectionLoss(error)) this.onLost(client);
+      throw error;
     });
   }
 

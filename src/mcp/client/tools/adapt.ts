@@ -31,14 +31,15 @@ import { describeWorldOf } from '../../../core/call-describer.js';
 import type { ToolResultContent } from '../../../core/content.js';
 import { ToolExecutionError } from '../../../core/errors.js';
 import { modelMcpToolName } from '../../../core/mcp-names.js';
+import type { ToolPermissionResult } from '../../../core/permission-types.js';
 import type { AnyTool, JSONSchemaObject } from '../../../core/tool.js';
-import { AsyncQueue } from '../../../runtime/async-queue.js';
 import { jsonSchemaInput } from '../../../runtime/json-schema-input.js';
 import { type ApprovalPins, pinQuestion, type ToolFingerprint } from '../security/pins.js';
 import { argumentRoles, describeMcpCall } from './describe.js';
 import {
   capMcpContent,
   convertMcpContent,
+  inlineMcpContent,
   MAX_META_RESULT_SIZE_CHARS,
   markUntrusted,
   type McpToolOutput,
@@ -96,6 +97,11 @@ export const MCP_TOOL_TEMPLATE = buildTool({
     throw new ToolExecutionError('MCP tool template called directly');
   },
 });
+
+/** The answer of a call no approval pin concerns (one shared, settled promise: nothing to await per call). */
+const PASSTHROUGH: Promise<ToolPermissionResult> = Promise.resolve(
+  Object.freeze({ behavior: 'passthrough' }),
+);
 
 const isObj = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -213,18 +219,16 @@ export function adaptMcpTool(sdkTool: SdkTool, options: AdaptOptions): AnyTool {
     userFacingName: () => `${serverName} - ${annotations.title ?? sdkTool.title ?? sdkTool.name} (MCP)`,
     toAutoClassifierInput: (input: Record<string, unknown>) =>
       `${name} ${JSON.stringify(input).slice(0, 2000)}`,
-    async checkPermissions(_input, context) {
+    checkPermissions(_input, context) {
       const pins = options.pins;
-      if (!pins || context.getAppState().permissionMode === 'bypassPermissions')
-        return { behavior: 'passthrough' };
+      if (!pins || context.getAppState().permissionMode === 'bypassPermissions') return PASSTHROUGH;
       const question = pinQuestion(pins.check(fingerprint), name);
-      return question ? { behavior: 'ask', reason: question } : { behavior: 'passthrough' };
+      return question ? Promise.resolve({ behavior: 'ask', reason: question }) : PASSTHROUGH;
     },
     async describeCall(input, context) {
       return describeMcpCall(describeInfo, input, describeWorldOf(context), roles);
     },
     async *call(input, context): AsyncGenerator<McpProgressEvent, { data: McpToolOutput }, void> {
-      const queue = new AsyncQueue<McpProgressEvent>();
       // One signal per call: the SDK leaves its abort listener on the signal it is given, so the
       // turn's own signal would collect one per call (and warn past ten).
       const turnSignal = context.abortController.signal;
@@ -232,30 +236,52 @@ export function adaptMcpTool(sdkTool: SdkTool, options: AdaptOptions): AnyTool {
       const forward = () => perCall.abort(turnSignal.reason);
       if (turnSignal.aborted) perCall.abort(turnSignal.reason);
       else turnSignal.addEventListener('abort', forward, { once: true });
-      const pending = backend
+      // Progress events wait here until the generator yields them; `wake` resumes the generator
+      // when an event or the outcome arrives (one promise per wait, none when nothing is pending).
+      let events: McpProgressEvent[] | undefined;
+      let wake: (() => void) | undefined;
+      let outcome: { ok: true; result: CallToolResult } | { ok: false; error: unknown } | undefined;
+      const settle = (o: NonNullable<typeof outcome>): void => {
+        turnSignal.removeEventListener('abort', forward);
+        outcome = o;
+        wake?.();
+      };
+      backend
         .callTool(sdkTool.name, input, {
           signal: perCall.signal,
-          onProgress: (p) =>
-            queue.push({
+          onProgress: (p) => {
+            if (outcome) return;
+            (events ??= []).push({
               type: 'mcp_progress',
               progress: p.progress,
               ...(p.total !== undefined ? { total: p.total } : {}),
               ...(p.message !== undefined ? { message: p.message } : {}),
-            }),
+            });
+            wake?.();
+          },
         })
-        .finally(() => {
-          turnSignal.removeEventListener('abort', forward);
-          queue.end();
+        .then(
+          (result) => settle({ ok: true, result }),
+          (error: unknown) => settle({ ok: false, error }),
+        );
+      for (;;) {
+        if (events?.length) {
+          const batch = events;
+          events = undefined;
+          for (const event of batch) yield event;
+          continue;
+        }
+        if (outcome) break;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
         });
-      pending.catch(() => undefined);
-      for await (const event of queue) yield event;
-      let result: CallToolResult;
-      try {
-        result = await pending;
-      } catch (error) {
-        if (context.abortController.signal.aborted) throw error;
-        throw callFailure(error, serverName, sdkTool.name, backend.toolTimeoutMs);
+        wake = undefined;
       }
+      if (!outcome.ok) {
+        if (context.abortController.signal.aborted) throw outcome.error;
+        throw callFailure(outcome.error, serverName, sdkTool.name, backend.toolTimeoutMs);
+      }
+      const result = outcome.result;
       const sessionDir = context.getAppState().sessionDir;
       const structured = isObj(result.structuredContent) ? result.structuredContent : undefined;
       if (result.isError === true) {
@@ -267,6 +293,12 @@ export function adaptMcpTool(sdkTool: SdkTool, options: AdaptOptions): AnyTool {
         };
         throw failure;
       }
+      // Text-only results under the caps (the usual case) are converted without touching the disk.
+      const inline = inlineMcpContent(result, options.maxOutputTokens, metaMax);
+      if (inline)
+        return {
+          data: structured ? { content: inline, structuredContent: structured } : { content: inline },
+        };
       const { blocks, files } = await convertMcpContent(result, { serverName, sessionDir });
       const capped = await capMcpContent(blocks, {
         serverName,

@@ -167,6 +167,30 @@ export async function convertMcpContent(
   return { blocks, files };
 }
 
+/**
+ * The model's content for a result of text blocks only that no cap touches, computed without I/O;
+ * undefined when a block needs a file (media, resources) or a cap applies (then
+ * `convertMcpContent` + `capMcpContent` handle it). Same content as that path gives.
+ */
+export function inlineMcpContent(
+  result: Pick<CallToolResult, 'content'>,
+  maxOutputTokens: number,
+  metaMaxResultSizeChars?: number,
+): ToolResultContentBlock[] | undefined {
+  const blocks: ToolResultContentBlock[] = [];
+  let chars = 0;
+  for (const raw of result.content ?? []) {
+    const b = raw as { type: string; text?: unknown };
+    if (b.type !== 'text') return undefined;
+    const text = typeof b.text === 'string' ? b.text : '';
+    chars += text.length;
+    blocks.push({ type: 'text', text });
+  }
+  if (Math.ceil(chars / CHARS_PER_TOKEN) > maxOutputTokens) return undefined;
+  if (metaMaxResultSizeChars !== undefined && budgetChars(blocks) > metaMaxResultSizeChars) return undefined;
+  return blocks;
+}
+
 /** Estimated tokens of a content value: text at 4 characters a token, media at a fixed cost. */
 export function estimateContentTokens(content: ToolResultContent): number {
   if (typeof content === 'string') return Math.ceil(content.length / CHARS_PER_TOKEN);
