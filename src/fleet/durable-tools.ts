@@ -1,29 +1,37 @@
 /**
  * The tool seam of a durable session: each tool of the session wrapped so that one call is one
- * workflow step keyed by its `tool_use_id` (docs/fleet.md, "What is journaled").
+ * entry of the workflow's call journal, keyed by its `tool_use_id` (docs/fleet.md, "What is
+ * journaled"; the journal is `CallJournal` in engine.ts: one durable write per claim or record).
  *
  * - A call that completed (result or error) replays its record: `data` and `newMessages`, or the
  *   error's text, rethrown as the same kind (`ToolError` or `Error`) so the runtime renders it the
- *   same way. Its `validateInput` is skipped (see `recorded`); the permission decision is made
- *   again (rules and modes are the session's; an ask replays its recorded answer). Tools' session
- *   state from replayed calls is not rebuilt: after a resume, Edit/Write of a file the session
- *   read before the crash asks the model to Read it again (a clear error, never a blind write).
+ *   same way. The permission decision is made again (rules and modes are the session's; an ask
+ *   replays its recorded answer). Tools' session state from replayed calls is not rebuilt: after a
+ *   resume, Edit/Write of a file the session read before the crash asks the model to Read it again
+ *   (a clear error, never a blind write).
  * - A read-only call (`tool.isReadOnly(input, context)`: the trait table and the effect model
- *   behind it; an MCP tool's read-only hint) that was cut off is simply run again.
- * - A call with effects first journals a start mark (`tool-start:<id>`, holding the id of the
- *   execution that started it). When a later execution finds that mark but no record, the call was
- *   cut off mid-run: it is not run again, and the model gets the error `interrupted: may have
- *   partly completed …` ({@link INTERRUPTED_TEXT}) as its result.
- * - Every wrapped tool says it is not concurrency-safe, so a session's calls run one at a time in
- *   the model's order and the journal replays in the same order. Progress events of a journaled
- *   call are not forwarded.
- * - `afterEffect` (placement's checkpoint of the working tree) runs inside the step of a completed
- *   call with effects, so the checkpoint and the record commit together.
+ *   behind it; an MCP tool's read-only hint) runs and then records its outcome: one write. One
+ *   that was cut off is simply run again.
+ * - A call with effects first claims its id (one write, holding this execution's id), then runs,
+ *   then records its outcome (a second write). When an execution finds the claim of an earlier
+ *   one without a record, the call was cut off mid-run: it is not run again, the outcome
+ *   `interrupted` is recorded, and the model gets the error `interrupted: may have partly
+ *   completed …` ({@link INTERRUPTED_TEXT}) as its result.
+ * - A call with any entry from an earlier execution skips `validateInput`: the checks saw the world
+ *   before the call, and the call's own effects (a file Write created) would now fail them, turning
+ *   a replay, or the report of an interrupted call, into a different result.
+ * - A call aborted by the session (cancellation, a lost database) records nothing: a call with
+ *   effects then counts as cut off.
+ * - Every wrapped tool says it is not concurrency-safe, so a session's calls (and their asks,
+ *   which are steps of the workflow) run one at a time in the model's order. Progress events of a
+ *   journaled call are not forwarded.
+ * - `afterEffect` (placement's checkpoint of the working tree) runs after a call with effects
+ *   ended and before its record is written, so a record means the checkpoint is in the branch.
  */
 import type { AnyTool, ToolResult, ToolUseContext } from '../core/index.js';
 import { errorMessage, ToolError } from '../core/errors.js';
 import type { Message } from '../core/messages.js';
-import type { WorkflowContext } from './engine.js';
+import type { CallJournal } from './engine.js';
 
 export const INTERRUPTED_TEXT =
   'interrupted: may have partly completed. The worker running this call stopped before the call ' +
@@ -37,16 +45,9 @@ interface RecordedCall {
 }
 
 export interface DurableToolsOptions {
-  /** Id of this execution of the workflow (new at each start or recovery). */
-  executionId: string;
-  /**
-   * Step names already recorded when this execution started (`WorkflowContext.recordedSteps`). A
-   * call with a record skips `validateInput`: the checks saw the world before the call, and the
-   * call's own effects (a file Write created) would now fail them, turning a replay into a
-   * different result.
-   */
-  recorded?: ReadonlySet<string>;
-  /** Runs after a call with effects completed, inside its step. */
+  /** This execution's call journal (`WorkflowContext.openCalls`). */
+  calls: CallJournal;
+  /** Runs after a call with effects ended, before its record is written. */
   afterEffect?: (toolName: string) => Promise<void>;
   /** Counts what happened (tests, status). */
   onCall?: (event: {
@@ -76,42 +77,57 @@ async function runToEnd(
   }
 }
 
-export function durableTool(tool: AnyTool, ctx: WorkflowContext, options: DurableToolsOptions): AnyTool {
+/** Runs the call, or says why it did not run: the record to write. */
+async function execute(
+  tool: AnyTool,
+  input: unknown,
+  context: ToolUseContext,
+  effects: boolean,
+  afterEffect: DurableToolsOptions['afterEffect'],
+): Promise<RecordedCall> {
+  try {
+    const result = await runToEnd(tool, input, context);
+    if (effects) await afterEffect?.(tool.name);
+    return {
+      data: result.data,
+      ...(result.newMessages?.length ? { newMessages: result.newMessages } : {}),
+    };
+  } catch (error) {
+    if (context.abortController.signal.aborted) throw error;
+    if (effects) await afterEffect?.(tool.name).catch(() => undefined);
+    return { error: { message: errorMessage(error), toolError: error instanceof ToolError } };
+  }
+}
+
+export function durableTool(tool: AnyTool, options: DurableToolsOptions): AnyTool {
+  const { calls } = options;
   const wrapped = Object.create(tool) as AnyTool;
   return Object.assign(wrapped, {
     isConcurrencySafe: () => false,
     validateInput: (input: unknown, context: ToolUseContext) =>
-      context.toolUseId && options.recorded?.has(`tool:${context.toolUseId}`)
+      context.toolUseId && calls.entries.has(context.toolUseId)
         ? Promise.resolve({ ok: true as const })
         : tool.validateInput(input, context),
     // biome-ignore lint/correctness/useYield: a journaled call reports no progress.
     async *call(input: unknown, context: ToolUseContext): AsyncGenerator<never, ToolResult<unknown>, void> {
       const id = context.toolUseId;
       if (!id) throw new ToolError(`${tool.name}: a durable call needs its tool_use id`);
-      const effects = !readOnly(tool, input, context);
-      let startedEarlier = false;
-      if (effects) {
-        const mark = await ctx.step(`tool-start:${id}`, async () => ({ executionId: options.executionId }));
-        startedEarlier = mark.executionId !== options.executionId;
-      }
-      let ran = false;
-      const record = await ctx.step<RecordedCall>(`tool:${id}`, async () => {
-        if (startedEarlier) return { interrupted: true };
-        ran = true;
-        try {
-          const result = await runToEnd(tool, input, context);
-          if (effects) await options.afterEffect?.(tool.name);
-          return {
-            data: result.data,
-            ...(result.newMessages?.length ? { newMessages: result.newMessages } : {}),
-          };
-        } catch (error) {
-          if (context.abortController.signal.aborted) throw error;
-          if (effects) await options.afterEffect?.(tool.name).catch(() => undefined);
-          return { error: { message: errorMessage(error), toolError: error instanceof ToolError } };
+      const earlier = calls.entries.get(id);
+      let record = earlier?.record as RecordedCall | undefined;
+      let outcome: 'ran' | 'replayed' | 'interrupted' = 'replayed';
+      if (!record) {
+        const effects = !readOnly(tool, input, context);
+        // A claim already there (from an earlier execution) means the call was cut off mid-run.
+        const mine = earlier === undefined && (!effects || (await calls.claim(id)));
+        if (mine) {
+          record = await execute(tool, input, context, effects, options.afterEffect);
+          outcome = 'ran';
+        } else {
+          record = { interrupted: true };
         }
-      });
-      const outcome = record.interrupted ? 'interrupted' : ran ? 'ran' : 'replayed';
+        await calls.record(id, record);
+      }
+      if (record.interrupted) outcome = 'interrupted';
       options.onCall?.({ toolUseId: id, toolName: tool.name, outcome });
       if (record.interrupted) throw new ToolError(INTERRUPTED_TEXT);
       if (record.error) {
@@ -125,10 +141,6 @@ export function durableTool(tool: AnyTool, ctx: WorkflowContext, options: Durabl
   });
 }
 
-export function durableTools(
-  tools: readonly AnyTool[],
-  ctx: WorkflowContext,
-  options: DurableToolsOptions,
-): AnyTool[] {
-  return tools.map((t) => durableTool(t, ctx, options));
+export function durableTools(tools: readonly AnyTool[], options: DurableToolsOptions): AnyTool[] {
+  return tools.map((t) => durableTool(t, options));
 }

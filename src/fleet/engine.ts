@@ -14,7 +14,33 @@
  *   most `timeoutMs` (`null` on timeout); the wait survives restarts of the process.
  * - Cancelling a workflow makes its next durable call throw an error for which
  *   `isCancellation(error)` is true.
+ * - The call journal (`openCalls`) holds entries keyed by the caller's own id (a `tool_use_id`),
+ *   outside the step sequence: each claim and each record is one durable write, and only the
+ *   execution that currently owns the workflow may write (a takeover by another worker makes the
+ *   old execution's next write throw). An entry is written once: a second claim of a key fails,
+ *   and a key has at most one record.
  */
+
+/** A call's entry in the call journal, as it stood when the execution opened the journal. */
+export interface CallEntry {
+  /** The execution that claimed the call before running it (calls with effects). */
+  claimedBy?: string;
+  /** The call's recorded outcome (JSON), once it has one. */
+  record?: unknown;
+}
+
+/** One execution's handle on its workflow's call journal. */
+export interface CallJournal {
+  /** Entries written by earlier executions, read when the journal was opened. */
+  readonly entries: ReadonlyMap<string, CallEntry>;
+  /**
+   * Claims `key` for this execution in one durable write, before the call's effects start.
+   * False when the key was claimed or recorded already (by an earlier execution).
+   */
+  claim(key: string): Promise<boolean>;
+  /** Records `key`'s outcome (JSON) in one durable write. Throws when it already has one. */
+  record(key: string, value: unknown): Promise<void>;
+}
 
 /** What a running workflow may do durably. */
 export interface WorkflowContext {
@@ -27,11 +53,8 @@ export interface WorkflowContext {
   setEvent(key: string, value: unknown): Promise<void>;
   /** True for the error a cancelled workflow's durable calls throw. */
   isCancellation(error: unknown): boolean;
-  /**
-   * Names of the steps this workflow has recorded so far, read outside the journal (so a fresh
-   * execution knows what it will replay before it gets there).
-   */
-  recordedSteps(): Promise<ReadonlySet<string>>;
+  /** Opens the call journal for the execution `executionId` (one read). */
+  openCalls(executionId: string): Promise<CallJournal>;
 }
 
 export type WorkflowFunction<I, O> = (ctx: WorkflowContext, input: I) => Promise<O>;
@@ -98,6 +121,11 @@ export interface EngineWorker {
    * them. Returns their ids. Call only for a worker known dead: a live one would run them twice.
    */
   recoverWorker(workerId: string, queue: string): Promise<string[]>;
+  /**
+   * Drops the call journals of workflows that ended (succeeded or failed: they never run again).
+   * Returns how many entries went.
+   */
+  pruneCalls(): Promise<number>;
   shutdown(): Promise<void>;
 }
 

@@ -69,6 +69,18 @@ const scenarios = {
           { id: 'toolu_write_1' },
         )
       : finish(request),
+  // The same cut-off Write, its file left in place: Write's own checks would now refuse the call
+  // (the file exists and was not read), so the next worker must report it interrupted without
+  // checking it, and the session goes on (a refused check used to leave the start mark unreplayed,
+  // the journal out of step, and the session ended as "Interrupted by the user").
+  kept: (turn: number, request: never, dir: string) =>
+    turn === 0
+      ? reply.toolUse(
+          'Write',
+          { file_path: `${dir}/kept.slow.txt`, content: 'written once\n' },
+          { id: 'toolu_kept_1' },
+        )
+      : finish(request),
   // A Write that completed before the crash replays its record on the next worker, although the
   // file it created now exists (Write's own checks would refuse it).
   replay: (turn: number, request: never, dir: string) => {
@@ -137,6 +149,9 @@ describe.skipIf(!postgresBinaries())('fleet: a worker SIGKILLed mid-session', ()
     await eventually('the read to start', async () => ledger('read').some((l) => l.startsWith('Read ')));
     await eventually('the Bash command to start', async () => ledger('bash').includes('bash-start'));
     await eventually('the write to happen', async () => ledger('write').some((l) => l.startsWith('Write ')));
+    await eventually('the kept write to happen', async () =>
+      ledger('kept').some((l) => l.startsWith('Write ')),
+    );
     await eventually('the replay session to reach its Bash call', async () =>
       ledger('replay').includes('replay-start'),
     );
@@ -177,7 +192,7 @@ describe.skipIf(!postgresBinaries())('fleet: a worker SIGKILLed mid-session', ()
       expect(out, `${name}: ${second.stderr()}`).not.toBeNull();
       outputs[name] = out as SessionOutput;
       expect(outputs[name]?.workerId).toBe('w-second');
-      expect(outputs[name]?.subtype).toBe('success');
+      expect(outputs[name]?.subtype, `${name}: ${outputs[name]?.result}`).toBe('success');
     }
 
     // Mid model turn: the cut-off request was sent again, then the session went on.
@@ -202,6 +217,12 @@ describe.skipIf(!postgresBinaries())('fleet: a worker SIGKILLed mid-session', ()
     expect(outputs.write?.result).toContain(INTERRUPTED_TEXT.slice(0, 40));
     expect(outputs.write?.interruptedCalls).toEqual(['toolu_write_1']);
 
+    // Mid Write, its file still there: interrupted, not refused by Write's checks, not run again.
+    expect(ledger('kept')).toEqual(['Write toolu_kept_1']);
+    expect(readFileSync(path.join(dirs.kept ?? '', 'kept.slow.txt'), 'utf8')).toBe('written once\n');
+    expect(outputs.kept?.result).toContain(INTERRUPTED_TEXT.slice(0, 40));
+    expect(outputs.kept?.interruptedCalls).toEqual(['toolu_kept_1']);
+
     // A completed Write replays its record (no error), the cut-off Bash is the one error.
     expect(ledger('replay')).toEqual(['Write toolu_replay_1', 'replay-start']);
     expect(outputs.replay?.result).toBe('done errors=1');
@@ -212,7 +233,7 @@ describe.skipIf(!postgresBinaries())('fleet: a worker SIGKILLed mid-session', ()
     expect(outputs.approval?.result).toMatch(/^done ok/);
 
     // No completed model turn was paid for twice.
-    for (const name of ['read', 'bash', 'write', 'approval']) {
+    for (const name of ['read', 'bash', 'write', 'kept', 'approval']) {
       expect(world.seen.get(`${name}:0`), name).toBe(1);
       expect(world.seen.get(`${name}:1`), name).toBe(1);
     }

@@ -4,7 +4,9 @@
  * - `cwd` given: that directory, as is (every worker must see it: one machine, or a shared file
  *   system).
  * - `repo` given: a fresh clone of the session's branch on the worker that runs this execution,
- *   under `<fleet home>/work/<session>-<execution>`. The branch is created from the repository's
+ *   under `<work root>/<session>-<execution>`. The work root is `$GANTRY_FLEET_WORK`, else
+ *   `<tmp>/gantry-fleet-work-<uid>`: not under `~/.gantry/`, whose files are agent configuration
+ *   that every write asks before changing (a checkout there made each edit of the session ask). The branch is created from the repository's
  *   default branch when it does not exist yet. After every call with effects the tree is
  *   committed and pushed to the branch (`checkpoint`), so a session whose worker is gone resumes
  *   on another worker from what its completed calls left; a call cut off mid-run is reported as
@@ -14,6 +16,7 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -52,10 +55,18 @@ export interface Placement {
 export interface PlaceOptions {
   sessionId: string;
   executionId: string;
-  fleetHome: string;
+  /** Where checkouts go (`defaultWorkRoot()`); never under a `.gantry` folder (see below). */
+  workRoot: string;
   cwd?: string;
   repo?: string;
   branch?: string;
+}
+
+/** `$GANTRY_FLEET_WORK`, else `<tmp>/gantry-fleet-work-<uid>`. */
+export function defaultWorkRoot(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  if (env.GANTRY_FLEET_WORK) return path.resolve(env.GANTRY_FLEET_WORK);
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
+  return path.join(tmpdir(), `gantry-fleet-work-${uid}`);
 }
 
 export const defaultBranch = (sessionId: string): string => `gantry/fleet/${sessionId}`;
@@ -66,8 +77,8 @@ export async function placeSession(o: PlaceOptions): Promise<Placement> {
     return { cwd: o.cwd, checkpoint: async () => undefined, release: async () => undefined };
   }
   const branch = o.branch ?? defaultBranch(o.sessionId);
-  const root = path.join(o.fleetHome, 'work');
-  mkdirSync(root, { recursive: true });
+  const root = o.workRoot;
+  mkdirSync(root, { recursive: true, mode: 0o700 });
   const dir = path.join(root, `${o.sessionId}-${o.executionId.slice(0, 8)}`);
   rmSync(dir, { recursive: true, force: true });
   await git(root, ['clone', '--quiet', '--no-tags', o.repo, dir]);

@@ -1,8 +1,9 @@
 /**
  * A session as a durable workflow (docs/fleet.md, "Sessions"): the workflow's input is the
  * session's prompt, settings, model and working directory; its body is the ordinary agent loop
- * (`createAgent` + `query`), given two seams — a model client whose responses are steps
- * (durable-model.ts) and tools whose calls are steps keyed by `tool_use_id` (durable-tools.ts) —
+ * (`createAgent` + `query`), given two seams — a model client whose responses are journaled
+ * (durable-model.ts) and tools whose calls are journaled by `tool_use_id` (durable-tools.ts), both
+ * in the workflow's call journal (engine.ts `CallJournal`) —
  * and a `canUseTool` that turns each ask into a parked wait for a message (approvals).
  *
  * Each execution (first start, or a recovery after a crash) runs the loop from the start: what
@@ -13,8 +14,9 @@
  * Asks: the pending asks are published as the `asks` event (`PendingAsk[]`); the answer is the
  * message `approval:<tool_use_id>` (`ApprovalMessage`); no answer within the approval timeout is a
  * deny. Cancellation (the engine's) aborts the loop; the workflow then ends as cancelled. Any
- * other engine error inside the loop (a journal that does not match the replay) fails the workflow
- * with that error.
+ * other engine error inside the loop (a journal that does not match the replay, a takeover by
+ * another worker, a lost database) aborts the loop too and fails the workflow with that error
+ * (a worker that lost the session to another records nothing: the new owner's outcome stands).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -27,7 +29,7 @@ import { getAllBaseTools } from '../tools/index.js';
 import type { WorkflowContext, WorkflowFunction } from './engine.js';
 import { durableModelClient } from './durable-model.js';
 import { durableTools } from './durable-tools.js';
-import { placeSession } from './placement.js';
+import { defaultWorkRoot, placeSession } from './placement.js';
 import {
   ASKS_EVENT,
   type ApprovalMessage,
@@ -42,8 +44,10 @@ export const DEFAULT_APPROVAL_TIMEOUT_MS = 24 * 60 * 60_000;
 
 export interface SessionWorkerDeps {
   workerId: string;
-  /** `~/.gantry/fleet` (transcripts, checkouts). */
+  /** `~/.gantry/fleet` (transcripts). */
   fleetHome: string;
+  /** Where `repo` sessions' checkouts go (placement.ts `defaultWorkRoot`). */
+  workRoot?: string;
   /** `$HOME` for settings, memory files and session folders. */
   home?: string;
   /** Environment for the model configuration and the tools. */
@@ -64,8 +68,8 @@ export function transcriptPathOf(fleetHome: string, sessionId: string): string {
 
 /**
  * Any error escaping a durable call is the engine's (the seams keep their own errors inside their
- * steps): a cancellation, or a journal that no longer matches the run (a nondeterministic
- * replay), or a lost database. It aborts `controller` and is kept in `failure`, so the workflow
+ * records): a cancellation, a journal that no longer matches the run (a nondeterministic
+ * replay), a takeover of the session by another execution, or a lost database. It aborts `controller` and is kept in `failure`, so the workflow
  * ends with it (cancelled, or failed) instead of the loop reporting it as a model error.
  */
 function guarded(
@@ -92,7 +96,14 @@ function guarded(
     recv: (topic, timeoutMs) => guard(ctx.recv(topic, timeoutMs)),
     setEvent: (key, value) => guard(ctx.setEvent(key, value)),
     isCancellation: (e) => ctx.isCancellation(e),
-    recordedSteps: () => ctx.recordedSteps(),
+    async openCalls(executionId) {
+      const calls = await guard(ctx.openCalls(executionId));
+      return {
+        entries: calls.entries,
+        claim: (key) => guard(calls.claim(key)),
+        record: (key, value) => guard(calls.record(key, value)),
+      };
+    },
   };
 }
 
@@ -133,7 +144,7 @@ export function sessionWorkflow(deps: SessionWorkerDeps): WorkflowFunction<Sessi
     const placement = await placeSession({
       sessionId,
       executionId,
-      fleetHome: deps.fleetHome,
+      workRoot: deps.workRoot ?? defaultWorkRoot(deps.env),
       ...(input.cwd ? { cwd: input.cwd } : {}),
       ...(input.repo ? { repo: input.repo } : {}),
       ...(input.branch ? { branch: input.branch } : {}),
@@ -144,16 +155,16 @@ export function sessionWorkflow(deps: SessionWorkerDeps): WorkflowFunction<Sessi
     const interrupted: string[] = [];
     try {
       const { client, model } = deps.modelClientFor(input);
-      const modelClient = durableModelClient(client, ctx, {
+      const calls = await ctx.openCalls(executionId);
+      const modelClient = durableModelClient(client, calls, {
         ...(deps.beforeModelRequest ? { beforeRequest: deps.beforeModelRequest } : {}),
       });
       const base = await getAllBaseTools({
         modelProvider: client.provider,
         ...(deps.env ? { env: deps.env } : {}),
       });
-      const tools = durableTools(deps.tools ? deps.tools(base) : base, ctx, {
-        executionId,
-        recorded: await ctx.recordedSteps(),
+      const tools = durableTools(deps.tools ? deps.tools(base) : base, {
+        calls,
         afterEffect: (toolName) => placement.checkpoint(toolName),
         onCall: (event) => {
           if (event.outcome === 'interrupted') interrupted.push(event.toolUseId);
@@ -182,8 +193,9 @@ export function sessionWorkflow(deps: SessionWorkerDeps): WorkflowFunction<Sessi
       for await (const event of agent.query(input.prompt, { sessionId })) {
         if (event.type === 'result') result = event;
       }
-      if (controller.signal.aborted && ctx.isCancellation(controller.signal.reason))
-        throw controller.signal.reason;
+      // The engine's error ends the workflow (cancelled, or failed with it), never a result
+      // that reads as the user's interrupt.
+      if (failure.error !== undefined) throw failure.error;
       return {
         subtype: result?.subtype ?? 'error_during_execution',
         isError: result?.is_error ?? true,

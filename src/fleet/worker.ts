@@ -7,7 +7,8 @@
  * Failover: every `sweepMs` one worker at a time (the roster's lock) drops the rows of workers
  * silent for `deadAfterMs` and re-queues every running session whose worker has no row; any worker
  * then takes it and resumes it from its journal. A worker restarted under the same id recovers its
- * own sessions at once.
+ * own sessions at once. Once a minute the sweep also drops the call journals of sessions that
+ * ended.
  */
 import { hostname } from 'node:os';
 import path from 'node:path';
@@ -18,8 +19,12 @@ import type { EngineClient, EngineWorker } from './engine.js';
 import { type ApprovalServer, startApprovalServer } from './approval-http.js';
 import { SESSION_QUEUE, SESSION_WORKFLOW, type SessionInput } from './session-types.js';
 import { sessionWorkflow, type SessionWorkerDeps } from './session-workflow.js';
+import { FleetPacer } from './model-pacer.js';
 import { WorkersTable } from './workers-table.js';
 import { randomUUID } from 'node:crypto';
+
+/** How often the sweep drops the call journals of ended sessions. */
+const PRUNE_EVERY_MS = 60_000;
 
 export interface WorkerOptions {
   databaseUrl: string;
@@ -27,6 +32,8 @@ export interface WorkerOptions {
   workerId?: string;
   /** `~/.gantry/fleet`. */
   fleetHome: string;
+  /** Where `repo` sessions' checkouts go (default `$GANTRY_FLEET_WORK`, else a folder in the temp directory). */
+  workRoot?: string;
   home?: string;
   env?: Readonly<Record<string, string | undefined>>;
   /** Sessions at once in this worker (default 4). */
@@ -35,7 +42,7 @@ export interface WorkerOptions {
   globalConcurrency?: number;
   /** Session starts per minute, fleet-wide. */
   startsPerMinute?: number;
-  /** Model requests per minute from this worker. */
+  /** Model requests per minute, fleet-wide (every worker of the fleet should give the same value). */
   modelRequestsPerMinute?: number;
   heartbeatMs?: number;
   /** A worker silent this long is gone (default 10 s). */
@@ -58,18 +65,6 @@ export interface FleetWorker {
   readonly workerId: string;
   readonly approvalUrl: string | undefined;
   stop(): Promise<void>;
-}
-
-/** A simple per-process pacing of model requests (`perMinute` evenly spaced). */
-export function requestPacer(perMinute: number): () => Promise<void> {
-  const gapMs = 60_000 / perMinute;
-  let next = 0;
-  return async () => {
-    const now = Date.now();
-    const at = Math.max(now, next);
-    next = at + gapMs;
-    if (at > now) await new Promise((r) => setTimeout(r, at - now));
-  };
 }
 
 function defaultModelClientFor(env: Readonly<Record<string, string | undefined>>) {
@@ -96,12 +91,15 @@ export async function startWorker(options: WorkerOptions): Promise<FleetWorker> 
   await roster.init();
 
   const engine = createDbosEngine({ databaseUrl: options.databaseUrl });
-  const pacer = options.modelRequestsPerMinute ? requestPacer(options.modelRequestsPerMinute) : undefined;
+  const pacers = options.modelRequestsPerMinute ? new FleetPacer(options.databaseUrl) : undefined;
+  const pacer =
+    pacers && options.modelRequestsPerMinute ? pacers.pace(options.modelRequestsPerMinute) : undefined;
   engine.registerWorkflow(
     SESSION_WORKFLOW,
     sessionWorkflow({
       workerId,
       fleetHome: options.fleetHome,
+      ...(options.workRoot ? { workRoot: options.workRoot } : {}),
       ...(options.home ? { home: options.home } : {}),
       env,
       modelClientFor: options.modelClientFor ?? defaultModelClientFor(env),
@@ -135,6 +133,7 @@ export async function startWorker(options: WorkerOptions): Promise<FleetWorker> 
     void roster.beat(workerId, approvals?.url).catch((e) => log(`heartbeat failed: ${String(e)}`));
   }, heartbeatMs);
   let sweeping = false;
+  let lastPrune = 0;
   const sweep = setInterval(() => {
     if (sweeping || stopping) return;
     sweeping = true;
@@ -149,6 +148,10 @@ export async function startWorker(options: WorkerOptions): Promise<FleetWorker> 
           const ids = await worker.recoverWorker(dead, SESSION_QUEUE);
           if (ids.length)
             log(`worker ${dead} is gone: re-queued ${ids.length} session(s): ${ids.join(', ')}`);
+        }
+        if (Date.now() - lastPrune >= PRUNE_EVERY_MS) {
+          lastPrune = Date.now();
+          await worker.pruneCalls();
         }
       })
       .catch((e) => log(`recovery sweep failed: ${String(e)}`))
@@ -168,6 +171,7 @@ export async function startWorker(options: WorkerOptions): Promise<FleetWorker> 
       await worker.shutdown();
       await roster.remove(workerId).catch(() => undefined);
       await client?.close().catch(() => undefined);
+      await pacers?.close().catch(() => undefined);
       await roster.close();
     },
   };

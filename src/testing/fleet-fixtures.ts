@@ -101,6 +101,7 @@ export async function startFleetWorld(scenarios: Record<string, ScenarioReply>):
       FLEET_DATABASE: pg.url,
       FLEET_HOME: fleetHome,
       FLEET_TOKEN: 'fleet-test-token',
+      GANTRY_FLEET_WORK: path.join(dir, 'work'),
     };
     const world = pg;
     return {

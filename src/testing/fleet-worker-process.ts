@@ -7,6 +7,7 @@
  * Run: `node --import tsx src/testing/fleet-worker-process.ts`, configured by the environment:
  * `FLEET_DATABASE`, `FLEET_HOME`, `FLEET_WORKER_ID`, `FLEET_SLOW_MS` (a call on a path containing `.slow` pauses this long:
  * Read before reading, Write after writing), `FLEET_CONCURRENCY`, `FLEET_DEAD_AFTER_MS`,
+ * `FLEET_MODEL_RPM` (the fleet-wide model-request rate limit),
  * `FLEET_HTTP=1` (serve approvals; token `FLEET_TOKEN`), plus the model's (`ANTHROPIC_BASE_URL`, …).
  * Prints one JSON line `{ready, worker, approvals}` when it takes work; SIGTERM stops it.
  */
@@ -40,6 +41,7 @@ const worker = await startWorker({
   ...(env.HOME ? { home: env.HOME } : {}),
   env,
   concurrency: Number(env.FLEET_CONCURRENCY ?? 4),
+  ...(env.FLEET_MODEL_RPM ? { modelRequestsPerMinute: Number(env.FLEET_MODEL_RPM) } : {}),
   deadAfterMs: Number(env.FLEET_DEAD_AFTER_MS ?? 1500),
   heartbeatMs: 250,
   sweepMs: 250,

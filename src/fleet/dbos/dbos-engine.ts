@@ -8,11 +8,14 @@
  * queue (`DBOS.registerQueue`: worker and global concurrency, a start-rate limit; priorities are
  * per enqueue). A worker is one DBOS process with its own executor id, so a restart under the same
  * id recovers its own work (DBOS does this at launch) and `recoverWorker` hands a dead worker's
- * unfinished workflows back to the queue (`resumeWorkflows` onto the queue).
+ * unfinished workflows back to the queue (`resumeWorkflows` onto the queue). The call journal is a
+ * table of its own beside DBOS's (calls-table.ts): one write per claim or record instead of a DBOS
+ * step's several round trips.
  *
  * DBOS holds one process-wide instance: `worker()` may be called once per process.
  */
 import { DBOS, DBOSClient, type WorkflowStatus } from '@dbos-inc/dbos-sdk';
+import { CallsTable, JournalCancelledError } from './calls-table.js';
 import type {
   DurableEngine,
   EngineClient,
@@ -78,10 +81,13 @@ function infoOf(s: WorkflowStatus): WorkflowInfo {
 }
 
 function isDbosCancellation(error: unknown): boolean {
-  return error instanceof Error && error.name === 'DBOSWorkflowCancelledError';
+  return (
+    error instanceof JournalCancelledError ||
+    (error instanceof Error && error.name === 'DBOSWorkflowCancelledError')
+  );
 }
 
-function dbosContext(reader: () => Promise<DBOSClient>): WorkflowContext {
+function dbosContext(calls: CallsTable): WorkflowContext {
   const workflowId = (): string => {
     const id = DBOS.workflowID;
     if (!id) throw new Error('not inside a workflow');
@@ -95,11 +101,7 @@ function dbosContext(reader: () => Promise<DBOSClient>): WorkflowContext {
     recv: (topic, timeoutMs) => DBOS.recv(topic, { timeoutSeconds: Math.max(0.001, timeoutMs / 1000) }),
     setEvent: (key, value) => DBOS.setEvent(key, value),
     isCancellation: isDbosCancellation,
-    // Through a client: DBOS.listWorkflowSteps inside a workflow would itself be journaled.
-    async recordedSteps() {
-      const steps = (await (await reader()).listWorkflowSteps(workflowId())) ?? [];
-      return new Set(steps.map((s) => s.name));
-    },
+    openCalls: (executionId) => calls.open(workflowId(), executionId),
   };
 }
 
@@ -110,11 +112,6 @@ export function createDbosEngine(options: DbosEngineOptions): DurableEngine {
   const queues: QueueSettings[] = [];
   let workerMade = false;
   let workflowName: string | undefined;
-  let reader: Promise<DBOSClient> | undefined;
-  const getReader = (): Promise<DBOSClient> => {
-    reader ??= DBOSClient.create({ systemDatabaseUrl: options.databaseUrl, applicationName: appName });
-    return reader;
-  };
 
   return {
     registerWorkflow(name, fn) {
@@ -134,14 +131,16 @@ export function createDbosEngine(options: DbosEngineOptions): DurableEngine {
         applicationVersion: appVersion,
         logLevel: options.logLevel ?? 'warn',
       });
-      const ctx = dbosContext(getReader);
+      const calls = new CallsTable(options.databaseUrl);
+      const ctx = dbosContext(calls);
       for (const [name, fn] of workflows) {
         DBOS.registerWorkflow(async (input: unknown) => fn(ctx, input), { name });
       }
       return {
         workerId,
         async launch() {
-          await DBOS.launch();
+          await calls.underLaunchLock(() => DBOS.launch());
+          await calls.init();
           for (const q of queues) {
             await DBOS.registerQueue(q.name, {
               onConflict: 'always_update',
@@ -164,9 +163,10 @@ export function createDbosEngine(options: DbosEngineOptions): DurableEngine {
           if (ids.length) await DBOS.resumeWorkflows(ids, { queueName: queue });
           return ids;
         },
+        pruneCalls: () => calls.prune(),
         async shutdown() {
           await DBOS.shutdown();
-          if (reader) await (await reader).destroy();
+          await calls.close();
         },
       };
     },
