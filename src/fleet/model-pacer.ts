@@ -19,9 +19,7 @@
  * unpaced) and the session's turn fails with that error.
  */
 import pg from 'pg';
-
-/** Advisory-lock key that serialises the table's creation across workers starting at once. */
-const CREATE_LOCK = 0x6761_6e76;
+import { createFleetTables } from './fleet-schema.js';
 
 /** The pacer every worker shares for model requests. */
 export const MODEL_PACER = 'model-requests';
@@ -45,23 +43,15 @@ export class FleetPacer {
 
   private init(): Promise<void> {
     this.ready ??= (async () => {
-      const client = await this.pool.connect();
       try {
-        await client.query('BEGIN');
-        await client.query('SELECT pg_advisory_xact_lock($1)', [CREATE_LOCK]);
-        await client.query('CREATE SCHEMA IF NOT EXISTS gantry_fleet');
-        await client.query(
+        await createFleetTables(this.pool, [
           `CREATE TABLE IF NOT EXISTS gantry_fleet.pacers (
              name text PRIMARY KEY,
              next_at_ms double precision NOT NULL)`,
-        );
-        await client.query('COMMIT');
+        ]);
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
         this.ready = undefined;
         throw error;
-      } finally {
-        client.release();
       }
     })();
     return this.ready;

@@ -4,6 +4,7 @@
  * lock under which one worker at a time hands the work of gone workers back to the queue.
  */
 import pg from 'pg';
+import { createFleetTables } from './fleet-schema.js';
 
 export interface WorkerRow {
   workerId: string;
@@ -24,15 +25,15 @@ export class WorkersTable {
     this.pool.on('error', () => undefined);
   }
 
+  /** Creates the table if needed (safe with many workers starting together: fleet-schema.ts). */
   async init(): Promise<void> {
-    await this.pool.query('CREATE SCHEMA IF NOT EXISTS gantry_fleet');
-    await this.pool.query(
+    await createFleetTables(this.pool, [
       `CREATE TABLE IF NOT EXISTS gantry_fleet.workers (
          worker_id text PRIMARY KEY,
          http_url text,
          started_at timestamptz NOT NULL DEFAULT now(),
          last_seen timestamptz NOT NULL DEFAULT now())`,
-    );
+    ]);
   }
 
   async beat(workerId: string, httpUrl?: string): Promise<void> {

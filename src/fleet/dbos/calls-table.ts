@@ -11,7 +11,8 @@
  * a record are one statement each: 3.
  *
  * Ownership: DBOS gives each execution of a workflow a token (`owner_xid` of `dbos.workflow_status`;
- * a takeover by another worker replaces it). `open` reads it with the entries, and every write
+ * a takeover by another worker replaces it). `open` takes the execution's own token from the
+ * engine (DBOS's context, not the row, which may already name a newer owner), and every write
  * holds a share lock on that row and checks the token in the same statement, so an execution that
  * lost the workflow to another worker can no longer claim or record ({@link LostOwnershipError}),
  * and one whose workflow was cancelled stops at its next write ({@link JournalCancelledError}, a
@@ -22,12 +23,10 @@
  */
 import pg from 'pg';
 import type { CallEntry, CallJournal } from '../engine.js';
+import { createFleetTables } from '../fleet-schema.js';
 
 /** DBOS's system schema (its default; the fleet does not change it). */
 const DBOS_SCHEMA = 'dbos';
-
-/** Advisory-lock key that serialises the table's creation across workers starting at once. */
-const CREATE_LOCK = 0x6761_6e75;
 
 /** Advisory-lock key held while a worker launches DBOS. */
 const LAUNCH_LOCK = 0x6761_6e77;
@@ -71,27 +70,15 @@ export class CallsTable {
 
   /** Creates the schema and table if needed (safe with many workers starting together). */
   async init(): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock($1)', [CREATE_LOCK]);
-      await client.query('CREATE SCHEMA IF NOT EXISTS gantry_fleet');
-      await client.query(
-        `CREATE TABLE IF NOT EXISTS gantry_fleet.calls (
-           workflow_id text NOT NULL,
-           call_id text NOT NULL,
-           claimed_by text,
-           record text,
-           created_at timestamptz NOT NULL DEFAULT now(),
-           PRIMARY KEY (workflow_id, call_id))`,
-      );
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    await createFleetTables(this.pool, [
+      `CREATE TABLE IF NOT EXISTS gantry_fleet.calls (
+         workflow_id text NOT NULL,
+         call_id text NOT NULL,
+         claimed_by text,
+         record text,
+         created_at timestamptz NOT NULL DEFAULT now(),
+         PRIMARY KEY (workflow_id, call_id))`,
+    ]);
   }
 
   /**
@@ -101,6 +88,9 @@ export class CallsTable {
    */
   async underLaunchLock<T>(fn: () => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    // A session-level advisory lock lives as long as its connection: one whose unlock failed is
+    // closed, never handed back to the pool still holding the lock.
+    let unlocked = false;
     try {
       // Polled with try-lock: a waiting `pg_advisory_lock` statement would hold a snapshot, and
       // the holder's migrations (index builds) wait for every open snapshot: a deadlock.
@@ -114,15 +104,24 @@ export class CallsTable {
       try {
         return await fn();
       } finally {
-        await client.query('SELECT pg_advisory_unlock($1)', [LAUNCH_LOCK]).catch(() => undefined);
+        await client.query('SELECT pg_advisory_unlock($1)', [LAUNCH_LOCK]).then(
+          () => {
+            unlocked = true;
+          },
+          () => undefined,
+        );
       }
     } finally {
-      client.release();
+      client.release(!unlocked);
     }
   }
 
-  /** The journal of `workflowId` for the execution `executionId` (one query). */
-  async open(workflowId: string, executionId: string): Promise<CallJournal> {
+  /**
+   * The journal of `workflowId` for the execution `executionId` (one query); every write checks
+   * `ownerToken`, the token the engine gave this execution (never the one in the database now,
+   * which may already be a newer owner's).
+   */
+  async open(workflowId: string, executionId: string, ownerToken: string): Promise<CallJournal> {
     const { rows } = await this.pool.query<{
       owner_xid: string | null;
       call_id: string | null;
@@ -136,7 +135,7 @@ export class CallsTable {
       [workflowId],
     );
     if (!rows.length) throw new Error(`workflow ${workflowId} is not in the database`);
-    const owner = rows[0]?.owner_xid ?? null;
+    const owner = ownerToken;
     const entries = new Map<string, CallEntry>();
     for (const r of rows) {
       if (r.call_id === null) continue;

@@ -14,6 +14,8 @@
  *
  * DBOS holds one process-wide instance: `worker()` may be called once per process.
  */
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { DBOS, DBOSClient, type WorkflowStatus } from '@dbos-inc/dbos-sdk';
 import { CallsTable, JournalCancelledError } from './calls-table.js';
 import type {
@@ -87,6 +89,30 @@ function isDbosCancellation(error: unknown): boolean {
   );
 }
 
+const requireHere = createRequire(import.meta.url);
+let ownerTokenOf: ((workflowId: string) => string | undefined) | undefined;
+
+/**
+ * The ownership token DBOS gave the execution running now (the `owner_xid` it checks on its own
+ * writes). Read from DBOS's context, not from the database: an execution that stalled before it
+ * opened its journal would otherwise read the token of the worker that took the session over, and
+ * both would run it. DBOS 5.3.0 keeps this in its context module, outside its package exports, so
+ * it is loaded by file; a DBOS without it stops the worker (never a journal without the check).
+ * @throws when DBOS no longer has the function, or gives no token inside a workflow.
+ */
+function executionOwnerToken(workflowId: string): string {
+  if (!ownerTokenOf) {
+    const file = path.join(path.dirname(requireHere.resolve('@dbos-inc/dbos-sdk')), 'context.js');
+    const context = requireHere(file) as { currentOwnerXid?: unknown };
+    if (typeof context.currentOwnerXid !== 'function')
+      throw new Error(`DBOS has no currentOwnerXid in ${file}: the fleet journal cannot check ownership`);
+    ownerTokenOf = context.currentOwnerXid as (workflowId: string) => string | undefined;
+  }
+  const token = ownerTokenOf(workflowId);
+  if (token === undefined) throw new Error(`DBOS gave workflow ${workflowId} no ownership token`);
+  return token;
+}
+
 function dbosContext(calls: CallsTable): WorkflowContext {
   const workflowId = (): string => {
     const id = DBOS.workflowID;
@@ -101,7 +127,10 @@ function dbosContext(calls: CallsTable): WorkflowContext {
     recv: (topic, timeoutMs) => DBOS.recv(topic, { timeoutSeconds: Math.max(0.001, timeoutMs / 1000) }),
     setEvent: (key, value) => DBOS.setEvent(key, value),
     isCancellation: isDbosCancellation,
-    openCalls: (executionId) => calls.open(workflowId(), executionId),
+    openCalls: (executionId) => {
+      const id = workflowId();
+      return calls.open(id, executionId, executionOwnerToken(id));
+    },
   };
 }
 
