@@ -58,21 +58,22 @@ const CLI_ENTRY = { gantry: 'src/cli/cli-entry.ts' };
  * made of (docs/cli-print.md, "Start-up"). Only plain JavaScript that finds no file beside itself
  * at run time belongs here; every other package stays in node_modules (web-tree-sitter and its
  * .wasm, ripgrep's binary, playwright-core, pg, DBOS, sharp, pdfjs-dist, …).
- * The model SDKs, the MCP SDK and zod stay in node_modules too: with them compiled in, a
- * `gantry fleet serve` worker stopped taking sessions after earlier ones were cancelled or timed out
- * (src/fleet/fleet-cli.e2e.test.ts, "three workers share one queue"); the cause is not found yet.
  */
 const CLI_BUNDLED = new Set([
+  '@anthropic-ai/sdk',
   '@joplin/turndown-plugin-gfm',
+  '@modelcontextprotocol/sdk',
   'brace-expansion',
   'commander',
   'croner',
   'diff',
   'ignore',
   'lru-cache',
+  'openai',
   'picomatch',
   'turndown',
   'undici',
+  'zod',
 ]);
 /** The package name of a bare import specifier (`@scope/name/sub` → `@scope/name`), else undefined. */
 function packageOf(spec) {

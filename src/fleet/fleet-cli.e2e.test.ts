@@ -42,9 +42,18 @@ const scenarios = {
     turn === 0
       ? reply.toolUse('Bash', { command: `echo asked >> ${dir}/ledger` }, { id: 'toolu_ask_1' })
       : finish(request),
+  // A barrier, not a sleep: each task waits (within the test's timeout) until three tasks have started. With one
+  // session at a time per worker, that needs all three workers, however long DBOS's queue polling
+  // of one of them backs off under contention; a worker that never takes work still fails the test.
   share: (turn: number, request: never, dir: string) =>
     turn === 0
-      ? reply.toolUse('Bash', { command: `sleep 2 && echo shared >> ${dir}/ledger` }, { id: 'toolu_share_1' })
+      ? reply.toolUse(
+          'Bash',
+          {
+            command: `echo started >> ${dir}/../share-started; until awk "END { exit NR < 3 }" ${dir}/../share-started; do sleep 0.1; done; echo shared >> ${dir}/ledger`,
+          },
+          { id: 'toolu_share_1' },
+        )
       : finish(request),
 };
 
@@ -216,11 +225,13 @@ describe.skipIf(!postgresBinaries())(
     });
 
     it('three workers share one queue: a JSONL file of tasks spreads over all of them', async () => {
-      const dirs = Array.from({ length: 9 }, (_, i) => dirFor(`share-${i}`));
+      // One working directory for all nine (the barrier file sits in it); a folder each for the ledgers.
+      const shared = dirFor('share');
+      const dirs = Array.from({ length: 9 }, (_, i) => dirFor(`share/task-${i}`));
       const file = path.join(world.dir, 'tasks.jsonl');
       writeFileSync(
         file,
-        `${dirs.map((d, i) => JSON.stringify({ prompt: `scenario:share dir:${d}`, cwd: d, label: `task ${i}`, priority: i + 1 })).join('\n')}\n`,
+        `${dirs.map((d, i) => JSON.stringify({ prompt: `scenario:share dir:${d}`, cwd: shared, label: `task ${i}`, priority: i + 1 })).join('\n')}\n`,
       );
       const r = await fleetCli(world, [
         'submit',
