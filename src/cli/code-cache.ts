@@ -27,7 +27,6 @@
 import {
   closeSync,
   constants,
-  existsSync,
   fstatSync,
   mkdirSync,
   openSync,
@@ -41,6 +40,7 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { Script } from 'node:vm';
+import { openOwnedDir } from './owned-dir.js';
 
 /** What happened to the cache of one load. */
 export type CodeCacheState =
@@ -66,7 +66,6 @@ export interface CachedBundle {
 }
 
 const KEY_LINE = /^\/\/ gantry-build-key: ([0-9a-f]{16,128})\n/;
-const PROC_FD = '/proc/self/fd';
 
 /** The first line scripts/build.mjs puts in a bundle: `// gantry-build-key: <sha-256 of the rest>`. */
 export function buildKeyLine(hexDigest: string): string {
@@ -76,42 +75,6 @@ export function buildKeyLine(hexDigest: string): string {
 /** `~/.gantry/cache` for `env`. */
 export function defaultCacheDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
   return path.join(env.HOME || homedir(), '.gantry', 'cache');
-}
-
-type DirTrust =
-  | { kind: 'trusted'; fd: number; via: (name: string) => string }
-  | { kind: 'absent' }
-  | {
-      kind: 'refused';
-      reason: string;
-    };
-
-/** Opens `dir` without following a symbolic link and checks its owner and mode. Never throws. */
-function openTrustedDir(dir: string, euid: number | undefined): DirTrust {
-  let fd: number;
-  try {
-    fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { kind: 'absent' };
-    return { kind: 'refused', reason: `${dir} is a symbolic link, not a directory or unreadable (${code})` };
-  }
-  try {
-    const d = fstatSync(fd);
-    if (euid !== undefined && d.uid !== euid) {
-      closeSync(fd);
-      return { kind: 'refused', reason: `${dir} belongs to uid ${d.uid}, not to this user (uid ${euid})` };
-    }
-    if ((d.mode & 0o077) !== 0) {
-      closeSync(fd);
-      return { kind: 'refused', reason: `${dir} has mode ${(d.mode & 0o777).toString(8)} (it must be 0700)` };
-    }
-  } catch (error) {
-    closeSync(fd);
-    return { kind: 'refused', reason: `checking ${dir} failed (${(error as Error).message})` };
-  }
-  const viaFd = existsSync(PROC_FD);
-  return { kind: 'trusted', fd, via: (name) => (viaFd ? `${PROC_FD}/${fd}/${name}` : path.join(dir, name)) };
 }
 
 /** Reads a cache file through the trusted directory; undefined when absent, `refused` when untrusted. */
@@ -192,7 +155,7 @@ export function requireWithCodeCache(
   let reason: string | undefined;
   let cached: Buffer | undefined;
   if (name && env.GANTRY_CODE_CACHE !== '0') {
-    const dir = openTrustedDir(cacheDir, euid);
+    const dir = openOwnedDir(cacheDir, euid);
     if (dir.kind === 'refused') {
       state = 'untrusted';
       reason = dir.reason;
@@ -200,7 +163,7 @@ export function requireWithCodeCache(
       state = 'absent';
     } else {
       const r = readCache(dir.via(name), euid);
-      closeSync(dir.fd);
+      dir.release();
       if (r.kind === 'data') cached = r.data;
       else if (r.kind === 'refused') {
         state = 'untrusted';
@@ -227,7 +190,7 @@ export function requireWithCodeCache(
     if (!name || (state !== 'absent' && state !== 'rejected')) return;
     try {
       mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-      const dir = openTrustedDir(cacheDir, euid);
+      const dir = openOwnedDir(cacheDir, euid);
       if (dir.kind !== 'trusted') return;
       try {
         const data = script.createCachedData();
@@ -255,7 +218,7 @@ export function requireWithCodeCache(
         }
         state = 'accepted';
       } finally {
-        closeSync(dir.fd);
+        dir.release();
       }
     } catch {
       // a cache that cannot be written only costs the next run its compile

@@ -22,20 +22,12 @@
  * Fail closed, never stuck: a missing server, a refused connection, a malformed answer or no answer
  * within `GANTRY_HOOK_DAEMON_TIMEOUT_MS` (default 3 s) makes the caller decide in-process instead.
  */
-import {
-  closeSync,
-  constants,
-  existsSync,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readFileSync,
-  statSync,
-} from 'node:fs';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openOwnedDir } from '../owned-dir.js';
 
 export interface HookWireRequest {
   /** `check`: a `gantry check` invocation (check-server.ts; `argv` are the words after `check`). Default: a hook call. */
@@ -135,46 +127,17 @@ export type SocketTrust =
   | { kind: 'absent' }
   | { kind: 'refused'; reason: string };
 
-const PROC_FD = '/proc/self/fd';
-
 /** Checks the run directory and the socket (see the module comment). Never throws. */
 export function checkSocketTrust(
   socketPath: string,
   euid: number | undefined = process.geteuid?.(),
 ): SocketTrust {
   const dir = path.dirname(socketPath);
-  const name = path.basename(socketPath);
-  let fd: number;
+  const opened = openOwnedDir(dir, euid, 'other users could plant a socket there');
+  if (opened.kind !== 'trusted') return opened;
+  const { release } = opened;
   try {
-    fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { kind: 'absent' };
-    if (code === 'ENOTDIR' || code === 'ELOOP')
-      return { kind: 'refused', reason: `${dir} is a symbolic link or not a directory` };
-    return { kind: 'refused', reason: `${dir} cannot be opened (${code ?? String(error)})` };
-  }
-  const release = (): void => {
-    try {
-      closeSync(fd);
-    } catch {
-      // already closed
-    }
-  };
-  try {
-    const d = fstatSync(fd);
-    if (euid !== undefined && d.uid !== euid) {
-      release();
-      return { kind: 'refused', reason: `${dir} belongs to uid ${d.uid}, not to this user (uid ${euid})` };
-    }
-    if ((d.mode & 0o077) !== 0) {
-      release();
-      return {
-        kind: 'refused',
-        reason: `${dir} has mode ${(d.mode & 0o777).toString(8)}; other users could plant a socket there (it must be 0700)`,
-      };
-    }
-    const viaFd = existsSync(PROC_FD) ? `${PROC_FD}/${fd}/${name}` : socketPath;
+    const viaFd = opened.via(path.basename(socketPath));
     let s: ReturnType<typeof lstatSync>;
     try {
       s = lstatSync(viaFd);
