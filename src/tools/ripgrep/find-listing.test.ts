@@ -3,8 +3,8 @@
  * tree and on a tree of awkward entries), each with the mtime statSync gives; patterns whose glob
  * syntax could be read differently stay on ripgrep.
  */
-import { execFileSync } from 'node:child_process';
-import { lstatSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { lstatSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,8 @@ import {
   mtimeMsOf,
   nameFilterOf,
   rootSuitsFind,
+  splitRootEntries,
+  walkerCount,
 } from './find-listing.js';
 import {
   type ListFilesRequest,
@@ -118,13 +120,11 @@ describe('the same files as ripgrep, with the mtimes statSync gives', () => {
     const viaFind = await list(root, { pattern, wantMtime: true });
     const viaRipgrep = await list(root, { pattern });
     expect(viaRipgrep.engine).toMatch(/^ripgrep /);
-    expect(viaFind.engine).toMatch(findListablePattern(pattern) ? /^find / : /^ripgrep /);
+    // Patterns find cannot test: ripgrep lists and find stats what it listed (find-stat.ts).
+    expect(viaFind.engine).toMatch(findListablePattern(pattern) ? /^find / : /^ripgrep \S+ with find /);
     expect([...viaFind.files.keys()].sort()).toEqual([...viaRipgrep.files.keys()].sort());
     if (!pattern.includes('n?me')) expect(viaFind.files.size).toBeGreaterThan(0);
-    for (const [rel, mtimeMs] of viaFind.files) {
-      if (viaFind.engine.startsWith('find ')) expect(mtimeMs).toBe(statSync(path.join(root, rel)).mtimeMs);
-      else expect(mtimeMs).toBeUndefined();
-    }
+    for (const [rel, mtimeMs] of viaFind.files) expect(mtimeMs).toBe(statSync(path.join(root, rel)).mtimeMs);
   });
 
   it('without wantMtime, case-insensitively, or when ignore files are honoured, ripgrep lists', async () => {
@@ -240,7 +240,69 @@ describe('rootSuitsFind', () => {
     expect(rootSuitsFind(odd)).toBe(true);
     expect(rootSuitsFind(path.join(dir, 'missing'))).toBe(false);
     const viaRipgrep = await list(flat, { pattern: '**/*.ts', wantMtime: true });
-    expect(viaRipgrep.engine).toMatch(/^ripgrep /);
+    expect(viaRipgrep.engine).toMatch(/^ripgrep \S+ with find /);
     expect(viaRipgrep.files.size).toBeGreaterThan(1000);
+    const plain = await list(flat, { pattern: '**/*.ts' });
+    expect([...viaRipgrep.files.keys()].sort()).toEqual([...plain.files.keys()].sort());
+    for (const [rel, mtimeMs] of viaRipgrep.files)
+      expect(mtimeMs).toBe(statSync(path.join(flat, rel)).mtimeMs);
+  });
+});
+
+describe('walkers side by side', () => {
+  it('splitRootEntries deals every root entry to exactly one group, bytes unchanged', () => {
+    const groups = splitRootEntries(odd, 3) as Buffer[];
+    expect(groups).toHaveLength(3);
+    const names = groups.flatMap((g) => g.toString('latin1').split('\0').slice(0, -1));
+    expect(names.sort()).toEqual(readdirSync(odd, { encoding: 'latin1' }).sort());
+    expect(splitRootEntries(odd, 1), 'one walker: no split').toBeUndefined();
+    expect(splitRootEntries(odd, 100), 'fewer entries than walkers').toBeUndefined();
+    expect(splitRootEntries(path.join(dir, 'missing'), 2), 'unreadable root').toBeUndefined();
+  });
+
+  it('several walkers list what one walker lists, a root name that is not UTF-8 included', async () => {
+    const bytes = path.join(dir, 'bytes');
+    mkdirSync(path.join(bytes, 'sub'), { recursive: true });
+    writeFileSync(Buffer.concat([Buffer.from(`${bytes}/`), Buffer.from([0x62, 0xff, 0x2e, 0x74, 0x73])]), '');
+    for (const n of ['a.ts', 'sub/b.ts', 'sub/c.md']) writeFileSync(path.join(bytes, n), n);
+    const viaFind = await list(bytes, { pattern: '**/*.ts', wantMtime: true });
+    const viaRipgrep = await list(bytes, { pattern: '**/*.ts' });
+    expect([...viaFind.files.keys()].sort()).toEqual([...viaRipgrep.files.keys()].sort());
+    expect(viaFind.files.size).toBe(3);
+    if (walkerCount() > 1) expect(viaFind.engine).toMatch(/^find \S+ \(\d walkers\)$/);
+    const whole = await list(tree, { pattern: '**/*', wantMtime: true });
+    expect([...whole.files.keys()].sort()).toEqual(
+      [...(await list(tree, { pattern: '**/*' })).files.keys()].sort(),
+    );
+  });
+
+  it('a root entry swapped between a directory and a link to outside is never walked through the link', async () => {
+    const swapRoot = path.join(dir, 'swap');
+    const outside = path.join(dir, 'outside-swap');
+    mkdirSync(path.join(swapRoot, 'sub'), { recursive: true });
+    mkdirSync(outside, { recursive: true });
+    for (let i = 0; i < 20; i++) writeFileSync(path.join(swapRoot, `f${i}.txt`), '');
+    writeFileSync(path.join(swapRoot, 'sub', 'inside.txt'), '');
+    writeFileSync(path.join(outside, 'only-outside.txt'), '');
+    const swapper = spawn(
+      'sh',
+      ['-c', 'while :; do mv sub sub.d && ln -s ../outside-swap sub && rm sub && mv sub.d sub; done'],
+      { cwd: swapRoot, stdio: 'ignore' },
+    );
+    try {
+      let leaked = 0;
+      let walked = 0;
+      for (let i = 0; i < 60; i++) {
+        const { files, engine } = await list(swapRoot, { pattern: '**/*.txt', wantMtime: true });
+        expect(engine).toMatch(/^find /);
+        walked += files.size;
+        if ([...files.keys()].some((f) => f.includes('only-outside'))) leaked++;
+      }
+      expect(walked).toBeGreaterThan(0);
+      expect(leaked).toBe(0);
+    } finally {
+      swapper.kill('SIGKILL');
+      await new Promise((resolve) => swapper.once('exit', resolve));
+    }
   });
 });

@@ -24,13 +24,22 @@
  * other pattern, a case-insensitive listing and one that honours ignore files stay on ripgrep.
  */
 import { spawn } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { findOnPath } from './resolve-ripgrep.js';
 import { globMatcher } from './js-search.js';
 import { runRipgrep } from './run-ripgrep.js';
 import type { ListFilesRequest, SearchOutcome } from './search-types.js';
 
-let gnuFind: Promise<string | undefined> | undefined;
+/** GNU find found on `PATH`. */
+export interface GnuFind {
+  /** Absolute path of the binary. */
+  path: string;
+  /** True for findutils ≥ 4.9, which reads its starting points from a file or stdin (`-files0-from`). */
+  files0From: boolean;
+}
+
+let gnuFind: Promise<GnuFind | undefined> | undefined;
 
 /**
  * Largest size (bytes, as `stat` reports it for the directory) of a root directory find lists
@@ -49,8 +58,16 @@ export function rootSuitsFind(ioRoot: string): boolean {
 /** How long `find --version` may take before GNU find is taken as absent. */
 const VERSION_CHECK_TIMEOUT_MS = 5_000;
 
-/** Whether `findPath --version` names GNU findutils. */
-function isGnuFind(findPath: string): Promise<boolean> {
+/** True when a `find --version` text names findutils 4.9 or later (the first with `-files0-from`). */
+export function versionHasFiles0From(versionText: string): boolean {
+  const m = /GNU findutils\)?\s+(\d+)\.(\d+)/.exec(versionText);
+  if (!m) return false;
+  const major = Number(m[1]);
+  return major > 4 || (major === 4 && Number(m[2]) >= 9);
+}
+
+/** `findPath --version`'s text when it names GNU findutils, else undefined. */
+function gnuFindVersion(findPath: string): Promise<string | undefined> {
   return new Promise((resolve) => {
     let out = '';
     const child = spawn(findPath, ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] });
@@ -60,25 +77,33 @@ function isGnuFind(findPath: string): Promise<boolean> {
     });
     child.on('error', () => {
       clearTimeout(timer);
-      resolve(false);
+      resolve(undefined);
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve(code === 0 && out.includes('GNU findutils'));
+      resolve(code === 0 && out.includes('GNU findutils') ? out : undefined);
     });
   });
 }
 
-/** The absolute path of GNU find on `PATH`, looked up once per process; undefined when there is none. */
-export function gnuFindPath(
+/** GNU find on `PATH`, looked up once per process; undefined when there is none. */
+export function gnuFindInfo(
   env: Record<string, string | undefined> = process.env,
-): Promise<string | undefined> {
+): Promise<GnuFind | undefined> {
   gnuFind ??= (async () => {
     if (process.platform === 'win32') return undefined;
     const found = findOnPath('find', env.PATH);
-    return found && (await isGnuFind(found)) ? found : undefined;
+    const version = found ? await gnuFindVersion(found) : undefined;
+    return found && version ? { path: found, files0From: versionHasFiles0From(version) } : undefined;
   })();
   return gnuFind;
+}
+
+/** The absolute path of GNU find on `PATH` (see {@link gnuFindInfo}); undefined when there is none. */
+export async function gnuFindPath(
+  env: Record<string, string | undefined> = process.env,
+): Promise<string | undefined> {
+  return (await gnuFindInfo(env))?.path;
 }
 
 /**
@@ -133,20 +158,64 @@ export function nameFilterOf(pattern: string): string | undefined {
   return last;
 }
 
-/** The arguments of find for a listing (exported for the benchmark, which runs the same command). */
-export function findListArgs(request: Pick<ListFilesRequest, 'pattern' | 'excludeDirs'>): string[] {
+/**
+ * The arguments of find for a listing (exported for the benchmark, which runs the same command).
+ * `'tree'` walks `.` and prints paths without it (`%P`); `'stdin'` reads NUL-separated starting
+ * points (root entries, or files listed by ripgrep) from stdin and prints them as given (`%p`).
+ */
+export function findListArgs(
+  request: Pick<ListFilesRequest, 'pattern' | 'excludeDirs'>,
+  start: 'tree' | 'stdin' = 'tree',
+): string[] {
   const prune: string[] = [];
   for (const d of request.excludeDirs) prune.push(...(prune.length ? ['-o'] : []), '-name', d);
   const name = nameFilterOf(request.pattern);
   return [
-    '.',
+    ...(start === 'tree' ? ['.'] : ['-files0-from', '-']),
     ...(prune.length ? ['(', ...prune, ')', '-prune', '-o'] : []),
     '-type',
     'f',
     ...(name ? ['-name', name] : []),
     '-printf',
-    '%T@/%P\\0',
+    start === 'tree' ? '%T@/%P\\0' : '%T@/%p\\0',
   ];
+}
+
+/** Most find processes one listing runs side by side. */
+const MAX_WALKERS = 4;
+
+/** Walkers for one listing: one per core, at most {@link MAX_WALKERS}. */
+export function walkerCount(): number {
+  return Math.max(1, Math.min(MAX_WALKERS, availableParallelism()));
+}
+
+/**
+ * The root's entries dealt round-robin into `count` groups of NUL-terminated names (directories and
+ * other entries dealt separately, so each group gets a share of the subtrees), for walkers that
+ * each take one group as their starting points. Names stay the bytes the directory holds (read as
+ * Buffers), so a name that is not UTF-8 reaches find unchanged. Only single names relative to the
+ * verified root are handed out: find looks each up inside the directory it runs in, without following
+ * a symbolic link, exactly as it does for the entries of `.`. Undefined when the root has fewer
+ * entries than `count` or cannot be read (one walker on `.` then).
+ */
+export function splitRootEntries(ioRoot: string, count: number): Buffer[] | undefined {
+  if (count < 2) return undefined;
+  let entries: { name: Buffer; isDirectory(): boolean }[];
+  try {
+    entries = readdirSync(ioRoot, { withFileTypes: true, encoding: 'buffer' }) as unknown as typeof entries;
+  } catch {
+    return undefined;
+  }
+  if (entries.length < count) return undefined;
+  const groups: Buffer[][] = Array.from({ length: count }, () => []);
+  const zero = Buffer.from([0]);
+  let dirs = 0;
+  let others = 0;
+  for (const entry of entries) {
+    const group = groups[entry.isDirectory() ? dirs++ % count : count - 1 - (others++ % count)] as Buffer[];
+    group.push(entry.name, zero);
+  }
+  return groups.map((g) => Buffer.concat(g));
 }
 
 /**
@@ -162,14 +231,17 @@ export function mtimeMsOf(field: string): number {
 }
 
 /**
- * Lists the files under the request's root that match its pattern, each with its mtime.
- * Callers check {@link findListablePattern} and {@link gnuFindPath} first.
- * @throws Error with find's diagnostic when find fails outright (exit > 1 and no record, so nothing
- *   was handed to `onFile`); exit 1 (an unreadable directory on the way) keeps what was listed.
- *   AbortError when `request.signal` aborts.
+ * Lists the files under the request's root that match its pattern, each with its mtime: one find
+ * walking `.`, or — when find reads starting points from stdin ({@link GnuFind.files0From}) and
+ * the machine has several cores — {@link walkerCount} finds side by side, each walking its share of
+ * the root's entries ({@link splitRootEntries}). Callers check {@link findListablePattern} and
+ * {@link gnuFindInfo} first.
+ * @throws Error with find's diagnostic when find fails outright (exit > 1 and no record from any
+ *   walker, so nothing was handed to `onFile`); exit 1 (an unreadable directory on the way) keeps
+ *   what was listed. AbortError when `request.signal` aborts.
  */
 export async function listFilesWithFind(
-  findPath: string,
+  find: GnuFind,
   request: ListFilesRequest,
   onFile: (relPath: string, mtimeMs: number) => boolean | undefined,
 ): Promise<SearchOutcome> {
@@ -177,31 +249,41 @@ export async function listFilesWithFind(
   const name = nameFilterOf(request.pattern);
   const matches =
     name !== undefined && request.pattern === `**/${name}` ? undefined : globMatcher(request.pattern, false);
+  const cwd = request.ioRoot ?? request.root;
+  const groups = find.files0From ? splitRootEntries(cwd, walkerCount()) : undefined;
   let sawOutput = false;
-  const run = await runRipgrep({
-    rgPath: findPath,
-    args: findListArgs(request),
-    cwd: request.ioRoot ?? request.root,
-    delimiter: '\0',
-    // Names are matched byte for byte (`-name`), whatever the user's locale.
-    extraEnv: { LC_ALL: 'C' },
-    signal: request.signal,
-    ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
-    onRecord: (record) => {
-      const slash = record.indexOf('/');
-      if (slash === -1) return true;
-      sawOutput = true;
-      const rel = record.slice(slash + 1);
-      if (matches && !matches(rel)) return true;
-      return onFile(rel, mtimeMsOf(record.slice(0, slash)));
-    },
-  });
-  if (run.exitCode !== null && run.exitCode > 1 && !sawOutput) {
-    throw new Error(`find failed (exit ${run.exitCode}): ${run.stderr || 'no diagnostic'}`);
+  let stop = false;
+  const walk = (group: Buffer | undefined) =>
+    runRipgrep({
+      rgPath: find.path,
+      args: findListArgs(request, group ? 'stdin' : 'tree'),
+      cwd,
+      delimiter: '\0',
+      // Names are matched byte for byte (`-name`), whatever the user's locale.
+      extraEnv: { LC_ALL: 'C' },
+      signal: request.signal,
+      ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
+      ...(group ? { onStdin: (stdin) => stdin.end(group) } : {}),
+      onRecord: (record) => {
+        if (stop) return false;
+        const slash = record.indexOf('/');
+        if (slash === -1) return true;
+        sawOutput = true;
+        const rel = record.slice(slash + 1);
+        if (matches && !matches(rel)) return true;
+        if (onFile(rel, mtimeMsOf(record.slice(0, slash))) === false) stop = true;
+        return !stop;
+      },
+    });
+  const runs = await Promise.all(groups ? groups.filter((g) => g.length > 0).map(walk) : [walk(undefined)]);
+  const failed = runs.find((run) => run.exitCode !== null && run.exitCode > 1);
+  if (failed && !sawOutput) {
+    throw new Error(`find failed (exit ${failed.exitCode}): ${failed.stderr || 'no diagnostic'}`);
   }
+  const timedOut = runs.some((run) => run.timedOut);
   return {
-    complete: !run.stopped && !run.timedOut,
-    timedOut: run.timedOut,
-    engine: `find ${findPath}`,
+    complete: !stop && !timedOut && !runs.some((run) => run.stopped),
+    timedOut,
+    engine: `find ${find.path}${runs.length > 1 ? ` (${runs.length} walkers)` : ''}`,
   };
 }

@@ -13,7 +13,7 @@
  * nothing searched) is reported as `noFilesSearched`, which callers treat as no matches.
  */
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { AbortError } from '../../core/index.js';
 
@@ -29,6 +29,8 @@ export interface RipgrepRunResult {
   timedOut: boolean;
   /** True when ripgrep reported that no file was searched (every file filtered out, or an empty tree). */
   noFilesSearched: boolean;
+  /** Bytes the process wrote to stdout. */
+  stdoutBytes: number;
 }
 
 export interface RipgrepRunOptions {
@@ -48,6 +50,17 @@ export interface RipgrepRunOptions {
   stdinFd?: number;
   /** Variables set on top of this process's environment (e.g. `LC_ALL` for another binary run this way). */
   extraEnv?: Readonly<Record<string, string>>;
+  /**
+   * Gives the process a stdin pipe and hands it over right after the spawn (synchronously, before
+   * `runRipgrep` returns); the caller writes and ends it. Write errors (the process ended first) are
+   * swallowed. Not combinable with `stdinFd`.
+   */
+  onStdin?(stdin: Writable): void;
+  /**
+   * Streams stdout unchanged into this writable (backpressure honoured; ended with stdout) instead
+   * of splitting it into records: `onRecord` is not called.
+   */
+  pipeTo?: Writable;
 }
 
 const STDERR_KEEP_BYTES = 8 * 1024;
@@ -65,9 +78,14 @@ export function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepRunResult
     const child = spawn(options.rgPath, [...options.args], {
       cwd: options.cwd,
       env,
-      stdio: [options.stdinFd ?? 'ignore', 'pipe', 'pipe'],
+      stdio: [options.onStdin ? 'pipe' : (options.stdinFd ?? 'ignore'), 'pipe', 'pipe'],
       windowsHide: true,
-    }) as ChildProcessByStdio<null, Readable, Readable>;
+    }) as unknown as ChildProcessByStdio<Writable | null, Readable, Readable>;
+    if (options.onStdin && child.stdin) {
+      child.stdin.on('error', () => {});
+      options.onStdin(child.stdin);
+    }
+    let stdoutBytes = 0;
     const decoder = new StringDecoder('utf8');
     let pending = '';
     let stopped = false;
@@ -101,16 +119,25 @@ export function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepRunResult
       }
     };
 
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (stopped || aborted || timedOut) return;
-      const text = pending + decoder.write(chunk);
-      const records = text.split(delimiter);
-      pending = records.pop() as string;
-      for (const record of records) {
-        emit(record);
-        if (stopped || aborted) return;
-      }
-    });
+    if (options.pipeTo) {
+      const sink = options.pipeTo;
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdoutBytes += chunk.length;
+      });
+      child.stdout.pipe(sink);
+    } else {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdoutBytes += chunk.length;
+        if (stopped || aborted || timedOut) return;
+        const text = pending + decoder.write(chunk);
+        const records = text.split(delimiter);
+        pending = records.pop() as string;
+        for (const record of records) {
+          emit(record);
+          if (stopped || aborted) return;
+        }
+      });
+    }
     child.stderr.on('data', (chunk: Buffer) => {
       if (stderrBytes >= STDERR_KEEP_BYTES) return;
       stderrChunks.push(chunk.subarray(0, STDERR_KEEP_BYTES - stderrBytes));
@@ -130,7 +157,7 @@ export function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepRunResult
         reject(error);
         return;
       }
-      const rest = pending + decoder.end();
+      const rest = options.pipeTo ? '' : pending + decoder.end();
       if (rest.length > 0 && !stopped && !timedOut) emit(rest);
       pending = '';
       const stderr = Buffer.concat(stderrChunks).toString('utf8').trim();
@@ -140,6 +167,7 @@ export function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepRunResult
         stopped,
         timedOut,
         noFilesSearched: exitCode === 2 && stderr.includes(NO_FILES_SEARCHED),
+        stdoutBytes,
       });
     };
     child.on('error', (error) => finish(error, null));

@@ -17,7 +17,8 @@
 import { closeSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { AbortError, ToolExecutionError, ToolInputError } from '../../core/index.js';
-import { findListablePattern, gnuFindPath, listFilesWithFind, rootSuitsFind } from './find-listing.js';
+import { findListablePattern, gnuFindInfo, listFilesWithFind, rootSuitsFind } from './find-listing.js';
+import { listFilesWithRipgrepAndFind } from './find-stat.js';
 import { globMatcher, listFilesWithJavaScript, searchWithJavaScript } from './js-search.js';
 import { compareRipgrepPaths } from './path-order.js';
 import type { SearchEngine } from './resolve-ripgrep.js';
@@ -81,31 +82,48 @@ export function ripgrepListArgs(request: Omit<ListFilesRequest, 'onFile' | 'sign
  * ignore rules, case-sensitively, for a pattern both read alike and a root that is not one huge
  * directory, GNU find lists with each file's mtime
  * (find-listing.ts). Otherwise, without ignore rules the pattern goes to ripgrep as an anchored
- * `--glob` (fast filtering in the walker). With ignore rules
+ * `--glob` (fast filtering in the walker); with `wantMtime` and a find that reads names from stdin,
+ * ripgrep's output goes straight to find, which stats each listed file (find-stat.ts), else the
+ * caller stats them. With ignore rules
  * it cannot: an including `--glob` overrides .gitignore for files (ripgrep's override semantics), so
  * ripgrep lists the non-ignored files and the pattern is matched here.
  */
 export async function listFiles(engine: SearchEngine, request: ListFilesRequest): Promise<SearchOutcome> {
   if (engine.kind === 'javascript') return listFilesWithJavaScript(request);
+  const find = request.wantMtime ? await gnuFindInfo() : undefined;
   if (
-    request.wantMtime &&
+    find &&
     !request.respectIgnore &&
     !request.caseInsensitive &&
     findListablePattern(request.pattern) &&
     rootSuitsFind(request.ioRoot ?? request.root)
   ) {
-    const findPath = await gnuFindPath();
-    if (findPath) {
-      try {
-        return await listFilesWithFind(findPath, request, request.onFile);
-      } catch (error) {
-        // find failed before listing anything: ripgrep lists instead (the caller stats the files).
-        if (error instanceof AbortError) throw error;
-      }
+    try {
+      return await listFilesWithFind(find, request, request.onFile);
+    } catch (error) {
+      // find failed before listing anything: ripgrep lists instead.
+      if (error instanceof AbortError) throw error;
     }
   }
-  const filter = request.respectIgnore ? globMatcher(request.pattern, request.caseInsensitive) : undefined;
   const args = ripgrepListArgs(request);
+  if (find?.files0From && !request.respectIgnore) {
+    // ripgrep lists, find stats what it lists (find-stat.ts).
+    const piped = await listFilesWithRipgrepAndFind(
+      engine.rgPath,
+      [...args.slice(0, -2), '--null', '--', '.'],
+      find,
+      request,
+      request.onFile,
+    );
+    checkExit(piped.ripgrep, piped.ripgrep.stdoutBytes > 0, 'glob');
+    const timedOut = piped.find.timedOut || piped.ripgrep.timedOut;
+    return {
+      complete: !piped.stopped && !timedOut && !piped.find.stopped,
+      timedOut,
+      engine: `ripgrep ${engine.rgPath} with find ${find.path}`,
+    };
+  }
+  const filter = request.respectIgnore ? globMatcher(request.pattern, request.caseInsensitive) : undefined;
   let sawOutput = false;
   const run = await runRipgrep({
     rgPath: engine.rgPath,
