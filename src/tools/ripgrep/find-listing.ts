@@ -12,10 +12,12 @@
  * does: nothing is resolved by name from outside the checked directory.
  *
  * Sequence: find GNU find once per process (`find --version` says "GNU findutils"; BSD and busybox
- * find lack `-printf`) → run `find . ( -name <vcs> -o … ) -prune -o -type f [-name <last segment>]
- * -printf '%T@/%P\0'` with cwd = the verified root → split each record at its first `/` into the
- * mtime and the relative path → keep the paths the pattern matches (globMatcher: ripgrep's `--glob`
- * semantics) → `onFile(rel, mtimeMs)`.
+ * find lack `-printf`; 4.9 and later read starting points from stdin) → run `find . ( -name <vcs>
+ * -o … ) -prune -o -type f [-name <last segment>] -printf '%T@/%P\0'` with cwd = the verified
+ * root, or, with several cores and a find ≥ 4.9, one such find per core, each given its share of
+ * the root's entries on stdin (`-files0-from -`, printing `%p`) → split each record at its first
+ * `/` into the mtime and the relative path → keep the paths the pattern matches (globMatcher:
+ * ripgrep's `--glob` semantics) → `onFile(rel, mtimeMs)`.
  *
  * Same files as `rg --files --no-ignore --hidden` with the same globs: regular files only (no
  * symbolic links, FIFOs, sockets), hidden files included, symbolic links never followed, VCS
