@@ -16,7 +16,11 @@ import {
   mtimeMsOf,
   nameFilterOf,
   rootSuitsFind,
+  type GnuFind,
+  gnuFindInfo,
+  listFilesWithFind,
   splitRootEntries,
+  versionHasFiles0From,
   walkerCount,
 } from './find-listing.js';
 import {
@@ -32,6 +36,7 @@ let dir: string;
 let tree: string;
 let odd: string;
 let rg: SearchEngine;
+let find: GnuFind;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'gantry-find-listing-'));
@@ -61,6 +66,7 @@ beforeAll(async () => {
   await symlink('a', path.join(odd, 'dirlink'));
   execFileSync('mkfifo', [path.join(odd, 'fifo.ts')]);
   rg = await resolveSearchEngine({ engine: 'ripgrep' });
+  find = (await gnuFindInfo()) as GnuFind;
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -81,6 +87,30 @@ async function list(
       return true;
     },
   });
+  return { files, engine: outcome.engine };
+}
+
+/** Lists through find with `walkers` finds side by side. */
+async function walk(root: string, pattern: string, walkers: number) {
+  const files = new Map<string, number>();
+  const request = {
+    root,
+    pattern,
+    caseInsensitive: false,
+    respectIgnore: false,
+    excludeDirs: VCS_DIRECTORIES,
+    signal: new AbortController().signal,
+    onFile: () => true,
+  };
+  const outcome = await listFilesWithFind(
+    find,
+    request,
+    (rel, mtimeMs) => {
+      files.set(rel, mtimeMs);
+      return true;
+    },
+    walkers,
+  );
   return { files, engine: outcome.engine };
 }
 
@@ -265,15 +295,23 @@ describe('walkers side by side', () => {
     mkdirSync(path.join(bytes, 'sub'), { recursive: true });
     writeFileSync(Buffer.concat([Buffer.from(`${bytes}/`), Buffer.from([0x62, 0xff, 0x2e, 0x74, 0x73])]), '');
     for (const n of ['a.ts', 'sub/b.ts', 'sub/c.md']) writeFileSync(path.join(bytes, n), n);
-    const viaFind = await list(bytes, { pattern: '**/*.ts', wantMtime: true });
+    const viaFind = await walk(bytes, '**/*.ts', 2);
     const viaRipgrep = await list(bytes, { pattern: '**/*.ts' });
     expect([...viaFind.files.keys()].sort()).toEqual([...viaRipgrep.files.keys()].sort());
     expect(viaFind.files.size).toBe(3);
-    if (walkerCount() > 1) expect(viaFind.engine).toMatch(/^find \S+ \(\d walkers\)$/);
-    const whole = await list(tree, { pattern: '**/*', wantMtime: true });
-    expect([...whole.files.keys()].sort()).toEqual(
-      [...(await list(tree, { pattern: '**/*' })).files.keys()].sort(),
-    );
+    expect(viaFind.engine).toBe(`find ${find.path} (2 walkers)`);
+    const everything = [...(await list(tree, { pattern: '**/*' })).files.keys()].sort();
+    for (const walkers of [1, 2, 3]) {
+      const whole = await walk(tree, '**/*', walkers);
+      expect([...whole.files.keys()].sort(), `${walkers} walkers`).toEqual(everything);
+    }
+  });
+
+  it('walkerCount: one per core up to four, one on a machine already busy', () => {
+    expect(walkerCount(2, 0.5)).toBe(2);
+    expect(walkerCount(16, 1)).toBe(4);
+    expect(walkerCount(1, 0)).toBe(1);
+    expect(walkerCount(2, 2.5), 'load at or above the cores').toBe(1);
   });
 
   it('a root entry swapped between a directory and a link to outside is never walked through the link', async () => {
@@ -293,8 +331,8 @@ describe('walkers side by side', () => {
       let leaked = 0;
       let walked = 0;
       for (let i = 0; i < 60; i++) {
-        const { files, engine } = await list(swapRoot, { pattern: '**/*.txt', wantMtime: true });
-        expect(engine).toMatch(/^find /);
+        const { files, engine } = await walk(swapRoot, '**/*.txt', 2);
+        expect(engine).toMatch(/\(2 walkers\)$/);
         walked += files.size;
         if ([...files.keys()].some((f) => f.includes('only-outside'))) leaked++;
       }
@@ -304,5 +342,36 @@ describe('walkers side by side', () => {
       swapper.kill('SIGKILL');
       await new Promise((resolve) => swapper.once('exit', resolve));
     }
+  });
+});
+
+describe('versionHasFiles0From', () => {
+  it.each([
+    ['find (GNU findutils) 4.9.0', true, 'the first release with -files0-from'],
+    ['find (GNU findutils) 4.10.0', true, 'a later minor'],
+    ['find (GNU findutils) 5.0', true, 'a later major'],
+    ['find (GNU findutils) 4.8.0', false, 'Debian bullseye: no -files0-from'],
+    ['find (GNU findutils) 4.6.0.225-235f', false, 'an old release'],
+    ['BusyBox v1.36.1', false, 'not GNU find'],
+  ])('%s → %s (%s)', (text, expected, _why) => {
+    expect(versionHasFiles0From(text)).toBe(expected);
+  });
+
+  it('a find without -files0-from walks `.` with one find', async () => {
+    const one = await listFilesWithFind(
+      { ...find, files0From: false },
+      {
+        root: tree,
+        pattern: '**/*',
+        caseInsensitive: false,
+        respectIgnore: false,
+        excludeDirs: VCS_DIRECTORIES,
+        signal: new AbortController().signal,
+        onFile: () => true,
+      },
+      () => true,
+      2,
+    );
+    expect(one.engine).toBe(`find ${find.path}`);
   });
 });

@@ -27,7 +27,7 @@
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { findOnPath } from './resolve-ripgrep.js';
 import { globMatcher } from './js-search.js';
 import { runRipgrep } from './run-ripgrep.js';
@@ -186,9 +186,15 @@ export function findListArgs(
 /** Most find processes one listing runs side by side. */
 const MAX_WALKERS = 4;
 
-/** Walkers for one listing: one per core, at most {@link MAX_WALKERS}. */
-export function walkerCount(): number {
-  return Math.max(1, Math.min(MAX_WALKERS, availableParallelism()));
+/**
+ * Walkers for one listing: one per core, at most {@link MAX_WALKERS}; one while the machine is
+ * already busy (a one-minute load average at or above the core count), where walkers side by side
+ * only add process starts (each `spawn` forks this process, milliseconds for a large one). The
+ * listing is the same whatever the count; only its speed differs.
+ */
+export function walkerCount(cores = availableParallelism(), load = loadavg()[0] ?? 0): number {
+  if (load >= cores) return 1;
+  return Math.max(1, Math.min(MAX_WALKERS, cores));
 }
 
 /**
@@ -237,7 +243,7 @@ export function mtimeMsOf(field: string): number {
  * walking `.`, or — when find reads starting points from stdin ({@link GnuFind.files0From}) and
  * the machine has several cores — {@link walkerCount} finds side by side, each walking its share of
  * the root's entries ({@link splitRootEntries}). Callers check {@link findListablePattern} and
- * {@link gnuFindInfo} first.
+ * {@link gnuFindInfo} first. `walkers` is the number of finds to run (default {@link walkerCount}).
  * @throws Error with find's diagnostic when find fails outright (exit > 1 and no record from any
  *   walker, so nothing was handed to `onFile`); exit 1 (an unreadable directory on the way) keeps
  *   what was listed. AbortError when `request.signal` aborts.
@@ -246,13 +252,14 @@ export async function listFilesWithFind(
   find: GnuFind,
   request: ListFilesRequest,
   onFile: (relPath: string, mtimeMs: number) => boolean | undefined,
+  walkers: number = walkerCount(),
 ): Promise<SearchOutcome> {
   // `**/<name>` is decided by find's own `-name <name>` test: no second match needed.
   const name = nameFilterOf(request.pattern);
   const matches =
     name !== undefined && request.pattern === `**/${name}` ? undefined : globMatcher(request.pattern, false);
   const cwd = request.ioRoot ?? request.root;
-  const groups = find.files0From ? splitRootEntries(cwd, walkerCount()) : undefined;
+  const groups = find.files0From ? splitRootEntries(cwd, walkers) : undefined;
   let sawOutput = false;
   let stop = false;
   const walk = (group: Buffer | undefined) =>
