@@ -2,9 +2,10 @@
  * `Glob {pattern, path?}`: file names matching a glob, sorted by modification time (the Claude Code tools reference).
  *
  * Sequence: plan (glob-pattern.ts: the pattern's static directory prefix joins the root) → resolve the
- * root (`~`, cwd-relative, symlinks) → list files with their mtimes on GNU find (docs/dependencies.md
- * "GNU find"), or on ripgrep (`--files --glob=/<pattern>`) or the JavaScript fallback and stat each
- * match inside the verified root → keep the first 100 by mtime (bounded memory) → paths for
+ * root (`~`, cwd-relative, symlinks) → list files with their mtimes on GNU find walking the tree
+ * (several walkers side by side), or on ripgrep (`--files --glob=/<pattern>`) with find stat-ing what
+ * it lists (docs/dependencies.md "GNU find"), or, without such a find, ripgrep or the JavaScript
+ * fallback and a stat of each match inside the verified root → keep the first 100 by mtime (bounded memory) → paths for
  * the model, relative to the cwd → `{filenames, durationMs, numFiles, truncated}` (observed Claude Code transcripts).
  *
  * Observable behaviour (the Claude Code tools reference; transcripts of Claude Code 2.1.38): dot-files included; .gitignore
