@@ -25,6 +25,13 @@ import type { CopyMode } from './copy-mode.js';
 
 export type { CopyMode };
 
+/**
+ * The `children` of every leaf: one shared, frozen empty array (most nodes are leaves; one array
+ * fewer per leaf). Frozen, so a caller that tried to add a child to a leaf would throw instead of
+ * corrupting every other leaf.
+ */
+const NO_CHILDREN = Object.freeze([]) as unknown as SyntaxNode[];
+
 export interface CopiedTree {
   root: SyntaxNode;
   hasError: boolean;
@@ -112,10 +119,13 @@ export function createTreeCopier(language: TsLanguage, moduleObject: Record<stri
         field: fields[r.fieldId()] ?? null,
         start,
         end,
-        children: [],
+        children: NO_CHILDREN,
         parent,
       };
-      if (parent) parent.children.push(node);
+      if (parent) {
+        if (parent.children === NO_CHILDREN) parent.children = [node];
+        else parent.children.push(node);
+      }
       return node;
     };
     const root = make(null);
@@ -190,10 +200,13 @@ export function createTreeCopier(language: TsLanguage, moduleObject: Record<stri
         field: fields[fieldIdOf(t)] ?? null,
         start,
         end,
-        children: [],
+        children: NO_CHILDREN,
         parent,
       };
-      if (parent) parent.children.push(node);
+      if (parent) {
+        if (parent.children === NO_CHILDREN) parent.children = [node];
+        else parent.children.push(node);
+      }
       return node;
     };
     const root = make(null);
