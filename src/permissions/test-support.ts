@@ -2,6 +2,7 @@
  * Builders for permission tests: hand-made call descriptions and requests in the corpus world
  * (project `/home/user/project`, home `/home/user`). Only tests import this file.
  */
+import { describe, expect, it } from 'vitest';
 import { type Effect, knownEffect, unknownEffect } from '../core/effects.js';
 import { mapPathResolver } from '../core/paths.js';
 import { buildPermissionRequest } from '../core/permission-request.js';
@@ -168,4 +169,48 @@ export function fileToolCall(tool: string, input: Readonly<Record<string, unknow
     readOnly: kind === 'read',
     summary: `${tool} ${p}`,
   };
+}
+
+/** One row of a pipeline decision table: a call, the settings around it, and the decision it gets. */
+export interface PipelineRow {
+  why: string;
+  /** Tool name; `Bash` when absent. */
+  tool?: string;
+  call: CallDescription;
+  rules?: Partial<Omit<InlineSettings, 'projectRoot' | 'home'>>;
+  mode?: PermissionMode;
+  links?: Record<string, string>;
+  toolResult?: ToolPermissionResult;
+  isReadOnly?: boolean;
+  isMcp?: boolean;
+  input?: Record<string, unknown>;
+  expected: 'allow' | 'ask' | 'deny';
+  /** The decision reason's `type` (`rule`, `check`, `mode`, ...). */
+  reason: string;
+  /** The pipeline step that decided, when the row pins it. */
+  step?: string;
+}
+
+/** A path under the corpus project. */
+export const projectPath = (rel: string): string => `${PROJECT}/${rel}`;
+
+/** Runs a decision table as `pipeline decisions > <why>`, one test per row. */
+export function runPipelineRows(rows: readonly PipelineRow[]): void {
+  describe('pipeline decisions', () => {
+    it.each(rows.map((r) => [r.why, r] as const))('%s', (_why, r) => {
+      const engine = engineWith(r.rules ?? {}, r.links ?? {});
+      const req = request(r.tool ?? 'Bash', r.call, {
+        mode: r.mode ?? 'default',
+        ...(r.toolResult ? { toolResult: r.toolResult } : {}),
+        ...(r.isReadOnly !== undefined ? { isReadOnly: r.isReadOnly } : {}),
+        ...(r.isMcp !== undefined ? { isMcp: r.isMcp } : {}),
+        ...(r.input ? { input: r.input } : {}),
+      });
+      const d = engine.decideSync(req);
+      expect(d.decision.behavior, d.decision.reason.message).toBe(r.expected);
+      expect(d.decision.reason.type, d.decision.reason.message).toBe(r.reason);
+      if (r.step) expect(d.step).toBe(r.step);
+      expect(d.decision.reason.message.length).toBeGreaterThan(10);
+    });
+  });
 }
