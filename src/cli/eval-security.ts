@@ -17,13 +17,13 @@ import { type CaseResult, evaluateCase, parseCases, summarise } from '../permiss
 import { loadCorpusDescribers } from './shared/corpus-describers.js';
 
 /** ../shared/data/security/cases.jsonl next to the repository (or under GANTRY_SHARED_DIR). */
-function defaultCasesFile(): string | undefined {
+function defaultCasesFile(): { file: string; found: boolean } {
   const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-  const f = path.join(
+  const file = path.join(
     process.env.GANTRY_SHARED_DIR ?? path.resolve(repo, '../shared'),
     'data/security/cases.jsonl',
   );
-  return existsSync(f) ? f : undefined;
+  return { file, found: existsSync(file) };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -41,11 +41,13 @@ async function main(argv: string[]): Promise<number> {
   }
   if (files.length === 0) {
     const f = defaultCasesFile();
-    if (!f) {
-      console.error('no cases file given and ../shared/data/security/cases.jsonl not found');
+    if (!f.found) {
+      console.error(
+        `no cases file given, and the default ${f.file} does not exist: pass a cases file, or set GANTRY_SHARED_DIR to the folder that holds data/security/cases.jsonl`,
+      );
       return 2;
     }
-    files.push(f);
+    files.push(f.file);
   }
   const describers = await loadCorpusDescribers();
   const results: CaseResult[] = [];
