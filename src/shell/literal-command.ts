@@ -5,7 +5,8 @@
  *
  * Admitted: one simple command of 1–64 plain words separated by single spaces, at most
  * `LITERAL_MAX_CHARS` characters, no leading or trailing whitespace, every character one of
- * `A–Z a–z 0–9 _ - . / , : @ % +`, and a first word that tree-sitter-bash does not read as a
+ * `A–Z a–z 0–9 _ - . /`, in arguments also `, : +` (not `%` or `@` anywhere, and not those three in the
+ * first word: tree-sitter-bash reads a line starting `a%b` or `b@:`, or an argument `-0@X`, as an error), and a first word that tree-sitter-bash does not read as a
  * keyword or a declaration (`if`, `for`, `export`, `local`, `unset` …). Nothing else: no quotes, `$`,
  * backslash, globs, braces, `~`, `#`, `=`, `!`, redirections, operators, tabs or newlines.
  *
@@ -21,7 +22,7 @@ import type { ParsedBash, SyntaxNode } from './parser.js';
 export const LITERAL_MAX_CHARS = 1024;
 
 const MAX_WORDS = 64;
-const LITERAL_LINE = /^[A-Za-z0-9_\-./,:@%+]+(?: [A-Za-z0-9_\-./,:@%+]+)*$/;
+const LITERAL_LINE = /^[A-Za-z0-9_\-./]+(?: [A-Za-z0-9_\-./,:+]+)*$/;
 const NUMBER = /^-?(?:0x)?[0-9]+$/;
 
 /**
