@@ -10,7 +10,16 @@ import { setLiteralGate } from './literal-command.js';
 import { isShellParserReady } from './parser.js';
 
 const world = { cwd: '/nonexistent-gantry-literal/project', home: '/nonexistent-gantry-literal/home' };
-const LITERAL = ['git status', 'ls -la src', 'rm -rf /', 'sh -c ls', 'eval ls -la', 'xargs rm', 'git log -3', 'curl http://x'];
+const LITERAL = [
+  'git status',
+  'ls -la src',
+  'rm -rf /',
+  'sh -c ls',
+  'eval ls -la',
+  'xargs rm',
+  'git log -3',
+  'curl http://x',
+];
 
 describe('a cold process', () => {
   it('analyses literal lines without loading the grammar, then a non-literal line loads it; results match the full parser', async () => {

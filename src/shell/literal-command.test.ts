@@ -9,7 +9,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedFile } from '../testing/shared-data.js';
 import { analyzeCommand } from './analyze.js';
 import { describeAnalysis } from './index.js';
-import { isLiteralCommand, LITERAL_MAX_CHARS, literalCommandTree, setLiteralGate } from './literal-command.js';
+import {
+  isLiteralCommand,
+  LITERAL_MAX_CHARS,
+  literalCommandTree,
+  setLiteralGate,
+} from './literal-command.js';
 import { initShellParser, type ParsedBash, parseBash, type SyntaxNode } from './parser.js';
 
 const tldr = sharedFile('data/real/tldr-commands.jsonl');
@@ -41,7 +46,32 @@ function random(seed: number): () => number {
 }
 
 const ALPHABET = 'abcXYZ019_-./,:@+%';
-const SPECIAL_WORDS = ['0', '-1', '08', '0x12', '0x1f', '1.5', '-0x5', '--1', '0x', 'do', 'time', 'git', 'sh', '-c', 'eval', 'xargs', 'find', '-exec', 'rm', '-rf', '/', 'env', 'sudo', 'ls'];
+const SPECIAL_WORDS = [
+  '0',
+  '-1',
+  '08',
+  '0x12',
+  '0x1f',
+  '1.5',
+  '-0x5',
+  '--1',
+  '0x',
+  'do',
+  'time',
+  'git',
+  'sh',
+  '-c',
+  'eval',
+  'xargs',
+  'find',
+  '-exec',
+  'rm',
+  '-rf',
+  '/',
+  'env',
+  'sudo',
+  'ls',
+];
 
 function generatedLines(count: number): string[] {
   const next = random(20261201);
@@ -65,9 +95,23 @@ function generatedLines(count: number): string[] {
 
 /** A tree as comparable data (parents dropped: they follow from the nesting). */
 function plain(n: SyntaxNode): unknown {
-  return { type: n.type, named: n.named, missing: n.missing, field: n.field, start: n.start, end: n.end, children: n.children.map(plain) };
+  return {
+    type: n.type,
+    named: n.named,
+    missing: n.missing,
+    field: n.field,
+    start: n.start,
+    end: n.end,
+    children: n.children.map(plain),
+  };
 }
-const view = (p: ParsedBash) => ({ source: p.source, hasError: p.hasError, nodeCount: p.nodeCount, cut: p.cut, root: plain(p.root) });
+const view = (p: ParsedBash) => ({
+  source: p.source,
+  hasError: p.hasError,
+  nodeCount: p.nodeCount,
+  cut: p.cut,
+  root: plain(p.root),
+});
 
 function treeSitter(source: string): ParsedBash {
   const was = setLiteralGate(false);
@@ -99,26 +143,43 @@ describe('the literal gate gives exactly the tree tree-sitter gives', () => {
     expect(admitted).toBeGreaterThan(2000); // about 2500 of 6000
   });
 
-  it.skipIf(!tldr && !agent)('for every admitted line of the shared corpora, with the same analysis and description', () => {
-    const lines = [...new Set(corpusCommands())].filter(isLiteralCommand);
-    expect(lines.length).toBeGreaterThan(500);
-    for (const line of lines) {
-      expect(view(literalCommandTree(line) as ParsedBash), line).toEqual(view(treeSitter(line)));
-      const gated = analyzeCommand(line, world);
-      const was = setLiteralGate(false);
-      let full;
-      try {
-        full = analyzeCommand(line, world);
-      } finally {
-        setLiteralGate(was);
+  it.skipIf(!tldr && !agent)(
+    'for every admitted line of the shared corpora, with the same analysis and description',
+    () => {
+      const lines = [...new Set(corpusCommands())].filter(isLiteralCommand);
+      expect(lines.length).toBeGreaterThan(500);
+      for (const line of lines) {
+        expect(view(literalCommandTree(line) as ParsedBash), line).toEqual(view(treeSitter(line)));
+        const gated = analyzeCommand(line, world);
+        const was = setLiteralGate(false);
+        let full;
+        try {
+          full = analyzeCommand(line, world);
+        } finally {
+          setLiteralGate(was);
+        }
+        expect(gated, line).toEqual(full);
+        expect(describeAnalysis(gated), line).toEqual(describeAnalysis(full));
       }
-      expect(gated, line).toEqual(full);
-      expect(describeAnalysis(gated), line).toEqual(describeAnalysis(full));
-    }
-  });
+    },
+  );
 
   it('and the same analysis for generated lines that launch other programs', () => {
-    for (const line of ['sh -c ls', 'bash -c git', 'eval ls -la', 'xargs rm -rf', 'find . -exec rm', 'sudo rm -rf /', 'env ls', 'timeout 5 ls', 'ssh host ls', 'git -C /tmp status', 'rm -rf /', 'curl http://x', 'ls -la 2']) {
+    for (const line of [
+      'sh -c ls',
+      'bash -c git',
+      'eval ls -la',
+      'xargs rm -rf',
+      'find . -exec rm',
+      'sudo rm -rf /',
+      'env ls',
+      'timeout 5 ls',
+      'ssh host ls',
+      'git -C /tmp status',
+      'rm -rf /',
+      'curl http://x',
+      'ls -la 2',
+    ]) {
       expect(isLiteralCommand(line), line).toBe(true);
       const gated = analyzeCommand(line, world);
       const was = setLiteralGate(false);
@@ -135,7 +196,8 @@ describe('the literal gate refuses', () => {
   it('every line holding a character outside its set, wherever it stands', () => {
     const allowed = new Set('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./,:+ ');
     const others: string[] = [];
-    for (let c = 0; c < 0x250; c++) if (!allowed.has(String.fromCharCode(c))) others.push(String.fromCharCode(c));
+    for (let c = 0; c < 0x250; c++)
+      if (!allowed.has(String.fromCharCode(c))) others.push(String.fromCharCode(c));
     others.push('\u2028', '\u00a0', '\ufeff', '\ud83d\ude00', '\ud800');
     for (const ch of others)
       for (const line of [`${ch}ls`, `ls${ch}`, `ls ${ch}`, `ls -l${ch}a`, `l${ch}s x`, ch])

@@ -94,7 +94,13 @@ export function admitsLiteral(source: string): boolean {
  */
 export function literalCommandTree(source: string): ParsedBash | undefined {
   if (!admitsLiteral(source)) return undefined;
-  const node = (type: string, field: string | null, start: number, end: number, parent: SyntaxNode | null) => {
+  const node = (
+    type: string,
+    field: string | null,
+    start: number,
+    end: number,
+    parent: SyntaxNode | null,
+  ) => {
     const n: SyntaxNode = { type, named: true, missing: false, field, start, end, children: [], parent };
     parent?.children.push(n);
     return n;
