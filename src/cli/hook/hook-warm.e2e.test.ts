@@ -21,7 +21,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../testing/shared-data.js';
 import { socketPathFor } from './hook-client.js';
-import { BUNDLE, home, hook, pre, project, useHookHome } from './hook-e2e-fixture.js';
+import { BUNDLE, home, hook, pre, project, useHookHome } from './test-fixtures/hook-e2e.js';
 
 useHookHome();
 

@@ -16,7 +16,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { home, hook, pre, project, useHookHome } from './hook-e2e-fixture.js';
+import { home, hook, pre, project, useHookHome } from './test-fixtures/hook-e2e.js';
 
 useHookHome();
 

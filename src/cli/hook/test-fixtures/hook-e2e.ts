@@ -1,6 +1,6 @@
 /**
- * Shared set-up of the `gantry hook` end-to-end tests (hook.e2e.test.ts: decisions in-process;
- * hook-warm.e2e.test.ts: the resident server): a scratch home with a trusted project whose settings
+ * Shared set-up of the `gantry hook` end-to-end tests (../hook.e2e.test.ts: decisions in-process;
+ * ../hook-warm.e2e.test.ts: the resident server): a scratch home with a trusted project whose settings
  * deny `git push` and allow `npm test`, and `hook(payload)`, which runs `bin/gantry.js hook` as
  * Claude Code does (hook JSON on stdin, decision JSON on stdout, the exit code).
  */
@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { REPO_ROOT } from '../../testing/shared-data.js';
+import { REPO_ROOT } from '../../../testing/shared-data.js';
 
 export const BUNDLE = path.join(REPO_ROOT, 'dist', 'fast', 'gantry-hook.mjs');
 
