@@ -9,12 +9,14 @@
 // - `gantry check`: the client dist/fast/gantry-check-client.cjs, or the in-process check
 //   (dist/fast/gantry-check-local.cjs, no command-line parser, run with V8's code cache by
 //   dist/fast/gantry-code-cache.cjs) when no server answers;
-// - everything else: dist/fast/gantry.mjs.
+// - everything else: dist/fast/gantry-cli.cjs, one CommonJS file run with V8's code cache (a cache
+//   per V8 flag set: `-p` and `check` run Liftoff-only), which imports ES-module-only packages
+//   through this file's own `import()` (src/core/import-esm.ts).
 // Run from a git checkout (a src/ folder and .git beside bin/), dist/ is first compared with the
 // sources (dist/.build-stamp.json, scripts/build-inputs.cjs) and rebuilt when they changed, so an
 // edit is never run stale. An installed package has no src/ and skips the comparison.
 // Only `node:fs` and `node:path` at the top (`node:child_process` is loaded only to rebuild,
-// `node:url` only to import an ES module). What a command throws is left unhandled, so Node reports
+// `node:v8` only to set flags). What a command throws is left unhandled, so Node reports
 // it and exits with code 1 — except for `gantry hook`: hosts treat a hook's exit 1 as a
 // non-blocking error and run the call anyway, so a hook that cannot run (a missing bundle, a throw
 // before the guard answers) blocks the call with exit 2 and the reason on stderr (the hooks
@@ -70,9 +72,21 @@ function built(name) {
   }
   return file;
 }
-/** Imports the built ES module `name`. */
-function load(name) {
-  return import(require('node:url').pathToFileURL(built(name)).href);
+/**
+ * The command line (src/cli/cli-entry.ts) from its CommonJS bundle, with V8's code cache; the cache
+ * is written at exit when there was none (the functions the run compiled are then in it too).
+ */
+function runCommandLine() {
+  const argv = process.argv;
+  const liftoff = command === 'check' || argv.includes('-p') || argv.includes('--print');
+  // the flags -p and check set anyway (src/cli/print/cli.ts, check-entry.ts), set before the compile
+  if (liftoff) require('node:v8').setFlagsFromString('--liftoff-only');
+  globalThis[Symbol.for('gantry.importEsm')] = (specifier) => import(specifier);
+  const bundle = require(built('gantry-code-cache.cjs')).requireWithCodeCache(built('gantry-cli.cjs'), {
+    variant: liftoff ? 'liftoff' : 'default',
+  });
+  process.once('exit', () => bundle.saveCache());
+  return bundle.exports.runCli(argv);
 }
 
 /**
@@ -87,7 +101,7 @@ async function checkInProcess() {
   const checked = await bundle.exports.runLocalCheck();
   bundle.saveCache();
   // help, version or a malformed invocation: the full command line reports it
-  if (!checked) await load('gantry.mjs');
+  if (!checked) await runCommandLine();
 }
 
 /**
@@ -115,5 +129,5 @@ if (isHookCall) {
   const hookBundle = built('gantry-hook.mjs');
   require(built('gantry-check-client.cjs')).runCheckClient(process.argv.slice(3), hookBundle, checkInProcess);
 } else {
-  load('gantry.mjs');
+  runCommandLine();
 }

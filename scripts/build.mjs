@@ -50,17 +50,23 @@ const SPLIT_ENTRIES = {
   'gantry-hook': 'src/cli/hook/hook-bundle-entry.ts',
   'gantry-hook-cold': 'src/cli/hook/hook-cold.ts',
 };
-/** The rest of the command line: its own chunks, with the npm packages of CLI_BUNDLED inside them. */
-const CLI_ENTRY = { gantry: 'src/cli/cli-entry.ts' };
 /**
- * npm packages compiled into the command line's chunks (with the packages they import), so that
- * `gantry -p` reads a few dozen files at start rather than the ~700 modules these packages are
- * made of (docs/cli-print.md, "Start-up"). Only plain JavaScript that finds no file beside itself
- * at run time belongs here; every other package stays in node_modules (web-tree-sitter and its
- * .wasm, ripgrep's binary, playwright-core, pg, DBOS, sharp, pdfjs-dist, …).
+ * The rest of the command line: one CommonJS file (gantry-cli.cjs) with the npm packages of
+ * CLI_BUNDLED inside, run through V8's code cache like CACHED_ENTRIES (docs/startup.md).
+ */
+const CLI_ENTRY = { 'gantry-cli': 'src/cli/cli-entry.ts' };
+/**
+ * npm packages compiled into the command line's bundle (with the packages they import), so that
+ * `gantry -p` reads one file at start rather than the ~700 modules these packages are made of
+ * (docs/cli-print.md, "Start-up"). Only plain JavaScript that finds no file beside itself at run
+ * time belongs here, and every package that ships only as ES modules and is imported statically
+ * (the bundle is CommonJS: Node 20 cannot require() those); every other package stays in
+ * node_modules (web-tree-sitter and its .wasm, ripgrep's binary, playwright-core, pg, DBOS, sharp,
+ * pdfjs-dist, which is imported through src/core/import-esm.ts, …).
  */
 const CLI_BUNDLED = new Set([
   '@anthropic-ai/sdk',
+  '@clack/prompts',
   '@joplin/turndown-plugin-gfm',
   '@modelcontextprotocol/sdk',
   'brace-expansion',
@@ -247,38 +253,33 @@ async function buildAll() {
       outExtension: { '.js': '.cjs' },
       metafile: true,
     }),
-    await build({
-      ...bundleOptions,
-      packages: undefined,
-      plugins: [externalUnless(CLI_BUNDLED)],
-      // Bundled CommonJS packages call require() for Node's built-ins.
-      banner: {
-        js: "import { createRequire as __gantryCreateRequire } from 'node:module'; const require = __gantryCreateRequire(import.meta.url);",
-      },
-      entryPoints: CLI_ENTRY,
-      splitting: true,
-      chunkNames: '[name]-[hash]',
-    }),
   ];
   for (const [out, meta] of Object.entries(fast[2].metafile.outputs)) {
     const outside = meta.imports.filter((i) => !i.path.startsWith('node:'));
     if (outside.length)
       throw new Error(`${out} must import Node built-ins only, not ${outside.map((i) => i.path)}`);
   }
-  const cached = await build({
+  // The cached bundles' common options: CommonJS, `import.meta.url` from the file's name, and every
+  // `import()` turned into a require() of code inside the bundle or of a CommonJS package.
+  const cachedOptions = {
     ...bundleOptions,
-    entryPoints: CACHED_ENTRIES,
     format: 'cjs',
     outExtension: { '.js': '.cjs' },
-    packages: undefined,
     // the CommonJS build of the parser (its ES module build finds its files through import.meta)
     alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/web-tree-sitter.cjs' },
     define: { 'import.meta.url': '__gantryModuleUrl' },
     banner: { js: "var __gantryModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
     supported: { 'dynamic-import': false },
     metafile: true,
+  };
+  const cli = await build({
+    ...cachedOptions,
+    packages: undefined,
+    plugins: [externalUnless(CLI_BUNDLED)],
+    entryPoints: CLI_ENTRY,
   });
-  for (const [out, meta] of Object.entries(cached.metafile.outputs)) {
+  const cached = await build({ ...cachedOptions, entryPoints: CACHED_ENTRIES, packages: undefined });
+  for (const [out, meta] of Object.entries({ ...cached.metafile.outputs, ...cli.metafile.outputs })) {
     const dynamic = meta.imports.filter((i) => i.kind === 'dynamic-import');
     if (dynamic.length)
       throw new Error(`${out} must not import() at run time: ${dynamic.map((i) => i.path)}`);
@@ -287,7 +288,7 @@ async function buildAll() {
     writeAtomic(f.path, f.contents);
     produced.add(f.path);
   }
-  for (const f of cached.outputFiles) {
+  for (const f of [...cached.outputFiles, ...cli.outputFiles]) {
     // the cache key (src/cli/code-cache.ts): the content's hash, so a run need not hash it
     const key = createHash('sha256').update(f.contents).digest('hex');
     writeAtomic(f.path, Buffer.concat([Buffer.from(`// gantry-build-key: ${key}\n`), f.contents]));

@@ -65,11 +65,15 @@ interface Loaded {
 }
 
 /** Loads `file` in a fresh process, calls its `answer()`, then (unless `save` is false) `saveCache()`. */
-function load(file: string, o: { env?: Record<string, string>; euid?: number; save?: boolean } = {}): Loaded {
+function load(
+  file: string,
+  o: { env?: Record<string, string>; euid?: number; save?: boolean; flags?: string; variant?: string } = {},
+): Loaded {
   const script = `
+    ${o.flags ? `require('node:v8').setFlagsFromString(${JSON.stringify(o.flags)});` : ''}
     const { requireWithCodeCache } = require(${JSON.stringify(LOADER)});
     const b = requireWithCodeCache(${JSON.stringify(file)}, {
-      cacheDir: ${JSON.stringify(cacheDir)}, env: ${JSON.stringify(o.env ?? {})}${o.euid !== undefined ? `, euid: ${o.euid}` : ''}
+      cacheDir: ${JSON.stringify(cacheDir)}, env: ${JSON.stringify(o.env ?? {})}${o.euid !== undefined ? `, euid: ${o.euid}` : ''}${o.variant ? `, variant: ${JSON.stringify(o.variant)}` : ''}
     });
     const answer = b.exports.answer();
     ${o.save === false ? '' : 'b.saveCache();'}
@@ -118,6 +122,18 @@ describe('requireWithCodeCache', () => {
     expect(readdirSync(cacheDir)).toHaveLength(2);
     expect(load(global)).toMatchObject({ state: 'accepted', answer: 'g:b.cjs' });
     expect(load(local)).toMatchObject({ state: 'accepted', answer: 'l:b.cjs' });
+  });
+
+  it('runs under two V8 flag sets keep one cache per variant, so switching never remakes either', () => {
+    const file = path.join(root, 'b.cjs');
+    writeBundle(file, bundleCode('v:'));
+    load(file, { variant: 'default' });
+    load(file, { variant: 'liftoff', flags: '--liftoff-only' });
+    expect(readdirSync(cacheDir)).toHaveLength(2);
+    expect(load(file, { variant: 'default' })).toMatchObject({ state: 'accepted', answer: 'v:b.cjs' });
+    expect(load(file, { variant: 'liftoff', flags: '--liftoff-only' })).toMatchObject({ state: 'accepted' });
+    // one cache for both would be made under one flag set and refused under the other
+    expect(load(file, { variant: 'liftoff' })).toMatchObject({ state: 'rejected', answer: 'v:b.cjs' });
   });
 
   it('a bundle edited by hand (the key line left as it was) does not meet the old cache either', () => {

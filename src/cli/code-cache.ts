@@ -117,13 +117,17 @@ export function folderTag(folder: string): string {
 
 /**
  * Loads the CommonJS bundle `file` (like `require(file)`, without Node's module cache) with V8's
- * code cache from `cacheDir`.
+ * code cache from `cacheDir`. `variant` names the V8 flags the caller set before this call (e.g.
+ * `liftoff`): V8 takes a cache only under the flags it was made with, so a bundle run under two
+ * flag sets keeps one cache for each instead of remaking one cache on every switch.
  * @throws what loading the bundle throws (a missing file, an error in its top-level code).
  */
 export function requireWithCodeCache(
   file: string,
   options: {
     cacheDir?: string;
+    /** `[a-z0-9]+`; part of the cache file's name. */
+    variant?: string;
     env?: Readonly<Record<string, string | undefined>>;
     euid?: number | undefined;
   } = {},
@@ -146,7 +150,8 @@ export function requireWithCodeCache(
   const key = KEY_LINE.exec(text)?.[1];
   // The bundle's name and folder: two installs of Gantry (global and project-local) keep one cache
   // each instead of evicting each other's on every run.
-  const base = `${path.basename(file)}-${folderTag(path.dirname(file))}`;
+  const variant = options.variant && /^[a-z0-9]+$/.test(options.variant) ? `${options.variant}-` : '';
+  const base = `${path.basename(file)}-${variant}${folderTag(path.dirname(file))}`;
   const name = key
     ? `${base}-${key.slice(0, 32)}-${size.toString(36)}-${mtimeMs.toString(36)}-${process.version}-${process.arch}.v8`
     : undefined;

@@ -122,10 +122,11 @@ export interface EngineWorker {
    */
   recoverWorker(workerId: string, queue: string): Promise<string[]>;
   /**
-   * Drops the call journals of workflows that ended (succeeded or failed: they never run again).
-   * Returns how many entries went.
+   * Drops the call journals of workflows that ended (succeeded or failed: they never run again)
+   * and of workflows cancelled more than `cancelledRetentionMs` ago (default 7 days: a cancelled
+   * workflow can be resumed, and needs its journal then). Returns how many entries went.
    */
-  pruneCalls(): Promise<number>;
+  pruneCalls(cancelledRetentionMs?: number): Promise<number>;
   shutdown(): Promise<void>;
 }
 

@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reply, toolUse } from '../testing/fake-model-script.js';
 import type { EngineClient } from './engine.js';
@@ -23,8 +24,24 @@ import {
 } from '../testing/fleet-fixtures.js';
 import { postgresBinaries } from '../testing/postgres.js';
 import { GANTRY_BIN } from '../testing/print-fixtures.js';
+import { CallsTable } from './dbos/calls-table.js';
 
 const run = promisify(execFile);
+
+/** Rows of `session` in the call journal. */
+async function journalRows(databaseUrl: string, session: string): Promise<number> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ n: string }>(
+      'SELECT count(*) AS n FROM gantry_fleet.calls WHERE workflow_id = $1',
+      [session],
+    );
+    return Number(rows[0]?.n);
+  } finally {
+    await db.end();
+  }
+}
 
 const finish = (request: Parameters<typeof lastToolResult>[0]) => {
   const last = lastToolResult(request);
@@ -222,6 +239,23 @@ describe.skipIf(!postgresBinaries())(
       expect(approve.code).toBe(1);
       expect(approve.stderr).toContain('has ended (cancelled)');
       expect(ledger(parked.dir)).toEqual([]);
+
+      // Its journal (the recorded model turn) outlives the cancel, since DBOS can resume the
+      // session; a prune drops it only once the session was cancelled longer ago than the
+      // retention. The retention is counted from the cancel: an hour keeps it, zero drops it.
+      const rows = () => journalRows(world.pg.url, parked.session);
+      expect(await rows()).toBeGreaterThanOrEqual(1);
+      const calls = new CallsTable(world.pg.url);
+      try {
+        await calls.prune();
+        await calls.prune(3_600_000);
+        expect(await rows()).toBeGreaterThanOrEqual(1);
+        await expect(calls.prune(-1)).rejects.toThrow(RangeError);
+        await calls.prune(0);
+        expect(await rows()).toBe(0);
+      } finally {
+        await calls.close();
+      }
     });
 
     it('three workers share one queue: a JSONL file of tasks spreads over all of them', async () => {

@@ -47,6 +47,8 @@ export interface WorkerOptions {
   heartbeatMs?: number;
   /** A worker silent this long is gone (default 10 s). */
   deadAfterMs?: number;
+  /** How long the call journal of a cancelled session is kept (ms; default 7 days). */
+  cancelledRetentionMs?: number;
   sweepMs?: number;
   /** Queue polling interval (default 200 ms). */
   pollingIntervalMs?: number;
@@ -151,7 +153,7 @@ export async function startWorker(options: WorkerOptions): Promise<FleetWorker> 
         }
         if (Date.now() - lastPrune >= PRUNE_EVERY_MS) {
           lastPrune = Date.now();
-          await worker.pruneCalls();
+          await worker.pruneCalls(options.cancelledRetentionMs);
         }
       })
       .catch((e) => log(`recovery sweep failed: ${String(e)}`))

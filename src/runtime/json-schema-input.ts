@@ -22,7 +22,7 @@ import type { InputParseResult, InputSchemaIssue, JSONSchemaObject, JsonSchemaIn
 type AjvInstance = Ajv | Ajv2020;
 type FormatsPlugin = (ajv: AjvInstance) => AjvInstance;
 
-interface AjvModules {
+export interface AjvModules {
   Ajv: typeof Ajv;
   Ajv2020: typeof Ajv2020;
   addFormats: FormatsPlugin;
@@ -32,7 +32,7 @@ let ajvModules: AjvModules | undefined;
  * Ajv (CommonJS) is required when the first schema is compiled, not when this module loads: a
  * session without JSON Schema tools never loads it (docs/cli-print.md, "Start-up").
  */
-function ajvLibrary(): AjvModules {
+export function ajvLibrary(): AjvModules {
   if (ajvModules) return ajvModules;
   const require = createRequire(import.meta.url);
   const formats = require('ajv-formats') as { default?: FormatsPlugin } | FormatsPlugin;

@@ -25,7 +25,16 @@ export interface TmuxStart {
   dir: string;
   width?: number;
   height?: number;
+  /**
+   * Run the program under `sh`, which prints `[exited N]` when it ends (N is 128 + the signal
+   * number when a signal killed it). tmux sometimes marks a pane dead without ever recording its
+   * status, so a test that asserts the exit status reads it from this line (`waitForExitCode`).
+   * The shell catches SIGINT with a no-op trap, so Ctrl-C reaches only the program.
+   */
+  reportExit?: boolean;
 }
+
+const EXIT_LINE = /\[exited (\d+)\]/;
 
 export class TmuxSession {
   private constructor(
@@ -53,6 +62,7 @@ export class TmuxSession {
       '-c',
       o.cwd,
       '--',
+      ...(o.reportExit ? ['sh', '-c', 'trap : INT; "$@"; echo "[exited $?]"', 'sh'] : []),
       ...o.command,
     ]);
     return s;
@@ -120,6 +130,12 @@ export class TmuxSession {
       if (Date.now() > until) throw new Error(`the program did not exit; the screen:\n${this.screen()}`);
       await sleep(100);
     }
+  }
+
+  /** With `reportExit`: waits for the program to end and returns its exit status from the shell. */
+  async waitForExitCode(timeoutMs = 40_000): Promise<number> {
+    const screen = await this.waitFor(EXIT_LINE, timeoutMs);
+    return Number(EXIT_LINE.exec(screen)?.[1]);
   }
 
   /** Ends the tmux server and everything in it. Safe to call twice. */

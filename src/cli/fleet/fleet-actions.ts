@@ -103,6 +103,7 @@ export interface ServeFlags {
   startsPerMinute?: string;
   modelRpm?: string;
   deadAfter?: string;
+  keepCancelled?: string;
   httpPort?: string;
 }
 
@@ -117,12 +118,16 @@ export async function runFleetServe(o: ServeFlags): Promise<number> {
     const deadAfter = o.deadAfter === undefined ? undefined : Number(o.deadAfter);
     if (deadAfter !== undefined && !(deadAfter > 0))
       throw new UsageError('--dead-after must be a positive number');
+    const keepCancelled = o.keepCancelled === undefined ? undefined : Number(o.keepCancelled);
+    if (keepCancelled !== undefined && !(Number.isFinite(keepCancelled) && keepCancelled >= 0))
+      throw new UsageError('--keep-cancelled must be a number of hours >= 0');
     options = {
       concurrency: intOption(o.concurrency, '--concurrency', 1),
       globalConcurrency: intOption(o.globalConcurrency, '--global-concurrency', 1),
       startsPerMinute: intOption(o.startsPerMinute, '--starts-per-minute', 1),
       modelRpm: intOption(o.modelRpm, '--model-rpm', 1),
       deadAfterMs: deadAfter === undefined ? undefined : deadAfter * 1000,
+      cancelledRetentionMs: keepCancelled === undefined ? undefined : keepCancelled * 3_600_000,
       httpPort,
     };
   } catch (e) {
@@ -149,6 +154,9 @@ export async function runFleetServe(o: ServeFlags): Promise<number> {
       ...(options.startsPerMinute ? { startsPerMinute: options.startsPerMinute } : {}),
       ...(options.modelRpm ? { modelRequestsPerMinute: options.modelRpm } : {}),
       ...(options.deadAfterMs ? { deadAfterMs: options.deadAfterMs } : {}),
+      ...(options.cancelledRetentionMs !== undefined
+        ? { cancelledRetentionMs: options.cancelledRetentionMs }
+        : {}),
       ...(options.httpPort >= 0 ? { httpPort: options.httpPort, httpToken: fleetToken() } : {}),
       log: (line) => process.stderr.write(`gantry fleet: ${line}\n`),
     });

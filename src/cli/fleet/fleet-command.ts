@@ -29,6 +29,7 @@ export function registerFleetCommand(program: Command): void {
     .option('--starts-per-minute <n>', 'session starts per minute, fleet-wide')
     .option('--model-rpm <n>', 'model requests per minute, fleet-wide (give every worker the same value)')
     .option('--dead-after <seconds>', 'a worker silent this long is gone and its sessions move (default 10)')
+    .option('--keep-cancelled <hours>', "keep a cancelled session's call journal this long (default 168)")
     .option('--http-port <n>', 'approval endpoint on 127.0.0.1 (default 0: any free port; -1: none)')
     .action(async (o) => {
       const { runFleetServe } = await import('./fleet-actions.js');

@@ -19,9 +19,6 @@
  * meta-schema (draft-07, or 2020-12 when `$schema` names it; a `$schema` naming another dialect is
  * refused rather than half-checked). Anything else throws `OutputSchemaError` with the reason.
  */
-import { Ajv } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { buildTool } from '../../core/build-tool.js';
 import type { ToolResultBlock } from '../../core/content.js';
 import type { AnyTool, JSONSchemaObject } from '../../core/tool.js';
@@ -33,7 +30,7 @@ import type {
   ResultEvent,
   ToolPoolLike,
 } from '../../loop/types.js';
-import { jsonSchemaInput } from '../../runtime/json-schema-input.js';
+import { ajvLibrary, jsonSchemaInput } from '../../runtime/json-schema-input.js';
 import { toolDefinition } from '../../runtime/tool-definitions.js';
 
 export const STRUCTURED_OUTPUT_TOOL = 'StructuredOutput';
@@ -43,12 +40,6 @@ export const MAX_STRUCTURED_OUTPUT_ATTEMPTS = 5;
 export class OutputSchemaError extends Error {
   override readonly name = 'OutputSchemaError';
 }
-
-type FormatsPlugin = (ajv: Ajv | Ajv2020) => Ajv | Ajv2020;
-// ajv-formats is CommonJS: its default import is the module object or the function itself.
-const addFormats: FormatsPlugin =
-  (addFormatsModule as unknown as { default?: FormatsPlugin }).default ??
-  (addFormatsModule as unknown as FormatsPlugin);
 
 const isObj = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -74,6 +65,8 @@ export function parseOutputSchema(value: unknown): JSONSchemaObject {
       `"$schema" names a dialect that is not checked here (${JSON.stringify(dialect)}); use draft-07 or 2020-12, or leave "$schema" out`,
     );
   const options = { strict: false, allErrors: true, validateSchema: true } as const;
+  // Ajv is loaded here, not with this module: a session without --json-schema never loads it.
+  const { Ajv, Ajv2020, addFormats } = ajvLibrary();
   const ajv =
     typeof dialect === 'string' && dialect.includes('2020-12')
       ? addFormats(new Ajv2020(options))

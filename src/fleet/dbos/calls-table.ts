@@ -31,6 +31,14 @@ const DBOS_SCHEMA = 'dbos';
 /** Advisory-lock key held while a worker launches DBOS. */
 const LAUNCH_LOCK = 0x6761_6e77;
 
+/**
+ * How long the journal of a cancelled session is kept (ms; 7 days). DBOS can resume a cancelled
+ * workflow, and a resumed session needs its journal to replay completed calls instead of running
+ * them again; past this age the session is taken as abandoned and its rows go with the next prune.
+ * Configurable per worker (`gantry fleet serve --keep-cancelled <hours>`; docs/fleet.md).
+ */
+export const CANCELLED_JOURNAL_RETENTION_MS = 7 * 24 * 3_600_000;
+
 /** Thrown by a write of an execution that no longer owns its workflow. */
 export class LostOwnershipError extends Error {
   constructor(workflowId: string) {
@@ -177,13 +185,23 @@ export class CallsTable {
     };
   }
 
-  /** Deletes the entries of workflows that ended (SUCCESS, ERROR) or are gone from DBOS's tables. */
-  async prune(): Promise<number> {
+  /**
+   * Deletes the entries of workflows that ended (SUCCESS, ERROR), are gone from DBOS's tables, or
+   * were cancelled more than `cancelledRetentionMs` ago (by DBOS's `updated_at` of the workflow, ms
+   * since the epoch, set when it was cancelled; compared with the database's clock). Returns how
+   * many entries went. Throws a RangeError for a negative or non-finite retention.
+   */
+  async prune(cancelledRetentionMs: number = CANCELLED_JOURNAL_RETENTION_MS): Promise<number> {
+    if (!Number.isFinite(cancelledRetentionMs) || cancelledRetentionMs < 0)
+      throw new RangeError(`cancelledRetentionMs must be a finite number >= 0 (got ${cancelledRetentionMs})`);
     const { rowCount } = await this.pool.query(
       `DELETE FROM gantry_fleet.calls c
        WHERE NOT EXISTS (
          SELECT 1 FROM ${DBOS_SCHEMA}.workflow_status w
-         WHERE w.workflow_uuid = c.workflow_id AND w.status NOT IN ('SUCCESS', 'ERROR'))`,
+         WHERE w.workflow_uuid = c.workflow_id AND w.status NOT IN ('SUCCESS', 'ERROR')
+           AND NOT (w.status = 'CANCELLED'
+                    AND w.updated_at <= (EXTRACT(EPOCH FROM now()) * 1000)::bigint - $1::bigint))`,
+      [Math.floor(cancelledRetentionMs)],
     );
     return rowCount ?? 0;
   }

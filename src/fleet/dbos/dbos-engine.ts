@@ -192,7 +192,7 @@ export function createDbosEngine(options: DbosEngineOptions): DurableEngine {
           if (ids.length) await DBOS.resumeWorkflows(ids, { queueName: queue });
           return ids;
         },
-        pruneCalls: () => calls.prune(),
+        pruneCalls: (cancelledRetentionMs) => calls.prune(cancelledRetentionMs),
         async shutdown() {
           await DBOS.shutdown();
           await calls.close();

@@ -5,9 +5,9 @@
  */
 import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GantryStdioTransport, idFromPrefix } from './stdio-transport.js';
+import { GantryStdioTransport, idFromPrefix, isPlainRequest } from './stdio-transport.js';
 import { GANTRY_BIN, makeLayout, type McpLayout, REPO, serverEnv } from './test-support.js';
 
 interface Harness {
@@ -189,5 +189,31 @@ describe('gantry mcp (real process): a 50 MB request', () => {
     expect(await exit).toBe(0);
     expect(replies.find((r) => r.id === 1)?.error?.code).toBe(-32600);
     expect(replies.find((r) => r.id === 2)?.result).toMatchObject({ tools: expect.any(Array) });
+  });
+});
+
+describe('isPlainRequest: the envelope shortcut accepts only what the JSON-RPC schema accepts', () => {
+  it.each([
+    [{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'Read' } }, true, 'a plain request'],
+    [{ jsonrpc: '2.0', id: 'a', method: 'ping' }, true, 'a string id, no params'],
+    [{ jsonrpc: '2.0', id: 1.5, method: 'ping' }, false, 'a fractional id (the schema wants an integer)'],
+    [{ jsonrpc: '2.0', id: 2 ** 60, method: 'ping' }, false, 'an id past the safe integers'],
+    [{ jsonrpc: '2.0', id: null, method: 'ping' }, false, 'a null id'],
+    [{ jsonrpc: '1.0', id: 1, method: 'ping' }, false, 'another JSON-RPC version'],
+    [{ jsonrpc: '2.0', id: 1, method: 'ping', extra: 1 }, false, 'an extra key (the schema is strict)'],
+    [{ jsonrpc: '2.0', id: 1, method: 'ping', params: null }, false, 'null params'],
+    [{ jsonrpc: '2.0', id: 1, method: 'ping', params: [] }, false, 'array params'],
+    [
+      { jsonrpc: '2.0', id: 1, method: 'ping', params: { _meta: { progressToken: {} } } },
+      false,
+      '_meta (the schema checks it)',
+    ],
+    [{ jsonrpc: '2.0', method: 'notifications/initialized' }, false, 'a notification (no id)'],
+    [{ jsonrpc: '2.0', id: 1, result: {} }, false, 'a response'],
+    [JSON.parse('{"jsonrpc":"2.0","id":1,"method":"ping","__proto__":{}}'), false, 'an own __proto__ key'],
+  ])('%j → %s (%s)', (value, plain, _why) => {
+    expect(isPlainRequest(value as Record<string, unknown>)).toBe(plain);
+    // Whatever the shortcut takes, the schema takes too.
+    if (plain) expect(JSONRPCMessageSchema.safeParse(value).success).toBe(true);
   });
 });

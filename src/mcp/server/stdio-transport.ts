@@ -66,6 +66,27 @@ function isPlainToolCall(message: { method: string; params?: unknown }): boolean
   );
 }
 
+/**
+ * A JSON-RPC request envelope that JSONRPCMessageSchema accepts without question: only the keys
+ * `jsonrpc` ("2.0"), `id` (a string or an integer), `method` (a string) and `params` (absent, or an
+ * object without `_meta`). Such a message skips the envelope's schema parse (the SDK server checks
+ * the shape again, and a `tools/call`'s params are parsed by the SDK on every call); anything else
+ * (notifications, responses, `_meta`, extra keys, a null `params`) goes through the schema, so its
+ * error reply stays the same. Exported for the test that holds it to the schema.
+ */
+export function isPlainRequest(value: Record<string, unknown>): boolean {
+  for (const key in value)
+    if (key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params') return false;
+  const id = value.id;
+  const params = value.params;
+  return (
+    value.jsonrpc === '2.0' &&
+    (typeof id === 'string' || Number.isSafeInteger(id)) &&
+    typeof value.method === 'string' &&
+    (!('params' in value) || (isRecord(params) && !('_meta' in params)))
+  );
+}
+
 export interface StdioTransportOptions {
   input?: Readable;
   output?: Writable;
@@ -190,6 +211,13 @@ export class GantryStdioTransport implements Transport {
         'Invalid Request: batches (JSON arrays) are not supported; send one message per line.',
       );
       return;
+    }
+    if (isRecord(value) && isPlainRequest(value)) {
+      const message = value as JSONRPCMessage & { id: string | number; method: string; params?: unknown };
+      if (isPlainToolCall(message)) {
+        this.onmessage?.(message);
+        return;
+      }
     }
     const id = value && typeof value === 'object' ? usableId((value as { id?: unknown }).id) : null;
     const parsed = JSONRPCMessageSchema.safeParse(value);

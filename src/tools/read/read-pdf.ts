@@ -18,6 +18,7 @@ import { pathToFileURL } from 'node:url';
 import type { ToolResultContentBlock } from '../../core/index.js';
 import { ToolInputError } from '../../core/index.js';
 import { imageBlock, prepareImage, type ReadImageOutput } from './read-image.js';
+import { importEsm } from '../../core/import-esm.js';
 
 export const PDF_MAX_PAGES_WITHOUT_RANGE = 10;
 export const PDF_MAX_PAGES_PER_CALL = 20;
@@ -124,7 +125,7 @@ type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 let pdfjsPromise: Promise<PdfJs> | undefined;
 
 function loadPdfJs(): Promise<PdfJs> {
-  pdfjsPromise ??= import('pdfjs-dist/legacy/build/pdf.mjs');
+  pdfjsPromise ??= importEsm<PdfJs>('pdfjs-dist/legacy/build/pdf.mjs');
   return pdfjsPromise;
 }
 
