@@ -69,6 +69,8 @@ export default async function bench(): Promise<BenchReport> {
       tool_input,
     });
   const bash = payload('Bash', { command: 'git status && rg -n TODO src | head -20' });
+  // A literal command (src/shell/literal-command.ts): decided without the Bash grammar.
+  const literal = payload('Bash', { command: 'git status' });
   const read = payload('Read', { file_path: path.join(project, 'src/a.ts') });
   const bin = path.join(repo, 'bin', 'gantry.js');
   const pkg = path.join(home, 'package');
@@ -97,6 +99,7 @@ export default async function bench(): Promise<BenchReport> {
     instRead: [] as number[],
     coldBash: [] as number[],
     coldRead: [] as number[],
+    coldLiteral: [] as number[],
   };
   for (let i = 0; i < RUNS; i++) {
     t.node.push(timeRun(['-e', '0'], '', env));
@@ -106,6 +109,7 @@ export default async function bench(): Promise<BenchReport> {
     t.instRead.push(timeRun([installedBin, 'hook'], read, env));
     t.coldBash.push(timeRun([bin, 'hook'], bash, coldEnv));
     t.coldRead.push(timeRun([bin, 'hook'], read, coldEnv));
+    t.coldLiteral.push(timeRun([bin, 'hook'], literal, coldEnv));
   }
   const node = median(t.node);
   const [bashMs, readMs, instBash, instRead, coldBash, coldRead] = [
@@ -116,6 +120,7 @@ export default async function bench(): Promise<BenchReport> {
     t.coldBash,
     t.coldRead,
   ].map(median) as [number, number, number, number, number, number];
+  const coldLiteral = median(t.coldLiteral);
   await new Promise((r) => setTimeout(r, 5500)); // the server exits 5 s after its last request
   rmSync(home, { recursive: true, force: true });
   return {
@@ -134,6 +139,8 @@ export default async function bench(): Promise<BenchReport> {
       'cold (in-process) Read payload ms': coldRead,
       'cold Bash ratio to node -e 0': coldBash / node,
       'cold Read ratio to node -e 0': coldRead / node,
+      'cold (in-process) literal Bash (git status) ms': coldLiteral,
+      'cold literal Bash ratio to node -e 0': coldLiteral / node,
     },
     targets: {
       'warm Bash ratio ≤ 1.5': bashMs / node <= 1.5,

@@ -11,10 +11,12 @@
  *   with); it is set here again for a caller that did not.
  * - A plain invocation is parsed by check-args.ts, so commander is not loaded; help, version and
  *   anything malformed are left to the full command line (dist/fast/gantry.mjs), which reports it.
- * - A Bash check starts loading the parser at once, so its compile runs while the settings load. A
- *   failure here is ignored: the check's own `initShellParser()` call retries and reports it.
+ * - A Bash check starts loading the parser at once, so its compile runs while the settings load,
+ *   unless every command is one the literal gate admits (../shell/literal-command.ts): those need
+ *   no grammar. A failure here is ignored: the check's own parser load retries and reports it.
  */
 import { setFlagsFromString } from 'node:v8';
+import { admitsLiteral } from '../shell/literal-command.js';
 import { initShellParser } from '../shell/parser.js';
 import { parseCheckArgs } from './check-args.js';
 import { runCheck } from './check.js';
@@ -31,7 +33,8 @@ export async function runLocalCheck(): Promise<boolean> {
   for (const f of CHECK_V8_FLAGS) setFlagsFromString(f);
   const parsed = parseCheckArgs(process.argv.slice(3));
   if (!parsed) return false;
-  if (parsed.options.tool === undefined) initShellParser().catch(() => undefined);
+  if (parsed.options.tool === undefined && !admitsLiteral(parsed.words.join(' ')))
+    initShellParser().catch(() => undefined);
   exitQuietlyOnClosedPipe();
   process.exitCode = await runCheck(parsed.words, parsed.options);
   return true;

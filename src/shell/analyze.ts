@@ -30,7 +30,7 @@ import { runSecurityChecks } from './checks/index.js';
 import { hashBindsName } from './checks/shell-state.js';
 import { computeEffects } from './effects/index.js';
 import { bindLoopVariables, findLoops } from './effects/loop-vars.js';
-import { initShellParser } from './parser.js';
+import { withShellParser } from './parser.js';
 import { checkReadOnly, redirectWritesFile } from './read-only/index.js';
 import { no, type ReadOnlyVerdict } from './read-only/verdict.js';
 import { cachingResolver } from './resolver-cache.js';
@@ -219,10 +219,9 @@ function analyzeWithin(command: string, opts: AnalyzeOptions, budget: AnalysisBu
   return analysis;
 }
 
-/** `initShellParser()` then `analyzeCommand`. */
+/** `analyzeCommand` with the grammar loaded when the line needs it (parser.ts `withShellParser`). */
 export async function analyzeCommandAsync(command: string, opts: AnalyzeOptions): Promise<CommandAnalysis> {
-  await initShellParser();
-  return analyzeCommand(command, opts);
+  return withShellParser(command, () => analyzeCommand(command, opts));
 }
 
 /**

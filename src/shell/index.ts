@@ -12,7 +12,7 @@
 import { fsPathResolver } from '../core/paths.js';
 import type { CallDescription } from '../core/permission-types.js';
 import { analyzeCommand } from './analyze.js';
-import { initShellParser } from './parser.js';
+import { withShellParser } from './parser.js';
 import type { AnalyzeOptions, CommandAnalysis } from './types.js';
 import { analyzeCommandOffThread, type OffThreadOptions, shellAnalysisDeadlineMs } from './worker/service.js';
 
@@ -91,10 +91,11 @@ export function describeAnalysis(a: CommandAnalysis): CallDescription {
  * @returns a `CallDescription`; never rejects for any command text.
  */
 export async function describeBashCommand(command: string, opts: AnalyzeOptions): Promise<CallDescription> {
-  await initShellParser();
   if (opts.resolver && opts.resolver !== fsPathResolver)
     return describeAnalysis(
-      analyzeCommand(command, { ...opts, deadlineMs: opts.deadlineMs ?? shellAnalysisDeadlineMs() }),
+      await withShellParser(command, () =>
+        analyzeCommand(command, { ...opts, deadlineMs: opts.deadlineMs ?? shellAnalysisDeadlineMs() }),
+      ),
     );
   const o: OffThreadOptions = { cwd: opts.cwd, home: opts.home };
   if (opts.deadlineMs !== undefined) o.deadlineMs = opts.deadlineMs;

@@ -14,6 +14,7 @@ import type { Language as TsLanguage, Parser as TsParser } from 'web-tree-sitter
 import { activeBudget, PARSE_BUDGET } from './budget.js';
 import type { CopyMode } from './copy-mode.js';
 import { createTreeCopier, type TreeCopier } from './parser-copy.js';
+import { admitsLiteral, literalCommandTree } from './literal-command.js';
 
 /** One node of the concrete syntax tree, as plain data. */
 export interface SyntaxNode {
@@ -91,6 +92,29 @@ export function parserCopiesFast(): boolean {
   return copier?.fast === true;
 }
 
+/** Calls of `parseBash` that found no parser (a line the literal gate did not admit). */
+let parsesMissed = 0;
+
+/**
+ * Runs `analyse` for `command`, loading the grammar first unless the line is literal
+ * (literal-command.ts): then it runs without the grammar, and if any parse inside it still needed
+ * tree-sitter (it threw, or a check caught the error) the grammar is loaded and `analyse` runs again,
+ * so the result is always the one the full parser gives.
+ */
+export async function withShellParser<T>(command: string, analyse: () => T | Promise<T>): Promise<T> {
+  if (!parser && admitsLiteral(command)) {
+    const before = parsesMissed;
+    try {
+      const result = await analyse();
+      if (parsesMissed === before) return result;
+    } catch (error) {
+      if (parsesMissed === before) throw error;
+    }
+  }
+  await initShellParser();
+  return analyse();
+}
+
 /** True once `initShellParser()` has resolved. */
 export function isShellParserReady(): boolean {
   return parser !== undefined;
@@ -113,7 +137,10 @@ export function isShellParserReady(): boolean {
  *   having been cancelled. Callers enforce `MAX_PARSE_INPUT_CHARS` before calling.
  */
 export function parseBash(source: string, mode: CopyMode = 'fast'): ParsedBash {
+  const literal = literalCommandTree(source);
+  if (literal) return literal;
   if (!parser) {
+    parsesMissed++;
     throw new Error(
       'Shell parser is not initialised: await initShellParser() before parseBash()/parseAndSplit().',
     );

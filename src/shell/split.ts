@@ -14,6 +14,7 @@
  * statements in source order. Commands with no words (`A=1`, `> file`) have an empty `argv`.
  */
 import { activeBudget, budgetExpired } from './budget.js';
+import { admitsLiteral } from './literal-command.js';
 import { parseScript } from './parse-script.js';
 import { initShellParser, isShellParserReady, MAX_PARSE_INPUT_CHARS } from './parser.js';
 import { processLaunch } from './split-nested.js';
@@ -22,11 +23,12 @@ import { processStatement } from './split-statements.js';
 import type { SplitResult } from './types.js';
 
 /**
- * Splits `command` into simple commands. Synchronous; requires `await initShellParser()` first.
+ * Splits `command` into simple commands. Synchronous; requires `await initShellParser()` first,
+ * except for a line the literal gate admits (literal-command.ts).
  * @throws Error when the parser was not initialised (a programming error, not a property of the input).
  */
 export function parseAndSplit(command: string): SplitResult {
-  if (!isShellParserReady()) {
+  if (!isShellParserReady() && !admitsLiteral(command)) {
     throw new Error(
       'parseAndSplit: the shell parser is not initialised; await initShellParser() (or use parseAndSplitAsync).',
     );

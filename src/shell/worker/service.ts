@@ -19,7 +19,7 @@
 import { LRUCache } from 'lru-cache';
 import { analyzeCommand } from '../analyze.js';
 import { defaultDeadlineMs, setConfiguredDeadlineMs } from '../budget.js';
-import { initShellParser } from '../parser.js';
+import { withShellParser } from '../parser.js';
 import type { CommandAnalysis } from '../types.js';
 import { type AnalysisPool, type AnalysisPoolOptions, createAnalysisPool } from './pool.js';
 import { defaultWorker, type WorkerSpec } from './entry.js';
@@ -110,7 +110,10 @@ export async function analyzeCommandOffThread(
   command: string,
   o: OffThreadOptions,
 ): Promise<CommandAnalysis> {
-  await initShellParser();
+  return withShellParser(command, () => analyzeOffThread(command, o));
+}
+
+async function analyzeOffThread(command: string, o: OffThreadOptions): Promise<CommandAnalysis> {
   const deadlineMs = o.deadlineMs ?? shellAnalysisDeadlineMs();
   let analysis: CommandAnalysis | undefined;
   if (pool && command.length <= INLINE_MAX_CHARS) {
