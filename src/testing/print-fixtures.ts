@@ -55,6 +55,10 @@ export function gantryEnv(
   env.HOME = world.home;
   env.GANTRY_MAX_RETRIES = '0';
   env.GANTRY_TRUST_PROJECT = '0';
+  // Every test has a fresh HOME, so each run would write the command line's code cache (2.5 MB)
+  // there at exit, also after the test has finished with a session it kills. The cache has its own
+  // tests (src/cli/code-cache.test.ts, src/cli/print/lazy-load.e2e.test.ts).
+  env.GANTRY_CODE_CACHE = '0';
   if (fake) {
     env.ANTHROPIC_API_KEY = PRINT_TEST_KEY;
     env.ANTHROPIC_BASE_URL = fake.url;

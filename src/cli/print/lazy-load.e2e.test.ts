@@ -5,7 +5,7 @@
  * module file Node loaded; the bundle (dist/fast/gantry-cli.cjs) requires or imports from
  * node_modules what it left there. Packages compiled into the bundle are not visible this way.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
@@ -70,7 +70,7 @@ async function runListingLoaded(args: string[]) {
   );
   const r = await runGantry(args, {
     cwd: world.project,
-    env: { ...gantryEnv(world, fake), NODE_OPTIONS: `--require ${preload}` },
+    env: gantryEnv(world, fake, { NODE_OPTIONS: `--require ${preload}`, GANTRY_CODE_CACHE: undefined }),
   });
   const esm = readFileSync(esmList, 'utf8')
     .split('\n')
@@ -121,4 +121,23 @@ it('a Read of PDF pages imports pdfjs-dist (an ES module) from inside the Common
   // the page's text, extracted by pdfjs (a PDF sent whole would carry it only as base64)
   expect(JSON.stringify(fake.messageRequests[1]?.body.messages)).toContain('page-one-text');
   expect(loaded.filter(inPackage('pdfjs-dist')).length).toBeGreaterThan(0);
+});
+
+it('the second run in the same HOME takes the code cache the first run wrote at exit', async () => {
+  fake = await startFakeAnthropicServer({
+    apiKey: PRINT_TEST_KEY,
+    script: [reply.text('One.'), reply.text('Two.')],
+  });
+  const env = gantryEnv(world, fake, { GANTRY_CODE_CACHE: undefined });
+  const cacheDir = path.join(world.home, '.gantry', 'cache');
+  const caches = () =>
+    readdirSync(cacheDir)
+      .filter((f) => f.startsWith('gantry-cli.cjs-liftoff-'))
+      .map((f) => ({ f, mtimeMs: statSync(path.join(cacheDir, f)).mtimeMs }));
+  expect((await runGantry(['-p', 'one'], { cwd: world.project, env })).stdout).toBe('One.\n');
+  const first = caches();
+  expect(first).toHaveLength(1);
+  expect((await runGantry(['-p', 'two'], { cwd: world.project, env })).stdout).toBe('Two.\n');
+  // taken, not refused and remade: the same file, not written again
+  expect(caches()).toEqual(first);
 });
