@@ -72,14 +72,43 @@ function built(name) {
   }
   return file;
 }
+/** The command line's subcommands (src/cli/main.ts `buildProgram`; bin-subcommands.test.ts keeps them equal). */
+const SUBCOMMANDS = [
+  'check',
+  'hook',
+  'replay',
+  'mcp',
+  'serve',
+  'fleet',
+  'log',
+  'doctor',
+  'teammate',
+  'install',
+  'uninstall',
+];
+/**
+ * Whether this run turns V8's Liftoff-only mode on, as `check` (check-entry.ts) and headless agent
+ * runs (src/cli/print/cli.ts) do: the same rule as src/cli/main.ts's `isAgentInvocation` and
+ * `isInteractiveInvocation` (any first word that is no subcommand starts the agent, headless with
+ * `-p`, `--output-format`, `--input-format`, or when stdin or stdout is not a terminal, as under
+ * the Claude Agent SDK). Set before the bundle is compiled, it picks the code cache made under it.
+ */
+function runsLiftoffOnly(args) {
+  const first = args[0];
+  if (first === 'check') return true;
+  if (first === undefined || first === 'help' || SUBCOMMANDS.includes(first)) return false;
+  if (args.length === 1 && ['-h', '--help', '-V', '--version'].includes(first)) return false;
+  const headless = (a) =>
+    a === '-p' || a === '--print' || a.startsWith('--output-format') || a.startsWith('--input-format');
+  return args.some(headless) || !(process.stdin.isTTY === true && process.stdout.isTTY === true);
+}
 /**
  * The command line (src/cli/cli-entry.ts) from its CommonJS bundle, with V8's code cache; the cache
  * is written at exit when there was none (the functions the run compiled are then in it too).
  */
 function runCommandLine() {
   const argv = process.argv;
-  const liftoff = command === 'check' || argv.includes('-p') || argv.includes('--print');
-  // the flags -p and check set anyway (src/cli/print/cli.ts, check-entry.ts), set before the compile
+  const liftoff = runsLiftoffOnly(argv.slice(2));
   if (liftoff) require('node:v8').setFlagsFromString('--liftoff-only');
   globalThis[Symbol.for('gantry.importEsm')] = (specifier) => import(specifier);
   const bundle = require(built('gantry-code-cache.cjs')).requireWithCodeCache(built('gantry-cli.cjs'), {

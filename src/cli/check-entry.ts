@@ -10,7 +10,7 @@
  *   flag before the bundle is compiled (V8 accepts a code cache only under the flags it was made
  *   with); it is set here again for a caller that did not.
  * - A plain invocation is parsed by check-args.ts, so commander is not loaded; help, version and
- *   anything malformed are left to the full command line (dist/fast/gantry.mjs), which reports it.
+ *   anything malformed are left to the full command line (dist/fast/gantry-cli.cjs), which reports it.
  * - A Bash check starts loading the parser at once, so its compile runs while the settings load,
  *   unless every command is one the literal gate admits (../shell/literal-command.ts): those need
  *   no grammar. A failure here is ignored: the check's own parser load retries and reports it.

@@ -118,7 +118,13 @@ export async function runFleetServe(o: ServeFlags): Promise<number> {
     const deadAfter = o.deadAfter === undefined ? undefined : Number(o.deadAfter);
     if (deadAfter !== undefined && !(deadAfter > 0))
       throw new UsageError('--dead-after must be a positive number');
-    const keepCancelled = o.keepCancelled === undefined ? undefined : Number(o.keepCancelled);
+    // Number('') is 0: an empty value (an unset "$HOURS") must not mean "drop them at once"
+    const keepCancelled =
+      o.keepCancelled === undefined
+        ? undefined
+        : /^\s*$/.test(String(o.keepCancelled))
+          ? Number.NaN
+          : Number(o.keepCancelled);
     if (keepCancelled !== undefined && !(Number.isFinite(keepCancelled) && keepCancelled >= 0))
       throw new UsageError('--keep-cancelled must be a number of hours >= 0');
     options = {

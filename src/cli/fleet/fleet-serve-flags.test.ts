@@ -10,6 +10,8 @@ describe('gantry fleet serve flag checks', () => {
   it.each([
     ['--keep-cancelled', '-1', 'a negative retention would drop journals of live cancels at once'],
     ['--keep-cancelled', 'soon', 'not a number'],
+    ['--keep-cancelled', '', 'empty (an unset variable) would read as 0 hours and drop the journals at once'],
+    ['--keep-cancelled', ' ', 'blank, the same'],
     ['--dead-after', '0', 'a worker cannot be gone after no time'],
   ])('%s %s is a usage error (%s)', (flag, value) => {
     const r = spawnSync(

@@ -123,21 +123,31 @@ it('a Read of PDF pages imports pdfjs-dist (an ES module) from inside the Common
   expect(loaded.filter(inPackage('pdfjs-dist')).length).toBeGreaterThan(0);
 });
 
-it('the second run in the same HOME takes the code cache the first run wrote at exit', async () => {
-  fake = await startFakeAnthropicServer({
-    apiKey: PRINT_TEST_KEY,
-    script: [reply.text('One.'), reply.text('Two.')],
-  });
-  const env = gantryEnv(world, fake, { GANTRY_CODE_CACHE: undefined });
-  const cacheDir = path.join(world.home, '.gantry', 'cache');
-  const caches = () =>
-    readdirSync(cacheDir)
-      .filter((f) => f.startsWith('gantry-cli.cjs-liftoff-'))
-      .map((f) => ({ f, mtimeMs: statSync(path.join(cacheDir, f)).mtimeMs }));
-  expect((await runGantry(['-p', 'one'], { cwd: world.project, env })).stdout).toBe('One.\n');
-  const first = caches();
-  expect(first).toHaveLength(1);
-  expect((await runGantry(['-p', 'two'], { cwd: world.project, env })).stdout).toBe('Two.\n');
-  // taken, not refused and remade: the same file, not written again
-  expect(caches()).toEqual(first);
-});
+it.each([
+  { args: ['-p'], why: '-p' },
+  // the Claude Agent SDK's shape: no -p, an --output-format, stdin and stdout pipes
+  { args: ['--output-format', 'json'], why: 'headless without -p, as the Agent SDK starts it' },
+])(
+  'the second run in the same HOME takes the code cache the first run wrote at exit ($why)',
+  async ({ args }) => {
+    fake = await startFakeAnthropicServer({
+      apiKey: PRINT_TEST_KEY,
+      script: [reply.text('One.'), reply.text('Two.')],
+    });
+    const env = gantryEnv(world, fake, { GANTRY_CODE_CACHE: undefined });
+    const cacheDir = path.join(world.home, '.gantry', 'cache');
+    const caches = () =>
+      readdirSync(cacheDir)
+        .filter((f) => f.startsWith('gantry-cli.cjs-'))
+        .map((f) => ({ f, ino: statSync(path.join(cacheDir, f)).ino }));
+    const one = await runGantry([...args, 'one'], { cwd: world.project, env });
+    expect(one.code, one.stderr).toBe(0);
+    const first = caches();
+    expect(first).toHaveLength(1);
+    expect(first[0]?.f).toMatch(/^gantry-cli\.cjs-liftoff-/);
+    const two = await runGantry([...args, 'two'], { cwd: world.project, env });
+    expect(two.code, two.stderr).toBe(0);
+    // taken, not refused and remade: the same file, not replaced
+    expect(caches()).toEqual(first);
+  },
+);

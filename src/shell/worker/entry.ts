@@ -5,7 +5,7 @@
  *   loader in that thread and imports the `.ts` module named in `workerData.entry`;
  * - the library build (`dist/shell/worker/entry.js`, one file per module): `analysis-worker.js`
  *   beside this file;
- * - a start-up bundle (`dist/fast/*.mjs`, scripts/build.mjs): this code sits in one of the bundle's
+ * - a start-up bundle (`dist/fast/`, scripts/build.mjs, ES module or CommonJS): this code sits in one of the bundle's
  *   files, and the bundled worker `gantry-analysis-worker.mjs` in the same directory.
  */
 import { existsSync } from 'node:fs';
