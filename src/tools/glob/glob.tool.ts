@@ -172,10 +172,11 @@ export function createGlobTool(options: GlobToolOptions = {}) {
             signal: context.abortController.signal,
             timeoutMs,
             wantMtime: true,
-            // The mtime comes with the listing when it can (GNU find); else a stat inside the checked root.
+            // The mtime comes with the listing when it can (GNU find); else a stat inside the checked
+            // root. Files are ranked by their path relative to the root (the same order as the
+            // absolute paths, which only the kept ones are turned into below).
             onFile: (rel, mtimeMs) => {
-              const abs = `${root === '/' ? '' : root}/${rel}`;
-              ranked.add({ path: abs, mtimeMs: mtimeMs ?? mtimeOf(`${io}/${rel}`) });
+              ranked.offer(rel, mtimeMs ?? mtimeOf(`${io}/${rel}`));
               return true;
             },
           });
@@ -185,7 +186,8 @@ export function createGlobTool(options: GlobToolOptions = {}) {
         await dir?.close();
       }
       const cwd = resolvedCwd(context);
-      const filenames = ranked.sorted().map((f) => formatResultPath(f.path, cwd, pathStyle));
+      const prefix = root === '/' ? '' : root;
+      const filenames = ranked.sorted().map((f) => formatResultPath(`${prefix}/${f.path}`, cwd, pathStyle));
       const data: GlobOutput = {
         filenames,
         durationMs: Date.now() - started,

@@ -345,6 +345,39 @@ describe('walkers side by side', () => {
   });
 });
 
+describe('ripgrep listing, find stat-ing (find-stat.ts)', () => {
+  it('a directory swapped with a link to outside while ripgrep lists and find stats never lists an outside file', async () => {
+    const swapRoot = path.join(dir, 'swap-piped');
+    const outside = path.join(dir, 'outside-swap-piped');
+    mkdirSync(path.join(swapRoot, 'sub'), { recursive: true });
+    mkdirSync(outside, { recursive: true });
+    for (let i = 0; i < 20; i++) writeFileSync(path.join(swapRoot, `f${i}.txt`), '');
+    writeFileSync(path.join(swapRoot, 'sub', 'inside.txt'), '');
+    writeFileSync(path.join(outside, 'only-outside.txt'), '');
+    const swapper = spawn(
+      'sh',
+      ['-c', 'while :; do mv sub sub.d && ln -s ../outside-swap-piped sub && rm sub && mv sub.d sub; done'],
+      { cwd: swapRoot, stdio: 'ignore' },
+    );
+    try {
+      let leaked = 0;
+      let listed = 0;
+      for (let i = 0; i < 60; i++) {
+        // `?` keeps the pattern on ripgrep, whose names find stats.
+        const { files, engine } = await list(swapRoot, { pattern: '**/*.tx?', wantMtime: true });
+        expect(engine).toMatch(/^ripgrep \S+ with find /);
+        listed += files.size;
+        if ([...files.keys()].some((f) => f.includes('only-outside'))) leaked++;
+      }
+      expect(listed).toBeGreaterThan(0);
+      expect(leaked).toBe(0);
+    } finally {
+      swapper.kill('SIGKILL');
+      await new Promise((resolve) => swapper.once('exit', resolve));
+    }
+  });
+});
+
 describe('versionHasFiles0From', () => {
   it.each([
     ['find (GNU findutils) 4.9.0', true, 'the first release with -files0-from'],

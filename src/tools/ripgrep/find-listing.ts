@@ -239,6 +239,24 @@ export function mtimeMsOf(field: string): number {
 }
 
 /**
+ * {@link mtimeMsOf} for a stream of fields, remembering the last one: the files of a checkout or an
+ * unpacked archive mostly share a few mtimes, so most records skip the parse.
+ */
+export class MtimeFields {
+  private field = '';
+  private ms = 0;
+
+  /** The mtime in ms of one `%T@` field. */
+  of(field: string): number {
+    if (field !== this.field) {
+      this.field = field;
+      this.ms = mtimeMsOf(field);
+    }
+    return this.ms;
+  }
+}
+
+/**
  * Lists the files under the request's root that match its pattern, each with its mtime: one find
  * walking `.`, or — when find reads starting points from stdin ({@link GnuFind.files0From}) and
  * the machine has several cores — {@link walkerCount} finds side by side, each walking its share of
@@ -262,6 +280,7 @@ export async function listFilesWithFind(
   const groups = find.files0From ? splitRootEntries(cwd, walkers) : undefined;
   let sawOutput = false;
   let stop = false;
+  const mtime = new MtimeFields();
   const walk = (group: Buffer | undefined) =>
     runRipgrep({
       rgPath: find.path,
@@ -280,7 +299,7 @@ export async function listFilesWithFind(
         sawOutput = true;
         const rel = record.slice(slash + 1);
         if (matches && !matches(rel)) return true;
-        if (onFile(rel, mtimeMsOf(record.slice(0, slash))) === false) stop = true;
+        if (onFile(rel, mtime.of(record.slice(0, slash))) === false) stop = true;
         return !stop;
       },
     });

@@ -55,10 +55,23 @@ export class RankedFiles {
 
   /** Offers a file; it is kept when it ranks among the first `capacity`. */
   add(file: RankedFile): void {
+    this.offer(file.path, file.mtimeMs);
+  }
+
+  /**
+   * Offers a file by its parts, as {@link add} does; an object is made only for a file that is kept
+   * (a listing of 10,000 files keeps a few hundred). Paths compare as strings: any common prefix
+   * (a root left off until the end) orders them alike.
+   */
+  offer(path: string, mtimeMs: number): void {
     this.total++;
     if (this.capacity <= 0) return;
-    if (this.worstKept && this.compare(file, this.worstKept) >= 0) return;
-    this.items.push(file);
+    const worst = this.worstKept;
+    if (worst) {
+      const byTime = this.order === 'oldest-first' ? mtimeMs - worst.mtimeMs : worst.mtimeMs - mtimeMs;
+      if (byTime > 0 || (byTime === 0 && path >= worst.path)) return;
+    }
+    this.items.push({ path, mtimeMs });
     if (this.items.length >= 2 * this.capacity) this.compact();
   }
 

@@ -161,4 +161,34 @@ describe('runRipgrep', () => {
     });
     expect(records).toEqual(['many.txt']);
   });
+
+  it('hands its stdout pipe to a second process as stdin: the records reach that process, none this one', async () => {
+    let second: Promise<Awaited<ReturnType<typeof runRipgrep>>> | undefined;
+    const relayed: string[] = [];
+    const first = await runRipgrep({
+      rgPath,
+      args: ['-c', '-e', 'match', '--', 'many.txt'],
+      cwd: dir,
+      signal: signal(),
+      onRecord: () => {
+        throw new Error('the handed-off output must not be read here');
+      },
+      handOffStdout: (stdout) => {
+        second = runRipgrep({
+          rgPath: '/bin/sh',
+          args: ['-c', 'read n; echo "got $n"'],
+          cwd: dir,
+          signal: signal(),
+          stdinFd: stdout,
+          onRecord: (r) => {
+            relayed.push(r);
+            return true;
+          },
+        });
+      },
+    });
+    expect(first).toMatchObject({ exitCode: 0, stdoutBytes: 0 });
+    expect(await second).toMatchObject({ exitCode: 0 });
+    expect(relayed).toEqual(['got 20000']);
+  });
 });

@@ -46,8 +46,12 @@ export interface RipgrepRunOptions {
   signal: AbortSignal;
   /** Kill the process after this many ms and resolve with `timedOut: true` (partial output kept). */
   timeoutMs?: number;
-  /** An open file descriptor to give ripgrep as its stdin (searched with `-`); default: none. */
-  stdinFd?: number;
+  /**
+   * An open file descriptor to give ripgrep as its stdin (searched with `-`), or a stream whose
+   * descriptor the process gets as its stdin (another process's stdout pipe, which then flows from
+   * process to process without passing through this one); default: none.
+   */
+  stdinFd?: number | Readable;
   /** Variables set on top of this process's environment (e.g. `LC_ALL` for another binary run this way). */
   extraEnv?: Readonly<Record<string, string>>;
   /**
@@ -56,6 +60,13 @@ export interface RipgrepRunOptions {
    * swallowed. Not combinable with `stdinFd`.
    */
   onStdin?(stdin: Writable): void;
+  /**
+   * Hands the stdout pipe over right after the spawn (synchronously, before `runRipgrep` returns),
+   * for the caller to give to another process as its stdin (`stdinFd`); this process's end is closed
+   * just after, so the output is never read here (`onRecord` is not called, `stdoutBytes` stays 0)
+   * and the process sees a closed pipe once its reader ends. Not combinable with `pipeTo`.
+   */
+  handOffStdout?(stdout: Readable): void;
   /**
    * Streams stdout unchanged into this writable (backpressure honoured; ended with stdout) instead
    * of splitting it into records: `onRecord` is not called.
@@ -119,7 +130,10 @@ export function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepRunResult
       }
     };
 
-    if (options.pipeTo) {
+    if (options.handOffStdout) {
+      options.handOffStdout(child.stdout);
+      child.stdout.destroy();
+    } else if (options.pipeTo) {
       const sink = options.pipeTo;
       child.stdout.on('data', (chunk: Buffer) => {
         stdoutBytes += chunk.length;
@@ -157,7 +171,7 @@ export function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepRunResult
         reject(error);
         return;
       }
-      const rest = options.pipeTo ? '' : pending + decoder.end();
+      const rest = options.pipeTo || options.handOffStdout ? '' : pending + decoder.end();
       if (rest.length > 0 && !stopped && !timedOut) emit(rest);
       pending = '';
       const stderr = Buffer.concat(stderrChunks).toString('utf8').trim();

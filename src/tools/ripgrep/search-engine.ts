@@ -115,7 +115,7 @@ export async function listFiles(engine: SearchEngine, request: ListFilesRequest)
       request,
       request.onFile,
     );
-    checkExit(piped.ripgrep, piped.ripgrep.stdoutBytes > 0, 'glob');
+    checkExit(piped.ripgrep, piped.records > 0, 'glob');
     const timedOut = piped.find.timedOut || piped.ripgrep.timedOut;
     return {
       complete: !piped.stopped && !timedOut && !piped.find.stopped,

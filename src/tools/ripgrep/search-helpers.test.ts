@@ -98,6 +98,22 @@ describe('RankedFiles', () => {
     for (let i = 0; i < 1000; i++) ranked.add({ path: `/f${i}`, mtimeMs: (i * 7919) % 1000 });
     expect(ranked.sorted().map((f) => f.mtimeMs)).toEqual([999, 998, 997]);
   });
+
+  it.each([
+    ['oldest-first', 'ties on mtime cut by path after each compaction'],
+    ['newest-first', 'the same from the other end'],
+  ] as const)('offer(path, mtime) keeps exactly what add keeps (%s: %s)', (order, _why) => {
+    const byAdd = new RankedFiles(7, order);
+    const byOffer = new RankedFiles(7, order);
+    for (let i = 0; i < 2000; i++) {
+      // Few distinct mtimes, so most files tie with the last kept one.
+      const file = { path: `f${(i * 7919) % 2000}`, mtimeMs: (i * 31) % 5 };
+      byAdd.add(file);
+      byOffer.offer(file.path, file.mtimeMs);
+    }
+    expect(byOffer.sorted()).toEqual(byAdd.sorted());
+    expect(byOffer.total).toBe(2000);
+  });
 });
 
 describe('decodeText and previewLongLine (what ripgrep prints)', () => {
