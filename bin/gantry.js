@@ -14,7 +14,8 @@
 //   through this file's own `import()` (src/core/import-esm.ts).
 // Run from a git checkout (a src/ folder and .git beside bin/), dist/ is first compared with the
 // sources (dist/.build-stamp.json, scripts/build-inputs.cjs) and rebuilt when they changed, so an
-// edit is never run stale. An installed package has no src/ and skips the comparison.
+// edit is never run stale (a hook call that its resident server answers takes the server's word,
+// see `hookDefersCheck`). An installed package has no src/ and skips the comparison.
 // Only `node:fs` and `node:path` at the top (`node:child_process` is loaded only to rebuild,
 // `node:v8` only to set flags). What a command throws is left unhandled, so Node reports
 // it and exits with code 1 — except for `gantry hook`: hosts treat a hook's exit 1 as a
@@ -41,27 +42,43 @@ if (isHookCall) {
   process.on('unhandledRejection', (error) => blockHookCall(message(error)));
 }
 
-if (existsSync(`${root}src`) && existsSync(`${root}.git`) && existsSync(`${root}scripts/build-inputs.cjs`)) {
+const fromCheckout =
+  existsSync(`${root}src`) && existsSync(`${root}.git`) && existsSync(`${root}scripts/build-inputs.cjs`);
+
+/** From a checkout: rebuilds dist/ when the sources changed since it was built (true), or exits when that fails. */
+function rebuildIfStale() {
   const reason = require(`${root}scripts/build-inputs.cjs`).staleReason(root);
-  if (reason) {
-    // Rebuild the JavaScript (about a second; the declarations are left to `npm run build`).
-    const { spawnSync } = require('node:child_process');
-    const r = spawnSync(process.execPath, [`${root}scripts/build.mjs`, '--if-stale', '--js-only'], {
-      cwd: root,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      encoding: 'utf8',
-    });
-    if (r.status !== 0) {
-      if (isHookCall) blockHookCall(`${reason}, and rebuilding it failed; run \`npm run build\` in ${root}`);
-      process.stderr.write(
-        `gantry: ${reason}, and rebuilding it failed; run \`npm run build\` in ${root}\n${r.stderr ?? ''}`,
-      );
-      process.exit(1);
-    }
+  if (!reason) return false;
+  // Rebuild the JavaScript (about a second; the declarations are left to `npm run build`).
+  const { spawnSync } = require('node:child_process');
+  const r = spawnSync(process.execPath, [`${root}scripts/build.mjs`, '--if-stale', '--js-only'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) {
+    if (isHookCall) blockHookCall(`${reason}, and rebuilding it failed; run \`npm run build\` in ${root}`);
+    process.stderr.write(
+      `gantry: ${reason}, and rebuilding it failed; run \`npm run build\` in ${root}\n${r.stderr ?? ''}`,
+    );
+    process.exit(1);
   }
+  return true;
 }
 
 const fast = `${root}dist/fast/`;
+// A hook call from a checkout leaves the comparison to the call (src/cli/hook/hook-warm.ts): the
+// resident server, which watches the sources, vouches for them (src/cli/hook/source-vouch.ts), and
+// only without its word are they compared here, before any answer is used. After a rebuild the
+// call runs again in a new process (GANTRY_HOOK_REBUILT set: that one compares first, as below).
+const hookDefersCheck =
+  isHookCall &&
+  fromCheckout &&
+  !['0', 'off', 'false'].includes(process.env.GANTRY_HOOK_DAEMON ?? '') &&
+  process.env.GANTRY_HOOK_REBUILT !== '1' &&
+  existsSync(`${fast}gantry-hook.mjs`) &&
+  existsSync(`${fast}gantry-hook-client.cjs`);
+if (fromCheckout && !hookDefersCheck) rebuildIfStale();
 /** The built file `name`, or exit naming it when it is missing (1; 2 for a hook call, which blocks). */
 function built(name) {
   const file = fast + name;
@@ -151,9 +168,30 @@ function hookInProcess() {
   };
 }
 
+/** A deferred comparison of a hook call (see `hookDefersCheck`): rebuilt → the call runs again in a new process. */
+const checkoutCall = {
+  root,
+  ensureCurrent(stdin) {
+    if (!rebuildIfStale()) return;
+    const { spawnSync } = require('node:child_process');
+    const r = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+      input: stdin,
+      stdio: ['pipe', 'inherit', 'inherit'],
+      env: { ...process.env, GANTRY_HOOK_REBUILT: '1' },
+    });
+    if (r.status === null) blockHookCall(`the call run again after a rebuild ended without an exit code`);
+    process.exit(r.status);
+  },
+};
+
 if (isHookCall) {
   const hookBundle = built('gantry-hook.mjs');
-  require(built('gantry-hook-client.cjs')).runHookCall(process.argv.slice(3), hookBundle, hookInProcess);
+  require(built('gantry-hook-client.cjs')).runHookCall(
+    process.argv.slice(3),
+    hookBundle,
+    hookInProcess,
+    hookDefersCheck ? checkoutCall : undefined,
+  );
 } else if (command === 'check') {
   const hookBundle = built('gantry-hook.mjs');
   require(built('gantry-check-client.cjs')).runCheckClient(process.argv.slice(3), hookBundle, checkInProcess);

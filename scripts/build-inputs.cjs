@@ -70,4 +70,4 @@ function staleReason(root, need = {}) {
   return undefined;
 }
 
-module.exports = { STAMP_FILE, sourceState, staleReason };
+module.exports = { STAMP_FILE, EXTRA_INPUTS, sourceState, staleReason };

@@ -5,6 +5,7 @@
  * the CommonJS client (dist/fast/gantry-hook-client.cjs) instead, which starts faster; this entry
  * serves the server and a host that runs the bundle directly.
  */
+import { fileURLToPath } from 'node:url';
 import { currentBundleFile } from './hook-client.js';
 import { runHookCall } from './hook-warm.js';
 
@@ -15,7 +16,9 @@ if (argv[0] === '--hook-daemon' && argv[1]) {
   const worker = import.meta.url.endsWith('.ts')
     ? undefined
     : new URL('./gantry-analysis-worker.mjs', import.meta.url);
-  await runHookDaemon(argv[1], undefined, worker);
+  // Bundled, this file is <package>/dist/fast/gantry-hook.mjs.
+  const packageRoot = worker ? fileURLToPath(new URL('../../', import.meta.url)) : undefined;
+  await runHookDaemon(argv[1], undefined, worker, packageRoot);
   process.exit(0); // stopped (idle or signal): do not linger on handles the guard may hold
 } else {
   await runHookCall(

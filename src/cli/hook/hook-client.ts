@@ -37,12 +37,19 @@ export interface HookWireRequest {
   /** The caller's environment entries the decision depends on. */
   env: Record<string, string>;
   cwd: string;
+  /**
+   * The git checkout the client runs from (bin/gantry.js's folder), when it wants the server to
+   * vouch that its sources still match dist/ (source-vouch.ts) instead of comparing them itself.
+   */
+  checkout?: string;
 }
 
 export interface HookWireAnswer {
   stdout: string;
   stderr: string;
   exitCode: number;
+  /** True when the server vouches that the request's `checkout` is its own and its sources match dist/. */
+  sourcesCurrent?: boolean;
 }
 
 /** Environment variables a decision reads (forwarded to the server per request). */

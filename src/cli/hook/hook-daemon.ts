@@ -24,6 +24,7 @@ import {
 import { type HookWireAnswer, type HookWireRequest, parseHookArgs } from './hook-client.js';
 import { createGuard, type Guard, type GuardOptions } from '../shared/guard.js';
 import { handleHook } from './run-hook.js';
+import { createSourceVouch, type SourceVouch } from './source-vouch.js';
 
 /** mtime+size of each file or directory ('-' when absent): a settings or trust file that changed invalidates a guard. */
 function stamp(files: readonly string[]): string {
@@ -110,11 +111,15 @@ function isAlive(socketPath: string): Promise<boolean> {
  * @param analysisWorker - the built analysis worker file when running bundled (dist/); from the
  *   sources the worker of src/shell/worker is used. Bash analyses run in worker threads, so one slow
  *   analysis never holds up the other clients (docs/analysis-budget.md).
+ * @param packageRoot - the folder the running bundle belongs to (holding dist/); when it is a git
+ *   checkout, hook answers to clients from it say whether its sources still match dist/
+ *   (source-vouch.ts), so those clients skip their own comparison.
  */
 export async function runHookDaemon(
   socketPath: string,
   idleMs = Number(process.env.GANTRY_HOOK_DAEMON_IDLE_MS) || DEFAULT_IDLE_MS,
   analysisWorker?: URL,
+  packageRoot?: string,
 ): Promise<void> {
   const dir = path.dirname(socketPath);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -138,6 +143,16 @@ export async function runHookDaemon(
   }
   await initShellParser();
   configureShellAnalysis({ workers: analysisWorker ? { worker: bundledWorker(analysisWorker) } : true });
+  const vouch: SourceVouch | undefined = packageRoot ? createSourceVouch(packageRoot) : undefined;
+  /** A hook answer, with the vouch for the client's checkout when it asked for one. */
+  const answerHook = async (req: HookWireRequest): Promise<HookWireAnswer> => {
+    if (typeof req.checkout !== 'string') return answerWireRequest(req);
+    const [answer, current] = await Promise.all([
+      answerWireRequest(req),
+      vouch ? vouch.current(req.checkout) : false,
+    ]);
+    return { ...answer, sourcesCurrent: current };
+  };
   let idle: NodeJS.Timeout;
   // allowHalfOpen: the client ends its side after the request and still reads the answer.
   const server = createServer({ allowHalfOpen: true }, (sock: Socket) => {
@@ -158,7 +173,7 @@ export async function runHookDaemon(
         sock.destroy();
         return;
       }
-      const answer = req.kind === 'check' ? answerCheck(req) : answerWireRequest(req);
+      const answer = req.kind === 'check' ? answerCheck(req) : answerHook(req);
       answer.then(
         (a) => (a ? sock.end(JSON.stringify(a)) : sock.destroy()),
         () => sock.destroy(),
@@ -179,6 +194,7 @@ export async function runHookDaemon(
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   await stopped;
+  vouch?.close();
   try {
     unlinkSync(socketPath);
   } catch {

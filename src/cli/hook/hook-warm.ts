@@ -40,13 +40,30 @@ export interface ColdHookModule {
 }
 
 /**
+ * A call from a git checkout, whose dist/ must never be used older than the sources
+ * (bin/gantry.js). The server vouches for them when it can (source-vouch.ts); otherwise, before
+ * anything of the answer is used, `ensureCurrent` compares them and, when they changed, rebuilds
+ * dist/ and runs the call again in a new process (then it exits and never returns) or blocks the
+ * call when the rebuild fails.
+ */
+export interface CheckoutCall {
+  /** The checkout's folder (bin/gantry.js's parent). */
+  root: string;
+  /** Returns when dist/ matches the sources; given the hook input, for a new process to run it again. */
+  ensureCurrent(stdin: string): void;
+}
+
+/**
  * Runs one call. `hookBundle` is dist/fast/gantry-hook.mjs (its size and mtime name the socket);
- * `loadCold` loads hook-cold.ts only when the server does not answer. Sets `process.exitCode`.
+ * `loadCold` loads hook-cold.ts only when the server does not answer; `checkout` is set by
+ * bin/gantry.js when it runs from a git checkout and left the comparison of dist/ with the sources
+ * to this call. Sets `process.exitCode`.
  */
 export async function runHookCall(
   args: string[],
   hookBundle: string,
   loadCold: () => Promise<ColdHookModule>,
+  checkout?: CheckoutCall,
 ): Promise<void> {
   const stdin = await readAllStdin();
   const env = process.env;
@@ -58,13 +75,21 @@ export async function runHookCall(
   const answer: HookWireAnswer | undefined = warm
     ? await askDaemon(
         socket,
-        { stdin, argv: args, env: forwarded, cwd: process.cwd() },
+        {
+          stdin,
+          argv: args,
+          env: forwarded,
+          cwd: process.cwd(),
+          ...(checkout ? { checkout: checkout.root } : {}),
+        },
         Number(env.GANTRY_HOOK_DAEMON_TIMEOUT_MS) || 3000,
         (reason) => {
           refused = reason;
         },
       )
     : undefined;
+  // Without the server's word that the sources match dist/, they are compared here first.
+  if (checkout && answer?.sourcesCurrent !== true) checkout.ensureCurrent(stdin);
   if (answer) {
     process.stdout.write(answer.stdout);
     if (answer.stderr) process.stderr.write(answer.stderr);
