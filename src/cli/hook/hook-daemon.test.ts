@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cachedGuard } from './hook-daemon.js';
+import { cachedGuard, stamp } from './hook-daemon.js';
 
 let dir: string | undefined;
 afterEach(() => {
@@ -32,5 +32,21 @@ describe('cachedGuard', () => {
     );
     const after = await cachedGuard(options).check('Read', read, { hooks: false });
     expect(after.detailed.decision.behavior).toBe('deny');
+  });
+});
+
+describe('stamp', () => {
+  it('absent files and paths through a file are "-"; a present one is mtime:size and changes when it is edited', () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'gantry-stamp-'));
+    const file = path.join(dir, 'settings.json');
+    writeFileSync(file, '{}');
+    const st = statSync(file);
+    const files = [file, path.join(dir, 'missing.json'), path.join(file, 'under-a-file.json'), dir];
+    const before = stamp(files);
+    expect(before.split('|')).toEqual([`${st.mtimeMs}:2`, '-', '-', expect.stringMatching(/^[\d.]+:\d+$/)]);
+    writeFileSync(file, '{"permissions":{}}');
+    utimesSync(file, st.atime, new Date(st.mtimeMs + 5000));
+    expect(stamp(files)).not.toBe(before);
+    expect(stamp([])).toBe('');
   });
 });

@@ -26,18 +26,26 @@ import { createGuard, type Guard, type GuardOptions } from '../shared/guard.js';
 import { handleHook } from './run-hook.js';
 import { createSourceVouch, type SourceVouch } from './source-vouch.js';
 
-/** mtime+size of each file or directory ('-' when absent): a settings or trust file that changed invalidates a guard. */
-function stamp(files: readonly string[]): string {
-  return files
-    .map((f) => {
-      try {
-        const st = statSync(f);
-        return `${st.mtimeMs}:${st.size}`;
-      } catch {
-        return '-';
-      }
-    })
-    .join('|');
+/** An absent file's stat without an exception (building one costs more than the stat itself). */
+const IF_PRESENT = { throwIfNoEntry: false } as const;
+
+/**
+ * mtime+size of each file or directory ('-' when absent): a settings or trust file that changed
+ * invalidates a guard. Runs on every request; most of the files are usually absent.
+ */
+export function stamp(files: readonly string[]): string {
+  let out = '';
+  for (const f of files) {
+    let part = '-';
+    try {
+      const st = statSync(f, IF_PRESENT);
+      if (st) part = `${st.mtimeMs}:${st.size}`;
+    } catch {
+      // not a directory on the way, unreadable: as absent
+    }
+    out = out ? `${out}|${part}` : part;
+  }
+  return out;
 }
 
 const guards = new Map<string, { guard: Guard; files: string[]; stamp: string }>();
