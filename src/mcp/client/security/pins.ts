@@ -56,7 +56,10 @@ export type PinCheck =
   | { status: 'new-tool'; approvedAt: string };
 
 /** The last hash computed per fingerprint object, with the field values it was computed from. */
-const hashMemo = new WeakMap<ToolFingerprint, { name: string; description: string; inputSchema: unknown; hash: string }>();
+const hashMemo = new WeakMap<
+  ToolFingerprint,
+  { name: string; description: string; inputSchema: unknown; hash: string }
+>();
 
 /**
  * SHA-256 of the fingerprint's canonical JSON. Memoised per fingerprint object (an adapted tool
@@ -66,7 +69,12 @@ const hashMemo = new WeakMap<ToolFingerprint, { name: string; description: strin
  */
 export function fingerprintHash(fp: ToolFingerprint): string {
   const memo = hashMemo.get(fp);
-  if (memo && memo.name === fp.name && memo.description === fp.description && memo.inputSchema === fp.inputSchema)
+  if (
+    memo &&
+    memo.name === fp.name &&
+    memo.description === fp.description &&
+    memo.inputSchema === fp.inputSchema
+  )
     return memo.hash;
   const hash = hashJson({ name: fp.name, description: fp.description, inputSchema: fp.inputSchema });
   hashMemo.set(fp, { name: fp.name, description: fp.description, inputSchema: fp.inputSchema, hash });
