@@ -31,6 +31,7 @@ import type { SessionInput, SessionOutput } from '../../fleet/session-types.js';
 import { transcriptPathOf } from '../../fleet/session-workflow.js';
 import { startWorker } from '../../fleet/worker.js';
 import { defaultGantryHome } from '../../loop/transcript/paths.js';
+import { listenFailure } from '../listen-error.js';
 
 const USAGE = 3;
 
@@ -168,7 +169,10 @@ export async function runFleetServe(o: ServeFlags): Promise<number> {
     });
   } catch (e) {
     if (local?.started) await local.stop();
-    return fail(`the worker could not start: ${(e as Error).message}`);
+    const listen = (e as { syscall?: unknown }).syscall === 'listen';
+    return fail(
+      `the worker could not start: ${listen ? listenFailure(e, '127.0.0.1', options.httpPort) : (e as Error).message}`,
+    );
   }
   process.stdout.write(
     `${JSON.stringify({ worker: worker.workerId, database: url.replace(/:[^:@/]*@/, ':***@'), approvals: worker.approvalUrl ?? null })}\n`,
