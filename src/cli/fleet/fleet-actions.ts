@@ -24,6 +24,7 @@ import {
   type LocalPostgres,
   POSTGRES_INSTALL_HINT,
   PostgresMissingError,
+  PostgresUnreachableError,
   runningLocalPostgres,
   startLocalPostgres,
 } from '../../fleet/local-postgres.js';
@@ -146,7 +147,7 @@ export async function runFleetServe(o: ServeFlags): Promise<number> {
       url = local.url;
       process.stderr.write(`gantry fleet: local Postgres at ${url} (${local.dataDir})\n`);
     } catch (e) {
-      if (e instanceof PostgresMissingError) return fail(e.message);
+      if (e instanceof PostgresMissingError || e instanceof PostgresUnreachableError) return fail(e.message);
       return fail(`could not start the local Postgres: ${(e as Error).message}\n${POSTGRES_INSTALL_HINT}`);
     }
   }
