@@ -17,6 +17,7 @@
  * line on stderr and exit 1.
  */
 import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { PERMISSION_MODES, type PermissionMode } from '../core/index.js';
 import { serveHttp, serveStdio } from '../mcp/server/transports.js';
@@ -83,6 +84,13 @@ export async function runMcp(o: McpCliOptions, version: string): Promise<number>
     return fail('the auth token must be at least 16 characters');
 
   const cwd = path.resolve(o.cwd ?? process.cwd());
+  let cwdIsDir = false;
+  try {
+    cwdIsDir = statSync(cwd).isDirectory();
+  } catch {
+    return fail(`--cwd ${cwd} does not exist`);
+  }
+  if (!cwdIsDir) return fail(`--cwd ${cwd} is not a directory`);
   // Spilled results go here; the engine lets Read reach them without asking. Old
   // session directories and temp files of killed writers are cleaned up at start
   // (docs/reliability.md "Retention", "Temp files").
