@@ -80,9 +80,10 @@ function chromiumPid(profile: string): number | undefined {
 /**
  * SIGKILLs the process group of the Chromium that uses `profile` (Playwright starts Chromium as a
  * group leader, so its zygotes, renderers and helpers share the group). Where `/proc` exists, the
- * pid's command line must name the profile, so a reused pid is never killed.
+ * pid's command line must name the profile, so a reused pid is never killed; without `/proc` only
+ * this process's own browser (`own`) is killed, never one a sweep found.
  */
-function killChromium(profile: string): void {
+function killChromium(profile: string, own: boolean): void {
   const pid = chromiumPid(profile);
   if (!pid || pid === process.pid) return;
   if (hasProc()) {
@@ -91,7 +92,7 @@ function killChromium(profile: string): void {
     } catch {
       return; // already gone
     }
-  }
+  } else if (!own) return;
   for (const target of [-pid, pid]) {
     try {
       process.kill(target, 'SIGKILL');
@@ -107,8 +108,8 @@ function hasProc(): boolean {
   return procSeen;
 }
 
-function removeDir(root: string): void {
-  killChromium(path.join(root, 'profile'));
+function removeDir(root: string, own: boolean): void {
+  killChromium(path.join(root, 'profile'), own);
   try {
     rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
   } catch {
@@ -123,7 +124,7 @@ function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.on('exit', () => {
-    for (const root of live) removeDir(root);
+    for (const root of live) removeDir(root, true);
     live.clear();
   });
 }
@@ -146,7 +147,7 @@ export function makeBrowserDirs(base: string = tmpdir()): BrowserDirs {
     ...dirs,
     release() {
       if (!live.delete(root)) return;
-      removeDir(root);
+      removeDir(root, true);
     },
   };
 }
@@ -178,7 +179,7 @@ export function sweepStaleBrowserDirs(base: string = tmpdir()): string[] {
       if (pid > 0) owner = { pid, started: null };
     }
     if (!owner || alive(owner)) continue;
-    removeDir(root);
+    removeDir(root, false);
     removed.push(root);
   }
   return removed;
