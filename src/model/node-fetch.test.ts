@@ -150,6 +150,28 @@ describe('nodeFetch', () => {
     expect(abortName(await reader.read().catch((e: unknown) => e))).toBe('AbortError');
   });
 
+  it('an abort after the whole body arrived leaves it readable (the rest of an SSE answer is not lost)', async () => {
+    let sent!: () => void;
+    const allSent = new Promise<void>((resolve) => {
+      sent = resolve;
+    });
+    const { url } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (let i = 0; i < 5; i++) res.write(`data: ${i}\n\n`);
+      res.end(sent);
+    });
+    const controller = new AbortController();
+    const r = await nodeFetch(url, { signal: controller.signal });
+    const reader = (r.body as ReadableStream<Uint8Array>).getReader();
+    let text = Buffer.from((await reader.read()).value as Uint8Array).toString();
+    await allSent;
+    await new Promise((resolve) => setTimeout(resolve, 100)); // and has reached this side
+    controller.abort();
+    for (let step = await reader.read(); !step.done; step = await reader.read())
+      text += Buffer.from(step.value).toString();
+    expect(text).toBe('data: 0\n\ndata: 1\n\ndata: 2\n\ndata: 3\n\ndata: 4\n\n');
+  });
+
   it('a body cut off by the server errors the stream with TypeError "terminated"', async () => {
     const { url } = await serve((_req, res) => {
       res.writeHead(200, { 'content-length': '100' });

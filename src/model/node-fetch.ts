@@ -10,8 +10,8 @@
  * redirect answer go to `globalThis.fetch`, so those keep fetch's own behaviour.
  *
  * What it answers: a real `Response` (Node's class): status, status text, every response header,
- * and a web `ReadableStream` body fed from the socket with back-pressure (a chunk is asked for only
- * when the reader has taken the last one); a gzip or deflate body is decoded as fetch decodes it.
+ * and a web `ReadableStream` body fed from the socket with back-pressure (reading stops while 1 MiB
+ * waits for the reader); a gzip or deflate body is decoded as fetch decodes it.
  *
  * Wire: the caller's headers, plus what fetch adds when they are absent (`accept-language: *`,
  * `sec-fetch-mode: cors`, `accept-encoding: gzip, deflate`), `host`, `content-length` and
@@ -19,8 +19,9 @@
  *
  * Errors, as fetch reports them: a connection failure rejects with `TypeError('fetch failed')`
  * whose `cause` is the socket error; an abort rejects (or errors the body) with the signal's
- * reason, else an `AbortError` `DOMException`; a body cut off mid-way errors the stream with
- * `TypeError('terminated')` whose `cause` is the socket error.
+ * reason, else an `AbortError` `DOMException` (a body that had arrived whole stays readable); a
+ * body cut off mid-way errors the stream with `TypeError('terminated')` whose `cause` is the
+ * socket error.
  */
 import http, { type IncomingMessage } from 'node:http';
 import type https from 'node:https';
@@ -31,6 +32,8 @@ import zlib from 'node:zlib';
 type FetchInput = Parameters<typeof fetch>[0];
 type FetchInit = NonNullable<Parameters<typeof fetch>[1]>;
 
+/** Bytes of the body read from the socket ahead of the reader, at most. */
+const BODY_READ_AHEAD_BYTES = 1024 * 1024;
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
 /** Headers fetch adds when the caller has not set them (undici in Node 20). */
@@ -92,7 +95,11 @@ function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
 
-/** The response body as a web stream, read from `source` one chunk per read (back-pressure). */
+/**
+ * The response body as a web stream fed from `source`, which is paused while 1 MiB waits for the
+ * reader. Once the whole body has arrived the stream is closed: an abort after that leaves what
+ * arrived readable (fetch, too, hands over a body it has received whole).
+ */
 function webBody(
   res: IncomingMessage,
   source: Readable,
@@ -111,29 +118,33 @@ function webBody(
       // the reader cancelled meanwhile
     }
   };
-  const stream = new ReadableStream<Uint8Array>({
-    start(c) {
-      controller = c;
-      source.on('data', (chunk: Buffer) => {
-        if (settled) return;
-        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        if ((controller.desiredSize ?? 0) <= 0) source.pause();
-      });
-      source.once('end', () => finish());
-      source.on('error', (error) => finish(new TypeError('terminated', { cause: error })));
-      res.once('close', () => {
-        if (!res.complete) finish(new TypeError('terminated', { cause: new Error('other side closed') }));
-      });
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        controller = c;
+        source.on('data', (chunk: Buffer) => {
+          if (settled) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) source.pause();
+        });
+        source.once('end', () => finish());
+        source.on('error', (error) => finish(new TypeError('terminated', { cause: error })));
+        res.once('close', () => {
+          if (!res.complete) finish(new TypeError('terminated', { cause: new Error('other side closed') }));
+        });
+      },
+      pull() {
+        source.resume();
+      },
+      cancel() {
+        settled = true;
+        done();
+        res.destroy();
+      },
+      // read ahead as fetch does, up to 1 MiB waiting for the reader
     },
-    pull() {
-      source.resume();
-    },
-    cancel() {
-      settled = true;
-      done();
-      res.destroy();
-    },
-  });
+    { highWaterMark: BODY_READ_AHEAD_BYTES, size: (chunk) => chunk.byteLength },
+  );
   return { stream, fail: finish };
 }
 
