@@ -19,8 +19,9 @@ import { runPrint } from './run-print.js';
 const GRACE_MS = 2_000;
 
 export async function runPrintCli(argv: readonly string[]): Promise<never> {
-  // Node's fetch (undici, with the http2, zlib and web-stream modules it loads) is needed by the
-  // first model request; loaded before the flag change, it comes from Node's own code cache.
+  // Node's undici (with the http2, zlib and web-stream modules it loads) is needed by the first
+  // model request (the SDKs' Headers and Response; the OpenAI SDK's fetch); loaded before the flag
+  // change, it comes from Node's own code cache.
   void globalThis.Headers;
   setFlagsFromString('--liftoff-only');
   const controller = new AbortController();
