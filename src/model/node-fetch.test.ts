@@ -183,6 +183,16 @@ describe('nodeFetch', () => {
     expect((error as Error).message).toBe('terminated');
   });
 
+  it('an answer a Response cannot hold (status 600) rejects with TypeError "fetch failed", never throws', async () => {
+    const { url } = await serve((_req, res) => {
+      res.writeHead(600);
+      res.end('odd');
+    });
+    const error = await nodeFetch(url).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe('fetch failed');
+  });
+
   it('hands what it does not handle itself (a Request object) to fetch', async () => {
     const { url, seen } = await serve((_req, res) => res.end('via fetch'));
     const r = await nodeFetch(new Request(`${url}/req`, { method: 'PUT', body: 'b' }));

@@ -180,7 +180,7 @@ export function nodeFetch(input: FetchInput, init: FetchInit = {}): Promise<Resp
       else reject(reason);
     };
     const release = (): void => signal?.removeEventListener('abort', onAbort);
-    const req = request(url, { method, headers, agent }, (res) => {
+    const onResponse = (res: IncomingMessage): void => {
       const status = res.statusCode ?? 0;
       if (REDIRECT_STATUS.has(status) && res.headers.location) {
         // fetch follows redirects; let it, from the start
@@ -217,6 +217,16 @@ export function nodeFetch(input: FetchInput, init: FetchInit = {}): Promise<Resp
       resolve(
         new Response(stream, { status, statusText: res.statusMessage ?? '', headers: responseHeaders }),
       );
+    };
+    const req = request(url, { method, headers, agent }, (res) => {
+      try {
+        onResponse(res);
+      } catch (error) {
+        // an answer fetch cannot represent (a status outside 200–599, a header Headers refuses)
+        release();
+        res.destroy();
+        reject(new TypeError('fetch failed', { cause: error }));
+      }
     });
     req.on('error', (error) => {
       if (signal?.aborted) return; // reported by onAbort
