@@ -61,7 +61,7 @@ const CLI_ENTRY = { 'gantry-cli': 'src/cli/cli-entry.ts' };
  * (docs/cli-print.md, "Start-up"). Only plain JavaScript that finds no file beside itself at run
  * time belongs here, and every package that ships only as ES modules and is imported statically
  * (the bundle is CommonJS: Node 20 cannot require() those); every other package stays in
- * node_modules (web-tree-sitter and its .wasm, ripgrep's binary, playwright-core, pg, DBOS, sharp,
+ * node_modules (web-tree-sitter's .wasm files, ripgrep's binary, playwright-core, pg, DBOS, sharp,
  * pdfjs-dist, which is imported through src/core/import-esm.ts, …).
  */
 const CLI_BUNDLED = new Set([
@@ -79,6 +79,8 @@ const CLI_BUNDLED = new Set([
   'picomatch',
   'turndown',
   'undici',
+  // its JavaScript (its .wasm files are located through node_modules: src/shell/parser.ts)
+  'web-tree-sitter',
   'zod',
 ]);
 /** The package name of a bare import specifier (`@scope/name/sub` → `@scope/name`), else undefined. */
