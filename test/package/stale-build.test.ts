@@ -57,7 +57,7 @@ describe('bin/gantry.js in a git checkout', () => {
       types: false,
     });
 
-    const main = path.join(checkout, 'src/cli/main.ts');
+    const main = path.join(checkout, 'src/cli/program.ts');
     writeFileSync(main, readFileSync(main, 'utf8').replace('Explain the permission decision', 'Edited text'));
     const second = gantry('check', '--help');
     expect(second.status).toBe(0);
@@ -66,7 +66,7 @@ describe('bin/gantry.js in a git checkout', () => {
   });
 
   it('says so, and runs nothing, when the stale dist/ cannot be rebuilt', () => {
-    const main = path.join(checkout, 'src/cli/main.ts');
+    const main = path.join(checkout, 'src/cli/program.ts');
     writeFileSync(main, `${readFileSync(main, 'utf8')}\nexport const broken = ;\n`);
     const r = gantry('check', '--help');
     expect(r.status).toBe(1);
