@@ -95,6 +95,9 @@ function emptyRoot(): ParsedBash['root'] {
  * test command. Linear in the tree size.
  */
 function maskTestBrackets(source: string, root: SyntaxNode): string | undefined {
+  // The `[` token of a test command is a `[` of the text: without one there is nothing to find,
+  // and the walk over the whole tree is skipped.
+  if (!source.includes('[')) return undefined;
   const at: number[] = [];
   const stack = [root];
   while (stack.length > 0) {

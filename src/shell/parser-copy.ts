@@ -180,6 +180,12 @@ export function createTreeCopier(language: TsLanguage, moduleObject: Record<stri
     const gotoParent = w._ts_tree_cursor_goto_parent_wasm;
     let hasError = false;
     let nodeCount = 0;
+    // The children of the nodes on the path from the root, one run after the other; `begins[d]` is
+    // where the run of the node at depth d starts. A node's run becomes its `children` array, of
+    // exactly its length, when the walk leaves the node (an array grown by `push` keeps spare
+    // capacity: 17 slots for a node of two children, which is most of the copy's garbage).
+    const pending: SyntaxNode[] = [];
+    const begins: number[] = [];
     const make = (parent: SyntaxNode | null): SyntaxNode => {
       const id = typeIdOf(t);
       let type = typeNames[id];
@@ -203,16 +209,15 @@ export function createTreeCopier(language: TsLanguage, moduleObject: Record<stri
         children: NO_CHILDREN,
         parent,
       };
-      if (parent) {
-        if (parent.children === NO_CHILDREN) parent.children = [node];
-        else parent.children.push(node);
-      }
+      pending.push(node);
       return node;
     };
     const root = make(null);
+    pending.length = 0;
     let current = root;
     for (;;) {
       if (firstChild(t) === 1) {
+        begins.push(pending.length);
         current = make(current);
         continue;
       }
@@ -222,7 +227,11 @@ export function createTreeCopier(language: TsLanguage, moduleObject: Record<stri
           break;
         }
         if (gotoParent(t) !== 1) return { root, hasError, nodeCount };
-        current = current.parent ?? root;
+        const parent = current.parent ?? root;
+        const begin = begins.pop() as number;
+        parent.children = pending.slice(begin);
+        pending.length = begin;
+        current = parent;
       }
     }
   };
