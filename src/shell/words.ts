@@ -143,6 +143,18 @@ function readMasked(source: string, node: SyntaxNode, sink: WordSink): { word: W
     const raw = source.slice(node.start, node.end);
     if (!raw.includes('\\')) return { word: plainWord(raw), mask: raw };
   }
+  return walkMasked(source, node, sink);
+}
+
+/**
+ * `readWord` without the plain-leaf shortcut: every node through the word walk. Exported for the
+ * test that proves the shortcut gives the same words (words.test.ts).
+ */
+export function readWordByWalk(source: string, node: SyntaxNode, sink: WordSink): Word {
+  return walkMasked(source, node, sink).word;
+}
+
+function walkMasked(source: string, node: SyntaxNode, sink: WordSink): { word: Word; mask: string } {
   let text = '';
   /** Unquoted static characters; quoted ones as QUOTED, dynamic parts as DYN (for glob/brace checks). */
   let mask = '';
