@@ -95,6 +95,8 @@ export class AnalysisBudget {
   firstParseChars = 0;
   /** Nested parses by text (the same `sh -c` script or substitution body is parsed once). */
   readonly parses = new Map<string, ParsedBash>();
+  /** Parses that copied only some node types (parse-mask.ts `parseBashTolerant`'s `only`), by text. */
+  readonly partialParses = new Map<string, ParsedBash>();
 
   constructor(readonly deadlineMs: number = DEFAULT_ANALYSIS_DEADLINE_MS) {
     this.startedAt = performance.now();

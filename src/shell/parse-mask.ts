@@ -25,18 +25,21 @@ import { type ParsedBash, parseBash, type SyntaxNode } from './parser.js';
  * the command's length plus `MAX_REPARSED_CHARS`, the number of different texts at
  * `MAX_NESTED_PARSES`: past either, the text is not parsed (an empty tree with `cut` set; the
  * budget records why, and the analysis asks).
+ *
+ * `only`: copy only the subtrees of these node types (parser.ts `parseBash`); include
+ * `test_command` so the `[ … ]` rewrite still finds its brackets. Memoised apart from whole trees.
  */
-export function parseBashTolerant(source: string): ParsedBash {
+export function parseBashTolerant(source: string, only?: ReadonlySet<string>): ParsedBash {
   const budget = activeBudget();
-  if (!budget) return parseOnce(source);
-  const memo = budget.parses.get(source);
+  if (!budget) return parseOnce(source, only);
+  const memo = (only ? budget.partialParses : budget.parses).get(source);
   if (memo) return memo;
   const over =
     budget.parsedChars === 0
       ? undefined
       : budget.parsedChars + source.length > budget.firstParseChars + MAX_REPARSED_CHARS
         ? `nested scripts and substitutions add up to more than ${MAX_REPARSED_CHARS} characters to re-parse`
-        : budget.parses.size > MAX_NESTED_PARSES
+        : budget.parses.size + budget.partialParses.size > MAX_NESTED_PARSES
           ? `more than ${MAX_NESTED_PARSES} different nested scripts and substitutions to parse`
           : undefined;
   if (over) {
@@ -45,8 +48,8 @@ export function parseBashTolerant(source: string): ParsedBash {
   }
   if (budget.parsedChars === 0) budget.firstParseChars = source.length;
   budget.parsedChars += source.length;
-  const parsed = parseOnce(source);
-  budget.parses.set(source, parsed);
+  const parsed = parseOnce(source, only);
+  (only ? budget.partialParses : budget.parses).set(source, parsed);
   return parsed;
 }
 
@@ -55,20 +58,20 @@ export function parseBashTolerant(source: string): ParsedBash {
  * an error, then the `[ … ]` rewrite (maskTestBrackets). A parse cut by its budget is returned as it
  * is (the analysis asks), never retried.
  */
-function parseOnce(source: string): ParsedBash {
-  let parsed = parseBash(source);
+function parseOnce(source: string, only?: ReadonlySet<string>): ParsedBash {
+  let parsed = parseBash(source, 'fast', only);
   if (parsed.cut) return parsed;
   let text = source;
   if (parsed.hasError) {
     const masked = maskForParse(source);
-    const retry = masked === undefined ? undefined : parseBash(masked);
+    const retry = masked === undefined ? undefined : parseBash(masked, 'fast', only);
     if (retry && !retry.hasError && !retry.cut) {
       parsed = retry;
       text = masked as string;
     }
   }
   const brackets = maskTestBrackets(text, parsed.root);
-  if (brackets !== undefined) parsed = parseBash(brackets);
+  if (brackets !== undefined) parsed = parseBash(brackets, 'fast', only);
   return parsed.source === source ? parsed : { ...parsed, source };
 }
 
@@ -95,6 +98,9 @@ function emptyRoot(): ParsedBash['root'] {
  * test command. Linear in the tree size.
  */
 function maskTestBrackets(source: string, root: SyntaxNode): string | undefined {
+  // The `[` token of a test command is a `[` of the text: without one there is nothing to find,
+  // and the walk over the whole tree is skipped.
+  if (!source.includes('[')) return undefined;
   const at: number[] = [];
   const stack = [root];
   while (stack.length > 0) {

@@ -31,9 +31,20 @@ export interface ParsedScript {
 
 const NO_HEREDOCS: ReadonlyMap<number, Heredoc> = new Map();
 
+/**
+ * What the first parse of a line with heredocs and no continuation is read for: the parser's own
+ * heredocs (`treeAgrees`) and the `[ … ]` rewrite's test commands. The line is split from the
+ * parse of the masked text, so the rest of the first tree is not copied.
+ */
+const FIRST_PARSE_NODES: ReadonlySet<string> = new Set(['heredoc_redirect', 'test_command']);
+
 /** Parses `text` as bash reads it (see the module comment). Never throws for any text. */
 export function parseScript(text: string): ParsedScript {
-  let parsed = parseBashTolerant(text);
+  // Without a continuation the text bash reads is `text` itself, so its heredocs are known before
+  // the first parse (a parse cut by its budget is still copied whole: it is what is analysed).
+  const early = text.includes('\\\n') ? undefined : scanHeredocs(text);
+  const partial = early !== undefined && early.heredocs.length > 0 && early.unsure === undefined;
+  let parsed = parseBashTolerant(text, partial ? FIRST_PARSE_NODES : undefined);
   // A parse its budget cut (budget.ts) is not worth re-reading: the analysis asks anyway.
   if (parsed.cut) return { parsed, source: text, midWord: [], heredocs: NO_HEREDOCS, problems: [] };
   let source = text;
@@ -49,7 +60,7 @@ export function parseScript(text: string): ParsedScript {
     midWord = joined.midWord;
     parsed = parseBashTolerant(source);
   }
-  const scan = scanHeredocs(source);
+  const scan = early ?? scanHeredocs(source);
   const problems: string[] = [];
   if (scan.heredocs.length === 0 || scan.unsure) {
     if (scan.unsure && hasHeredocNode(parsed.root))

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedFile } from '../testing/shared-data.js';
 import { WORST_CASE_GENERATORS } from '../testing/worst-case-commands.js';
+import { admitsLiteral } from './literal-command.js';
 import { initShellParser, parseBash, parserCopiesFast, type SyntaxNode } from './parser.js';
 
 beforeAll(async () => {
@@ -71,5 +72,65 @@ describe('fast and portable tree copies agree', () => {
       if (shape(fast.root).join('\n') !== shape(portable.root).join('\n')) mismatches.push(c);
     }
     expect(mismatches).toEqual([]);
+  });
+});
+
+/** The outermost nodes of `types` in pre-order (what a copy restricted to them keeps). */
+function outermost(root: SyntaxNode, types: ReadonlySet<string>): SyntaxNode[] {
+  const out: SyntaxNode[] = [];
+  const stack = [...root.children].reverse();
+  while (stack.length > 0) {
+    const n = stack.pop() as SyntaxNode;
+    if (types.has(n.type)) out.push(n);
+    else for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i] as SyntaxNode);
+  }
+  return out;
+}
+
+const KEPT = new Set(['heredoc_redirect', 'test_command']);
+
+/** False when the restricted copy of `command` is exactly the kept subtrees of its whole copy. */
+function restrictedDiffers(command: string): boolean {
+  const whole = parseBash(command);
+  const part = parseBash(command, 'fast', KEPT);
+  // A literal line (literal-command.ts) gets its whole tree without tree-sitter, restricted or not.
+  if (admitsLiteral(command)) return shape(part.root).join('\n') !== shape(whole.root).join('\n');
+  if (whole.cut) return part.root.children.length !== whole.root.children.length;
+  const expected = outermost(whole.root, KEPT).flatMap(shape);
+  return (
+    part.hasError !== whole.hasError ||
+    part.nodeCount !== whole.nodeCount ||
+    part.root.type !== whole.root.type ||
+    part.root.children.some((c) => c.parent !== part.root) ||
+    part.root.children.flatMap(shape).join('\n') !== expected.join('\n')
+  );
+}
+
+describe('a copy restricted to some node types keeps exactly their subtrees', () => {
+  it('on heredocs, test commands, nesting and errors', () => {
+    const commands = [
+      'cat <<EOF\nhello $x\nEOF\n',
+      'cat <<A <<B\na\nA\nb\nB\n[ -f x ] && cat <<-C\n\tc\n\tC\n',
+      'echo $(cat <<E\n$( [ a ] )\nE\n)',
+      '[ -n "$(cat <<X\nx\nX\n)" ]',
+      'cat <<EOF',
+      'if [ ; then',
+      'echo $(',
+      'ls -la',
+    ];
+    expect(commands.filter(restrictedDiffers)).toEqual([]);
+  });
+
+  it.each(WORST_CASE_GENERATORS.map((g) => [g.name, g] as const))('on the %s shape at 4 KiB', (_name, g) => {
+    expect(restrictedDiffers(g.build(4096))).toBe(false);
+  });
+
+  const file = sharedFile('data/real/tldr-commands.jsonl');
+  it.skipIf(!file)('on every tldr command', () => {
+    const commands = readFileSync(file as string, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => (JSON.parse(l) as { command: string }).command);
+    expect(commands.filter(restrictedDiffers)).toEqual([]);
   });
 });

@@ -41,7 +41,13 @@ export interface CopiedTree {
 export interface TreeCopier {
   /** True when the `fast` path is available (otherwise `fast` copies the portable way). */
   readonly fast: boolean;
-  copy(tree: TsTree, mode: CopyMode): CopiedTree;
+  /**
+   * @param only - when given (and the fast path is available), only the nodes of these types are
+   *   copied, each with its whole subtree, as children of the root, in tree order; `hasError` and
+   *   `nodeCount` still cover the whole tree. For a caller that only searches the tree for these
+   *   node types.
+   */
+  copy(tree: TsTree, mode: CopyMode, only?: ReadonlySet<string>): CopiedTree;
 }
 
 /** The wasm exports the fast path calls; each takes the tree's address and uses the transfer buffer. */
@@ -167,9 +173,9 @@ export function createTreeCopier(language: TsLanguage, moduleObject: Record<stri
   /**
    * The fast walk: the same steps as `walk`, with the wasm functions called directly (no `Reader`
    * indirection: each call site sees one function, which V8 inlines; about a third of the copy
-   * time on a 100,000-node tree).
+   * time on a 100,000-node tree). `only`: see `TreeCopier.copy`.
    */
-  const fastWalk = (t: number, w: CursorExports): CopiedTree => {
+  const fastWalk = (t: number, w: CursorExports, only?: ReadonlySet<string>): CopiedTree => {
     const typeIdOf = w._ts_tree_cursor_current_node_type_id_wasm;
     const fieldIdOf = w._ts_tree_cursor_current_field_id_wasm;
     const startOf = w._ts_tree_cursor_start_index_wasm;
@@ -180,14 +186,25 @@ export function createTreeCopier(language: TsLanguage, moduleObject: Record<stri
     const gotoParent = w._ts_tree_cursor_goto_parent_wasm;
     let hasError = false;
     let nodeCount = 0;
-    const make = (parent: SyntaxNode | null): SyntaxNode => {
-      const id = typeIdOf(t);
+    const typeOf = (id: number): string => {
       let type = typeNames[id];
       if (type === undefined) {
         type = language.types[id] || 'ERROR';
         typeNames[id] = type;
         typeNamed[id] = type === 'ERROR' || language.nodeTypeIsNamed(id);
       }
+      return type;
+    };
+    // The children of the nodes on the path from the subtree's root, one run after the other;
+    // `begins[d]` is where the run of the node at depth d starts. A node's run becomes its
+    // `children` array, of exactly its length, when the walk leaves the node (an array grown by
+    // `push` keeps spare capacity: 17 slots for a node of two children, which is most of the
+    // copy's garbage).
+    const pending: SyntaxNode[] = [];
+    const begins: number[] = [];
+    const make = (parent: SyntaxNode | null): SyntaxNode => {
+      const id = typeIdOf(t);
+      const type = typeOf(id);
       const start = startOf(t);
       const end = endOf(t);
       const missing = start === end && missingOf(t) === 1;
@@ -203,37 +220,82 @@ export function createTreeCopier(language: TsLanguage, moduleObject: Record<stri
         children: NO_CHILDREN,
         parent,
       };
-      if (parent) {
-        if (parent.children === NO_CHILDREN) parent.children = [node];
-        else parent.children.push(node);
-      }
+      pending.push(node);
       return node;
     };
+    /** Copies the node under the cursor and its subtree; the cursor ends back on that node. */
+    const subtree = (parent: SyntaxNode | null): SyntaxNode => {
+      const base = pending.length;
+      const top = make(parent);
+      pending.length = base;
+      let current = top;
+      for (;;) {
+        if (firstChild(t) === 1) {
+          begins.push(pending.length);
+          current = make(current);
+          continue;
+        }
+        for (;;) {
+          if (current === top) return top;
+          if (nextSibling(t) === 1) {
+            current = make(current.parent);
+            break;
+          }
+          gotoParent(t);
+          const up = current.parent ?? top;
+          const begin = begins.pop() as number;
+          up.children = pending.slice(begin);
+          pending.length = begin;
+          current = up;
+        }
+      }
+    };
+    if (!only) return { root: subtree(null), hasError, nodeCount };
+    // Only the subtrees of `only` types: the other nodes are visited for `hasError` and
+    // `nodeCount` (a MISSING node is always zero-width, so `missing` needs no offsets here).
     const root = make(null);
-    let current = root;
+    pending.length = 0;
+    const kept: SyntaxNode[] = [];
+    const visit = (): boolean => {
+      const type = typeOf(typeIdOf(t));
+      if (only.has(type)) {
+        kept.push(subtree(root));
+        return true;
+      }
+      nodeCount++;
+      if (type === 'ERROR' || missingOf(t) === 1) hasError = true;
+      return false;
+    };
+    let depth = 0;
+    let skip = false;
     for (;;) {
-      if (firstChild(t) === 1) {
-        current = make(current);
+      if (!skip && firstChild(t) === 1) {
+        depth++;
+        skip = visit();
         continue;
       }
       for (;;) {
+        if (depth === 0) {
+          if (kept.length > 0) root.children = kept;
+          return { root, hasError, nodeCount };
+        }
         if (nextSibling(t) === 1) {
-          current = make(current.parent);
+          skip = visit();
           break;
         }
-        if (gotoParent(t) !== 1) return { root, hasError, nodeCount };
-        current = current.parent ?? root;
+        gotoParent(t);
+        depth--;
       }
     }
   };
 
-  const fast = (tree: TsTree, w: CursorExports): CopiedTree => {
+  const fast = (tree: TsTree, w: CursorExports, only?: ReadonlySet<string>): CopiedTree => {
     const t = (tree as unknown as Record<number, unknown>)[0];
     if (typeof t !== 'number' || t === 0) return portable(tree);
     w._ts_tree_root_node_wasm(t);
     w._ts_tree_cursor_new_wasm(t);
     try {
-      return fastWalk(t, w);
+      return fastWalk(t, w, only);
     } finally {
       // The walk ends back on the root; the cursor (with its current stack) is still in the buffer.
       w._ts_tree_cursor_delete_wasm(t);
@@ -242,6 +304,6 @@ export function createTreeCopier(language: TsLanguage, moduleObject: Record<stri
 
   return {
     fast: wasm !== undefined,
-    copy: (tree, mode) => (mode === 'fast' && wasm ? fast(tree, wasm) : portable(tree)),
+    copy: (tree, mode, only) => (mode === 'fast' && wasm ? fast(tree, wasm, only) : portable(tree)),
   };
 }

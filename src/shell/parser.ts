@@ -138,10 +138,13 @@ export function isShellParserReady(): boolean {
  * give the same cut on every run. Without an active budget the work caps still apply.
  * @param mode - how the tree is copied out of wasm (parser-copy.ts): `fast` (default) or `portable`
  *   (the public cursor API only; the tests compare both).
+ * @param only - copy only the subtrees of these node types, as children of the root (parser-copy.ts
+ *   `TreeCopier.copy`), for a caller that only searches the tree for them; ignored when the budget
+ *   cut the parse (the whole prefix tree is copied) and on the portable path.
  * @throws Error when `initShellParser()` has not been awaited, or when tree-sitter fails without
  *   having been cancelled. Callers enforce `MAX_PARSE_INPUT_CHARS` before calling.
  */
-export function parseBash(source: string, mode: CopyMode = 'fast'): ParsedBash {
+export function parseBash(source: string, mode: CopyMode = 'fast', only?: ReadonlySet<string>): ParsedBash {
   const literal = literalCommandTree(source);
   if (literal) return literal;
   if (!parser) {
@@ -208,7 +211,8 @@ export function parseBash(source: string, mode: CopyMode = 'fast'): ParsedBash {
     return { source, root, hasError: true, nodeCount: 1, cut: cutInfo };
   }
   try {
-    const copied = (copier as TreeCopier).copy(tree, mode);
+    // A tree the budget cut is always copied whole: its prefix is what the analysis keeps.
+    const copied = (copier as TreeCopier).copy(tree, mode, cutInfo ? undefined : only);
     const result: ParsedBash = { source, ...copied };
     return cutInfo ? { ...result, hasError: true, cut: cutInfo } : result;
   } finally {

@@ -35,6 +35,9 @@ export interface RedirectParts {
 
 const HEREDOC_CONTINUATION_OPS = new Set(['&&', '||', ';', '&', '|', '|&']);
 
+/** The children of a command that has no node (a redirection alone); never written to. */
+const NO_NODES: readonly SyntaxNode[] = [];
+
 function nestedToTasks(script: Script, nested: NestedBody[]): Task[] {
   return nested.map((n) => nestedBodyTask(script, n));
 }
@@ -279,8 +282,9 @@ export function buildCommand(
     after.push(...parts.continuations);
     if (parts.pipes) pipes = true;
   };
-  const children = node ? node.children : [];
-  for (const [ci, child] of children.entries()) {
+  const children = node ? node.children : NO_NODES;
+  for (let ci = 0; ci < children.length; ci++) {
+    const child = children[ci] as SyntaxNode;
     if (isNamedFd(src, child, children[ci + 1] ?? redirectNodes[0])) continue;
     if (child.type === 'variable_assignment' && words.length === 0) {
       assignments.push(readAssignment(src, child, sink));
@@ -308,14 +312,18 @@ export function buildCommand(
       continue;
     }
     if (!child.named) continue;
-    words.push(...readWords(src, child, sink));
+    for (const w of readWords(src, child, sink)) words.push(w);
   }
   for (const r of redirectNodes) handleRedirect(r);
-  before.unshift(...nestedToTasks(script, nested));
-  const start = node
-    ? Math.min(node.start, ...redirectNodes.map((r) => r.start))
-    : Math.min(...redirectNodes.map((r) => r.start));
-  const end = Math.max(node ? node.end : 0, ...redirectNodes.map((r) => r.end));
+  if (nested.length > 0) before.unshift(...nestedToTasks(script, nested));
+  // The command's extent: its node and every redirection (Infinity when there is neither, as
+  // Math.min of nothing).
+  let start = node ? node.start : Number.POSITIVE_INFINITY;
+  let end = node ? node.end : 0;
+  for (const r of redirectNodes) {
+    if (r.start < start) start = r.start;
+    if (r.end > end) end = r.end;
+  }
   finishCommand(state, {
     words,
     assignments,

@@ -169,7 +169,9 @@ function processSequence(state: SplitState, task: Extract<Task, { kind: 'stmt' }
   const ownRedirects: Redirect[] = [];
   if (!passesTrailing && task.trailing.length > 0)
     ownRedirects.push(...redirectsFor(state, script, task.trailing, task.ctx));
-  const own = children.filter((c) => REDIRECT_TYPES.has(c.type));
+  const own = children.some((c) => REDIRECT_TYPES.has(c.type))
+    ? children.filter((c) => REDIRECT_TYPES.has(c.type))
+    : NO_NODES;
   if (own.length > 0 && node.type !== 'command_substitution') {
     ownRedirects.push(...redirectsFor(state, script, own, task.ctx));
   } else if (own.length > 0) {
@@ -189,7 +191,16 @@ function processSequence(state: SplitState, task: Extract<Task, { kind: 'stmt' }
   }
   if (node.type === 'for_statement') recordBinding(state, script, node);
   else if (node.type === 'c_style_for_statement') noteArithmeticHead(state, script, node);
-  const ctx: Ctx = { ...task.ctx, via, inSubshell, inherited, wrappers: task.ctx.wrappers };
+  // The context of the children: the statement's own unless something changes (contexts are never
+  // modified once made, so children may share one).
+  let ctx: Ctx = task.ctx;
+  if (
+    via !== ctx.via ||
+    inSubshell !== ctx.inSubshell ||
+    inherited !== ctx.inherited ||
+    node.type === 'function_definition'
+  )
+    ctx = { ...task.ctx, via, inSubshell, inherited, wrappers: task.ctx.wrappers };
   if (node.type === 'function_definition') {
     const name = children.find((c) => c.field === 'name');
     if (name) ctx.inFunction = script.source.slice(name.start, name.end);
@@ -255,12 +266,13 @@ function processSequence(state: SplitState, task: Extract<Task, { kind: 'stmt' }
     if (WORD_TYPES.has(child.type)) readWord(script.source, child, state.sink(script, nested));
     else collectDynamic(script.source, child, 'none', state.sink(script, nested));
   }
-  const tasks: Task[] = [];
-  for (let k = 0; k < planned.length; k++) {
+  // Run order: the substitution bodies of the words read above (the last one first), then the
+  // statements in source order; the stack pops the last task pushed first.
+  for (let k = planned.length - 1; k >= 0; k--) {
     const p = planned[k] as Planned;
     const last = k === planned.length - 1;
     const childCtx = p.background ? { ...stageCtx, inSubshell: true, background: true } : stageCtx;
-    tasks.push({
+    state.stack.push({
       kind: 'stmt',
       node: p.node,
       script,
@@ -269,9 +281,11 @@ function processSequence(state: SplitState, task: Extract<Task, { kind: 'stmt' }
       trailing: last && passesTrailing ? task.trailing : [],
     });
   }
-  for (const n of nested) tasks.unshift(nestedBodyTask(script, n));
-  for (let k = tasks.length - 1; k >= 0; k--) state.stack.push(tasks[k] as Task);
+  for (const n of nested) state.stack.push(nestedBodyTask(script, n));
 }
+
+/** The redirect children of a node that has none; never written to. */
+const NO_NODES: SyntaxNode[] = [];
 
 /** `for NAME in …` / `select NAME in …`: the variable it binds, for the checks. */
 function recordBinding(state: SplitState, script: Script, node: SyntaxNode): void {

@@ -123,7 +123,38 @@ function maskedWord(text: string, mask: string, source: string): Word {
   return word;
 }
 
+/** Leaf node types whose text is the word itself (outside double quotes: unquoted text). */
+const PLAIN_LEAVES: ReadonlySet<string> = new Set([
+  'word',
+  'number',
+  'variable_name',
+  'special_variable_name',
+  'file_descriptor',
+  'regex',
+  'extglob_pattern',
+  'test_operator',
+  'heredoc_start',
+]);
+
 function readMasked(source: string, node: SyntaxNode, sink: WordSink): { word: Word; mask: string } {
+  if (node.children.length === 0 && PLAIN_LEAVES.has(node.type)) {
+    // The common word (`ls`, `-la`, `file.txt`): one unquoted leaf without a backslash is its own
+    // text and its own mask. The same result as the walk below, without its stack and copies.
+    const raw = source.slice(node.start, node.end);
+    if (!raw.includes('\\')) return { word: plainWord(raw), mask: raw };
+  }
+  return walkMasked(source, node, sink);
+}
+
+/**
+ * `readWord` without the plain-leaf shortcut: every node through the word walk. Exported for the
+ * test that proves the shortcut gives the same words (words.test.ts).
+ */
+export function readWordByWalk(source: string, node: SyntaxNode, sink: WordSink): Word {
+  return walkMasked(source, node, sink).word;
+}
+
+function walkMasked(source: string, node: SyntaxNode, sink: WordSink): { word: Word; mask: string } {
   let text = '';
   /** Unquoted static characters; quoted ones as QUOTED, dynamic parts as DYN (for glob/brace checks). */
   let mask = '';
@@ -239,6 +270,15 @@ function readMasked(source: string, node: SyntaxNode, sink: WordSink): { word: W
   };
   if (word.hasGlob && mask.includes('{') && BRACE_RE.test(mask)) word.braceExpansion = true;
   return { word, mask };
+}
+
+/** The Word of an unquoted leaf without backslashes (see `readMasked`). */
+function plainWord(raw: string): Word {
+  // `~user`, `~+`, `~-` depend on the environment; `~` and `~/…` are $HOME (resolved by effects).
+  const dynamic = raw.startsWith('~') && raw.length > 1 && raw[1] !== '/';
+  const word: Word = { text: raw, raw, dynamic, quoted: false, hasGlob: hasGlobMask(raw) };
+  if (word.hasGlob && raw.includes('{') && BRACE_RE.test(raw)) word.braceExpansion = true;
+  return word;
 }
 
 /** Pushes the children of a container node (and literal gaps between them) in source order. */

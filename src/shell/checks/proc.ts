@@ -3,11 +3,20 @@
  * `maps`)"): process memory, environment (API keys) and command lines of this or other processes.
  */
 import type { Finding } from '../../core/permission-types.js';
+import type { SimpleCommand } from '../types.js';
 import { type Detector, finding, programOf } from './detector.js';
 
 const PROC_SENSITIVE =
   /\/proc\/[^/\s]+\/(?:task\/[^/\s]+\/)?(environ|cmdline|maps|smaps|mem|auxv|stack|syscall|pagemap)(?![A-Za-z0-9_])/;
 const PROC_PID_DIR = /^\/proc\/[^/]+\/?$/;
+
+/** The first of the command's words, redirection targets and assigned values that names a sensitive /proc file. */
+function firstSensitive(cmd: SimpleCommand): string | undefined {
+  for (const w of cmd.argv) if (PROC_SENSITIVE.test(w.text)) return w.text;
+  for (const r of cmd.redirects) if (PROC_SENSITIVE.test(r.target.text)) return r.target.text;
+  for (const a of cmd.assignments) if (PROC_SENSITIVE.test(a.value)) return a.value;
+  return undefined;
+}
 
 export const PROC_ENVIRON_ACCESS: Detector = {
   id: 'PROC_ENVIRON_ACCESS',
@@ -17,12 +26,7 @@ export const PROC_ENVIRON_ACCESS: Detector = {
   detect(command, split) {
     const out: Finding[] = [];
     split.commands.forEach((cmd, i) => {
-      const texts = [
-        ...cmd.argv.map((w) => w.text),
-        ...cmd.redirects.map((r) => r.target.text),
-        ...cmd.assignments.map((a) => a.value),
-      ];
-      const hit = texts.find((t) => PROC_SENSITIVE.test(t));
+      const hit = firstSensitive(cmd);
       if (hit) {
         out.push(finding(this, `The command accesses ${JSON.stringify(hit.slice(0, 60))}.`, i));
         return;
