@@ -106,6 +106,71 @@ function externalUnless(bundled) {
   };
 }
 /**
+ * Node built-in modules the cached one-shot bundles (CACHED_ENTRIES) and the clients load on first use rather than
+ * at start: a Read decision needs none of them, and loading them costs a one-shot process several
+ * milliseconds of a ~25 ms budget (docs/startup.md, "What a cold decision costs"). `node:fs` and
+ * `node:path` are left out (Node has loaded them before the first line runs).
+ */
+const LAZY_BUILTINS = [
+  'child_process',
+  'crypto',
+  'net',
+  'os',
+  'perf_hooks',
+  'stream',
+  'v8',
+  'vm',
+  'worker_threads',
+];
+const LAZY_NAMESPACE = 'gantry-lazy-builtin';
+/**
+ * esbuild plugin: an import of a built-in of `LAZY_BUILTINS` (with or without `node:`) becomes a
+ * CommonJS module whose properties are getters that `require()` the built-in on first access. The
+ * bundle keeps reading `mod.name` at each use (esbuild's interop with a CommonJS module), so nothing
+ * is loaded until used, and every value is the built-in's own. The property names are the built-in's
+ * own at build time (Node ≥ 20, the version the package requires).
+ */
+function lazyBuiltins() {
+  const names = new Set(LAZY_BUILTINS);
+  return {
+    name: 'lazy-builtins',
+    setup(b) {
+      b.onResolve({ filter: /^(node:)?[a-z_]+$/ }, (args) => {
+        if (args.namespace === LAZY_NAMESPACE) return undefined;
+        const name = args.path.replace(/^node:/, '');
+        return names.has(name) ? { path: name, namespace: LAZY_NAMESPACE } : undefined;
+      });
+      b.onLoad({ filter: /.*/, namespace: LAZY_NAMESPACE }, (args) => {
+        const keys = Object.keys(require(`node:${args.path}`)).filter((k) => k !== 'default');
+        const props = keys
+          .map(
+            (k) => `  ${JSON.stringify(k)}: { enumerable: true, get: () => load()[${JSON.stringify(k)}] },`,
+          )
+          .join('\n');
+        return {
+          loader: 'js',
+          contents: [
+            `let loaded;`,
+            `const load = () => (loaded ??= require(${JSON.stringify(`node:${args.path}`)}));`,
+            `module.exports = Object.defineProperties({}, {\n${props}\n});`,
+          ].join('\n'),
+        };
+      });
+    },
+  };
+}
+/**
+ * The global `performance` of the cached bundles (`define`d to this name): its `now()` reads Node's
+ * `performance.now()` on each call, every other property is Node's own. Node loads `perf_hooks` on
+ * the first touch of the global, and lru-cache touches it when its module is evaluated (it checks
+ * `typeof performance.now`); through this object, only a call of `now()` does.
+ */
+const LAZY_PERFORMANCE = [
+  'var __gantryPerformance = new Proxy({ now: () => performance.now() }, {',
+  "  get: (t, k) => k === 'now' ? t.now : typeof performance[k] === 'function' ? performance[k].bind(performance) : performance[k],",
+  '});',
+].join('\n');
+/**
  * The warm paths' clients, CommonJS bundles of Node built-ins only (`*.cjs`): bin/gantry.js requires
  * them, so a call the resident server answers never starts the ES module loader.
  */
@@ -252,6 +317,7 @@ async function buildAll() {
       format: 'cjs',
       outExtension: { '.js': '.cjs' },
       metafile: true,
+      plugins: [lazyBuiltins()],
     }),
   ];
   for (const [out, meta] of Object.entries(fast[2].metafile.outputs)) {
@@ -278,7 +344,14 @@ async function buildAll() {
     plugins: [externalUnless(CLI_BUNDLED)],
     entryPoints: CLI_ENTRY,
   });
-  const cached = await build({ ...cachedOptions, entryPoints: CACHED_ENTRIES, packages: undefined });
+  const cached = await build({
+    ...cachedOptions,
+    entryPoints: CACHED_ENTRIES,
+    packages: undefined,
+    plugins: [lazyBuiltins()],
+    define: { ...cachedOptions.define, performance: '__gantryPerformance' },
+    banner: { js: `${cachedOptions.banner.js}\n${LAZY_PERFORMANCE}` },
+  });
   for (const [out, meta] of Object.entries({ ...cached.metafile.outputs, ...cli.metafile.outputs })) {
     const dynamic = meta.imports.filter((i) => i.kind === 'dynamic-import');
     if (dynamic.length)

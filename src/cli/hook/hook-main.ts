@@ -8,6 +8,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { parseHookArgs } from './hook-client.js';
+import { writeOutput } from '../write-output.js';
 import { handleHook, readStdin } from './run-hook.js';
 
 setFlagsFromString('--liftoff-only');
@@ -23,7 +24,7 @@ export async function hookMain(argv: readonly string[], stdinText?: string): Pro
     denyOnly: args.denyOnly,
     ...(args.errors.length ? { argErrors: args.errors } : {}),
   });
-  process.stdout.write(answer.stdout);
-  if (answer.stderr) process.stderr.write(answer.stderr);
+  writeOutput('stdout', answer.stdout);
+  writeOutput('stderr', answer.stderr);
   process.exitCode = answer.exitCode;
 }
