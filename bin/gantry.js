@@ -14,7 +14,9 @@
 //   through this file's own `import()` (src/core/import-esm.ts).
 // Run from a git checkout (a src/ folder and .git beside bin/), dist/ is first compared with the
 // sources (dist/.build-stamp.json, scripts/build-inputs.cjs) and rebuilt when they changed, so an
-// edit is never run stale. An installed package has no src/ and skips the comparison.
+// edit is never run stale; `check` and `hook` compare only the sources of the bundles they run, the
+// command line's bundle is compared before it is loaded. An installed package has no src/ and skips
+// the comparison.
 // Only `node:fs` and `node:path` at the top (`node:child_process` is loaded only to rebuild,
 // `node:v8` only to set flags). What a command throws is left unhandled, so Node reports
 // it and exits with code 1 — except for `gantry hook`: hosts treat a hook's exit 1 as a
@@ -41,25 +43,38 @@ if (isHookCall) {
   process.on('unhandledRejection', (error) => blockHookCall(message(error)));
 }
 
-if (existsSync(`${root}src`) && existsSync(`${root}.git`) && existsSync(`${root}scripts/build-inputs.cjs`)) {
-  const reason = require(`${root}scripts/build-inputs.cjs`).staleReason(root);
-  if (reason) {
-    // Rebuild the JavaScript (about a second; the declarations are left to `npm run build`).
-    const { spawnSync } = require('node:child_process');
-    const r = spawnSync(process.execPath, [`${root}scripts/build.mjs`, '--if-stale', '--js-only'], {
-      cwd: root,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      encoding: 'utf8',
-    });
-    if (r.status !== 0) {
-      if (isHookCall) blockHookCall(`${reason}, and rebuilding it failed; run \`npm run build\` in ${root}`);
-      process.stderr.write(
-        `gantry: ${reason}, and rebuilding it failed; run \`npm run build\` in ${root}\n${r.stderr ?? ''}`,
-      );
-      process.exit(1);
-    }
+const fromCheckout =
+  existsSync(`${root}src`) && existsSync(`${root}.git`) && existsSync(`${root}scripts/build-inputs.cjs`);
+/** How much of dist/ has been compared with the sources: nothing, the guard's bundles, or all of it. */
+let compared = fromCheckout ? 'nothing' : 'all';
+/**
+ * From a checkout: compares dist/ with the sources and rebuilds it when they changed. `guard` compares
+ * only what `check` and `hook` run (scripts/build-inputs.cjs `guardStaleReason`: the ~200 sources of
+ * their bundles, not all ~650); the command line's bundle is compared before it is loaded.
+ */
+function ensureBuilt(scope) {
+  if (compared === 'all' || (scope === 'guard' && compared === 'guard')) return;
+  const inputs = require(`${root}scripts/build-inputs.cjs`);
+  const reason = scope === 'guard' ? inputs.guardStaleReason(root) : inputs.staleReason(root);
+  compared = scope;
+  if (!reason) return;
+  // Rebuild the JavaScript (about a second; the declarations are left to `npm run build`).
+  const { spawnSync } = require('node:child_process');
+  const r = spawnSync(process.execPath, [`${root}scripts/build.mjs`, '--if-stale', '--js-only'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) {
+    if (isHookCall) blockHookCall(`${reason}, and rebuilding it failed; run \`npm run build\` in ${root}`);
+    process.stderr.write(
+      `gantry: ${reason}, and rebuilding it failed; run \`npm run build\` in ${root}\n${r.stderr ?? ''}`,
+    );
+    process.exit(1);
   }
+  compared = 'all';
 }
+ensureBuilt(isHookCall || command === 'check' ? 'guard' : 'all');
 
 const fast = `${root}dist/fast/`;
 /** The built file `name`, or exit naming it when it is missing (1; 2 for a hook call, which blocks). */
@@ -107,6 +122,7 @@ function runsLiftoffOnly(args) {
  * is written at exit when there was none (the functions the run compiled are then in it too).
  */
 function runCommandLine() {
+  ensureBuilt('all');
   const argv = process.argv;
   const liftoff = runsLiftoffOnly(argv.slice(2));
   if (liftoff) require('node:v8').setFlagsFromString('--liftoff-only');

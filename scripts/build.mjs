@@ -20,6 +20,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -36,7 +37,7 @@ import { build } from 'esbuild';
 
 const require = createRequire(import.meta.url);
 const { NOT_SHIPPED } = require('./package-layout.cjs');
-const { STAMP_FILE, sourceState, staleReason } = require('./build-inputs.cjs');
+const { STAMP_FILE, EXTRA_INPUTS, sourceState, staleReason } = require('./build-inputs.cjs');
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -251,7 +252,7 @@ function unlock() {
 }
 
 async function buildAll() {
-  const state = sourceState(root);
+  const { dirs, ...state } = sourceState(root, { withDirs: true });
   const all = listSrc().filter(isShipped);
   // The command line ships as the start-up bundles only.
   const src = all.filter((f) => !f.startsWith('src/cli/'));
@@ -309,8 +310,9 @@ async function buildAll() {
       entryPoints: SPLIT_ENTRIES,
       splitting: true,
       chunkNames: '[name]-[hash]',
+      metafile: true,
     }),
-    await build({ ...bundleOptions, entryPoints: SINGLE_ENTRIES }),
+    await build({ ...bundleOptions, entryPoints: SINGLE_ENTRIES, metafile: true }),
     await build({
       ...bundleOptions,
       entryPoints: CLIENT_ENTRIES,
@@ -397,7 +399,27 @@ async function buildAll() {
   // 5. Remove what this build did not produce (renamed or deleted modules, old layouts).
   removeUnproduced(dist, produced);
 
-  writeAtomic(path.join(root, STAMP_FILE), `${JSON.stringify({ ...state, types: !jsOnly }, null, 2)}\n`);
+  // What `gantry check` and `gantry hook` run: every bundle but the command line's
+  // (build-inputs.cjs `guardStaleReason` compares only these sources on their starts).
+  const guardFiles = new Set();
+  for (const r of [...fast, cached])
+    for (const meta of Object.values(r.metafile.outputs))
+      for (const input of Object.keys(meta.inputs)) if (input.startsWith('src/')) guardFiles.add(input);
+  const guardDirs = {};
+  for (const f of guardFiles) {
+    const dir = path.posix.dirname(f);
+    if (!dirs[dir]) throw new Error(`${f} is a bundle input outside the sources the build counted`);
+    guardDirs[dir] = dirs[dir];
+  }
+  const guard = {
+    files: [...guardFiles].sort(),
+    dirs: guardDirs,
+    extras: EXTRA_INPUTS.filter((f) => existsSync(path.join(root, f))),
+  };
+  writeAtomic(
+    path.join(root, STAMP_FILE),
+    `${JSON.stringify({ ...state, types: !jsOnly, guard }, null, 2)}\n`,
+  );
 }
 
 /** The compiler's command file, from the `typescript` package's `bin` field (`tsc`, or `tsc6` in TS 6's package). */
