@@ -161,15 +161,20 @@ function lazyBuiltins() {
   };
 }
 /**
- * The global `performance` of the cached bundles (`define`d to this name): its `now()` reads Node's
- * `performance.now()` on each call, every other property is Node's own. Node loads `perf_hooks` on
- * the first touch of the global, and lru-cache touches it when its module is evaluated (it checks
- * `typeof performance.now`); through this object, only a call of `now()` does.
+ * The global `performance` of the cached bundles (`define`d to this name). Node loads `perf_hooks`
+ * (a few milliseconds) on the first touch of the global, and lru-cache touches it when its module is
+ * evaluated, the shell analysis's budget on every Bash call. Here `now()` counts milliseconds from
+ * the bundle's start with `process.hrtime`: the bundles use `performance.now()` only for durations and
+ * deadlines within the process, which keep their meaning. Every other property is Node's own.
  */
 const LAZY_PERFORMANCE = [
-  'var __gantryPerformance = new Proxy({ now: () => performance.now() }, {',
-  "  get: (t, k) => k === 'now' ? t.now : typeof performance[k] === 'function' ? performance[k].bind(performance) : performance[k],",
-  '});',
+  'var __gantryPerformance = (() => {',
+  '  const origin = process.hrtime.bigint();',
+  '  const now = () => Number(process.hrtime.bigint() - origin) / 1e6;',
+  '  return new Proxy({}, {',
+  "    get: (_, k) => k === 'now' ? now : typeof performance[k] === 'function' ? performance[k].bind(performance) : performance[k],",
+  '  });',
+  '})();',
 ].join('\n');
 /**
  * The warm paths' clients, CommonJS bundles of Node built-ins only (`*.cjs`): bin/gantry.js requires
