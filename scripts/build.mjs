@@ -356,8 +356,15 @@ async function buildAll() {
     entryPoints: CACHED_ENTRIES,
     packages: undefined,
     plugins: [lazyBuiltins()],
-    define: { ...cachedOptions.define, performance: '__gantryPerformance' },
-    banner: { js: `${cachedOptions.banner.js}\n${LAZY_PERFORMANCE}` },
+    // `import.meta.url` is read only inside functions there: made on first use (pathToFileURL is
+    // the first use of Node's URL parser in the process)
+    define: { 'import.meta.url': '__gantryModule.url', performance: '__gantryPerformance' },
+    banner: {
+      js: [
+        'var __gantryModule = { get url() { return require("node:url").pathToFileURL(__filename).href; } };',
+        LAZY_PERFORMANCE,
+      ].join('\n'),
+    },
   });
   for (const [out, meta] of Object.entries({ ...cached.metafile.outputs, ...cli.metafile.outputs })) {
     const dynamic = meta.imports.filter((i) => i.kind === 'dynamic-import');
