@@ -24,6 +24,7 @@
  * Nothing here throws for a cache problem: a missing, unreadable, rejected or unwritable cache
  * only costs the compile.
  */
+import { isAscii } from 'node:buffer';
 import {
   closeSync,
   constants,
@@ -143,7 +144,10 @@ export function requireWithCodeCache(
     const s = fstatSync(fd);
     size = s.size;
     mtimeMs = Math.floor(s.mtimeMs);
-    text = readFileSync(fd, 'utf8');
+    // the build writes these bundles in plain ASCII: Latin-1 gives the same text without UTF-8
+    // decoding, and V8 keeps a one-byte source
+    const bytes = readFileSync(fd);
+    text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   } finally {
     closeSync(fd);
   }
