@@ -150,16 +150,47 @@ async function checkInProcess() {
 }
 
 /**
- * The in-process hook path (src/cli/hook/hook-cold.ts), with its V8 flags (hook-main.ts) set before
- * its bundle is compiled; the code cache is written once the call has been answered.
+ * Tools whose decision never parses a shell command, so compiles no WebAssembly: their in-process
+ * hook call sets no V8 flag and loads no `node:v8` (which brings Node's stream modules with it). A
+ * tool missing here only costs the flag; one wrongly here would only make a grammar compile slower.
+ */
+const NO_SHELL_TOOLS = new Set([
+  'Read',
+  'Write',
+  'Edit',
+  'MultiEdit',
+  'NotebookEdit',
+  'Glob',
+  'Grep',
+  'LS',
+  'TodoWrite',
+  'WebFetch',
+  'WebSearch',
+]);
+/** Whether the hook input may name a tool whose decision parses a shell command (see NO_SHELL_TOOLS). */
+function mayParseShell(stdin) {
+  const tool = /"tool_name"\s*:\s*"([A-Za-z]+)"/.exec(stdin)?.[1];
+  return tool === undefined || !NO_SHELL_TOOLS.has(tool);
+}
+/**
+ * The in-process hook path (src/cli/hook/hook-cold.ts), loaded once the call is known: a call that
+ * may parse a shell command runs Liftoff-only (hook-cold.ts), with the flag set before the bundle is
+ * compiled, as V8 takes a code cache only under the flags it was made with; the others run under
+ * Node's flags. One code cache per flag set; it is written once the call has been answered.
  */
 function hookInProcess() {
-  require('node:v8').setFlagsFromString('--liftoff-only');
-  const bundle = require(built('gantry-code-cache.cjs')).requireWithCodeCache(built('gantry-hook-cold.cjs'));
   return {
     async decideInProcess(call) {
+      const liftoff = mayParseShell(call.stdin);
+      if (liftoff) require('node:v8').setFlagsFromString('--liftoff-only');
+      const bundle = require(built('gantry-code-cache.cjs')).requireWithCodeCache(
+        built('gantry-hook-cold.cjs'),
+        {
+          variant: liftoff ? 'liftoff' : 'default',
+        },
+      );
       try {
-        await bundle.exports.decideInProcess(call);
+        await bundle.exports.decideInProcess({ ...call, v8FlagsSet: true });
       } finally {
         bundle.saveCache();
       }

@@ -136,7 +136,7 @@ function lazyBuiltins() {
   return {
     name: 'lazy-builtins',
     setup(b) {
-      b.onResolve({ filter: /^(node:)?[a-z_]+$/ }, (args) => {
+      b.onResolve({ filter: /^(node:)?[a-z0-9_]+$/ }, (args) => {
         if (args.namespace === LAZY_NAMESPACE) return undefined;
         const name = args.path.replace(/^node:/, '');
         return names.has(name) ? { path: name, namespace: LAZY_NAMESPACE } : undefined;

@@ -6,7 +6,16 @@
  * the grammar still gets its answer (the modules load when used).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,26 +81,46 @@ const payload = (tool_name: string, tool_input: Record<string, unknown>) =>
 describe('an in-process decision loads only what it uses', () => {
   it.each([
     [
-      'a Read hook call',
+      'a Read hook call (no shell: no V8 flag, so no node:v8 either)',
       ['hook'],
       () => payload('Read', { file_path: path.join(project, 'src/a.ts') }),
       /"permissionDecision":"allow"/,
+      ['v8'],
     ],
     [
       'a literal Bash hook call',
       ['hook'],
       () => payload('Bash', { command: 'git status' }),
       /"permissionDecision":"allow"/,
+      [],
     ],
-    ['a plain check', ['check', '--', 'git status'], () => '', /^ALLOW {2}Bash git status/],
-  ])('%s: gantry %j', (_reason, args, input, answer) => {
+    ['a plain check', ['check', '--', 'git status'], () => '', /^ALLOW {2}Bash git status/, []],
+  ])('%s: gantry %j', (_reason, args, input, answer, alsoUnused) => {
     // twice: the first run writes the code cache, the second runs from it
     for (let i = 0; i < 2; i++) {
       const r = run(args, input());
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout).toMatch(answer);
-      expect(r.modules.filter((m) => UNUSED.includes(m))).toEqual([]);
+      expect(r.modules.filter((m) => [...UNUSED, ...alsoUnused].includes(m))).toEqual([]);
     }
+  });
+
+  it('hook calls with and without the Liftoff flag keep one code cache each, neither remade', () => {
+    const read = payload('Read', { file_path: path.join(project, 'c.ts') });
+    const bash = payload('Bash', { command: 'git status' });
+    run(['hook'], read);
+    run(['hook'], bash);
+    const cacheDir = path.join(home, '.gantry', 'cache');
+    const caches = () =>
+      readdirSync(cacheDir)
+        .filter((f) => f.startsWith('gantry-hook-cold.cjs-'))
+        .map((f) => `${f}@${statSync(path.join(cacheDir, f)).mtimeMs}`)
+        .sort();
+    const before = caches();
+    expect(before.map((f) => f.split('-')[3])).toEqual(['default', 'liftoff']);
+    run(['hook'], read);
+    run(['hook'], bash);
+    expect(caches()).toEqual(before);
   });
 
   it('a Bash line the grammar parses gets its answer, loading what it needs', () => {
