@@ -72,7 +72,9 @@ describe('writeOutput', () => {
       { encoding: 'utf8' },
     );
     expect(r.stdout.trim()).toBe('0');
-    expect(readFileSync(path.join(dir, 'quiet.err'), 'utf8')).toBe('');
+    // no error report (the child's own `done` may or may not come first: when the pipe was
+    // non-blocking, the rest went through the stream and the closed pipe is found after it)
+    expect(readFileSync(path.join(dir, 'quiet.err'), 'utf8')).not.toMatch(/EPIPE|Error/);
   });
 
   it('throws EPIPE for a closed pipe without exitOnClosedPipe (the caller decides)', () => {
