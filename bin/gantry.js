@@ -10,8 +10,9 @@
 //   (dist/fast/gantry-check-local.cjs, no command-line parser, run with V8's code cache by
 //   dist/fast/gantry-code-cache.cjs) when no server answers;
 // - everything else: dist/fast/gantry-cli.cjs, one CommonJS file run with V8's code cache (a cache
-//   per V8 flag set: `-p` and `check` run Liftoff-only), which imports ES-module-only packages
-//   through this file's own `import()` (src/core/import-esm.ts).
+//   per kind of run: a headless `-p` run turns Liftoff-only on once loaded, `check` before the
+//   compile), which imports ES-module-only packages through this file's own `import()`
+//   (src/core/import-esm.ts).
 // Run from a git checkout (a src/ folder and .git beside bin/), dist/ is first compared with the
 // sources (dist/.build-stamp.json, scripts/build-inputs.cjs) and rebuilt when they changed, so an
 // edit is never run stale; `check` and `hook` compare only the sources of the bundles they run, the
@@ -106,7 +107,8 @@ const SUBCOMMANDS = [
  * runs (src/cli/print/cli.ts) do: the same rule as src/cli/main.ts's `isAgentInvocation` and
  * `isInteractiveInvocation` (any first word that is no subcommand starts the agent, headless with
  * `-p`, `--output-format`, `--input-format`, or when stdin or stdout is not a terminal, as under
- * the Claude Agent SDK). Set before the bundle is compiled, it picks the code cache made under it.
+ * the Claude Agent SDK). Such a run has a code cache of its own (`print`): it compiles the bundle
+ * under the default flags and switches to Liftoff-only once running (see runCommandLine).
  */
 function runsLiftoffOnly(args) {
   const first = args[0];
@@ -118,19 +120,35 @@ function runsLiftoffOnly(args) {
   return args.some(headless) || !(process.stdin.isTTY === true && process.stdout.isTTY === true);
 }
 /**
+ * The V8 flags that undo `--liftoff-only` (it also turns wasm tier-up off). A headless run sets
+ * `--liftoff-only` once its bundle is running (src/cli/print/cli.ts); at exit these restore the
+ * start-up flags, so the code cache is written under the flags the next run compiles it with.
+ */
+const UNDO_LIFTOFF_ONLY = '--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering';
+/**
  * The command line (src/cli/cli-entry.ts) from its CommonJS bundle, with V8's code cache; the cache
  * is written at exit when there was none (the functions the run compiled are then in it too).
+ * `underLiftoff`: the caller already set `--liftoff-only` (the in-process check, for help or a
+ * malformed call). A headless agent run compiles the bundle under the default flags and switches
+ * to Liftoff-only itself after its modules are loaded: Node's built-in modules carry a code cache
+ * made under the default flags, which V8 refuses once any flag changed, so every built-in loaded
+ * after the switch is compiled from source.
  */
-function runCommandLine() {
+function runCommandLine(underLiftoff = false) {
   ensureBuilt('all');
   const argv = process.argv;
-  const liftoff = runsLiftoffOnly(argv.slice(2));
-  if (liftoff) require('node:v8').setFlagsFromString('--liftoff-only');
+  const v8 = require('node:v8');
+  const variant = underLiftoff ? 'liftoff' : runsLiftoffOnly(argv.slice(2)) ? 'print' : 'default';
+  const flagsTag = v8.cachedDataVersionTag();
   globalThis[Symbol.for('gantry.importEsm')] = (specifier) => import(specifier);
   const bundle = require(built('gantry-code-cache.cjs')).requireWithCodeCache(built('gantry-cli.cjs'), {
-    variant: liftoff ? 'liftoff' : 'default',
+    variant,
   });
-  process.once('exit', () => bundle.saveCache());
+  process.once('exit', () => {
+    // a cache made under other flags than the compile's would be refused by the next run
+    if (v8.cachedDataVersionTag() !== flagsTag) v8.setFlagsFromString(UNDO_LIFTOFF_ONLY);
+    if (v8.cachedDataVersionTag() === flagsTag) bundle.saveCache();
+  });
   return bundle.exports.runCli(argv);
 }
 
@@ -146,7 +164,7 @@ async function checkInProcess() {
   const checked = await bundle.exports.runLocalCheck();
   bundle.saveCache();
   // help, version or a malformed invocation: the full command line reports it
-  if (!checked) await runCommandLine();
+  if (!checked) await runCommandLine(true);
 }
 
 /**

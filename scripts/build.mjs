@@ -62,7 +62,7 @@ const CLI_ENTRY = { 'gantry-cli': 'src/cli/cli-entry.ts' };
  * (docs/cli-print.md, "Start-up"). Only plain JavaScript that finds no file beside itself at run
  * time belongs here, and every package that ships only as ES modules and is imported statically
  * (the bundle is CommonJS: Node 20 cannot require() those); every other package stays in
- * node_modules (web-tree-sitter and its .wasm, ripgrep's binary, playwright-core, pg, DBOS, sharp,
+ * node_modules (web-tree-sitter's .wasm files, ripgrep's binary, playwright-core, pg, DBOS, sharp,
  * pdfjs-dist, which is imported through src/core/import-esm.ts, …).
  */
 const CLI_BUNDLED = new Set([
@@ -80,6 +80,8 @@ const CLI_BUNDLED = new Set([
   'picomatch',
   'turndown',
   'undici',
+  // its JavaScript (its .wasm files are located through node_modules: src/shell/parser.ts)
+  'web-tree-sitter',
   'zod',
 ]);
 /** The package name of a bare import specifier (`@scope/name/sub` → `@scope/name`), else undefined. */
@@ -361,11 +363,16 @@ async function buildAll() {
     supported: { 'dynamic-import': false },
     metafile: true,
   };
+  // The command line's bundle is read whole at every start: without comments and indentation it
+  // is a third smaller, and with the bundled packages' license notes in a file beside it, it is
+  // ASCII, which the loader decodes several times faster (docs/startup.md).
   const cli = await build({
     ...cachedOptions,
     packages: undefined,
     plugins: [externalUnless(CLI_BUNDLED)],
     entryPoints: CLI_ENTRY,
+    minifyWhitespace: true,
+    legalComments: 'external',
   });
   const cached = await build({
     ...cachedOptions,
@@ -393,6 +400,11 @@ async function buildAll() {
   }
   const asciiOutputs = new Set(cached.outputFiles);
   for (const f of [...cached.outputFiles, ...cli.outputFiles]) {
+    if (f.path.endsWith('.LEGAL.txt')) {
+      writeAtomic(f.path, f.contents);
+      produced.add(f.path);
+      continue;
+    }
     const contents = asciiOutputs.has(f) ? await asciiOnly(f.contents, f.path) : f.contents;
     // the cache key (src/cli/code-cache.ts): the content's hash, so a run need not hash it
     const key = createHash('sha256').update(contents).digest('hex');

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { buildProgram } from './main.js';
+import { buildProgram } from './program.js';
 
 it("bin/gantry.js's SUBCOMMANDS are exactly the command line's subcommands", () => {
   const bin = readFileSync(fileURLToPath(new URL('../../bin/gantry.js', import.meta.url)), 'utf8');

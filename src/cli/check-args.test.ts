@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { parseCheckArgs } from './check-args.js';
-import { buildProgram } from './main.js';
+import { buildProgram } from './program.js';
 
 /** Commander's parse of `gantry check <args>`: the action's words and options, or the error it raised. */
 async function commanderParse(

@@ -226,6 +226,18 @@ describe('requireWithCodeCache', () => {
     expect(() => readdirSync(cacheDir)).toThrow();
   });
 
+  it('a bundle with UTF-8 text runs with its text intact, an ASCII one too (decoded as Latin-1)', () => {
+    const utf8 = path.join(root, 'u.cjs');
+    // raw UTF-8 bytes in the source, as a bundle carries them in a regular expression or a comment
+    writeBundle(utf8, "/* Wärting */\nexports.answer = () => '‘é→’' + /→/.test('a→b');\n");
+    expect(load(utf8)).toMatchObject({ state: 'absent', answer: '‘é→’true' });
+    expect(load(utf8)).toMatchObject({ state: 'accepted', answer: '‘é→’true' });
+    const ascii = path.join(root, 'a.cjs');
+    writeBundle(ascii, "exports.answer = () => '\\u00e9' + /\\u2192/.test('a\\u2192b');\n");
+    expect(load(ascii)).toMatchObject({ state: 'absent', answer: 'étrue' });
+    expect(load(ascii)).toMatchObject({ state: 'accepted', answer: 'étrue' });
+  });
+
   it('an error in the bundle is thrown as require would throw it', () => {
     const file = path.join(root, 'b.cjs');
     writeBundle(file, "throw new Error('broken bundle');\n");

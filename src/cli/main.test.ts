@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { buildProgram, isAgentInvocation } from './main.js';
+import { isAgentInvocation, SUBCOMMANDS } from './main.js';
+import { buildProgram } from './program.js';
 
 describe('isAgentInvocation', () => {
+  it("SUBCOMMANDS (what an agent run checks without loading commander) are exactly the program's", () => {
+    expect([...SUBCOMMANDS].sort()).toEqual(
+      buildProgram()
+        .commands.map((c) => c.name())
+        .sort(),
+    );
+  });
+
   it.each(buildProgram().commands.map((c) => [c.name()]))('the sub-command %s is not the agent', (name) => {
     expect(isAgentInvocation([name, '--json'])).toBe(false);
   });

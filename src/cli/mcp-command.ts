@@ -13,9 +13,11 @@
  * end on SIGTERM, SIGINT or SIGHUP. Either way the running calls are aborted, every process group
  * the server started (foreground commands, what they left behind, background tasks) is stopped,
  * the sandbox is disposed, and the process exits 0. A second signal during that SIGKILLs what is
- * left and exits 1 at once.
+ * left and exits 1 at once. An HTTP port it cannot listen on (in use, permission denied) is one
+ * line on stderr and exit 1.
  */
 import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { PERMISSION_MODES, type PermissionMode } from '../core/index.js';
 import { serveHttp, serveStdio } from '../mcp/server/transports.js';
@@ -26,6 +28,7 @@ import { stopAllProcessGroups } from '../tools/bash/exec.js';
 import { removeStaleTempFiles } from '../tools/file-io/atomic-write.js';
 import { pruneSessionDirs, sessionDirFor, sessionsRoot } from '../tools/file-io/session-files.js';
 import { getAllBaseTools } from '../tools/index.js';
+import { listenFailure } from './listen-error.js';
 import { createGuard, explicitSettingsErrors } from './shared/guard.js';
 
 export interface McpCliOptions {
@@ -81,6 +84,13 @@ export async function runMcp(o: McpCliOptions, version: string): Promise<number>
     return fail('the auth token must be at least 16 characters');
 
   const cwd = path.resolve(o.cwd ?? process.cwd());
+  let cwdIsDir = false;
+  try {
+    cwdIsDir = statSync(cwd).isDirectory();
+  } catch {
+    return fail(`--cwd ${cwd} does not exist`);
+  }
+  if (!cwdIsDir) return fail(`--cwd ${cwd} is not a directory`);
   // Spilled results go here; the engine lets Read reach them without asking. Old
   // session directories and temp files of killed writers are cleaned up at start
   // (docs/reliability.md "Retention", "Temp files").
@@ -157,11 +167,20 @@ export async function runMcp(o: McpCliOptions, version: string): Promise<number>
     await shutdown();
     process.exit(0);
   }
-  const server = await serveHttp(options, port, {
-    ...(sessionIdleMs !== undefined ? { sessionIdleMs } : {}),
-    ...(maxSessions !== undefined ? { maxSessions } : {}),
-    ...(authToken !== undefined ? { authToken } : {}),
-  });
+  let server: Awaited<ReturnType<typeof serveHttp>>;
+  try {
+    server = await serveHttp(options, port, {
+      ...(sessionIdleMs !== undefined ? { sessionIdleMs } : {}),
+      ...(maxSessions !== undefined ? { maxSessions } : {}),
+      ...(authToken !== undefined ? { authToken } : {}),
+    });
+  } catch (e) {
+    // Port in use, permission denied: one line, then the same shutdown as after a signal (the
+    // analysis workers and the sandbox would otherwise keep the process up with nothing to serve).
+    process.stderr.write(`gantry mcp: ${listenFailure(e, '127.0.0.1', port)}\n`);
+    await shutdown();
+    process.exit(1);
+  }
   process.stderr.write(
     `gantry mcp listening on ${server.url}${authToken ? ' (bearer token required)' : ''}\n`,
   );

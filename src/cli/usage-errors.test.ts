@@ -31,6 +31,11 @@ describe('usage errors exit 3', () => {
     ['doctor with an unknown option', ['doctor', '--bogus']],
     ['install with an unknown option', ['install', '--bogus']],
     ['mcp with stdio and a port', ['mcp', '--transport', 'stdio', '--port', '1234']],
+    [
+      'mcp in a --cwd that does not exist (it served tools there)',
+      ['mcp', '--cwd', '/nonexistent-gantry-cwd'],
+    ],
+    ['mcp with a --cwd that is a file', ['mcp', '--cwd', path.join(REPO_ROOT, 'package.json')]],
   ])('%s', (_why, args) => {
     const r = gantry(args);
     expect(r.status, r.stderr).toBe(3);

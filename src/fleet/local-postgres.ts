@@ -9,11 +9,20 @@
  *   authentication, listening on 127.0.0.1 only, on the given port or a free one) and starts it;
  *   `stop()` stops it (`pg_ctl stop -m fast`). Postgres refuses to run as root: as root the
  *   commands run as the `postgres` user (`runuser`), and the data directory is handed to it.
- * - Errors: `PostgresMissingError` (no binaries; its message says how to install them), or an
- *   `Error` carrying the failing command's output.
+ * - Errors: `PostgresMissingError` (no binaries; its message says how to install them),
+ *   `PostgresUnreachableError` (as root, the `postgres` user cannot enter a directory above the
+ *   cluster's: a 0700 home or `~/.gantry`), or an `Error` carrying the failing command's output.
  */
 import { execFile } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -30,6 +39,11 @@ export class PostgresMissingError extends Error {
   constructor() {
     super(`no Postgres binaries found (initdb, pg_ctl): ${POSTGRES_INSTALL_HINT}`);
   }
+}
+
+/** As root: the `postgres` user cannot enter a directory above the cluster's (message names it). */
+export class PostgresUnreachableError extends Error {
+  override readonly name = 'PostgresUnreachableError';
 }
 
 const hasBinaries = (dir: string): boolean =>
@@ -111,6 +125,30 @@ function postgresUserIds(): { uid: number; gid: number } {
   return { uid: Number(fields[2]), gid: Number(fields[3]) };
 }
 
+/**
+ * The outermost directory above `root` that user `uid`/`gid` cannot enter (search permission), with
+ * its mode; a directory still to be made counts as closed, since it is made 0700 for root.
+ */
+function closedAncestor(root: string, uid: number, gid: number): { dir: string; mode: string } | undefined {
+  const parts: string[] = [];
+  for (let dir = path.dirname(root); ; dir = path.dirname(dir)) {
+    parts.unshift(dir);
+    if (path.dirname(dir) === dir) break;
+  }
+  for (const dir of parts) {
+    let st: ReturnType<typeof statSync>;
+    try {
+      st = statSync(dir);
+    } catch {
+      return { dir, mode: 'to be created 0700' };
+    }
+    const m = st.mode;
+    const enters = st.uid === uid ? m & 0o100 : st.gid === gid ? m & 0o010 : m & 0o001;
+    if (!enters) return { dir, mode: `mode ${(m & 0o777).toString(8).padStart(4, '0')}` };
+  }
+  return undefined;
+}
+
 /** Creates (when needed) and starts the cluster in `dataDir`. */
 export async function startLocalPostgres(options: StartLocalPostgresOptions): Promise<LocalPostgres> {
   const binDir = options.binDir ?? findPostgresBinaries();
@@ -118,11 +156,16 @@ export async function startLocalPostgres(options: StartLocalPostgresOptions): Pr
   const root = path.resolve(options.dataDir);
   const data = path.join(root, 'data');
   const portFile = path.join(root, 'port');
-  mkdirSync(root, { recursive: true, mode: 0o700 });
   if (asPostgresUser()) {
     const { uid, gid } = postgresUserIds();
+    const closed = closedAncestor(root, uid, gid);
+    if (closed)
+      throw new PostgresUnreachableError(
+        `as root, Postgres runs as the postgres user, which cannot enter ${closed.dir} (${closed.mode}): pass --database postgres://… for a server you run, or run gantry fleet serve as a regular user`,
+      );
+    mkdirSync(root, { recursive: true, mode: 0o700 });
     chownSync(root, uid, gid);
-  }
+  } else mkdirSync(root, { recursive: true, mode: 0o700 });
   if (!existsSync(path.join(data, 'PG_VERSION'))) {
     await pgCommand(binDir, 'initdb', [
       '-D',

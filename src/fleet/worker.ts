@@ -121,8 +121,20 @@ export async function startWorker(options: WorkerOptions): Promise<FleetWorker> 
   let client: EngineClient | undefined;
   let approvals: ApprovalServer | undefined;
   if (options.httpPort !== undefined) {
-    client = await engine.client();
-    approvals = await startApprovalServer({ port: options.httpPort, token: options.httpToken ?? '', client });
+    try {
+      client = await engine.client();
+      approvals = await startApprovalServer({
+        port: options.httpPort,
+        token: options.httpToken ?? '',
+        client,
+      });
+    } catch (e) {
+      // A port in use: nothing may keep the database connections (and so the process) open.
+      await client?.close().catch(() => undefined);
+      await pacers?.close().catch(() => undefined);
+      await roster.close().catch(() => undefined);
+      throw e;
+    }
   }
   // In the roster before taking any work, so no sweep mistakes this worker's sessions for orphans.
   await roster.beat(workerId, approvals?.url);

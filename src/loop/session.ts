@@ -167,6 +167,8 @@ export async function createLoopSession(
   const info = modelInfo(model, provider);
   const maxTokens = options.maxTokens ?? Math.min(info.maxOutputTokens, 32_000);
 
+  // The git snapshot's processes run while the system prompt is assembled.
+  const gitPending = resume ? undefined : gitSnapshot(cwd);
   let system: SystemBlock[];
   if (resume?.systemBlocks?.length) {
     system = resume.systemBlocks.map((b) =>
@@ -189,7 +191,7 @@ export async function createLoopSession(
       memory,
     });
   }
-  const git = resume ? undefined : await gitSnapshot(cwd);
+  const git = await gitPending;
   const persist = options.transcript?.persist !== false;
   const transcriptPath =
     resume?.transcriptPath ??

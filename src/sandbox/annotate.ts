@@ -34,10 +34,10 @@ const MAX_NOTES = 12;
  */
 export function pathsInLine(line: string): string[] {
   const found: { at: number; path: string }[] = [];
-  for (const m of line.matchAll(/[‘'`"]([^‘’'`"\n]+)[’'"]/g))
+  for (const m of line.matchAll(/[\u2018'`"]([^\u2018\u2019'`"\n]+)[\u2019'"]/g))
     found.push({ at: m.index, path: m[1] as string });
   for (const m of line.matchAll(
-    /(?:^|[:\s])([^\s:'"‘’`]+)(?=: (?:Read-only file system|No such file or directory|Permission denied|Operation not permitted))/g,
+    /(?:^|[:\s])([^\s:'"\u2018\u2019`]+)(?=: (?:Read-only file system|No such file or directory|Permission denied|Operation not permitted))/g,
   )) {
     found.push({ at: m.index, path: m[1] as string });
   }

@@ -9,6 +9,7 @@
  * Offsets (`start`/`end`) are JavaScript string indices (UTF-16 code units) into `source`; for ASCII
  * input they equal byte offsets. web-tree-sitter parses JS strings as UTF-16, so these are exact.
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Language as TsLanguage, Parser as TsParser } from 'web-tree-sitter';
 import { activeBudget, PARSE_BUDGET } from './budget.js';
@@ -75,7 +76,11 @@ export function initShellParser(): Promise<void> {
     // Emscripten makes this options object the module itself (parser-copy.ts uses its exports).
     const moduleObject: Record<string, unknown> = { locateFile: () => runtimeWasm };
     await mod.Parser.init(moduleObject);
-    const lang = await mod.Language.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
+    // The grammar's bytes, not its path: given a path, web-tree-sitter reads it through
+    // `import('fs/promises')`, which starts Node's ES module loader (a few ms of every start).
+    const lang = await mod.Language.load(
+      readFileSync(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm')),
+    );
     const instance = new mod.Parser();
     instance.setLanguage(lang);
     copier = createTreeCopier(lang, moduleObject);

@@ -24,6 +24,7 @@ import {
   type LocalPostgres,
   POSTGRES_INSTALL_HINT,
   PostgresMissingError,
+  PostgresUnreachableError,
   runningLocalPostgres,
   startLocalPostgres,
 } from '../../fleet/local-postgres.js';
@@ -31,6 +32,7 @@ import type { SessionInput, SessionOutput } from '../../fleet/session-types.js';
 import { transcriptPathOf } from '../../fleet/session-workflow.js';
 import { startWorker } from '../../fleet/worker.js';
 import { defaultGantryHome } from '../../loop/transcript/paths.js';
+import { listenFailure } from '../listen-error.js';
 
 const USAGE = 3;
 
@@ -145,7 +147,7 @@ export async function runFleetServe(o: ServeFlags): Promise<number> {
       url = local.url;
       process.stderr.write(`gantry fleet: local Postgres at ${url} (${local.dataDir})\n`);
     } catch (e) {
-      if (e instanceof PostgresMissingError) return fail(e.message);
+      if (e instanceof PostgresMissingError || e instanceof PostgresUnreachableError) return fail(e.message);
       return fail(`could not start the local Postgres: ${(e as Error).message}\n${POSTGRES_INSTALL_HINT}`);
     }
   }
@@ -168,7 +170,10 @@ export async function runFleetServe(o: ServeFlags): Promise<number> {
     });
   } catch (e) {
     if (local?.started) await local.stop();
-    return fail(`the worker could not start: ${(e as Error).message}`);
+    const listen = (e as { syscall?: unknown }).syscall === 'listen';
+    return fail(
+      `the worker could not start: ${listen ? listenFailure(e, '127.0.0.1', options.httpPort) : (e as Error).message}`,
+    );
   }
   process.stdout.write(
     `${JSON.stringify({ worker: worker.workerId, database: url.replace(/:[^:@/]*@/, ':***@'), approvals: worker.approvalUrl ?? null })}\n`,

@@ -8,7 +8,10 @@
  *
  * WebAssembly is compiled with Liftoff only: the shell grammar is parsed a few times per turn, and
  * V8's background optimising compile of it otherwise takes the machine's cores for a second or more
- * right when the first Bash call runs (measured in bench/print.bench.ts).
+ * right when the first Bash call runs (measured in bench/print.bench.ts). The flag is set here, after
+ * the bundle and its modules are loaded and not before (bin/gantry.js): V8 refuses the code cache
+ * Node's built-in modules carry once any flag changed, so a built-in loaded later is compiled from
+ * source (about three times slower). bin/gantry.js restores the flags at exit for the bundle's cache.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runPrint } from './run-print.js';
@@ -16,6 +19,10 @@ import { runPrint } from './run-print.js';
 const GRACE_MS = 2_000;
 
 export async function runPrintCli(argv: readonly string[]): Promise<never> {
+  // Node's undici (with the http2, zlib and web-stream modules it loads) is needed by the first
+  // model request (the SDKs' Headers and Response; the OpenAI SDK's fetch); loaded before the flag
+  // change, it comes from Node's own code cache.
+  void globalThis.Headers;
   setFlagsFromString('--liftoff-only');
   const controller = new AbortController();
   let signalCode: number | undefined;

@@ -94,6 +94,36 @@ it('a plain session loads none of the lazily loaded packages', async () => {
     expect(loaded.filter(inPackage(pkg)), `${pkg} (${reason})`).toEqual([]);
 });
 
+it("a session with Bash calls never runs an import() (Node's ES module loader would load without its code cache after the switch to Liftoff-only)", async () => {
+  fake = await startFakeAnthropicServer({
+    apiKey: PRINT_TEST_KEY,
+    script: [
+      // the grammar loads for the Bash tool's check; a line the literal gate refuses parses too
+      reply.toolUse('Bash', { command: 'echo "esm-check" | cat' }),
+      reply.text('Done.'),
+    ],
+  });
+  const list = path.join(world.root, 'builtins-loaded.txt');
+  const preload = path.join(world.root, 'list-builtins.cjs');
+  writeFileSync(
+    preload,
+    `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));\n`,
+  );
+  const r = await runGantry(['-p', 'run echo'], {
+    cwd: world.project,
+    env: gantryEnv(world, fake, { NODE_OPTIONS: `--require ${preload}` }),
+  });
+  expect(r.stdout, r.stderr).toBe('Done.\n');
+  expect(JSON.stringify(fake.messageRequests[1]?.body.messages)).toContain('esm-check');
+  const builtins = readFileSync(list, 'utf8').split('\n');
+  expect(builtins).toContain('NativeModule child_process');
+  // what an import() loads (the resolver and the loader's shell are loaded by any start)
+  const esmRun = ['module_job', 'module_map', 'translators', 'load'].map(
+    (m) => `NativeModule internal/modules/esm/${m}`,
+  );
+  expect(builtins.filter((m) => esmRun.includes(m))).toEqual([]);
+});
+
 it('the listing sees a lazily loaded package once its feature is used (--json-schema loads Ajv)', async () => {
   fake = await startFakeAnthropicServer({
     apiKey: PRINT_TEST_KEY,
@@ -144,7 +174,8 @@ it.each([
     expect(one.code, one.stderr).toBe(0);
     const first = caches();
     expect(first).toHaveLength(1);
-    expect(first[0]?.f).toMatch(/^gantry-cli\.cjs-liftoff-/);
+    // compiled under the default flags (the run turns Liftoff-only on later), so a cache of its own
+    expect(first[0]?.f).toMatch(/^gantry-cli\.cjs-print-/);
     const two = await runGantry([...args, 'two'], { cwd: world.project, env });
     expect(two.code, two.stderr).toBe(0);
     // taken, not refused and remade: the same file, not replaced

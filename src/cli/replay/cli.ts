@@ -5,7 +5,9 @@
  *                 [--execute --workspace DIR] [--max-line-bytes N]
  *
  * With no file argument it reads `~/.claude/projects/` (the user's own Claude Code sessions).
- * Exit code: 0 when the replay ran (whatever the decisions), 3 on usage errors.
+ * Exit code: 0 when the replay ran (whatever the decisions), 3 on usage errors. Files with no
+ * tool call and lines that are not JSON objects get one line on stderr asking whether they are
+ * transcripts.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
@@ -163,6 +165,10 @@ export async function runReplay(paths: string[], o: ReplayCliOptions = {}): Prom
       if (result) out(`      executed in workspace: ${result.isError ? `tool error: ${result.text}` : 'ok'}`);
     },
   });
+  if (summary.rows === 0 && summary.stats.malformedLines > 0)
+    err(
+      `gantry replay: no tool calls found, and ${summary.stats.malformedLines} line(s) were not JSON objects: is this a Claude Code transcript (~/.claude/projects/<project>/<session>.jsonl)?`,
+    );
   const suggestions = await suggestAndVerify(files, rows, {
     ...(o.settings ? { settingsFiles: o.settings } : {}),
     ...(o.mode ? { mode: o.mode as PermissionMode } : {}),

@@ -129,6 +129,23 @@ describe('replay of the bundled example session', () => {
     expect(err.length).toBe(4);
     expect(err[3]).toMatch(/does not exist/);
   });
+
+  it('a file that is not a transcript says so on stderr instead of only "0 calls"', async () => {
+    const dir = tempDir('gantry-replay-not-a-transcript-');
+    const file = path.join(dir, 'notes.jsonl');
+    writeFileSync(file, 'first line\nsecond line\n[1, 2]\n');
+    const err: string[] = [];
+    const out: string[] = [];
+    const code = await runReplay([file], {
+      err: (l) => err.push(l),
+      out: (l) => out.push(l),
+      guard: isolated(),
+    });
+    expect(code).toBe(0);
+    expect(err).toEqual([
+      `gantry replay: no tool calls found, and 3 line(s) were not JSON objects: is this a Claude Code transcript (~/.claude/projects/<project>/<session>.jsonl)?`,
+    ]);
+  });
 });
 
 const shared = sharedDir();

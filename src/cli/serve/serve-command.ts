@@ -1,9 +1,11 @@
 /**
  * `gantry serve [--port N] [--settings F] [--pass-allow]`: runs the HTTP hook (serve.ts) until
  * SIGINT or SIGTERM. The first line on stdout is the hook URL; where the token came from goes to
- * stderr (never the token itself). Exit 0 after a signal, 3 on a usage error or a port in use.
+ * stderr (never the token itself). Exit 0 after a signal, 3 on a usage error, 1 when it cannot
+ * listen (port in use, permission denied): one line naming the address, and the process ends.
  */
 import { shellAnalysisSummary } from '../../shell/index.js';
+import { listenFailure } from '../listen-error.js';
 import { loadHookToken } from './hook-token.js';
 import { startHookServer } from './serve.js';
 
@@ -38,8 +40,8 @@ export async function runServe(o: ServeCliOptions): Promise<number> {
       ...(o.passAllow ? { passAllow: true } : {}),
     });
   } catch (e) {
-    process.stderr.write(`gantry serve: cannot listen on 127.0.0.1:${port} (${(e as Error).message})\n`);
-    return 3;
+    process.stderr.write(`gantry serve: ${listenFailure(e, '127.0.0.1', port)}\n`);
+    return 1;
   }
   process.stdout.write(`${running.url}\n`);
   process.stderr.write(`gantry serve: Bash analysis ${shellAnalysisSummary()}\n`);

@@ -79,7 +79,10 @@ function readBody(req: IncomingMessage): Promise<{ ok: true; text: string } | { 
   });
 }
 
-/** Starts the server; resolves once it listens. */
+/**
+ * Starts the server; resolves once it listens. Rejects with Node's `listen` error (`code`
+ * EADDRINUSE, EACCES, …) after stopping the analysis workers it started.
+ */
 export async function startHookServer(o: ServeOptions): Promise<RunningServer> {
   await initShellParser();
   configureShellAnalysis({ workers: true });
@@ -123,13 +126,19 @@ export async function startHookServer(o: ServeOptions): Promise<RunningServer> {
     res.end(text);
   });
   server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(o.port, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(o.port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (e) {
+    // The worker threads started above would keep the process alive with nothing to serve.
+    await stopShellAnalysisWorkers();
+    throw e;
+  }
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/hook`,

@@ -25,6 +25,7 @@ import {
 import { abortedError, type ClassifiedFailure, classifyHttpFailure, malformed } from '../errors.js';
 import { estimateRequestTokens } from '../estimate.js';
 import { type ResolvedRetryOptions, type RetryOptions, resolveRetryOptions } from '../retry.js';
+import { nodeFetch } from '../node-fetch.js';
 import { streamWithRetries } from '../retrying-stream.js';
 import { IdleTimeoutError, withIdleTimeout } from '../stream-idle.js';
 
@@ -171,6 +172,8 @@ export class OpenAIModelClient implements ModelClient {
       timeout: options.timeoutMs ?? 600_000,
       defaultHeaders: { ...(apiKey ? {} : { Authorization: null }), ...options.headers },
       logLevel,
+      // node:http rather than Node's fetch (../node-fetch.ts), as the Anthropic client
+      fetch: nodeFetch,
     });
   }
 

@@ -11,11 +11,11 @@
  * --global), "Agent and VCS config".
  */
 import path from 'node:path';
-import { GIT_EXEC_KEYS } from '../analyze-findings.js';
 import { splitGitGlobal } from '../read-only/git.js';
-import type { GitRepositoryInfo } from '../../core/permission-types.js';
-import type { SimpleCommand, Word } from '../types.js';
+import type { Word } from '../types.js';
 import { basenameOf, type EffectHandler } from './handler.js';
+import { gitExecOptions } from './git-exec-options.js';
+import { gitRepository } from './git-repository.js';
 import { urlHost } from './network.js';
 import type { EffectSink, PathInput } from './sink.js';
 import { words } from '../read-only/options.js';
@@ -212,163 +212,6 @@ function configEffects(sink: EffectSink, args: readonly Word[]): void {
       ));
   if (sets) sink.file('write', target, 'argument', 'git config (sets a value)');
   else sink.file('read', target, 'argument', 'git config (reads)');
-}
-
-/** Values of `--git-dir`/`--work-tree` among git's global options (`--opt=V` or `--opt V`). */
-function globalValue(args: readonly Word[], end: number, name: string): PathInput | undefined {
-  let found: PathInput | undefined;
-  for (let i = 0; i < end; i++) {
-    const w = args[i] as Word;
-    if (w.text.startsWith(`${name}=`)) {
-      const v = w.text.slice(name.length + 1);
-      found = { ...w, text: v, raw: v };
-    } else if (w.text === name && args[i + 1]) found = args[i + 1];
-  }
-  return found;
-}
-
-/** The resolved absolute path of a path input (symlinks followed), or undefined when it is not static. */
-function absoluteOf(sink: EffectSink, input: PathInput): string | undefined {
-  const r = sink.resolve(input);
-  return r.unknown === undefined && r.targets.length === 1 && !r.targets[0]?.glob
-    ? r.targets[0]?.target
-    : undefined;
-}
-
-/**
- * The repository git runs against (see GitRepositoryInfo): `--git-dir`, then `GIT_DIR` (a prefix
- * assignment or one made earlier in the line), then the directory after `-C` and `cd`.
- */
-function gitRepository(
-  args: readonly Word[],
-  subIndex: number,
-  sink: EffectSink,
-  cmd: SimpleCommand,
-  chdir: boolean,
-): GitRepositoryInfo {
-  const end = subIndex < 0 ? args.length : subIndex;
-  const envOf = (name: string): PathInput | undefined => {
-    const a = [...cmd.assignments].reverse().find((x) => x.name === name);
-    if (a) return { text: a.value, dynamic: /[$`]/.test(a.value) };
-    const e = sink.env.gitEnv?.get(name);
-    return e ? { text: e.value, dynamic: e.dynamic } : undefined;
-  };
-  const gitDir = globalValue(args, end, '--git-dir');
-  const envDir = gitDir ? undefined : envOf('GIT_DIR');
-  const workTree = globalValue(args, end, '--work-tree') ?? envOf('GIT_WORK_TREE');
-  const info: GitRepositoryInfo = gitDir
-    ? { via: '--git-dir' }
-    : envDir
-      ? { via: 'GIT_DIR' }
-      : { via: chdir ? '-C' : 'cwd' };
-  const dir = gitDir ?? envDir;
-  const abs = dir
-    ? absoluteOf(sink, dir)
-    : sink.cwd === undefined
-      ? undefined
-      : absoluteOf(sink, { text: sink.cwd });
-  if (abs !== undefined) info.dir = abs;
-  if (workTree) info.workTree = absoluteOf(sink, workTree) ?? 'unknown';
-  return info;
-}
-
-/**
- * git options that name a program to run, or a template or configuration to load (which can name
- * programs): [scope, option pattern, reason], one row per option; scope is `global` (before the
- * sub-command) or the sub-command. Each is an unknown execution.
- */
-/** `-s NAME`, `-sNAME`, `--strategy NAME`, `--strategy=NAME`. */
-const STRATEGY = /^(?:-s|--strategy(?:=|$))/;
-
-export const GIT_EXEC_OPTIONS: ReadonlyArray<readonly [string, RegExp, string]> = [
-  [
-    'global',
-    /^-c(?:$|.)/,
-    'sets configuration for this run (pagers, ssh commands, fsmonitor, hooks, aliases)',
-  ],
-  ['global', /^--config-env(?:=|$)/, 'sets configuration from the environment'],
-  ['global', /^--exec-path=/, 'runs git helper programs from another directory'],
-  [
-    'clone',
-    /^(?:-u|--upload-pack(?:=|$))/,
-    'names the program run on the other side (a local path runs here)',
-  ],
-  ['clone', /^--template(?:=|$)/, 'copies hooks from a template directory'],
-  ['clone', /^(?:-c|--config(?:=|$))/, 'sets configuration of the new repository (hooks path, fsmonitor)'],
-  ['init', /^--template(?:=|$)/, 'copies hooks from a template directory'],
-  ['fetch', /^--upload-pack(?:=|$)/, 'names the program run on the other side'],
-  ['pull', /^--upload-pack(?:=|$)/, 'names the program run on the other side'],
-  ['ls-remote', /^--upload-pack(?:=|$)/, 'names the program run on the other side'],
-  ['push', /^--receive-pack(?:=|$)|^--exec(?:=|$)/, 'names the program run on the other side'],
-  ['archive', /^--exec(?:=|$)/, 'names the program run on the other side'],
-  ['rebase', /^(?:-x|--exec(?:=|$))/, 'runs a shell command after each commit'],
-  ['bisect', /^run$/, 'runs a command at each step'],
-  ['submodule', /^foreach$/, 'runs a shell command in each submodule'],
-  ['filter-branch', /^--/, 'runs shell filters on every commit'],
-  ['difftool', /^(?:-x|--extcmd(?:=|$)|-t|--tool(?:=|$))/, 'runs a diff program'],
-  ['mergetool', /^(?:-t|--tool(?:=|$))/, 'runs a merge program'],
-  ['grep', /^(?:-O|--open-files-in-pager)/, 'runs a pager program on the matches'],
-  ['send-email', /^--(?:smtp-server|sendmail-cmd)(?:=|$)/, 'runs a program to send mail'],
-  ['config', /^--edit$|^-e$/, 'runs an editor'],
-  ['instaweb', /^(?:-d|--httpd(?:=|$)|-b|--browser(?:=|$))/, 'runs the named web server or browser'],
-  ['web--browse', /^(?:-b|--browser(?:=|$)|-t|--tool(?:=|$)|--cmd(?:=|$))/, 'runs the named browser'],
-  ['merge', STRATEGY, 'a strategy that is not built in runs the program git-merge-NAME'],
-  ['pull', STRATEGY, 'a strategy that is not built in runs the program git-merge-NAME'],
-  ['rebase', STRATEGY, 'a strategy that is not built in runs the program git-merge-NAME'],
-  ['cherry-pick', STRATEGY, 'a strategy that is not built in runs the program git-merge-NAME'],
-  ['revert', STRATEGY, 'a strategy that is not built in runs the program git-merge-NAME'],
-];
-
-/** The merge strategies git carries itself (git-merge(1) "MERGE STRATEGIES"); any other name is a program. */
-const BUILTIN_STRATEGIES = new Set(['ort', 'recursive', 'resolve', 'octopus', 'ours', 'subtree']);
-
-/** The strategy an `-s NAME`/`-sNAME`/`--strategy[=]NAME` word names, or undefined when it names none. */
-function strategyName(w: Word, next: Word | undefined): Word | undefined {
-  if (w.text === '-s' || w.text === '--strategy') return next;
-  const v = w.text.startsWith('--strategy=') ? w.text.slice(11) : w.text.slice(2);
-  return { ...w, text: v };
-}
-
-/** Sub-commands that always run a command (their operands are the command). */
-const GIT_ALWAYS_EXEC = new Set(['filter-branch', 'filter-repo', 'mergetool']);
-
-/** Unknown execs for git's program-naming options (see GIT_EXEC_OPTIONS). */
-function gitExecOptions(args: readonly Word[], subIndex: number, sink: EffectSink): void {
-  const end = subIndex < 0 ? args.length : subIndex;
-  const sub = subIndex < 0 ? undefined : args[subIndex]?.text;
-  const hit = (scope: string, w: Word, next: Word | undefined): void => {
-    const row = GIT_EXEC_OPTIONS.find(([s, re]) => s === scope && re.test(w.text));
-    // `-c KEY=VALUE` / `--config KEY=VALUE`: only keys that name programs (or pull in config) run anything.
-    if (row && /^(?:-c|--config)(?:$|=|.)/.test(w.text) && !w.text.startsWith('--config-env')) {
-      const kv =
-        w.text === '-c' || w.text === '--config'
-          ? next
-          : { ...w, text: w.text.replace(/^(?:-c|--config=)/, '') };
-      const key = kv?.text.split('=')[0]?.toLowerCase() ?? '';
-      if (kv && !kv.dynamic && !GIT_EXEC_KEYS.test(key)) return;
-    }
-    if (row && row[1] === STRATEGY) {
-      const name = strategyName(w, next);
-      if (name && !name.dynamic && BUILTIN_STRATEGIES.has(name.text)) return;
-    }
-    if (row)
-      sink.other(
-        'exec',
-        `git ${scope === 'global' ? '' : `${scope} `}${w.text}`,
-        'unknown',
-        'flag',
-        `git ${row[0] === 'global' ? w.text.slice(0, 2) : row[0]}: ${row[2]}`,
-      );
-  };
-  for (let i = 0; i < end; i++) hit('global', args[i] as Word, args[i + 1]);
-  if (sub === undefined) return;
-  for (let i = subIndex + 1; i < args.length; i++) {
-    const w = args[i] as Word;
-    if (w.text === '--' && sub !== 'bisect') break;
-    hit(sub, w, args[i + 1]);
-  }
-  if (GIT_ALWAYS_EXEC.has(sub))
-    sink.other('exec', `git ${sub}`, 'unknown', 'argument', `git ${sub} runs configured or given programs`);
 }
 
 /** Options of `git worktree add` that take a value. */

@@ -109,7 +109,7 @@ function applyEditToText(text: string, input: EditInput): EditedText | undefined
   };
 }
 
-const PREFIX_HINT = /^ *\d+(\t|→)/m;
+const PREFIX_HINT = /^ *\d+(\t|\u2192)/m;
 
 function notFoundMessage(oldString: string): string {
   const prefixHint = PREFIX_HINT.test(oldString)

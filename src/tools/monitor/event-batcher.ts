@@ -31,7 +31,7 @@ export const DEFAULT_BATCH_LIMITS: BatchLimits = { maxLines: 200, maxChars: 32_0
 
 const TAG = 'monitor-event';
 /** The end of a line that was cut. */
-const CUT_MARK = /… \[\d+ more characters cut\]$/;
+const CUT_MARK = /\u2026 \[\d+ more characters cut\]$/;
 
 /** Escapes a value for a double-quoted attribute. */
 function attribute(value: string): string {

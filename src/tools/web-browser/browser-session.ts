@@ -3,11 +3,14 @@
  * call (Debian's `chromium` at `/usr/bin/chromium` unless configured otherwise; Playwright's own
  * browser downloads are never used), one browser context (no service workers, no downloads, every
  * request through `network.ts`) and one page. Registered as the session resource `web-browser`, so
- * the session's `dispose()` closes the page, the context and the browser process.
+ * the session's `dispose()` closes the page, the context and the browser process. Its profile,
+ * artifacts and temp files live in one directory per session (browser-temp.ts), removed when the
+ * browser closes, at process exit, or — after a SIGKILL — by the next launch's sweep.
  */
 import { existsSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { AbortError, ToolExecutionError } from '../../core/index.js';
+import { type BrowserDirs, makeBrowserDirs, sweepStaleBrowserDirs } from './browser-temp.js';
 import { BrowserNetwork, type BrowserNetworkOptions, type NavigationEvent } from './network.js';
 
 /** Where Debian's `chromium` package installs the browser. */
@@ -47,10 +50,10 @@ export class BrowserSession {
   private closed = false;
 
   private constructor(
-    private readonly browser: Browser,
     private readonly context: BrowserContext,
     readonly page: Page,
     readonly network: BrowserNetwork,
+    private readonly dirs: BrowserDirs,
   ) {}
 
   /** Launches Chromium; a clear error when it is not installed or does not start. */
@@ -60,32 +63,43 @@ export class BrowserSession {
         `WebBrowser needs Chromium, and ${options.executablePath} does not exist. Install it (Debian/Ubuntu: apt-get install chromium) or set GANTRY_BROWSER_PATH to a Chromium or Chrome executable.`,
       );
     const { chromium } = await import('playwright-core');
-    let browser: Browser;
+    // Everything Chromium writes goes under one directory of this session (browser-temp.ts);
+    // directories left by a killed Gantry are removed first.
+    sweepStaleBrowserDirs();
+    const dirs = makeBrowserDirs();
+    let context: BrowserContext;
     try {
-      browser = await chromium.launch({
+      context = await chromium.launchPersistentContext(dirs.profile, {
         executablePath: options.executablePath,
         headless: true,
         args: CHROMIUM_ARGS,
         timeout: ACTION_TIMEOUT_MS,
+        artifactsDir: dirs.artifacts,
+        env: { ...process.env, TMPDIR: dirs.tmp },
+        // Gantry owns its signals: a SIGTERM/SIGINT ends the session, whose dispose() closes the
+        // browser, and the exit handler of browser-temp.ts is the backstop.
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+        serviceWorkers: 'block',
+        acceptDownloads: false,
+        viewport: VIEWPORT,
       });
     } catch (error) {
+      dirs.release();
       throw new ToolExecutionError(
         `Chromium at ${options.executablePath} did not start: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
       );
     }
     const network = new BrowserNetwork(options);
     try {
-      const context = await browser.newContext({
-        serviceWorkers: 'block',
-        acceptDownloads: false,
-        viewport: VIEWPORT,
-      });
       context.setDefaultTimeout(ACTION_TIMEOUT_MS);
       await network.install(context);
-      const page = await context.newPage();
-      return new BrowserSession(browser, context, page, network);
+      const page = context.pages()[0] ?? (await context.newPage());
+      return new BrowserSession(context, page, network, dirs);
     } catch (error) {
-      await browser.close().catch(() => undefined);
+      await context.close().catch(() => undefined);
+      dirs.release();
       await network.close();
       throw error;
     }
@@ -130,13 +144,14 @@ export class BrowserSession {
     return this.closed;
   }
 
-  /** Closes the page, the context and the browser (idempotent). */
+  /** Closes the page, the context and the browser, and removes the session's directory (idempotent). */
   async dispose(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     await this.page.close().catch(() => undefined);
+    // A persistent context owns the browser: closing it ends the Chromium process.
     await this.context.close().catch(() => undefined);
-    await this.browser.close().catch(() => undefined);
+    this.dirs.release();
     await this.network.close();
   }
 }

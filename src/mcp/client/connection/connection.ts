@@ -28,66 +28,23 @@ import { pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type {
   CallToolResult,
-  ElicitResult,
-  Progress,
   ReadResourceResult,
   Resource,
   ServerCapabilities,
   Tool as SdkTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../config/types.js';
+import { isConnectionLoss, messageOf, withTimeout } from './connection-errors.js';
+import { type CallOptions, MAX_TIMER_MS, type McpServerStatus } from './connection-types.js';
+import { answerElicitation, type ElicitationHandler } from './elicitation.js';
 import { descendantPids, killAll } from './process-tree.js';
+import { loadSdk, type McpSdk } from './sdk-load.js';
 import { StderrLog } from './stderr-log.js';
 import type { BuiltTransport, StdioSandbox } from './transports.js';
 
-/** The MCP SDK's client, its message schemas and the transports built on them. */
-interface McpSdk {
-  client: typeof import('@modelcontextprotocol/sdk/client/index.js');
-  types: typeof import('@modelcontextprotocol/sdk/types.js');
-  transports: typeof import('./transports.js');
-}
-let sdkLoad: Promise<McpSdk> | undefined;
-/**
- * Loads the SDK when the first server connects, not when the session is built: a session without
- * MCP servers never evaluates it (docs/cli-print.md, "Start-up").
- */
-function loadSdk(): Promise<McpSdk> {
-  sdkLoad ??= Promise.all([
-    import('@modelcontextprotocol/sdk/client/index.js'),
-    import('@modelcontextprotocol/sdk/types.js'),
-    import('./transports.js'),
-  ]).then(([client, types, transports]) => ({ client, types, transports }));
-  return sdkLoad;
-}
-
-export type McpServerStatus = 'pending' | 'connected' | 'failed' | 'needs-approval' | 'disabled';
-
-/** What the host is asked when a server requests input from the user (MCP `elicitation/create`). */
-export interface ElicitationRequest {
-  serverName: string;
-  message: string;
-  /** `form`: fill `requestedSchema`; `url`: open `url` (out-of-band). */
-  mode: 'form' | 'url';
-  requestedSchema?: Record<string, unknown>;
-  url?: string;
-  /** URL mode: the server's id for this elicitation (MCP `elicitationId`). */
-  elicitationId?: string;
-}
-
-/** The host's answer (the MCP `ElicitResult`). */
-export interface ElicitationAnswer {
-  action: 'accept' | 'decline' | 'cancel';
-  content?: Record<string, string | number | boolean | string[]>;
-}
-
-/** Routes an elicitation to the person, like a permission ask. Throwing counts as `decline`. */
-export type ElicitationHandler = (
-  request: ElicitationRequest,
-  signal: AbortSignal,
-) => Promise<ElicitationAnswer>;
-
-/** Largest delay `setTimeout` accepts (2^31 − 1 ms); larger values would fire at once. */
-export const MAX_TIMER_MS = 2_147_483_647;
+export { isConnectionLoss } from './connection-errors.js';
+export { type CallOptions, MAX_TIMER_MS, type McpServerStatus } from './connection-types.js';
+export type { ElicitationAnswer, ElicitationHandler, ElicitationRequest } from './elicitation.js';
 
 export interface McpConnectionOptions {
   config: McpServerConfig;
@@ -110,11 +67,6 @@ export interface McpConnectionOptions {
   onStatusChanged?: (connection: McpConnection) => void;
   /** Base environment for stdio servers (tests; default: the SDK's safe default set). */
   baseEnv?: Record<string, string>;
-}
-
-export interface CallOptions {
-  signal?: AbortSignal;
-  onProgress?: (progress: Progress) => void;
 }
 
 export class McpConnection {
@@ -190,34 +142,14 @@ export class McpConnection {
         .roots()
         .map((dir) => ({ uri: pathToFileURL(dir).href, name: basename(dir) || dir })),
     }));
-    client.setRequestHandler(ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
-      const handler = this.options.elicit;
-      if (!handler) return { action: 'decline' };
-      const p = request.params as Record<string, unknown>;
-      const mode = p.mode === 'url' ? 'url' : 'form';
-      try {
-        const answer = await handler(
-          {
-            serverName: this.name,
-            message: typeof p.message === 'string' ? p.message : '',
-            mode,
-            ...(mode === 'form' && p.requestedSchema && typeof p.requestedSchema === 'object'
-              ? { requestedSchema: p.requestedSchema as Record<string, unknown> }
-              : {}),
-            ...(mode === 'url' && typeof p.url === 'string' ? { url: p.url } : {}),
-            ...(mode === 'url' && typeof p.elicitationId === 'string'
-              ? { elicitationId: p.elicitationId }
-              : {}),
-          },
-          extra.signal,
-        );
-        if (answer?.action === 'accept')
-          return answer.content ? { action: 'accept', content: answer.content } : { action: 'accept' };
-        return { action: answer?.action === 'cancel' ? 'cancel' : 'decline' };
-      } catch {
-        return { action: 'decline' };
-      }
-    });
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+      answerElicitation(
+        this.options.elicit,
+        this.name,
+        request.params as Record<string, unknown>,
+        extra.signal,
+      ),
+    );
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       const refresh = this.refreshTools().finally(() => {
         if (this.pendingRefresh === refresh) this.pendingRefresh = undefined;
@@ -472,29 +404,4 @@ export class McpConnection {
     await this.teardown();
     await this.log?.close();
   }
-}
-
-/**
- * A remote connection that is gone, as the SDK's HTTP transports report it: the fetch failed
- * (refused, reset), the server no longer knows the session (404), or the event stream broke and
- * could not be reopened.
- */
-export function isConnectionLoss(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  if (code === 404) return true;
-  const text = `${messageOf(error)} ${messageOf((error as { cause?: unknown }).cause ?? '')}`;
-  return /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|Session not found|terminated|Failed to reconnect|Maximum reconnection attempts|SSE stream disconnected/i.test(
-    text,
-  );
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([
-    promise,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref()),
-  ]);
 }

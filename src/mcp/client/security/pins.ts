@@ -15,6 +15,7 @@
  *   "servers": { "mcp__fs": { "tools": { "mcp__fs__write_file": "sha256:…" }, "at": "…" } } }
  * ```
  */
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { parseMcpToolName } from '../../../core/mcp-names.js';
@@ -54,8 +55,30 @@ export type PinCheck =
   /** The server was approved as a whole, and this tool was not among its tools then. */
   | { status: 'new-tool'; approvedAt: string };
 
+/** The last hash computed per fingerprint object, with the field values it was computed from. */
+const hashMemo = new WeakMap<
+  ToolFingerprint,
+  { name: string; description: string; inputSchema: unknown; hash: string }
+>();
+
+/**
+ * SHA-256 of the fingerprint's canonical JSON. Memoised per fingerprint object (an adapted tool
+ * keeps one for its lifetime, so a call does not re-hash its schema); a field replaced since the
+ * last call is hashed again. Schemas are not mutated in place: a changed server tool arrives as a
+ * new `tools/list` result, hence new objects.
+ */
 export function fingerprintHash(fp: ToolFingerprint): string {
-  return hashJson({ name: fp.name, description: fp.description, inputSchema: fp.inputSchema });
+  const memo = hashMemo.get(fp);
+  if (
+    memo &&
+    memo.name === fp.name &&
+    memo.description === fp.description &&
+    memo.inputSchema === fp.inputSchema
+  )
+    return memo.hash;
+  const hash = hashJson({ name: fp.name, description: fp.description, inputSchema: fp.inputSchema });
+  hashMemo.set(fp, { name: fp.name, description: fp.description, inputSchema: fp.inputSchema, hash });
+  return hash;
 }
 
 const MAX_DIFF_CHARS = 4000;
@@ -88,10 +111,27 @@ export class ApprovalPins {
     this.file = gantryHome ? path.join(gantryHome, 'mcp-approval-pins.json') : undefined;
   }
 
+  /** The file's content as last read, keyed by its identity (inode, size, mtime in ns). */
+  private cached: { key: string; pins: PinFile } | undefined;
+
+  /**
+   * The file's pins. Read again only when the file changed (another session may have saved a
+   * grant): one `stat` per check instead of a read and a parse. A save replaces the file by rename,
+   * so it always gets a new inode.
+   */
   private loadFile(): PinFile {
+    if (!this.file) return { tools: {}, servers: {} };
+    const st = statSync(this.file, { bigint: true, throwIfNoEntry: false });
+    const key = st ? `${st.ino}:${st.size}:${st.mtimeNs}` : 'absent';
+    if (this.cached?.key === key) return this.cached.pins;
+    const pins = st ? this.readFile(this.file) : { tools: {}, servers: {} };
+    this.cached = { key, pins };
+    return pins;
+  }
+
+  private readFile(file: string): PinFile {
     const out: PinFile = { tools: {}, servers: {} };
-    if (!this.file) return out;
-    const { value } = readJsonFile(this.file);
+    const { value } = readJsonFile(file);
     if (!isObject(value)) return out;
     if (isObject(value.tools)) out.tools = value.tools as Record<string, ToolPin>;
     if (isObject(value.servers)) out.servers = value.servers as Record<string, ServerPin>;
@@ -107,7 +147,7 @@ export class ApprovalPins {
     const parsed = parseMcpToolName(rule);
     if (!parsed) return;
     const at = new Date().toISOString();
-    const target = persist && this.file ? this.loadFile() : this.memory;
+    const target = persist && this.file ? this.readFile(this.file) : this.memory;
     const serverWide = parsed.toolName === undefined || parsed.toolName === '*' || parsed.toolName === '';
     if (serverWide) {
       const key = `mcp__${parsed.serverName}`;

@@ -1,0 +1,125 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BROWSER_DIR_PREFIX, makeBrowserDirs, sweepStaleBrowserDirs } from './browser-temp.js';
+
+let base: string;
+const children: ChildProcess[] = [];
+
+beforeEach(() => {
+  base = mkdtempSync(path.join(tmpdir(), 'gantry-browser-temp-test-'));
+});
+afterEach(async () => {
+  for (const c of children.splice(0)) {
+    if (c.exitCode === null && c.signalCode === null) {
+      c.kill('SIGKILL');
+      await new Promise((r) => c.once('exit', r));
+    }
+  }
+  rmSync(base, { recursive: true, force: true });
+});
+
+/** A process that idles with `mark` on its command line (as Chromium has its profile path). */
+function idler(mark: string): Promise<ChildProcess> {
+  const c = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', mark], {
+    stdio: 'ignore',
+    detached: true,
+  });
+  children.push(c);
+  return new Promise((resolve) => c.once('spawn', () => resolve(c)));
+}
+/** The pid of a process that has exited. */
+const exitedPid = (): number =>
+  Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString());
+const running = (c: ChildProcess) => c.exitCode === null && c.signalCode === null;
+
+/** A session directory as a Gantry process `pid` would have left it. */
+function leftBehind(
+  pid: number,
+  started: string | null,
+  name = `${BROWSER_DIR_PREFIX}${pid}-abc123`,
+): string {
+  const root = path.join(base, name);
+  mkdirSync(path.join(root, 'profile'), { recursive: true });
+  mkdirSync(path.join(root, 'tmp', 'org.chromium.Chromium.x'), { recursive: true });
+  writeFileSync(path.join(root, 'owner.json'), JSON.stringify({ pid, started }));
+  return root;
+}
+
+describe('makeBrowserDirs', () => {
+  it('makes profile, artifacts and tmp under one directory with the owner, and release removes it', () => {
+    const dirs = makeBrowserDirs(base);
+    expect(path.basename(dirs.root).startsWith(`${BROWSER_DIR_PREFIX}${process.pid}-`)).toBe(true);
+    expect(readdirSync(dirs.root).sort()).toEqual(['artifacts', 'owner.json', 'profile', 'tmp']);
+    // Its own live directory is never swept.
+    expect(sweepStaleBrowserDirs(base)).toEqual([]);
+    dirs.release();
+    expect(existsSync(dirs.root)).toBe(false);
+    dirs.release();
+  });
+
+  it('is removed when the process exits without releasing it', () => {
+    const script = `import('${path.join(import.meta.dirname, 'browser-temp.ts').replace(/\\/g, '/')}').then((m) => { const d = m.makeBrowserDirs(${JSON.stringify(base)}); console.log(d.root); })`;
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const root = r.stdout.trim();
+    expect(root.startsWith(base)).toBe(true);
+    expect(existsSync(root)).toBe(false);
+  });
+});
+
+describe('sweepStaleBrowserDirs', () => {
+  it('removes the directory of an owner that is gone, killing a Chromium still running from it', async () => {
+    const root = leftBehind(exitedPid(), '1');
+    const chromium = await idler(path.join(root, 'profile'));
+    symlinkSync(`host-${chromium.pid}`, path.join(root, 'profile', 'SingletonLock'));
+    const gone = new Promise((r) => chromium.once('exit', r));
+    expect(sweepStaleBrowserDirs(base)).toEqual([root]);
+    await gone;
+    expect(existsSync(root)).toBe(false);
+  });
+
+  const rows: Array<{
+    reason: string;
+    owner: () => Promise<{ pid: number; started: string | null }>;
+    swept: boolean;
+  }> = [
+    {
+      reason: 'a live owner keeps its directory',
+      owner: async () => ({ pid: process.pid, started: null }),
+      swept: false,
+    },
+    {
+      reason: 'a pid reused by another process (other start time) is not the owner',
+      owner: async () => ({ pid: (await idler('reused')).pid as number, started: '1' }),
+      swept: true,
+    },
+  ];
+  for (const row of rows)
+    it(row.reason, async () => {
+      const o = await row.owner();
+      const root = leftBehind(o.pid, o.started, `${BROWSER_DIR_PREFIX}${o.pid}-row`);
+      expect(sweepStaleBrowserDirs(base)).toEqual(row.swept ? [root] : []);
+      expect(existsSync(root)).toBe(!row.swept);
+    });
+
+  it('never kills a process the lock names when its command line does not name the profile', async () => {
+    const root = leftBehind(exitedPid(), '1');
+    const bystander = await idler('not-chromium');
+    symlinkSync(`host-${bystander.pid}`, path.join(root, 'profile', 'SingletonLock'));
+    expect(sweepStaleBrowserDirs(base)).toEqual([root]);
+    expect(running(bystander)).toBe(true);
+  });
+
+  it('without an owner file, uses the pid in the name; other names are not touched', () => {
+    const dead = exitedPid();
+    const noOwner = path.join(base, `${BROWSER_DIR_PREFIX}${dead}-zz`);
+    mkdirSync(noOwner);
+    const other = path.join(base, 'playwright_chromiumdev_profile-x');
+    mkdirSync(other);
+    expect(sweepStaleBrowserDirs(base)).toEqual([noOwner]);
+    expect(existsSync(other)).toBe(true);
+  });
+});
