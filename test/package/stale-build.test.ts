@@ -74,7 +74,7 @@ describe('bin/gantry.js in a git checkout', () => {
       types: false,
     });
 
-    const main = path.join(checkout, 'src/cli/main.ts');
+    const main = path.join(checkout, 'src/cli/program.ts');
     writeFileSync(main, readFileSync(main, 'utf8').replace('Explain the permission decision', 'Edited text'));
     const second = gantry('check', '--help');
     expect(second.status).toBe(0);
@@ -86,7 +86,7 @@ describe('bin/gantry.js in a git checkout', () => {
     expect(gantry('check', '--', 'git status').stdout).toContain('ALLOW  Bash git status');
     const cli = builtAt('fast/gantry-cli.cjs');
     // an edit only the command line's bundle is built from: check and hook leave it for later
-    edit('src/cli/main.ts', 'Edited text', 'Edited again');
+    edit('src/cli/program.ts', 'Edited text', 'Edited again');
     expect(gantry('check', '--', 'git status').status).toBe(0);
     const hook = spawnSync(process.execPath, [path.join(checkout, 'bin/gantry.js'), 'hook'], {
       cwd: root,
@@ -141,7 +141,7 @@ describe('bin/gantry.js in a git checkout', () => {
   });
 
   it('says so, and runs nothing, when the stale dist/ cannot be rebuilt', () => {
-    const main = path.join(checkout, 'src/cli/main.ts');
+    const main = path.join(checkout, 'src/cli/program.ts');
     writeFileSync(main, `${readFileSync(main, 'utf8')}\nexport const broken = ;\n`);
     const r = gantry('check', '--help');
     expect(r.status).toBe(1);
