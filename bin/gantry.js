@@ -15,8 +15,10 @@
 //   (src/core/import-esm.ts).
 // Run from a git checkout (a src/ folder and .git beside bin/), dist/ is first compared with the
 // sources (dist/.build-stamp.json, scripts/build-inputs.cjs) and rebuilt when they changed, so an
-// edit is never run stale (a hook call that its resident server answers takes the server's word,
-// see `hookDefersCheck`). An installed package has no src/ and skips the comparison.
+// edit is never run stale; `check` and `hook` compare only the sources of the bundles they run, the
+// command line's bundle is compared before it is loaded, and a hook call that its resident server
+// answers takes the server's word (see `hookDefersCheck`). An installed package has no src/ and
+// skips the comparison.
 // Only `node:fs` and `node:path` at the top (`node:child_process` is loaded only to rebuild,
 // `node:v8` only to set flags). What a command throws is left unhandled, so Node reports
 // it and exits with code 1 — except for `gantry hook`: hosts treat a hook's exit 1 as a
@@ -45,10 +47,19 @@ if (isHookCall) {
 
 const fromCheckout =
   existsSync(`${root}src`) && existsSync(`${root}.git`) && existsSync(`${root}scripts/build-inputs.cjs`);
-
-/** From a checkout: rebuilds dist/ when the sources changed since it was built (true), or exits when that fails. */
-function rebuildIfStale() {
-  const reason = require(`${root}scripts/build-inputs.cjs`).staleReason(root);
+/** How much of dist/ has been compared with the sources: nothing, the guard's bundles, or all of it. */
+let compared = fromCheckout ? 'nothing' : 'all';
+/**
+ * From a checkout: compares dist/ with the sources and rebuilds it when they changed (then true; exits
+ * when the rebuild fails). `guard` compares only what `check` and `hook` run (scripts/build-inputs.cjs
+ * `guardStaleReason`: the ~200 sources of their bundles, not all ~650); the command line's bundle is
+ * compared before it is loaded.
+ */
+function ensureBuilt(scope) {
+  if (compared === 'all' || (scope === 'guard' && compared === 'guard')) return false;
+  const inputs = require(`${root}scripts/build-inputs.cjs`);
+  const reason = scope === 'guard' ? inputs.guardStaleReason(root) : inputs.staleReason(root);
+  compared = scope;
   if (!reason) return false;
   // Rebuild the JavaScript (about a second; the declarations are left to `npm run build`).
   const { spawnSync } = require('node:child_process');
@@ -64,6 +75,7 @@ function rebuildIfStale() {
     );
     process.exit(1);
   }
+  compared = 'all';
   return true;
 }
 
@@ -79,7 +91,7 @@ const hookDefersCheck =
   process.env.GANTRY_HOOK_REBUILT !== '1' &&
   existsSync(`${fast}gantry-hook.mjs`) &&
   existsSync(`${fast}gantry-hook-client.cjs`);
-if (fromCheckout && !hookDefersCheck) rebuildIfStale();
+if (!hookDefersCheck) ensureBuilt(isHookCall || command === 'check' ? 'guard' : 'all');
 /** The built file `name`, or exit naming it when it is missing (1; 2 for a hook call, which blocks). */
 function built(name) {
   const file = fast + name;
@@ -137,6 +149,7 @@ const UNDO_LIFTOFF_ONLY = '--no-liftoff-only --wasm-tier-up --wasm-dynamic-tieri
  * after the switch is compiled from source.
  */
 function runCommandLine(underLiftoff = false) {
+  ensureBuilt('all');
   const argv = process.argv;
   const v8 = require('node:v8');
   const variant = underLiftoff ? 'liftoff' : runsLiftoffOnly(argv.slice(2)) ? 'print' : 'default';
@@ -169,16 +182,47 @@ async function checkInProcess() {
 }
 
 /**
- * The in-process hook path (src/cli/hook/hook-cold.ts), with its V8 flags (hook-main.ts) set before
- * its bundle is compiled; the code cache is written once the call has been answered.
+ * Tools whose decision never parses a shell command, so compiles no WebAssembly: their in-process
+ * hook call sets no V8 flag and loads no `node:v8` (which brings Node's stream modules with it). A
+ * tool missing here only costs the flag; one wrongly here would only make a grammar compile slower.
+ */
+const NO_SHELL_TOOLS = new Set([
+  'Read',
+  'Write',
+  'Edit',
+  'MultiEdit',
+  'NotebookEdit',
+  'Glob',
+  'Grep',
+  'LS',
+  'TodoWrite',
+  'WebFetch',
+  'WebSearch',
+]);
+/** Whether the hook input may name a tool whose decision parses a shell command (see NO_SHELL_TOOLS). */
+function mayParseShell(stdin) {
+  const tool = /"tool_name"\s*:\s*"([A-Za-z]+)"/.exec(stdin)?.[1];
+  return tool === undefined || !NO_SHELL_TOOLS.has(tool);
+}
+/**
+ * The in-process hook path (src/cli/hook/hook-cold.ts), loaded once the call is known: a call that
+ * may parse a shell command runs Liftoff-only (hook-cold.ts), with the flag set before the bundle is
+ * compiled, as V8 takes a code cache only under the flags it was made with; the others run under
+ * Node's flags. One code cache per flag set; it is written once the call has been answered.
  */
 function hookInProcess() {
-  require('node:v8').setFlagsFromString('--liftoff-only');
-  const bundle = require(built('gantry-code-cache.cjs')).requireWithCodeCache(built('gantry-hook-cold.cjs'));
   return {
     async decideInProcess(call) {
+      const liftoff = mayParseShell(call.stdin);
+      if (liftoff) require('node:v8').setFlagsFromString('--liftoff-only');
+      const bundle = require(built('gantry-code-cache.cjs')).requireWithCodeCache(
+        built('gantry-hook-cold.cjs'),
+        {
+          variant: liftoff ? 'liftoff' : 'default',
+        },
+      );
       try {
-        await bundle.exports.decideInProcess(call);
+        await bundle.exports.decideInProcess({ ...call, v8FlagsSet: true });
       } finally {
         bundle.saveCache();
       }
@@ -190,7 +234,7 @@ function hookInProcess() {
 const checkoutCall = {
   root,
   ensureCurrent(stdin) {
-    if (!rebuildIfStale()) return;
+    if (!ensureBuilt('guard')) return;
     const { spawnSync } = require('node:child_process');
     const r = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
       input: stdin,

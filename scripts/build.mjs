@@ -20,6 +20,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -32,11 +33,11 @@ import {
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 
 const require = createRequire(import.meta.url);
 const { NOT_SHIPPED } = require('./package-layout.cjs');
-const { STAMP_FILE, sourceState, staleReason } = require('./build-inputs.cjs');
+const { STAMP_FILE, EXTRA_INPUTS, sourceState, staleReason } = require('./build-inputs.cjs');
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -106,6 +107,92 @@ function externalUnless(bundled) {
       });
     },
   };
+}
+/**
+ * Node built-in modules the cached one-shot bundles (CACHED_ENTRIES) and the clients load on first use rather than
+ * at start: a Read decision needs none of them, and loading them costs a one-shot process several
+ * milliseconds of a ~25 ms budget (docs/startup.md, "What a cold decision costs"). `node:fs` and
+ * `node:path` are left out (Node has loaded them before the first line runs).
+ */
+const LAZY_BUILTINS = [
+  'child_process',
+  'crypto',
+  'net',
+  'os',
+  'perf_hooks',
+  'stream',
+  'v8',
+  'vm',
+  'worker_threads',
+];
+const LAZY_NAMESPACE = 'gantry-lazy-builtin';
+/**
+ * esbuild plugin: an import of a built-in of `LAZY_BUILTINS` (with or without `node:`) becomes a
+ * CommonJS module whose properties are getters that `require()` the built-in on first access. The
+ * bundle keeps reading `mod.name` at each use (esbuild's interop with a CommonJS module), so nothing
+ * is loaded until used, and every value is the built-in's own. The property names are the built-in's
+ * own at build time (Node ≥ 20, the version the package requires).
+ */
+function lazyBuiltins() {
+  const names = new Set(LAZY_BUILTINS);
+  return {
+    name: 'lazy-builtins',
+    setup(b) {
+      b.onResolve({ filter: /^(node:)?[a-z0-9_]+$/ }, (args) => {
+        if (args.namespace === LAZY_NAMESPACE) return undefined;
+        const name = args.path.replace(/^node:/, '');
+        return names.has(name) ? { path: name, namespace: LAZY_NAMESPACE } : undefined;
+      });
+      b.onLoad({ filter: /.*/, namespace: LAZY_NAMESPACE }, (args) => {
+        const keys = Object.keys(require(`node:${args.path}`)).filter((k) => k !== 'default');
+        const props = keys
+          .map(
+            (k) => `  ${JSON.stringify(k)}: { enumerable: true, get: () => load()[${JSON.stringify(k)}] },`,
+          )
+          .join('\n');
+        return {
+          loader: 'js',
+          contents: [
+            `let loaded;`,
+            `const load = () => (loaded ??= require(${JSON.stringify(`node:${args.path}`)}));`,
+            `module.exports = Object.defineProperties({}, {\n${props}\n});`,
+          ].join('\n'),
+        };
+      });
+    },
+  };
+}
+/**
+ * The global `performance` of the cached bundles (`define`d to this name). Node loads `perf_hooks`
+ * (a few milliseconds) on the first touch of the global, and lru-cache touches it when its module is
+ * evaluated, the shell analysis's budget on every Bash call. Here `now()` counts milliseconds from
+ * the bundle's start with `process.hrtime`: the bundles use `performance.now()` only for durations and
+ * deadlines within the process, which keep their meaning. Every other property is Node's own.
+ */
+const LAZY_PERFORMANCE = [
+  'var __gantryPerformance = (() => {',
+  '  const origin = process.hrtime.bigint();',
+  '  const now = () => Number(process.hrtime.bigint() - origin) / 1e6;',
+  '  return new Proxy({}, {',
+  "    get: (_, k) => k === 'now' ? now : typeof performance[k] === 'function' ? performance[k].bind(performance) : performance[k],",
+  '  });',
+  '})();',
+].join('\n');
+/**
+ * `bytes` (a bundle esbuild wrote) with the non-ASCII characters of its comments written as `\u{…}`.
+ * esbuild escapes them everywhere else (its default `charset`), so the file becomes plain ASCII, which
+ * src/cli/code-cache.ts reads as Latin-1: cheaper than decoding UTF-8, and V8 keeps a one-byte
+ * source (a source with one non-ASCII character is stored two bytes per character). The build fails
+ * if the text outside comments changed (the two programs printed without comments differ).
+ */
+async function asciiOnly(bytes, name) {
+  const text = Buffer.from(bytes).toString('utf8');
+  if (!/[^\x00-\x7f]/u.test(text)) return bytes;
+  const ascii = text.replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+  const program = async (t) => (await transform(t, { loader: 'js', minifyWhitespace: true })).code;
+  if ((await program(text)) !== (await program(ascii)))
+    throw new Error(`${name}: a non-ASCII character outside a comment`);
+  return Buffer.from(ascii, 'latin1');
 }
 /**
  * The warm paths' clients, CommonJS bundles of Node built-ins only (`*.cjs`): bin/gantry.js requires
@@ -188,7 +275,7 @@ function unlock() {
 }
 
 async function buildAll() {
-  const state = sourceState(root);
+  const { dirs, ...state } = sourceState(root, { withDirs: true });
   const all = listSrc().filter(isShipped);
   // The command line ships as the start-up bundles only.
   const src = all.filter((f) => !f.startsWith('src/cli/'));
@@ -246,14 +333,16 @@ async function buildAll() {
       entryPoints: SPLIT_ENTRIES,
       splitting: true,
       chunkNames: '[name]-[hash]',
+      metafile: true,
     }),
-    await build({ ...bundleOptions, entryPoints: SINGLE_ENTRIES }),
+    await build({ ...bundleOptions, entryPoints: SINGLE_ENTRIES, metafile: true }),
     await build({
       ...bundleOptions,
       entryPoints: CLIENT_ENTRIES,
       format: 'cjs',
       outExtension: { '.js': '.cjs' },
       metafile: true,
+      plugins: [lazyBuiltins()],
     }),
   ];
   for (const [out, meta] of Object.entries(fast[2].metafile.outputs)) {
@@ -285,7 +374,21 @@ async function buildAll() {
     minifyWhitespace: true,
     legalComments: 'external',
   });
-  const cached = await build({ ...cachedOptions, entryPoints: CACHED_ENTRIES, packages: undefined });
+  const cached = await build({
+    ...cachedOptions,
+    entryPoints: CACHED_ENTRIES,
+    packages: undefined,
+    plugins: [lazyBuiltins()],
+    // `import.meta.url` is read only inside functions there: made on first use (pathToFileURL is
+    // the first use of Node's URL parser in the process)
+    define: { 'import.meta.url': '__gantryModule.url', performance: '__gantryPerformance' },
+    banner: {
+      js: [
+        'var __gantryModule = { get url() { return require("node:url").pathToFileURL(__filename).href; } };',
+        LAZY_PERFORMANCE,
+      ].join('\n'),
+    },
+  });
   for (const [out, meta] of Object.entries({ ...cached.metafile.outputs, ...cli.metafile.outputs })) {
     const dynamic = meta.imports.filter((i) => i.kind === 'dynamic-import');
     if (dynamic.length)
@@ -295,15 +398,17 @@ async function buildAll() {
     writeAtomic(f.path, f.contents);
     produced.add(f.path);
   }
+  const asciiOutputs = new Set(cached.outputFiles);
   for (const f of [...cached.outputFiles, ...cli.outputFiles]) {
     if (f.path.endsWith('.LEGAL.txt')) {
       writeAtomic(f.path, f.contents);
       produced.add(f.path);
       continue;
     }
+    const contents = asciiOutputs.has(f) ? await asciiOnly(f.contents, f.path) : f.contents;
     // the cache key (src/cli/code-cache.ts): the content's hash, so a run need not hash it
-    const key = createHash('sha256').update(f.contents).digest('hex');
-    writeAtomic(f.path, Buffer.concat([Buffer.from(`// gantry-build-key: ${key}\n`), f.contents]));
+    const key = createHash('sha256').update(contents).digest('hex');
+    writeAtomic(f.path, Buffer.concat([Buffer.from(`// gantry-build-key: ${key}\n`), contents]));
     produced.add(f.path);
   }
   const prompts = new Map();
@@ -336,7 +441,27 @@ async function buildAll() {
   // 5. Remove what this build did not produce (renamed or deleted modules, old layouts).
   removeUnproduced(dist, produced);
 
-  writeAtomic(path.join(root, STAMP_FILE), `${JSON.stringify({ ...state, types: !jsOnly }, null, 2)}\n`);
+  // What `gantry check` and `gantry hook` run: every bundle but the command line's
+  // (build-inputs.cjs `guardStaleReason` compares only these sources on their starts).
+  const guardFiles = new Set();
+  for (const r of [...fast, cached])
+    for (const meta of Object.values(r.metafile.outputs))
+      for (const input of Object.keys(meta.inputs)) if (input.startsWith('src/')) guardFiles.add(input);
+  const guardDirs = {};
+  for (const f of guardFiles) {
+    const dir = path.posix.dirname(f);
+    if (!dirs[dir]) throw new Error(`${f} is a bundle input outside the sources the build counted`);
+    guardDirs[dir] = dirs[dir];
+  }
+  const guard = {
+    files: [...guardFiles].sort(),
+    dirs: guardDirs,
+    extras: EXTRA_INPUTS.filter((f) => existsSync(path.join(root, f))),
+  };
+  writeAtomic(
+    path.join(root, STAMP_FILE),
+    `${JSON.stringify({ ...state, types: !jsOnly, guard }, null, 2)}\n`,
+  );
 }
 
 /** The compiler's command file, from the `typescript` package's `bin` field (`tsc`, or `tsc6` in TS 6's package). */

@@ -9,7 +9,6 @@
  * check runs in this process (check-entry.ts, run by the caller's `loadLocal`). A check never starts a server itself.
  */
 import { parseCheckArgs } from './check-args.js';
-import { exitQuietlyOnClosedPipe } from './closed-pipe.js';
 import {
   askDaemon,
   daemonEnabled,
@@ -17,6 +16,7 @@ import {
   type HookWireAnswer,
   socketPathFor,
 } from './hook/hook-client.js';
+import { writeOutput } from './write-output.js';
 
 /**
  * Runs one check. `args` are the words after `check`; `hookBundle` is dist/fast/gantry-hook.mjs
@@ -41,10 +41,9 @@ export async function runCheckClient(
     );
   }
   if (answer) {
-    exitQuietlyOnClosedPipe();
     // the in-process check prints its warnings before the decision: keep that order on a terminal
-    if (answer.stderr) process.stderr.write(answer.stderr);
-    process.stdout.write(answer.stdout);
+    writeOutput('stderr', answer.stderr);
+    writeOutput('stdout', answer.stdout, { exitOnClosedPipe: true });
     process.exitCode = answer.exitCode;
   } else {
     await loadLocal();

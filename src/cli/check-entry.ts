@@ -14,13 +14,15 @@
  * - A Bash check starts loading the parser at once, so its compile runs while the settings load,
  *   unless every command is one the literal gate admits (../shell/literal-command.ts): those need
  *   no grammar. A failure here is ignored: the check's own parser load retries and reports it.
+ * - The answer is written with `fs.writeSync` (write-output.ts): `process.stdout` on a pipe loads
+ *   Node's stream modules. A reader that closes the pipe early ends the check quietly (exit 0).
  */
 import { setFlagsFromString } from 'node:v8';
 import { admitsLiteral } from '../shell/literal-command.js';
 import { initShellParser } from '../shell/parser.js';
 import { parseCheckArgs } from './check-args.js';
 import { runCheck } from './check.js';
-import { exitQuietlyOnClosedPipe } from './closed-pipe.js';
+import { writeOutput } from './write-output.js';
 
 /** The V8 flags of the in-process check, set before its bundle is compiled. */
 export const CHECK_V8_FLAGS = ['--liftoff-only'] as const;
@@ -35,7 +37,10 @@ export async function runLocalCheck(): Promise<boolean> {
   if (!parsed) return false;
   if (parsed.options.tool === undefined && !admitsLiteral(parsed.words.join(' ')))
     initShellParser().catch(() => undefined);
-  exitQuietlyOnClosedPipe();
-  process.exitCode = await runCheck(parsed.words, parsed.options);
+  process.exitCode = await runCheck(parsed.words, {
+    ...parsed.options,
+    out: (text) => writeOutput('stdout', text, { exitOnClosedPipe: true }),
+    err: (text) => writeOutput('stderr', text),
+  });
   return true;
 }

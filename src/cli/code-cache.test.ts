@@ -97,6 +97,26 @@ describe('requireWithCodeCache', () => {
     expect(load(file)).toMatchObject({ state: 'accepted', answer: 'one:b.cjs' });
   });
 
+  it('a bundle with UTF-8 text outside ASCII (a hand-edited one) reads as UTF-8, the ASCII one as itself', () => {
+    const file = path.join(root, 'u.cjs');
+    writeBundle(file, bundleCode('caf\u00e9 \u2192 \u{1f600} '));
+    expect(load(file).answer).toBe('caf\u00e9 \u2192 \u{1f600} u.cjs');
+    expect(load(file)).toMatchObject({ state: 'accepted', answer: 'caf\u00e9 \u2192 \u{1f600} u.cjs' });
+    const ascii = path.join(root, 'a.cjs');
+    writeBundle(ascii, bundleCode('plain ~/x '));
+    expect(load(ascii).answer).toBe('plain ~/x a.cjs');
+  });
+
+  it('the built in-process bundles are plain ASCII (read as Latin-1; the build escapes comments)', () => {
+    for (const name of ['gantry-check-local.cjs', 'gantry-hook-cold.cjs']) {
+      const bytes = readFileSync(path.join(REPO_ROOT, 'dist', 'fast', name));
+      expect(
+        bytes.every((b) => b < 0x80),
+        name,
+      ).toBe(true);
+    }
+  });
+
   it('a bundle of the same length with other code runs its own code, never the cache of the old text', () => {
     const file = path.join(root, 'b.cjs');
     writeBundle(file, bundleCode('one:'));

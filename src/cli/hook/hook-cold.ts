@@ -5,13 +5,22 @@
  * with V8's code cache (../code-cache.ts), and dist/fast/gantry-hook-cold.mjs, which shares chunks
  * with the hook bundle (hook-bundle-entry.ts).
  */
+import { setFlagsFromString } from 'node:v8';
 import { appendAuditLine } from '../audit/audit-log.js';
 import { hookMain } from './hook-main.js';
 import { spawnDaemon } from './hook-spawn.js';
 import type { ColdHookCall } from './hook-warm.js';
 
-/** Decides `call` in this process and writes the answer (sets `process.exitCode`). */
-export async function decideInProcess(call: ColdHookCall): Promise<void> {
+/**
+ * Decides `call` in this process and writes the answer (sets `process.exitCode`). The grammar's
+ * WebAssembly is compiled with Liftoff only: the work is done in ~100 ms, and without the flag
+ * process exit waits ~400 ms for V8's background optimising compile of the 1.36 MB grammar
+ * (docs/dependencies.md "Start-up cost of one-shot processes"). `v8FlagsSet`: the caller set the
+ * flags before this bundle was compiled (bin/gantry.js, which leaves the flag off for a tool that
+ * parses no shell command; docs/startup.md); otherwise the flag is set here.
+ */
+export async function decideInProcess(call: ColdHookCall & { v8FlagsSet?: boolean }): Promise<void> {
+  if (call.v8FlagsSet !== true) setFlagsFromString('--liftoff-only');
   if (call.refused !== undefined) {
     appendAuditLine(process.env, {
       event: 'hook-server-refused',

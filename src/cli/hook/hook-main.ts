@@ -1,16 +1,11 @@
 /**
  * The in-process (cold) path of `gantry hook`, used when no hook server answers (hook-client.ts):
- * nothing loaded but the guard. Flags: `--settings FILE` (repeatable), `--pass-allow`.
- *
- * The grammar's WebAssembly is compiled with Liftoff only: the work is done in ~100 ms, and
- * without this flag process exit waits ~400 ms for V8's background optimising compile of the 1.36 MB
- * grammar (docs/dependencies.md "Start-up cost of one-shot processes").
+ * nothing loaded but the guard. Flags: `--settings FILE` (repeatable), `--pass-allow`. Its V8 flags
+ * are set by the caller (hook-cold.ts).
  */
-import { setFlagsFromString } from 'node:v8';
 import { parseHookArgs } from './hook-client.js';
+import { writeOutput } from '../write-output.js';
 import { handleHook, readStdin } from './run-hook.js';
-
-setFlagsFromString('--liftoff-only');
 
 export { parseHookArgs };
 
@@ -23,7 +18,7 @@ export async function hookMain(argv: readonly string[], stdinText?: string): Pro
     denyOnly: args.denyOnly,
     ...(args.errors.length ? { argErrors: args.errors } : {}),
   });
-  process.stdout.write(answer.stdout);
-  if (answer.stderr) process.stderr.write(answer.stderr);
+  writeOutput('stdout', answer.stdout);
+  writeOutput('stderr', answer.stderr);
   process.exitCode = answer.exitCode;
 }

@@ -62,7 +62,8 @@ function payloadFields(p: HookPayload, host: string | undefined): Record<string,
 /** Decides one hook invocation from its stdin text. Never throws. */
 export async function handleHook(stdinText: string, opts: HookOptions = {}): Promise<HookAnswer> {
   const env = opts.env ?? process.env;
-  const started = performance.now();
+  // process.hrtime, not performance.now(): the global `performance` loads perf_hooks (docs/startup.md)
+  const started = process.hrtime.bigint();
   const face = opts.face ?? 'hook';
   const host = opts.host ?? env.GANTRY_HOST;
   const parsed = parseHookInput(stdinText);
@@ -145,7 +146,7 @@ export async function handleHook(stdinText: string, opts: HookOptions = {}): Pro
         : {}),
       ...(why.checkId ? { check_id: why.checkId } : {}),
       reason: why.message,
-      latency_ms: Math.round((performance.now() - started) * 1000) / 1000,
+      latency_ms: Math.round(Number(process.hrtime.bigint() - started) / 1000) / 1000,
     });
     return answerFor(decision, { passAllow: opts.passAllow === true, denyOnly: opts.denyOnly === true });
   } catch (e) {

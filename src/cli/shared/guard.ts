@@ -120,7 +120,8 @@ function pickDeadline(...sources: (number | string | undefined)[]): number {
 export function createGuard(opts: GuardOptions): Guard {
   const cwd = path.resolve(opts.cwd);
   const projectRoot = path.resolve(opts.projectRoot ?? cwd);
-  const home = opts.home ?? homedir();
+  // `HOME` first, as os.homedir() itself does: a decision then need not load node:os (docs/startup.md)
+  const home = opts.home ?? (process.env.HOME || homedir());
   const settings = loadSettings({
     projectRoot,
     home,
