@@ -123,3 +123,51 @@ describe('sweepStaleBrowserDirs', () => {
     expect(existsSync(other)).toBe(true);
   });
 });
+
+describe("Chromium's TMPDIR and the Unix socket path limit", () => {
+  const socketPathBytes = (tmp: string) =>
+    Buffer.byteLength(path.join(tmp, 'org.chromium.Chromium.XXXXXX', 'SingletonSocket'));
+
+  it('a session directory too deep for the singleton socket gets a short TMPDIR, removed with it', () => {
+    const deep = path.join(base, 'd'.repeat(60));
+    mkdirSync(deep);
+    const dirs = makeBrowserDirs(deep);
+    expect(dirs.tmp.startsWith('/tmp/gantry-bt-')).toBe(true);
+    expect(socketPathBytes(dirs.tmp)).toBeLessThanOrEqual(107);
+    expect(existsSync(dirs.tmp)).toBe(true);
+    dirs.release();
+    expect(existsSync(dirs.tmp)).toBe(false);
+    expect(existsSync(dirs.root)).toBe(false);
+  });
+
+  it('a shallow one keeps its TMPDIR inside the session directory', () => {
+    const dirs = makeBrowserDirs(base);
+    if (socketPathBytes(path.join(dirs.root, 'tmp')) <= 107)
+      expect(dirs.tmp).toBe(path.join(dirs.root, 'tmp'));
+    dirs.release();
+    expect(existsSync(dirs.tmp)).toBe(false);
+  });
+
+  it('the sweep removes the short TMPDIR a dead owner named, and never a path outside that prefix', () => {
+    const short = mkdtempSync('/tmp/gantry-bt-');
+    const root = leftBehind(exitedPid(), '1');
+    writeFileSync(
+      path.join(root, 'owner.json'),
+      JSON.stringify({ pid: exitedPid(), started: '1', tmp: short }),
+    );
+    const outside = mkdtempSync(path.join(base, 'not-ours-'));
+    const tampered = leftBehind(exitedPid(), '1', `${BROWSER_DIR_PREFIX}1-tampered`);
+    writeFileSync(
+      path.join(tampered, 'owner.json'),
+      JSON.stringify({ pid: exitedPid(), started: '1', tmp: outside }),
+    );
+    const dotted = leftBehind(exitedPid(), '1', `${BROWSER_DIR_PREFIX}2-dotted`);
+    writeFileSync(
+      path.join(dotted, 'owner.json'),
+      JSON.stringify({ pid: exitedPid(), started: '1', tmp: `/tmp/gantry-bt-/../${path.basename(outside)}` }),
+    );
+    expect(sweepStaleBrowserDirs(base).sort()).toEqual([root, tampered, dotted].sort());
+    expect(existsSync(short)).toBe(false);
+    expect(existsSync(outside)).toBe(true);
+  });
+});

@@ -8,6 +8,10 @@
  * - `profile/` — Chromium's user data directory (its `SingletonLock` link names Chromium's pid);
  * - `artifacts/` — Playwright's artifacts directory;
  * - `tmp/` — Chromium's `TMPDIR` (its own scoped temp directories land here, not in the user's).
+ *   Chromium binds its `SingletonSocket` in a directory it makes there, and a Unix socket path has
+ *   at most 107 bytes: when `tmp/` is too deep for that (a long temp directory, such as a test's
+ *   nested one or macOS's), Chromium's `TMPDIR` is a short `/tmp/gantry-bt-<random>/` instead,
+ *   named in `owner.json` as `tmp` and removed with the directory.
  *
  * Removal: `release()` after the browser closed; at process exit (also after SIGTERM/SIGINT, which
  * end Gantry through `process.exit`) a synchronous handler SIGKILLs Chromium's process group and
@@ -42,6 +46,31 @@ export interface BrowserDirs {
 interface Owner {
   pid: number;
   started: string | null;
+  /** Chromium's TMPDIR when it is not `<root>/tmp` (see the module comment). */
+  tmp?: string;
+}
+
+/** The longest Unix socket path (`sun_path` is 108 bytes with its terminating NUL). */
+const MAX_SOCKET_PATH_BYTES = 107;
+/** What Chromium appends to its TMPDIR for the singleton socket: `/org.chromium.Chromium.XXXXXX/SingletonSocket`. */
+const SOCKET_SUFFIX_BYTES = '/org.chromium.Chromium.XXXXXX/SingletonSocket'.length;
+/** The short fallback for Chromium's TMPDIR: `/tmp/gantry-bt-<random>`. */
+const SHORT_TMP_PREFIX = '/tmp/gantry-bt-';
+
+/** Whether `dir` is one of the short fallback directories this module makes (never anything else). */
+function isShortTmp(dir: unknown): dir is string {
+  return (
+    typeof dir === 'string' &&
+    dir.startsWith(SHORT_TMP_PREFIX) &&
+    /^[A-Za-z0-9]+$/.test(dir.slice(SHORT_TMP_PREFIX.length))
+  );
+}
+
+/** Chromium's TMPDIR for the session directory `root`: `<root>/tmp`, or a short one when that is too deep. */
+function chromiumTmpFor(root: string): string {
+  const inside = path.join(root, 'tmp');
+  if (Buffer.byteLength(inside) + SOCKET_SUFFIX_BYTES <= MAX_SOCKET_PATH_BYTES) return inside;
+  return mkdtempSync(SHORT_TMP_PREFIX);
 }
 
 /** Start time of `pid` in clock ticks (field 22 of `/proc/<pid>/stat`); null without `/proc`. */
@@ -108,23 +137,26 @@ function hasProc(): boolean {
   return procSeen;
 }
 
-function removeDir(root: string, own: boolean): void {
+function removeDir(root: string, own: boolean, shortTmp?: string): void {
   killChromium(path.join(root, 'profile'), own);
-  try {
-    rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
-  } catch {
-    // Another sweep removed it, or a file is busy: the next start's sweep tries again.
-  }
+  // The short TMPDIR first: a sweep finds it only through the root's owner.json.
+  for (const dir of isShortTmp(shortTmp) ? [shortTmp, root] : [root])
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
+    } catch {
+      // Another sweep removed it, or a file is busy: the next start's sweep tries again.
+    }
 }
 
-const live = new Set<string>();
+/** This process's session directories: root → its short TMPDIR, if any. */
+const live = new Map<string, string | undefined>();
 let exitHookInstalled = false;
 
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.on('exit', () => {
-    for (const root of live) removeDir(root, true);
+    for (const [root, shortTmp] of live) removeDir(root, true, shortTmp);
     live.clear();
   });
 }
@@ -132,22 +164,35 @@ function installExitHook(): void {
 /** Makes this session's browser directory (see the module comment) in `base` (default: the temp directory). */
 export function makeBrowserDirs(base: string = tmpdir()): BrowserDirs {
   const root = mkdtempSync(path.join(base, `${BROWSER_DIR_PREFIX}${process.pid}-`));
-  const owner: Owner = { pid: process.pid, started: startTicks(process.pid) };
+  const inside = path.join(root, 'tmp');
+  let tmp = inside;
+  try {
+    tmp = chromiumTmpFor(root);
+  } catch {
+    // No writable /tmp: keep the deep one (Chromium then reports the socket path itself).
+  }
+  const shortTmp = tmp === inside ? undefined : tmp;
+  const owner: Owner = {
+    pid: process.pid,
+    started: startTicks(process.pid),
+    ...(shortTmp ? { tmp: shortTmp } : {}),
+  };
+  live.set(root, shortTmp);
+  installExitHook();
   writeFileSync(path.join(root, 'owner.json'), `${JSON.stringify(owner)}\n`, { mode: 0o600 });
   const dirs = {
     root,
     profile: path.join(root, 'profile'),
     artifacts: path.join(root, 'artifacts'),
-    tmp: path.join(root, 'tmp'),
+    tmp,
   };
-  for (const d of [dirs.profile, dirs.artifacts, dirs.tmp]) mkdirSync(d, { mode: 0o700 });
-  live.add(root);
-  installExitHook();
+  for (const d of [dirs.profile, dirs.artifacts, inside]) mkdirSync(d, { mode: 0o700 });
   return {
     ...dirs,
     release() {
-      if (!live.delete(root)) return;
-      removeDir(root, true);
+      if (!live.has(root)) return;
+      live.delete(root);
+      removeDir(root, true, shortTmp);
     },
   };
 }
@@ -172,14 +217,18 @@ export function sweepStaleBrowserDirs(base: string = tmpdir()): string[] {
     try {
       const parsed = JSON.parse(readFileSync(path.join(root, 'owner.json'), 'utf8')) as Partial<Owner>;
       if (typeof parsed.pid === 'number')
-        owner = { pid: parsed.pid, started: typeof parsed.started === 'string' ? parsed.started : null };
+        owner = {
+          pid: parsed.pid,
+          started: typeof parsed.started === 'string' ? parsed.started : null,
+          ...(isShortTmp(parsed.tmp) ? { tmp: parsed.tmp } : {}),
+        };
     } catch {
       // No owner file (killed between mkdtemp and its write): fall back to the pid in the name.
       const pid = Number(/^gantry-browser-(\d+)-/.exec(name)?.[1]);
       if (pid > 0) owner = { pid, started: null };
     }
     if (!owner || alive(owner)) continue;
-    removeDir(root, false);
+    removeDir(root, false, owner.tmp);
     removed.push(root);
   }
   return removed;
