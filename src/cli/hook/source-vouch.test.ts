@@ -5,6 +5,7 @@
  */
 import {
   copyFileSync,
+  linkSync,
   mkdirSync,
   mkdtempSync,
   realpathSync,
@@ -81,6 +82,20 @@ describe('createSourceVouch', () => {
     expect(await v.current(root)).toBe(false);
     stamp();
     expect(await v.current(root), 'after a rebuild').toBe(true);
+  });
+
+  it('an edit inotify does not report (through a hard link from outside the tree) is seen once the yes expired', async () => {
+    vouch?.close();
+    const v = createSourceVouch(root, { maxAgeMs: 100 }) as SourceVouch;
+    vouch = v;
+    expect(await v.current(root)).toBe(true);
+    const outside = path.join(root, 'outside-link.ts');
+    linkSync(path.join(root, 'src', 'a.ts'), outside);
+    clock += 1;
+    writeFileSync(outside, 'export const a = 2;');
+    utimesSync(outside, clock, clock);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(await v.current(root)).toBe(false);
   });
 
   it('a removed source withdraws the vouch', async () => {

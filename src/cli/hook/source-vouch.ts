@@ -17,6 +17,11 @@
  * arm new ones on every directory (an edit from then on is an event), then compare; current → yes.
  * A watcher that cannot be set up (no inotify watches left) or fails later means no: the client then
  * compares by itself, as it does without a server. Never throws.
+ *
+ * A yes also expires: an edit inotify does not report (through a hard link from outside the tree, on
+ * a network, FUSE or 9p mount, from a VM or container host) would otherwise be answered by the old
+ * code for as long as the server runs. After `VOUCH_MAX_AGE_MS` the next request compares again, so
+ * such an edit is seen within that time — the price of not walking the sources on every call.
  */
 import { type Dirent, existsSync, type FSWatcher, readdirSync, watch } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -27,6 +32,9 @@ interface BuildInputs {
   /** Inputs outside src/, relative to the root (package.json, scripts/…). */
   EXTRA_INPUTS: readonly string[];
 }
+
+/** How long a comparison's yes holds without a new one (see the module comment), in ms. */
+export const VOUCH_MAX_AGE_MS = 2_000;
 
 /** Whether `root` (ending in `/` or not) is a git checkout bin/gantry.js compares with its sources. */
 export function isCheckout(root: string): boolean {
@@ -57,8 +65,14 @@ export interface SourceVouch {
   close(): void;
 }
 
-/** A vouch for the checkout at `root` (the folder holding bin/, dist/, src/); undefined when it is no checkout. */
-export function createSourceVouch(root: string): SourceVouch | undefined {
+/**
+ * A vouch for the checkout at `root` (the folder holding bin/, dist/, src/); undefined when it is no
+ * checkout. `maxAgeMs`: how long a yes holds without a new comparison (default `VOUCH_MAX_AGE_MS`).
+ */
+export function createSourceVouch(
+  root: string,
+  { maxAgeMs = VOUCH_MAX_AGE_MS }: { maxAgeMs?: number } = {},
+): SourceVouch | undefined {
   const base = path.resolve(root);
   if (!isCheckout(base)) return undefined;
   let inputs: BuildInputs;
@@ -73,6 +87,8 @@ export function createSourceVouch(root: string): SourceVouch | undefined {
   let watchers: FSWatcher[] = [];
   /** True while no event came since a comparison found the sources current. */
   let vouched = false;
+  /** When the last comparison that found the sources current ended (ms, `performance.now()`). */
+  let vouchedAtMs = 0;
   const drop = (): void => {
     vouched = false;
     for (const w of watchers) w.close();
@@ -108,11 +124,12 @@ export function createSourceVouch(root: string): SourceVouch | undefined {
       if (path.resolve(clientRoot) !== base) return false;
       // Events the kernel queued before this request are delivered before the check below.
       await new Promise<void>((resolve) => setImmediate(resolve));
-      if (vouched) return true;
+      if (vouched && performance.now() - vouchedAtMs < maxAgeMs) return true;
       drop();
       if (!arm()) return false;
       try {
         vouched = inputs.staleReason(`${base}/`) === undefined;
+        vouchedAtMs = performance.now();
       } catch {
         vouched = false;
       }
