@@ -68,6 +68,26 @@ describe('nodeFetch', () => {
     expect(await r.json()).toEqual({ ok: true });
   });
 
+  it('a URL with credentials is refused as fetch refuses it, and nothing is sent', async () => {
+    let requests = 0;
+    const { url } = await serve((_req, res) => {
+      requests++;
+      res.end('x');
+    });
+    const withCredentials = url.replace('http://', 'http://user:secret@');
+    const viaFetch = await fetch(withCredentials).then(
+      () => 'sent',
+      (e: unknown) => (e as Error).message,
+    );
+    const viaNode = await nodeFetch(withCredentials).then(
+      () => 'sent',
+      (e: unknown) => (e as Error).message,
+    );
+    expect(viaNode).toBe(viaFetch);
+    expect(viaNode).not.toBe('sent');
+    expect(requests).toBe(0);
+  });
+
   it("keeps the caller's own accept-encoding and a record of headers", async () => {
     const { url, seen } = await serve((_req, res) => res.end('x'));
     await (await nodeFetch(url, { headers: { 'Accept-Encoding': 'identity' } })).text();

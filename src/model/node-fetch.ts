@@ -7,7 +7,8 @@
  * What it takes: the calls the Anthropic SDK makes — a string or `URL` with `http:`/`https:`, a
  * method, a `Headers` (or a record or list of pairs), a string / `Uint8Array` / `ArrayBuffer` body or
  * none, an `AbortSignal`. Anything else (a `Request`, a streamed body, another scheme) and any
- * redirect answer go to `globalThis.fetch`, so those keep fetch's own behaviour.
+ * redirect answer, and a URL with credentials (which fetch refuses), go to `globalThis.fetch`, so
+ * those keep fetch's own behaviour.
  *
  * What it answers: a real `Response` (Node's class): status, status text, every response header,
  * and a web `ReadableStream` body fed from the socket with back-pressure (reading stops while 1 MiB
@@ -153,6 +154,8 @@ export function nodeFetch(input: FetchInput, init: FetchInit = {}): Promise<Resp
   const fallback = () => globalThis.fetch(input, init);
   const url = typeof input === 'string' ? safeUrl(input) : input instanceof URL ? input : undefined;
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return fallback();
+  // fetch refuses a URL with credentials; http.request would send them as Basic authorization.
+  if (url.username !== '' || url.password !== '') return fallback();
   const pairs = headerPairs(init.headers);
   const body = bodyBytes(init.body);
   if (!pairs || body === false || (init.redirect !== undefined && init.redirect !== 'follow'))
