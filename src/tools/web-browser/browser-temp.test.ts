@@ -1,5 +1,14 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -42,6 +51,7 @@ function leftBehind(
   name = `${BROWSER_DIR_PREFIX}${pid}-abc123`,
 ): string {
   const root = path.join(base, name);
+  mkdirSync(root, { mode: 0o700 });
   mkdirSync(path.join(root, 'profile'), { recursive: true });
   mkdirSync(path.join(root, 'tmp', 'org.chromium.Chromium.x'), { recursive: true });
   writeFileSync(path.join(root, 'owner.json'), JSON.stringify({ pid, started }));
@@ -116,7 +126,7 @@ describe('sweepStaleBrowserDirs', () => {
   it('without an owner file, uses the pid in the name; other names are not touched', () => {
     const dead = exitedPid();
     const noOwner = path.join(base, `${BROWSER_DIR_PREFIX}${dead}-zz`);
-    mkdirSync(noOwner);
+    mkdirSync(noOwner, { mode: 0o700 }); // as mkdtemp makes it
     const other = path.join(base, 'playwright_chromiumdev_profile-x');
     mkdirSync(other);
     expect(sweepStaleBrowserDirs(base)).toEqual([noOwner]);
@@ -169,5 +179,24 @@ describe("Chromium's TMPDIR and the Unix socket path limit", () => {
     expect(sweepStaleBrowserDirs(base).sort()).toEqual([root, tampered, dotted].sort());
     expect(existsSync(short)).toBe(false);
     expect(existsSync(outside)).toBe(true);
+  });
+
+  it('the sweep leaves a directory anyone else could have made (not private) and a short TMPDIR that is not private', () => {
+    const open = leftBehind(exitedPid(), '1', `${BROWSER_DIR_PREFIX}3-open`);
+    chmodSync(open, 0o755);
+    const shared = mkdtempSync('/tmp/gantry-bt-');
+    chmodSync(shared, 0o755);
+    const naming = leftBehind(exitedPid(), '1', `${BROWSER_DIR_PREFIX}4-naming`);
+    writeFileSync(
+      path.join(naming, 'owner.json'),
+      JSON.stringify({ pid: exitedPid(), started: '1', tmp: shared }),
+    );
+    try {
+      expect(sweepStaleBrowserDirs(base)).toEqual([naming]);
+      expect(existsSync(open)).toBe(true);
+      expect(existsSync(shared)).toBe(true);
+    } finally {
+      rmSync(shared, { recursive: true, force: true });
+    }
   });
 });

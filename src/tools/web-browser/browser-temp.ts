@@ -20,6 +20,7 @@
  * directories whose owner is gone (killing a Chromium still running from one first).
  */
 import {
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -56,6 +57,22 @@ const MAX_SOCKET_PATH_BYTES = 107;
 const SOCKET_SUFFIX_BYTES = '/org.chromium.Chromium.XXXXXX/SingletonSocket'.length;
 /** The short fallback for Chromium's TMPDIR: `/tmp/gantry-bt-<random>`. */
 const SHORT_TMP_PREFIX = '/tmp/gantry-bt-';
+
+/**
+ * Whether `dir` is a real directory (not a link) of this user that only this user can enter: what
+ * `mkdtemp` makes. The temp directory is shared, so a sweep never removes what another user put
+ * there, nor follows an owner file another user planted. True where there are no uids.
+ */
+function ownPrivateDir(dir: string): boolean {
+  try {
+    const st = lstatSync(dir);
+    if (!st.isDirectory()) return false;
+    if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return false;
+    return (st.mode & 0o077) === 0;
+  } catch {
+    return false;
+  }
+}
 
 /** Whether `dir` is one of the short fallback directories this module makes (never anything else). */
 function isShortTmp(dir: unknown): dir is string {
@@ -228,7 +245,9 @@ export function sweepStaleBrowserDirs(base: string = tmpdir()): string[] {
       if (pid > 0) owner = { pid, started: null };
     }
     if (!owner || alive(owner)) continue;
-    removeDir(root, false, owner.tmp);
+    // Only this user's own private directories: the session directory and the short TMPDIR it names.
+    if (!ownPrivateDir(root)) continue;
+    removeDir(root, false, owner.tmp !== undefined && ownPrivateDir(owner.tmp) ? owner.tmp : undefined);
     removed.push(root);
   }
   return removed;

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../../testing/tool-harness.js';
@@ -32,12 +32,18 @@ describe('approval pins read from the file', () => {
     expect(here.check(changed).status).toBe('match');
   });
 
-  it('a pins file replaced by hand (same size, rewritten in place) is read again', () => {
+  it('a pins file rewritten in place by hand (same inode) is read again, also at the same size', () => {
     const here = new ApprovalPins(home.dir);
     const fp = tool('Reads a file.');
     here.pin('mcp__fs__read_file', [fp], true);
     expect(here.check(fp).status).toBe('match');
     const file = path.join(home.dir, 'mcp-approval-pins.json');
+    // The same size: one character of the recorded hash changed.
+    const text = readFileSync(file, 'utf8');
+    const at = text.indexOf('sha256:') + 'sha256:'.length;
+    const flipped = `${text.slice(0, at)}${text[at] === '0' ? '1' : '0'}${text.slice(at + 1)}`;
+    writeFileSync(file, flipped);
+    expect(here.check(fp).status).toBe('changed');
     writeFileSync(file, '{"version":1}');
     expect(here.check(fp).status).toBe('unpinned');
     writeFileSync(file, 'not json');
