@@ -25,6 +25,14 @@ import { BUNDLE, home, hook, pre, project, useHookHome } from './test-fixtures/h
 
 useHookHome();
 
+/** Waits (up to 5 s) until the resident server's socket is in ~/.gantry/run; returns that directory. */
+async function serverSocketDir(): Promise<string> {
+  const runDir = path.join(home, '.gantry', 'run');
+  const listening = () => existsSync(runDir) && readdirSync(runDir).some((f) => f.endsWith('.sock'));
+  for (let i = 0; i < 100 && !listening(); i++) await new Promise((r) => setTimeout(r, 50));
+  return runDir;
+}
+
 describe('gantry hook, warm (resident server)', () => {
   it('the warm path (resident server) answers exactly as the in-process path', async () => {
     const cases = [
@@ -33,14 +41,7 @@ describe('gantry hook, warm (resident server)', () => {
       pre('Write', { file_path: path.join(project, '.env'), content: 'x' }),
     ];
     hook(cases[0]); // starts the server if no earlier test did
-    const runDir = path.join(home, '.gantry', 'run');
-    for (
-      let i = 0;
-      i < 100 && !(existsSync(runDir) && readdirSync(runDir).some((f) => f.endsWith('.sock')));
-      i++
-    ) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const runDir = await serverSocketDir();
     expect(readdirSync(runDir).some((f) => f.endsWith('.sock'))).toBe(true);
     for (const c of cases) {
       const warm = hook(c);
@@ -52,14 +53,7 @@ describe('gantry hook, warm (resident server)', () => {
   it('a call the server answers starts no ES module and loads neither the guard nor node:child_process', async () => {
     const call = pre('Bash', { command: 'git status' });
     hook(call); // starts the server if no earlier test did
-    const runDir = path.join(home, '.gantry', 'run');
-    for (
-      let i = 0;
-      i < 100 && !(existsSync(runDir) && readdirSync(runDir).some((f) => f.endsWith('.sock')));
-      i++
-    ) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await serverSocketDir();
     // Preloaded before bin/gantry.js: at exit, writes what Node loaded to a file.
     const probe = path.join(home, 'load-probe.cjs');
     const loaded = path.join(home, 'loaded.json');
@@ -107,14 +101,7 @@ describe('gantry hook, warm (resident server)', () => {
 
   it("the warm path reads the caller's environment, not the resident server's (GANTRY_TRUST_PROJECT, GANTRY_HOST)", async () => {
     hook(pre('Bash', { command: 'ls' })); // starts the server (its own environment has neither variable)
-    const runDir = path.join(home, '.gantry', 'run');
-    for (
-      let i = 0;
-      i < 100 && !(existsSync(runDir) && readdirSync(runDir).some((f) => f.endsWith('.sock')));
-      i++
-    ) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const runDir = await serverSocketDir();
     expect(readdirSync(runDir).some((f) => f.endsWith('.sock'))).toBe(true);
     // The project is trusted through ~/.claude.json; GANTRY_TRUST_PROJECT=0 withdraws that, so its
     // allow rule on `npm test` no longer applies and the call asks.
@@ -131,14 +118,7 @@ describe('gantry hook, warm (resident server)', () => {
   it('the warm path applies a settings change at the next call (the server re-reads changed files)', async () => {
     const call = pre('Bash', { command: 'npm run lint' });
     hook(call);
-    const runDir = path.join(home, '.gantry', 'run');
-    for (
-      let i = 0;
-      i < 100 && !(existsSync(runDir) && readdirSync(runDir).some((f) => f.endsWith('.sock')));
-      i++
-    ) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await serverSocketDir();
     expect(hook(call).decision).toBe('ask');
     const local = path.join(project, '.claude', 'settings.local.json');
     writeFileSync(local, JSON.stringify({ permissions: { deny: ['Bash(npm run lint:*)'] } }));
@@ -161,14 +141,7 @@ describe('gantry hook, warm (resident server)', () => {
     expect(cold.code).toBe(2);
     expect(cold.out.hookSpecificOutput.permissionDecisionReason).toContain('.bashrc');
     hook(pre('Bash', { command: 'ls' })); // starts the resident server if no earlier test did
-    const runDir = path.join(home, '.gantry', 'run');
-    for (
-      let i = 0;
-      i < 100 && !(existsSync(runDir) && readdirSync(runDir).some((f) => f.endsWith('.sock')));
-      i++
-    ) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await serverSocketDir();
     expect(hook(call, [], slow)).toEqual(cold);
   });
 });
