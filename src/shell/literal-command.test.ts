@@ -15,7 +15,13 @@ import {
   literalCommandTree,
   setLiteralGate,
 } from './literal-command.js';
-import { initShellParser, type ParsedBash, parseBash, type SyntaxNode } from './parser.js';
+import {
+  initShellParser,
+  MAX_PARSE_INPUT_CHARS,
+  type ParsedBash,
+  parseBash,
+  type SyntaxNode,
+} from './parser.js';
 
 const tldr = sharedFile('data/real/tldr-commands.jsonl');
 const agent = sharedFile('data/real/agent-tool-calls.jsonl');
@@ -163,6 +169,31 @@ describe('the literal gate gives exactly the tree tree-sitter gives', () => {
       }
     },
   );
+
+  it('for long lines up to the parse cap, with the same analysis', () => {
+    const words = (n: number, len: number) =>
+      Array.from({ length: n }, (_, i) => `w${i}${'x'.repeat(len)}`).join(' ');
+    for (const [line, why] of [
+      [`echo ${'a'.repeat(MAX_PARSE_INPUT_CHARS - 5)}`, 'one word filling the cap'],
+      [`ls ${'9'.repeat(30_000)}`, 'a 30,000-digit number word'],
+      [`ls -${'1'.repeat(10_000)}`, 'a long negative number'],
+      [`git ${words(63, 900)}`, '64 words near the cap'],
+      [`sh -c ${'a'.repeat(20_000)}`, 'a launched program with a long literal script'],
+      [`rm -rf /${'a/'.repeat(10_000)}`, 'a long path under /'],
+    ] as const) {
+      expect(line.length, why).toBeLessThanOrEqual(MAX_PARSE_INPUT_CHARS);
+      const literal = literalCommandTree(line);
+      expect(literal, why).toBeDefined();
+      expect(view(literal as ParsedBash), why).toEqual(view(treeSitter(line)));
+      const gated = analyzeCommand(line, world);
+      const was = setLiteralGate(false);
+      try {
+        expect(gated, why).toEqual(analyzeCommand(line, world));
+      } finally {
+        setLiteralGate(was);
+      }
+    }
+  });
 
   it('and the same analysis for generated lines that launch other programs', () => {
     for (const line of [

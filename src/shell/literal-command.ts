@@ -18,8 +18,13 @@
  */
 import type { ParsedBash, SyntaxNode } from './parser.js';
 
-/** Longest line the gate admits (UTF-16 units); longer lines go to tree-sitter and its budget. */
-export const LITERAL_MAX_CHARS = 1024;
+/**
+ * Longest line the gate admits (UTF-16 units): the parse cap (`MAX_PARSE_INPUT_CHARS` in parser.ts,
+ * not imported: parser.ts imports this file). A literal line's tree is linear to build at any
+ * length, so a long plain line (a long word, a long argument list) costs the same per KiB as a short
+ * one instead of switching to tree-sitter past a smaller limit (docs/analysis-budget.md).
+ */
+export const LITERAL_MAX_CHARS = 64 * 1024;
 
 const MAX_WORDS = 64;
 const LITERAL_LINE = /^[A-Za-z0-9_\-./]+(?: [A-Za-z0-9_\-./,:+]+)*$/;
