@@ -126,27 +126,48 @@ function postgresUserIds(): { uid: number; gid: number } {
 }
 
 /**
- * The outermost directory above `root` that user `uid`/`gid` cannot enter (search permission), with
- * its mode; a directory still to be made counts as closed, since it is made 0700 for root.
+ * The outermost directory above `root` that the postgres user cannot enter, with what was found;
+ * a directory still to be made counts as closed, since it is made 0700 for root. The kernel
+ * decides: `runuser -u postgres` changes into each existing directory in turn (chdir(2) checks
+ * search permission with the user's primary and supplementary groups and any ACL), so the answer
+ * is what Postgres will meet, not a reading of the mode bits.
  */
-function closedAncestor(root: string, uid: number, gid: number): { dir: string; mode: string } | undefined {
+async function closedAncestor(root: string): Promise<{ dir: string; mode: string } | undefined> {
   const parts: string[] = [];
   for (let dir = path.dirname(root); ; dir = path.dirname(dir)) {
     parts.unshift(dir);
     if (path.dirname(dir) === dir) break;
   }
+  const existing: string[] = [];
+  let missing: string | undefined;
   for (const dir of parts) {
-    let st: ReturnType<typeof statSync>;
-    try {
-      st = statSync(dir);
-    } catch {
-      return { dir, mode: 'to be created 0700' };
+    if (existsSync(dir)) existing.push(dir);
+    else {
+      missing = dir;
+      break;
     }
-    const m = st.mode;
-    const enters = st.uid === uid ? m & 0o100 : st.gid === gid ? m & 0o010 : m & 0o001;
-    if (!enters) return { dir, mode: `mode ${(m & 0o777).toString(8).padStart(4, '0')}` };
   }
-  return undefined;
+  const script = 'for d; do cd -- "$d" 2>/dev/null || { printf %s "$d"; exit 1; }; done';
+  let closed: string | undefined;
+  try {
+    await run('runuser', ['-u', 'postgres', '--', 'sh', '-c', script, 'sh', ...existing], {
+      timeout: 30_000,
+    });
+  } catch (error) {
+    const e = error as { code?: unknown; stdout?: string; message: string };
+    if (e.code !== 1 || !e.stdout)
+      throw new Error(`cannot check the data directory as the postgres user: ${e.message}`);
+    closed = e.stdout;
+  }
+  if (closed !== undefined) {
+    const st = statSync(closed);
+    const mode = (st.mode & 0o777).toString(8).padStart(4, '0');
+    return {
+      dir: closed,
+      mode: `mode ${mode}, owner ${st.uid}:${st.gid}; checked by changing into it as that user`,
+    };
+  }
+  return missing ? { dir: missing, mode: 'to be created 0700' } : undefined;
 }
 
 /** Creates (when needed) and starts the cluster in `dataDir`. */
@@ -158,7 +179,7 @@ export async function startLocalPostgres(options: StartLocalPostgresOptions): Pr
   const portFile = path.join(root, 'port');
   if (asPostgresUser()) {
     const { uid, gid } = postgresUserIds();
-    const closed = closedAncestor(root, uid, gid);
+    const closed = await closedAncestor(root);
     if (closed)
       throw new PostgresUnreachableError(
         `as root, Postgres runs as the postgres user, which cannot enter ${closed.dir} (${closed.mode}): pass --database postgres://… for a server you run, or run gantry fleet serve as a regular user`,

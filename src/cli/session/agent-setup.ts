@@ -41,7 +41,7 @@ export async function createAgentSetup(flags: AgentFlags): Promise<AgentSetup> {
       `--permission-mode: unknown mode "${flags.permissionMode}" (use default, acceptEdits, plan, dontAsk, bypassPermissions or auto)`,
     );
 
-  const settingsInput = resolveFlagSettings(flags, cwd);
+  const settingsInput = resolveFlagSettings(flags, cwd, home);
   let sandbox: SandboxManager | undefined;
   let mcpManager: McpClientManager | undefined;
   let disposed: Promise<void> | undefined;

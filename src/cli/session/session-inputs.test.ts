@@ -15,12 +15,18 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe('resolveSettingsInput', () => {
-  it('keeps file paths (resolved against the cwd) and writes inline JSON to a private temp file anchored at the cwd', () => {
-    const input = resolveSettingsInput(['team.json', '{"permissions":{"deny":["Bash"]}}'], root);
+  it('keeps file paths (resolved against the cwd) and writes inline JSON to a private file in ~/.gantry/tmp anchored at the cwd', () => {
+    const home = path.join(root, 'home');
+    const input = resolveSettingsInput(['team.json', '{"permissions":{"deny":["Bash"]}}'], root, home);
     expect(input.files[0]).toBe(path.join(root, 'team.json'));
     const inline = input.files[1] as string;
     expect(JSON.parse(readFileSync(inline, 'utf8'))).toEqual({ permissions: { deny: ['Bash'] } });
     expect(statSync(inline).mode & 0o777).toBe(0o600);
+    const dir = path.dirname(inline);
+    expect(path.dirname(dir)).toBe(path.join(home, '.gantry', 'tmp'));
+    expect(path.basename(dir)).toMatch(new RegExp(`^settings-${process.pid}-`));
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(JSON.parse(readFileSync(path.join(dir, 'owner.json'), 'utf8')).pid).toBe(process.pid);
     expect(input.anchors[inline]).toBe(root);
     expect(input.inline.has(inline)).toBe(true);
     input.dispose();
@@ -31,8 +37,16 @@ describe('resolveSettingsInput', () => {
     { reason: 'JSON that does not parse', value: '{"permissions":', msg: /does not parse/ },
     { reason: 'an object followed by more text', value: ' {"a":1} and more', msg: /does not parse/ },
   ])('refuses $reason', ({ value, msg }) => {
-    expect(() => resolveSettingsInput([value], root)).toThrow(SettingsInputError);
-    expect(() => resolveSettingsInput([value], root)).toThrow(msg);
+    expect(() => resolveSettingsInput([value], root, root)).toThrow(SettingsInputError);
+    expect(() => resolveSettingsInput([value], root, root)).toThrow(msg);
+  });
+
+  it('refuses, naming the flag, when ~/.gantry/tmp cannot be written (a file stands where the directory goes)', () => {
+    mkdirSync(path.join(root, '.gantry'));
+    writeFileSync(path.join(root, '.gantry', 'tmp'), '');
+    expect(() => resolveSettingsInput(['{}'], root, root)).toThrow(
+      /--settings: cannot keep the inline JSON in/,
+    );
   });
 });
 

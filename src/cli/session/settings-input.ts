@@ -3,13 +3,24 @@
  * non-blank character is `{` is inline JSON, anything else a file path (relative to the cwd).
  *
  * Inline JSON must parse to an object (else a `SettingsInputError` naming the flag). It is written
- * to a private temporary file (mode 0600 in a fresh 0700 directory) so the settings loader reads it
- * like any `--settings` file, with its relative paths anchored at the session's cwd; `dispose()`
- * removes the directory.
+ * to a private file (mode 0600) so every reader of settings files (the permission loader, the MCP
+ * and extras readers) reads it like any `--settings` file, with its relative paths anchored at the
+ * session's cwd. The file sits in Gantry's own state, not the system temp directory:
+ * `~/.gantry/tmp/settings-<pid>-<random>/` (0700, with an `owner.json` naming this process,
+ * core/owned-dirs.ts). `dispose()` removes it; a session that was SIGKILLed cannot, so every
+ * resolution first sweeps the directories whose owner is gone (docs/reliability.md, "Temp files").
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { makeOwnedDir, sweepStaleOwnedDirs } from '../../core/owned-dirs.js';
+
+/** Name prefix of the inline-settings directories in `~/.gantry/tmp/`. */
+export const SETTINGS_DIR_PREFIX = 'settings-';
+
+/** Where inline settings are written for the user whose home is `home`: `<home>/.gantry/tmp`. */
+export function settingsTempBase(home: string): string {
+  return path.join(home, '.gantry', 'tmp');
+}
 
 export class SettingsInputError extends Error {
   override readonly name = 'SettingsInputError';
@@ -29,8 +40,14 @@ export function isInlineJson(value: string): boolean {
   return value.trimStart().startsWith('{');
 }
 
-/** Resolves `--settings` values (see the module comment). Throws `SettingsInputError`. */
-export function resolveSettingsInput(values: readonly string[], cwd: string): SettingsInput {
+/**
+ * Resolves `--settings` values (see the module comment); `home` is the user's home (its
+ * `.gantry/tmp/` holds inline JSON). Throws `SettingsInputError` (also when that directory cannot
+ * be written).
+ */
+export function resolveSettingsInput(values: readonly string[], cwd: string, home: string): SettingsInput {
+  const base = settingsTempBase(home);
+  sweepStaleOwnedDirs(base, SETTINGS_DIR_PREFIX);
   const files: string[] = [];
   const anchors: Record<string, string> = {};
   const inline = new Set<string>();
@@ -55,9 +72,17 @@ export function resolveSettingsInput(values: readonly string[], cwd: string): Se
       dispose();
       throw new SettingsInputError('--settings: the inline JSON must be an object');
     }
-    dir ??= mkdtempSync(path.join(tmpdir(), 'gantry-settings-'));
-    const file = path.join(dir, `inline-${i + 1}.json`);
-    writeFileSync(file, value, { mode: 0o600 });
+    let file: string;
+    try {
+      dir ??= makeOwnedDir(base, SETTINGS_DIR_PREFIX);
+      file = path.join(dir, `inline-${i + 1}.json`);
+      writeFileSync(file, value, { mode: 0o600 });
+    } catch (e) {
+      dispose();
+      throw new SettingsInputError(
+        `--settings: cannot keep the inline JSON in ${base} (${(e as Error).message})`,
+      );
+    }
     files.push(file);
     anchors[file] = cwd;
     inline.add(file);

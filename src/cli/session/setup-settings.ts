@@ -10,10 +10,10 @@ import { AgentSetupError, type AgentFlags } from './agent-setup-types.js';
 import { readSettingsExtras, type SettingsExtras } from './settings-extras.js';
 import { resolveSettingsInput, type SettingsInput, SettingsInputError } from './settings-input.js';
 
-/** The `--settings` values as files (inline JSON is written to temporary files; dispose them). */
-export function resolveFlagSettings(flags: AgentFlags, cwd: string): SettingsInput {
+/** The `--settings` values as files (inline JSON is written to files under `<home>/.gantry/tmp/`; dispose them). */
+export function resolveFlagSettings(flags: AgentFlags, cwd: string, home: string): SettingsInput {
   try {
-    return resolveSettingsInput(flags.settings ?? [], cwd);
+    return resolveSettingsInput(flags.settings ?? [], cwd, home);
   } catch (e) {
     if (e instanceof SettingsInputError) throw new AgentSetupError(e.message);
     throw e;

@@ -148,6 +148,21 @@ describe('HTTP gantry mcp: bad bodies are answered and the connection stays usab
   });
 });
 
+describe('HTTP gantry mcp: Origin (MCP "Transports": servers must validate it against DNS rebinding)', () => {
+  it.each([
+    [undefined, 200, 'no Origin (not a browser)'],
+    ['http://127.0.0.1:PORT', 200, "the server's own origin"],
+    ['http://localhost:PORT', 200, "the server's own origin by name"],
+    ['http://evil.example', 403, 'a foreign web page'],
+    ['http://127.0.0.1:1', 403, 'another local port (another local web app)'],
+    ['null', 403, 'an opaque origin (sandboxed frame, file: page)'],
+  ])('Origin %s → %i (%s)', async (origin, status, _why) => {
+    const srv = await start();
+    const r = await post(srv, INIT, origin ? { origin: origin.replace('PORT', String(srv.port)) } : {});
+    expect(r.status).toBe(status);
+  });
+});
+
 describe('HTTP gantry mcp: bearer token', () => {
   it.each([
     [undefined, 401, 'no Authorization header'],

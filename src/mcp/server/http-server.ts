@@ -2,7 +2,11 @@
  * Streamable HTTP for `gantry mcp --transport http` on 127.0.0.1 (MCP "Transports", Streamable
  * HTTP; docs/reliability.md). Stateful: each MCP session gets its own server and tool runtime.
  *
- * - DNS-rebinding protection: only `127.0.0.1:<port>` and `localhost:<port>` Host headers.
+ * - DNS-rebinding protection: only `127.0.0.1:<port>` and `localhost:<port>` Host headers, and an
+ *   `Origin` header, when there is one (browsers send it), must be `http://127.0.0.1:<port>` or
+ *   `http://localhost:<port>`, otherwise 403 before anything is read or created (the MCP
+ *   specification, "Transports": servers must validate `Origin`; a web page on another origin or
+ *   another local port, or an opaque `null` origin, is refused).
  * - Optional bearer token (`authToken`): every request must carry `Authorization: Bearer <token>`,
  *   otherwise 401 (compared in constant time).
  * - Bodies: over `maxBodyBytes` → 413, not JSON → 400 (`-32700`), both as JSON-RPC errors after the
@@ -98,6 +102,7 @@ export async function serveHttp(
   const maxBodyBytes = http.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const expectedToken = http.authToken ? digest(`Bearer ${http.authToken}`) : undefined;
   let allowedHosts: string[] = [];
+  let allowedOrigins: string[] = [];
 
   const endSession = async (id: string): Promise<void> => {
     const s = sessions.get(id);
@@ -156,6 +161,12 @@ export async function serveHttp(
     if (!req.url?.startsWith('/mcp')) {
       req.resume();
       res.writeHead(404).end();
+      return;
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedOrigins.includes(origin)) {
+      req.resume();
+      sendJsonRpcError(res, 403, JSONRPC_SERVER_ERROR, `Forbidden: Origin ${origin} is not this server's`);
       return;
     }
     if (!authorised(req)) {
@@ -271,6 +282,7 @@ export async function serveHttp(
   });
   const actual = (server.address() as AddressInfo).port;
   allowedHosts = [`127.0.0.1:${actual}`, `localhost:${actual}`];
+  allowedOrigins = allowedHosts.map((h) => `http://${h}`);
   return {
     url: `http://127.0.0.1:${actual}/mcp`,
     port: actual,

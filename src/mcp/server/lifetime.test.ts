@@ -1,6 +1,6 @@
 /**
  * `gantry mcp` over stdio ends with its session: the SDK client's own `close()`, end of input, and
- * SIGTERM / SIGINT / SIGHUP each end a real server process with exit 0 while a foreground command
+ * SIGTERM / SIGINT / SIGHUP each end a real server process with exit 0 (and SIGKILL ends it) while a foreground command
  * and a background task are running (the task also started a process in a new session), and
  * afterwards no process of any is left (counted by a marker in their command lines, wherever they
  * were reparented).
@@ -127,5 +127,19 @@ describe.each([
     else server.child.stdin?.end();
     expect(await server.exit).toEqual({ code: 0, signal: null });
     expect(gone(w.markers)).toBe(true);
+  });
+});
+
+describe('stdio gantry mcp SIGKILLed (no handler runs)', () => {
+  it('its foreground command and background task end with it (the process-group watchdog)', async () => {
+    layout = await makeLayout();
+    const server = await rawServer(layout.project, layout.home);
+    const w = workload();
+    server.call(1, { command: w.background, run_in_background: true });
+    server.call(2, { command: w.foreground });
+    expect(await waitFor(() => running(w.markers), 20_000)).toBe(true);
+    server.child.kill('SIGKILL');
+    expect(await server.exit).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(await waitFor(() => gone(w.markers), 10_000)).toBe(true);
   });
 });

@@ -11,7 +11,9 @@
  *
  * The command's processes are its process group plus those that left it (`setsid`, a double fork
  * into a new session) but still carry the command's tag in their environment (process-tag.ts);
- * both are stopped together.
+ * both are stopped together. Every group is also listed with the group watchdog
+ * (group-watchdog.ts), which SIGKILLs what is left when this process dies without running its exit
+ * hook (SIGKILL, a crash of the runtime).
  */
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
@@ -24,6 +26,7 @@ import {
   signalEach,
 } from './process-tag.js';
 import type { SpawnSpec } from './spawn-spec.js';
+import { watchProcessGroup } from './group-watchdog.js';
 
 /** How the leader process ended. */
 export interface ExitInfo {
@@ -304,7 +307,7 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
   const terminate = (reason: StopReason): Promise<StopSignal> => {
     if (stopping) return stopping;
     stopReason ??= reason;
-    stopping = stopGroup().finally(() => liveGroups.delete(handle));
+    stopping = stopGroup().finally(drop);
     return stopping;
   };
 
@@ -312,10 +315,10 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     await exited;
     const count = members().size;
     if (count === 0) {
-      liveGroups.delete(handle);
+      drop();
       return undefined;
     }
-    stopping ??= stopGroup().finally(() => liveGroups.delete(handle));
+    stopping ??= stopGroup().finally(drop);
     return { count, signal: await stopping };
   };
 
@@ -330,6 +333,12 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     groupGone,
     stopLeftovers,
   };
+  const unwatch = watchProcessGroup(pid, tag);
+  /** Takes the group off both lists (this process's and the watchdog's). */
+  function drop(): void {
+    liveGroups.delete(handle);
+    unwatch();
+  }
   liveGroups.set(handle, () => signalAll('SIGKILL'));
   if (!exitHookInstalled) {
     exitHookInstalled = true;
@@ -338,7 +347,7 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
   // Forget a group once it is empty; one whose leader left members behind stays listed until it is
   // stopped (by `stopLeftovers`, `terminate` or `stopAllProcessGroups`).
   void exited.then(() => {
-    if (members().size === 0 && !stopping) liveGroups.delete(handle);
+    if (members().size === 0 && !stopping) drop();
   });
   return handle;
 }

@@ -17,20 +17,19 @@
  * end Gantry through `process.exit`) a synchronous handler SIGKILLs Chromium's process group and
  * removes the directory. A SIGKILLed Gantry runs nothing: Chromium ends by itself when its
  * DevTools pipe closes, and `sweepStaleBrowserDirs()` — run before each launch — removes the
- * directories whose owner is gone (killing a Chromium still running from one first).
+ * directories whose owner is gone (killing a Chromium still running from one first); the owner
+ * check and the sweep are core/owned-dirs.ts, shared with the inline `--settings` directories.
  */
-import {
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import {
+  type DirOwner,
+  isOwnPrivateDir,
+  processStartTicks,
+  removeDirQuietly,
+  sweepStaleOwnedDirs,
+} from '../../core/owned-dirs.js';
 
 /** Name prefix of the per-session directories in the temp directory. */
 export const BROWSER_DIR_PREFIX = 'gantry-browser-';
@@ -58,22 +57,6 @@ const SOCKET_SUFFIX_BYTES = '/org.chromium.Chromium.XXXXXX/SingletonSocket'.leng
 /** The short fallback for Chromium's TMPDIR: `/tmp/gantry-bt-<random>`. */
 const SHORT_TMP_PREFIX = '/tmp/gantry-bt-';
 
-/**
- * Whether `dir` is a real directory (not a link) of this user that only this user can enter: what
- * `mkdtemp` makes. The temp directory is shared, so a sweep never removes what another user put
- * there, nor follows an owner file another user planted. True where there are no uids.
- */
-function ownPrivateDir(dir: string): boolean {
-  try {
-    const st = lstatSync(dir);
-    if (!st.isDirectory()) return false;
-    if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return false;
-    return (st.mode & 0o077) === 0;
-  } catch {
-    return false;
-  }
-}
-
 /** Whether `dir` is one of the short fallback directories this module makes (never anything else). */
 function isShortTmp(dir: unknown): dir is string {
   return (
@@ -88,29 +71,6 @@ function chromiumTmpFor(root: string): string {
   const inside = path.join(root, 'tmp');
   if (Buffer.byteLength(inside) + SOCKET_SUFFIX_BYTES <= MAX_SOCKET_PATH_BYTES) return inside;
   return mkdtempSync(SHORT_TMP_PREFIX);
-}
-
-/** Start time of `pid` in clock ticks (field 22 of `/proc/<pid>/stat`); null without `/proc`. */
-function startTicks(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) is in parentheses and may hold spaces: count from the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return fields[19] ?? null;
-  } catch {
-    return null;
-  }
-}
-
-function alive(owner: Owner): boolean {
-  try {
-    process.kill(owner.pid, 0);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ESRCH') return false;
-    // EPERM: the pid exists (another user's); the start time says whether it is still the owner.
-  }
-  if (owner.started === null) return true;
-  return startTicks(owner.pid) === owner.started;
 }
 
 /** Chromium's pid from the profile's `SingletonLock` link (`<hostname>-<pid>`), if any. */
@@ -150,19 +110,14 @@ function killChromium(profile: string, own: boolean): void {
 
 let procSeen: boolean | undefined;
 function hasProc(): boolean {
-  if (procSeen === undefined) procSeen = startTicks(process.pid) !== null;
+  if (procSeen === undefined) procSeen = processStartTicks(process.pid) !== null;
   return procSeen;
 }
 
 function removeDir(root: string, own: boolean, shortTmp?: string): void {
   killChromium(path.join(root, 'profile'), own);
   // The short TMPDIR first: a sweep finds it only through the root's owner.json.
-  for (const dir of isShortTmp(shortTmp) ? [shortTmp, root] : [root])
-    try {
-      rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
-    } catch {
-      // Another sweep removed it, or a file is busy: the next start's sweep tries again.
-    }
+  for (const dir of isShortTmp(shortTmp) ? [shortTmp, root] : [root]) removeDirQuietly(dir);
 }
 
 /** This process's session directories: root → its short TMPDIR, if any. */
@@ -191,7 +146,7 @@ export function makeBrowserDirs(base: string = tmpdir()): BrowserDirs {
   const shortTmp = tmp === inside ? undefined : tmp;
   const owner: Owner = {
     pid: process.pid,
-    started: startTicks(process.pid),
+    started: processStartTicks(process.pid),
     ...(shortTmp ? { tmp: shortTmp } : {}),
   };
   live.set(root, shortTmp);
@@ -220,35 +175,10 @@ export function makeBrowserDirs(base: string = tmpdir()): BrowserDirs {
  * readable `owner.json` is left alone unless its name carries a dead pid. Returns the removed paths.
  */
 export function sweepStaleBrowserDirs(base: string = tmpdir()): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(base).filter((n) => n.startsWith(BROWSER_DIR_PREFIX));
-  } catch {
-    return [];
-  }
-  const removed: string[] = [];
-  for (const name of names) {
-    const root = path.join(base, name);
-    if (live.has(root)) continue;
-    let owner: Owner | undefined;
-    try {
-      const parsed = JSON.parse(readFileSync(path.join(root, 'owner.json'), 'utf8')) as Partial<Owner>;
-      if (typeof parsed.pid === 'number')
-        owner = {
-          pid: parsed.pid,
-          started: typeof parsed.started === 'string' ? parsed.started : null,
-          ...(isShortTmp(parsed.tmp) ? { tmp: parsed.tmp } : {}),
-        };
-    } catch {
-      // No owner file (killed between mkdtemp and its write): fall back to the pid in the name.
-      const pid = Number(/^gantry-browser-(\d+)-/.exec(name)?.[1]);
-      if (pid > 0) owner = { pid, started: null };
-    }
-    if (!owner || alive(owner)) continue;
+  return sweepStaleOwnedDirs(base, BROWSER_DIR_PREFIX, {
+    keep: (root) => live.has(root),
     // Only this user's own private directories: the session directory and the short TMPDIR it names.
-    if (!ownPrivateDir(root)) continue;
-    removeDir(root, false, owner.tmp !== undefined && ownPrivateDir(owner.tmp) ? owner.tmp : undefined);
-    removed.push(root);
-  }
-  return removed;
+    remove: (root, owner: DirOwner) =>
+      removeDir(root, false, isShortTmp(owner.tmp) && isOwnPrivateDir(owner.tmp) ? owner.tmp : undefined),
+  });
 }
