@@ -48,6 +48,84 @@ export interface TurnOptions {
   streamUpdates?: boolean;
 }
 
+/**
+ * The turn's abort controller. Its signal is made on first use (most calls never read it: making
+ * an AbortSignal costs more than the rest of a turn's set-up), and the turn is told about an abort
+ * through `abort()` itself, after the signal's own listeners ran, so no listener is needed.
+ */
+class TurnController extends AbortController {
+  aborted = false;
+  private tuned = false;
+  constructor(
+    private readonly maxListeners: number,
+    private readonly onAbort: () => void,
+  ) {
+    super();
+  }
+
+  override get signal(): AbortSignal {
+    const signal = super.signal;
+    if (!this.tuned) {
+      this.tuned = true;
+      // Every running call and its tool may listen to this signal; Node's default warning threshold is 10.
+      setMaxListeners(this.maxListeners, signal);
+    }
+    return signal;
+  }
+
+  override abort(reason?: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    super.abort(reason);
+    this.onAbort();
+  }
+}
+
+/** Controllers of single-call turns, with the call they serve (see `callOwnsAbortSignal`). */
+const singleCallControllers = new WeakMap<AbortController, string>();
+
+/**
+ * True when `context.abortController` serves this call alone (the turn of a one-call
+ * `runToolsToCompletion`, and not a nested call): a tool may then hand its signal to a client that
+ * leaves a listener on it, instead of making a signal of its own for the call.
+ */
+export function callOwnsAbortSignal(context: ToolUseContext): boolean {
+  return context.toolUseId !== undefined && singleCallControllers.get(context.abortController) === context.toolUseId;
+}
+
+/** What the turn's calls get from it (a class: one object per turn, its members on the prototype). */
+class TurnEnvironment implements CallEnvironment {
+  readonly decide: PermissionDecider;
+  readonly canUseTool: CanUseTool | undefined;
+  readonly globalMaxResultSizeChars: number;
+  readonly postCall: PostCallHook | undefined;
+  constructor(
+    private readonly turn: Turn,
+    options: TurnOptions,
+  ) {
+    this.decide = options.decide;
+    this.canUseTool = options.canUseTool;
+    this.globalMaxResultSizeChars = options.globalMaxResultSizeChars;
+    this.postCall = options.postCall;
+  }
+
+  get signal(): AbortSignal {
+    return this.turn.controller.signal;
+  }
+
+  get aborted(): boolean {
+    return this.turn.controller.aborted;
+  }
+
+  onAbort(handler: () => void): () => void {
+    return this.turn.addAbortHandler(handler);
+  }
+
+  emitProgress(event: ToolProgressEvent, context: ToolUseContext): void {
+    this.turn.progress(event, context);
+  }
+}
+
 /** A call of this turn waiting in the gate. */
 interface Queued {
   call: PreparedCall;
@@ -56,15 +134,16 @@ interface Queued {
 }
 
 export class Turn {
-  readonly controller = new AbortController();
-  readonly updates = new AsyncQueue<ToolRuntimeUpdate>();
+  readonly controller: TurnController;
+  private queue: AsyncQueue<ToolRuntimeUpdate> | undefined;
   /** The context the next call starts with. */
   context: ToolUseContext;
   /** The modifiers applied to `context` so far, in order (to replay them onto a session context that moved on). */
   readonly appliedModifiers: ((context: ToolUseContext) => ToolUseContext)[] = [];
   private readonly env: CallEnvironment;
   private readonly options: TurnOptions;
-  private unlink: (() => void) | undefined;
+  /** The listeners this turn left on the host's and its context's signals (removed by `dispose`). */
+  private links: { signal: AbortSignal; onAbort: () => void }[] | undefined;
   private undelegate: (() => void) | undefined;
   private readonly streamUpdates: boolean;
   /** Calls in flight, told at once when the turn aborts. */
@@ -78,11 +157,9 @@ export class Turn {
   constructor(options: TurnOptions) {
     this.options = options;
     this.streamUpdates = options.streamUpdates !== false;
-    // Every running call and its tool may listen to this signal; Node's default warning threshold is 10.
-    setMaxListeners(Math.max(50, options.gate.limit * 4), this.controller.signal);
+    this.controller = new TurnController(Math.max(50, options.gate.limit * 4), () => this.onAborted());
     // The turn aborts with the host's signal and with its context's own (a sub-agent's context
     // aborts with its parent).
-    const unlinks: (() => void)[] = [];
     for (const external of [options.signal, options.context.abortController.signal]) {
       if (!external) continue;
       if (external.aborted) {
@@ -91,49 +168,65 @@ export class Turn {
       }
       const onAbort = () => this.controller.abort(external.reason);
       external.addEventListener('abort', onAbort, { once: true });
-      unlinks.push(() => external.removeEventListener('abort', onAbort));
+      (this.links ??= []).push({ signal: external, onAbort });
     }
-    this.unlink = () => {
-      for (const unlink of unlinks) unlink();
-    };
     // A turn run on behalf of a running call (a sub-agent's): that call stops counting in the gate.
     const owner = options.context.runningCall;
     if (owner && options.gate.owns(owner)) this.undelegate = options.gate.delegate(owner);
     this.context = { ...options.context, abortController: this.controller };
-    const signal = this.controller.signal;
-    signal.addEventListener(
-      'abort',
-      () => {
-        const handlers = [...this.abortHandlers];
-        this.abortHandlers.clear();
-        for (const handler of handlers) handler();
-        this.cancelQueued();
-      },
-      { once: true },
-    );
-    this.env = {
-      signal,
-      onAbort: (handler) => {
-        if (signal.aborted) {
-          handler();
-          return () => undefined;
-        }
-        this.abortHandlers.add(handler);
-        return () => this.abortHandlers.delete(handler);
-      },
-      decide: options.decide,
-      canUseTool: options.canUseTool,
-      globalMaxResultSizeChars: options.globalMaxResultSizeChars,
-      postCall: options.postCall,
-      emitProgress: (event: ToolProgressEvent, context: ToolUseContext) => {
-        try {
-          context.onProgress?.(event);
-        } catch {
-          // A failing progress sink must not fail the call.
-        }
-        if (this.streamUpdates) this.updates.push({ type: 'progress', event });
-      },
-    };
+    this.env = new TurnEnvironment(this, options);
+  }
+
+  /** Registers `handler` to run once if the turn aborts (at once when it has); returns its removal. */
+  addAbortHandler(handler: () => void): () => void {
+    if (this.controller.aborted) {
+      handler();
+      return () => undefined;
+    }
+    this.abortHandlers.add(handler);
+    return () => this.abortHandlers.delete(handler);
+  }
+
+  /** Delivers a call's progress event to its context's sink and the update stream. */
+  progress(event: ToolProgressEvent, context: ToolUseContext): void {
+    try {
+      context.onProgress?.(event);
+    } catch {
+      // A failing progress sink must not fail the call.
+    }
+    if (this.streamUpdates) this.updates.push({ type: 'progress', event });
+  }
+
+  /** The update stream (made on first use: a turn nobody streams never needs it). */
+  get updates(): AsyncQueue<ToolRuntimeUpdate> {
+    this.queue ??= new AsyncQueue<ToolRuntimeUpdate>();
+    return this.queue;
+  }
+
+  /** Ends the update stream (if anyone made it). */
+  endUpdates(error?: unknown): void {
+    this.queue?.end(error);
+  }
+
+  /**
+   * Marks the turn as serving the one call `toolUseId` (a one-call turn): that call's tools may
+   * treat the turn's signal as the call's own (`callOwnsAbortSignal`).
+   */
+  dedicateTo(toolUseId: string): void {
+    singleCallControllers.set(this.controller, toolUseId);
+  }
+
+  /** True once the turn was aborted. */
+  get aborted(): boolean {
+    return this.controller.aborted;
+  }
+
+  /** The turn aborted: calls in flight are told, calls still waiting in the gate end as "not started". */
+  private onAborted(): void {
+    const handlers = [...this.abortHandlers];
+    this.abortHandlers.clear();
+    for (const handler of handlers) handler();
+    this.cancelQueued();
   }
 
   get signal(): AbortSignal {
@@ -146,7 +239,7 @@ export class Turn {
    * FatalError (after aborting the turn). Call in call order.
    */
   schedule(call: PreparedCall, onStart?: () => void): Promise<CallOutcome> {
-    if (this.signal.aborted) return Promise.resolve(this.notStarted(call));
+    if (this.aborted) return Promise.resolve(this.notStarted(call));
     return new Promise<CallOutcome>((resolve, reject) => {
       const entry: Queued = { call, admission: undefined, resolve };
       this.queued.add(entry);
@@ -164,7 +257,7 @@ export class Turn {
 
   /** Runs an admitted call (with the current context) and frees its place in the gate when it has ended. */
   private async start(call: PreparedCall, permit: Permit): Promise<CallOutcome> {
-    if (this.signal.aborted) {
+    if (this.aborted) {
       permit.release();
       return this.notStarted(call);
     }
@@ -172,12 +265,12 @@ export class Turn {
     this.runningCount++;
     try {
       // The call's own context: its `toolUseId` and running-call handle, the turn's abort controller.
-      const context: ToolUseContext = {
-        ...this.context,
-        abortController: this.controller,
-        toolUseId: call.toolUse.id,
-        runningCall: permit,
-      };
+      // Copied and then set (not `{ ...context, toolUseId, … }`: V8 builds a spread literal with
+      // new keys key by key at run time, several times slower); same keys, order and values.
+      const context: ToolUseContext = Object.assign({}, this.context);
+      context.abortController = this.controller;
+      context.toolUseId = call.toolUse.id;
+      context.runningCall = permit;
       withNestedCalls(context, this.env);
       const outcome = await runToolCall(call, context, this.env);
       if (this.streamUpdates && outcome.status !== 'not-started') {
@@ -314,8 +407,9 @@ export class Turn {
 
   /** Detaches from the host's signal and gives the delegating call back its place. Call once when the turn is over. */
   dispose(): void {
-    this.unlink?.();
-    this.unlink = undefined;
+    const links = this.links;
+    this.links = undefined;
+    if (links) for (const { signal, onAbort } of links) signal.removeEventListener('abort', onAbort);
     this.undelegate?.();
     this.undelegate = undefined;
   }
