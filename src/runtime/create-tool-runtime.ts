@@ -34,8 +34,8 @@ import {
   MAX_TURN_RESULTS_CHARS,
   resolveMaxToolUseConcurrency,
 } from './limits.js';
-import { prepareCall } from './prepare-call.js';
 import { createSessionServices, type SessionServicesHandle } from './session-services.js';
+import { runSingleCallTurn } from './single-call-turn.js';
 import { StreamingToolExecutor } from './streaming-executor.js';
 import { Turn } from './turn.js';
 import type { CanUseTool, PostCallHook, ToolRuntimeUpdate, TurnResult } from './types.js';
@@ -237,24 +237,6 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     return startTurn(turn, turnOptions?.context ? undefined : context);
   }
 
-  /**
-   * The lean path of a turn of exactly one call (the usual MCP request, and most model turns):
-   * the same steps as a batch turn (prepare, the gate, the call's pipeline, the budget, endTurn)
-   * without the streaming executor's bookkeeping; nobody reads updates, so none are made.
-   */
-  async function runSingleCallTurn(toolUse: ToolUseBlock, turnOptions: TurnRunOptions | undefined) {
-    const sessionBase = turnOptions?.context ? undefined : context;
-    const turn = beginTurn(turnOptions, false);
-    try {
-      turn.dedicateTo(toolUse.id);
-      const call = prepareCall(toolUse, 0, turn.context.options.tools, turn.context);
-      const outcome = await turn.schedule(call);
-      return await turn.finish([outcome]);
-    } finally {
-      endTurn(turn, sessionBase);
-    }
-  }
-
   async function* runTools(
     toolUses: readonly ToolUseBlock[],
     turnOptions?: TurnRunOptions,
@@ -275,7 +257,11 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     runTools,
     runToolsToCompletion(toolUses, turnOptions) {
       const only = toolUses.length === 1 ? toolUses[0] : undefined;
-      if (only) return runSingleCallTurn(only, turnOptions);
+      if (only) {
+        const sessionBase = turnOptions?.context ? undefined : context;
+        const turn = beginTurn(turnOptions, false);
+        return runSingleCallTurn(turn, only, () => endTurn(turn, sessionBase));
+      }
       return runBatchTurn(begin(turnOptions, false), toolUses);
     },
     createStreamingExecutor(turnOptions) {

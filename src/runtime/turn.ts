@@ -90,7 +90,10 @@ const singleCallControllers = new WeakMap<AbortController, string>();
  * leaves a listener on it, instead of making a signal of its own for the call.
  */
 export function callOwnsAbortSignal(context: ToolUseContext): boolean {
-  return context.toolUseId !== undefined && singleCallControllers.get(context.abortController) === context.toolUseId;
+  return (
+    context.toolUseId !== undefined &&
+    singleCallControllers.get(context.abortController) === context.toolUseId
+  );
 }
 
 /** What the turn's calls get from it (a class: one object per turn, its members on the prototype). */
@@ -240,18 +243,35 @@ export class Turn {
    */
   schedule(call: PreparedCall, onStart?: () => void): Promise<CallOutcome> {
     if (this.aborted) return Promise.resolve(this.notStarted(call));
+    // A call the gate admits at once (the usual case) returns its run's own promise; one that
+    // waits gets a promise settled when it has run (or as "not started" when the turn aborts).
+    let running: Promise<CallOutcome> | undefined;
+    let waiting: { resolve(o: CallOutcome): void; reject(e: unknown): void } | undefined;
+    let early: CallOutcome | undefined;
+    const entry: Queued = {
+      call,
+      admission: undefined,
+      resolve: (outcome) => {
+        if (waiting) waiting.resolve(outcome);
+        else early = outcome;
+      },
+    };
+    this.queued.add(entry);
+    entry.admission = this.options.gate.enqueue({
+      toolUseId: call.toolUse.id,
+      concurrencySafe: call.isConcurrencySafe,
+      start: (permit) => {
+        this.queued.delete(entry);
+        onStart?.();
+        const run = this.start(call, permit);
+        if (waiting) run.then(waiting.resolve, waiting.reject);
+        else running = run;
+      },
+    });
+    if (running) return running;
+    if (early) return Promise.resolve(early);
     return new Promise<CallOutcome>((resolve, reject) => {
-      const entry: Queued = { call, admission: undefined, resolve };
-      this.queued.add(entry);
-      entry.admission = this.options.gate.enqueue({
-        toolUseId: call.toolUse.id,
-        concurrencySafe: call.isConcurrencySafe,
-        start: (permit) => {
-          this.queued.delete(entry);
-          onStart?.();
-          this.start(call, permit).then(resolve, reject);
-        },
-      });
+      waiting = { resolve, reject };
     });
   }
 
