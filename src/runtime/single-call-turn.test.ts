@@ -17,7 +17,7 @@ import {
 import { makeTempDir, makeTool, toolUse } from '../testing/runtime-fixtures.js';
 import { createToolRuntime, type ToolRuntime, type ToolRuntimeOptions } from './create-tool-runtime.js';
 import { allowAllDecider, askAllDecider } from './deciders.js';
-import { callOwnsAbortSignal } from './turn.js';
+import { callOwnsAbortSignal } from './turn-controller.js';
 import type { PostCallEvent, TurnResult } from './types.js';
 
 let temp: { dir: string; cleanup(): Promise<void> };

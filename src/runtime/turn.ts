@@ -10,7 +10,6 @@
  * just before the next call of this turn starts with none of the turn's calls running, and at the
  * end of the turn. An abort settles queued calls as "not started" at once.
  */
-import { setMaxListeners } from 'node:events';
 import {
   budgetChars,
   errorMessage,
@@ -21,6 +20,7 @@ import {
 } from '../core/index.js';
 import type { AdmissionGate, Permit, QueuedAdmission } from './admission-gate.js';
 import { AsyncQueue } from './async-queue.js';
+import { dedicateController, TurnController } from './turn-controller.js';
 import { applyTurnBudget } from './result-budget.js';
 import { withNestedCalls } from './nested-call.js';
 import { type CallEnvironment, runToolCall } from './run-tool-call.js';
@@ -46,54 +46,6 @@ export interface TurnOptions {
   postCall?: PostCallHook | undefined;
   /** False when nobody reads `updates` (runToolsToCompletion): nothing is queued. Default true. */
   streamUpdates?: boolean;
-}
-
-/**
- * The turn's abort controller. Its signal is made on first use (most calls never read it: making
- * an AbortSignal costs more than the rest of a turn's set-up), and the turn is told about an abort
- * through `abort()` itself, after the signal's own listeners ran, so no listener is needed.
- */
-class TurnController extends AbortController {
-  aborted = false;
-  private tuned = false;
-  constructor(
-    private readonly maxListeners: number,
-    private readonly onAbort: () => void,
-  ) {
-    super();
-  }
-
-  override get signal(): AbortSignal {
-    const signal = super.signal;
-    if (!this.tuned) {
-      this.tuned = true;
-      // Every running call and its tool may listen to this signal; Node's default warning threshold is 10.
-      setMaxListeners(this.maxListeners, signal);
-    }
-    return signal;
-  }
-
-  override abort(reason?: unknown): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    super.abort(reason);
-    this.onAbort();
-  }
-}
-
-/** Controllers of single-call turns, with the call they serve (see `callOwnsAbortSignal`). */
-const singleCallControllers = new WeakMap<AbortController, string>();
-
-/**
- * True when `context.abortController` serves this call alone (the turn of a one-call
- * `runToolsToCompletion`, and not a nested call): a tool may then hand its signal to a client that
- * leaves a listener on it, instead of making a signal of its own for the call.
- */
-export function callOwnsAbortSignal(context: ToolUseContext): boolean {
-  return (
-    context.toolUseId !== undefined &&
-    singleCallControllers.get(context.abortController) === context.toolUseId
-  );
 }
 
 /** What the turn's calls get from it (a class: one object per turn, its members on the prototype). */
@@ -216,7 +168,7 @@ export class Turn {
    * treat the turn's signal as the call's own (`callOwnsAbortSignal`).
    */
   dedicateTo(toolUseId: string): void {
-    singleCallControllers.set(this.controller, toolUseId);
+    dedicateController(this.controller, toolUseId);
   }
 
   /** True once the turn was aborted. */

@@ -34,7 +34,7 @@ import { modelMcpToolName } from '../../../core/mcp-names.js';
 import type { ToolPermissionResult } from '../../../core/permission-types.js';
 import type { AnyTool, JSONSchemaObject } from '../../../core/tool.js';
 import { jsonSchemaInput } from '../../../runtime/json-schema-input.js';
-import { callOwnsAbortSignal } from '../../../runtime/turn.js';
+import { callOwnsAbortSignal } from '../../../runtime/turn-controller.js';
 import { type ApprovalPins, pinQuestion, type ToolFingerprint } from '../security/pins.js';
 import { argumentRoles, describeMcpCall } from './describe.js';
 import {
