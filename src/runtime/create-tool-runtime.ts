@@ -35,6 +35,7 @@ import {
   resolveMaxToolUseConcurrency,
 } from './limits.js';
 import { createSessionServices, type SessionServicesHandle } from './session-services.js';
+import { runSingleCallTurn } from './single-call-turn.js';
 import { StreamingToolExecutor } from './streaming-executor.js';
 import { Turn } from './turn.js';
 import type { CanUseTool, PostCallHook, ToolRuntimeUpdate, TurnResult } from './types.js';
@@ -255,6 +256,12 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     services,
     runTools,
     runToolsToCompletion(toolUses, turnOptions) {
+      const only = toolUses.length === 1 ? toolUses[0] : undefined;
+      if (only) {
+        const sessionBase = turnOptions?.context ? undefined : context;
+        const turn = beginTurn(turnOptions, false);
+        return runSingleCallTurn(turn, only, () => endTurn(turn, sessionBase));
+      }
       return runBatchTurn(begin(turnOptions, false), toolUses);
     },
     createStreamingExecutor(turnOptions) {

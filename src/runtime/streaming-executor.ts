@@ -115,12 +115,12 @@ export class StreamingToolExecutor {
     if (!this.finished || this.completing || this.open > 0) return;
     this.completing = true;
     const succeed = (result: TurnResult): void => {
-      this.turn.updates.end();
+      this.turn.endUpdates();
       this.onDone();
       this.resolveResult(result);
     };
     const fail = (error: unknown): void => {
-      this.turn.updates.end(error);
+      this.turn.endUpdates(error);
       this.onDone();
       this.rejectResult(error);
     };

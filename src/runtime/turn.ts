@@ -10,7 +10,6 @@
  * just before the next call of this turn starts with none of the turn's calls running, and at the
  * end of the turn. An abort settles queued calls as "not started" at once.
  */
-import { setMaxListeners } from 'node:events';
 import {
   budgetChars,
   errorMessage,
@@ -21,6 +20,7 @@ import {
 } from '../core/index.js';
 import type { AdmissionGate, Permit, QueuedAdmission } from './admission-gate.js';
 import { AsyncQueue } from './async-queue.js';
+import { dedicateController, TurnController } from './turn-controller.js';
 import { applyTurnBudget } from './result-budget.js';
 import { withNestedCalls } from './nested-call.js';
 import { type CallEnvironment, runToolCall } from './run-tool-call.js';
@@ -48,6 +48,39 @@ export interface TurnOptions {
   streamUpdates?: boolean;
 }
 
+/** What the turn's calls get from it (a class: one object per turn, its members on the prototype). */
+class TurnEnvironment implements CallEnvironment {
+  readonly decide: PermissionDecider;
+  readonly canUseTool: CanUseTool | undefined;
+  readonly globalMaxResultSizeChars: number;
+  readonly postCall: PostCallHook | undefined;
+  constructor(
+    private readonly turn: Turn,
+    options: TurnOptions,
+  ) {
+    this.decide = options.decide;
+    this.canUseTool = options.canUseTool;
+    this.globalMaxResultSizeChars = options.globalMaxResultSizeChars;
+    this.postCall = options.postCall;
+  }
+
+  get signal(): AbortSignal {
+    return this.turn.controller.signal;
+  }
+
+  get aborted(): boolean {
+    return this.turn.controller.aborted;
+  }
+
+  onAbort(handler: () => void): () => void {
+    return this.turn.addAbortHandler(handler);
+  }
+
+  emitProgress(event: ToolProgressEvent, context: ToolUseContext): void {
+    this.turn.progress(event, context);
+  }
+}
+
 /** A call of this turn waiting in the gate. */
 interface Queued {
   call: PreparedCall;
@@ -56,15 +89,16 @@ interface Queued {
 }
 
 export class Turn {
-  readonly controller = new AbortController();
-  readonly updates = new AsyncQueue<ToolRuntimeUpdate>();
+  readonly controller: TurnController;
+  private queue: AsyncQueue<ToolRuntimeUpdate> | undefined;
   /** The context the next call starts with. */
   context: ToolUseContext;
   /** The modifiers applied to `context` so far, in order (to replay them onto a session context that moved on). */
   readonly appliedModifiers: ((context: ToolUseContext) => ToolUseContext)[] = [];
   private readonly env: CallEnvironment;
   private readonly options: TurnOptions;
-  private unlink: (() => void) | undefined;
+  /** The listeners this turn left on the host's and its context's signals (removed by `dispose`). */
+  private links: { signal: AbortSignal; onAbort: () => void }[] | undefined;
   private undelegate: (() => void) | undefined;
   private readonly streamUpdates: boolean;
   /** Calls in flight, told at once when the turn aborts. */
@@ -78,11 +112,9 @@ export class Turn {
   constructor(options: TurnOptions) {
     this.options = options;
     this.streamUpdates = options.streamUpdates !== false;
-    // Every running call and its tool may listen to this signal; Node's default warning threshold is 10.
-    setMaxListeners(Math.max(50, options.gate.limit * 4), this.controller.signal);
+    this.controller = new TurnController(Math.max(50, options.gate.limit * 4), () => this.onAborted());
     // The turn aborts with the host's signal and with its context's own (a sub-agent's context
     // aborts with its parent).
-    const unlinks: (() => void)[] = [];
     for (const external of [options.signal, options.context.abortController.signal]) {
       if (!external) continue;
       if (external.aborted) {
@@ -91,49 +123,65 @@ export class Turn {
       }
       const onAbort = () => this.controller.abort(external.reason);
       external.addEventListener('abort', onAbort, { once: true });
-      unlinks.push(() => external.removeEventListener('abort', onAbort));
+      (this.links ??= []).push({ signal: external, onAbort });
     }
-    this.unlink = () => {
-      for (const unlink of unlinks) unlink();
-    };
     // A turn run on behalf of a running call (a sub-agent's): that call stops counting in the gate.
     const owner = options.context.runningCall;
     if (owner && options.gate.owns(owner)) this.undelegate = options.gate.delegate(owner);
     this.context = { ...options.context, abortController: this.controller };
-    const signal = this.controller.signal;
-    signal.addEventListener(
-      'abort',
-      () => {
-        const handlers = [...this.abortHandlers];
-        this.abortHandlers.clear();
-        for (const handler of handlers) handler();
-        this.cancelQueued();
-      },
-      { once: true },
-    );
-    this.env = {
-      signal,
-      onAbort: (handler) => {
-        if (signal.aborted) {
-          handler();
-          return () => undefined;
-        }
-        this.abortHandlers.add(handler);
-        return () => this.abortHandlers.delete(handler);
-      },
-      decide: options.decide,
-      canUseTool: options.canUseTool,
-      globalMaxResultSizeChars: options.globalMaxResultSizeChars,
-      postCall: options.postCall,
-      emitProgress: (event: ToolProgressEvent, context: ToolUseContext) => {
-        try {
-          context.onProgress?.(event);
-        } catch {
-          // A failing progress sink must not fail the call.
-        }
-        if (this.streamUpdates) this.updates.push({ type: 'progress', event });
-      },
-    };
+    this.env = new TurnEnvironment(this, options);
+  }
+
+  /** Registers `handler` to run once if the turn aborts (at once when it has); returns its removal. */
+  addAbortHandler(handler: () => void): () => void {
+    if (this.controller.aborted) {
+      handler();
+      return () => undefined;
+    }
+    this.abortHandlers.add(handler);
+    return () => this.abortHandlers.delete(handler);
+  }
+
+  /** Delivers a call's progress event to its context's sink and the update stream. */
+  progress(event: ToolProgressEvent, context: ToolUseContext): void {
+    try {
+      context.onProgress?.(event);
+    } catch {
+      // A failing progress sink must not fail the call.
+    }
+    if (this.streamUpdates) this.updates.push({ type: 'progress', event });
+  }
+
+  /** The update stream (made on first use: a turn nobody streams never needs it). */
+  get updates(): AsyncQueue<ToolRuntimeUpdate> {
+    this.queue ??= new AsyncQueue<ToolRuntimeUpdate>();
+    return this.queue;
+  }
+
+  /** Ends the update stream (if anyone made it). */
+  endUpdates(error?: unknown): void {
+    this.queue?.end(error);
+  }
+
+  /**
+   * Marks the turn as serving the one call `toolUseId` (a one-call turn): that call's tools may
+   * treat the turn's signal as the call's own (`callOwnsAbortSignal`).
+   */
+  dedicateTo(toolUseId: string): void {
+    dedicateController(this.controller, toolUseId);
+  }
+
+  /** True once the turn was aborted. */
+  get aborted(): boolean {
+    return this.controller.aborted;
+  }
+
+  /** The turn aborted: calls in flight are told, calls still waiting in the gate end as "not started". */
+  private onAborted(): void {
+    const handlers = [...this.abortHandlers];
+    this.abortHandlers.clear();
+    for (const handler of handlers) handler();
+    this.cancelQueued();
   }
 
   get signal(): AbortSignal {
@@ -146,25 +194,42 @@ export class Turn {
    * FatalError (after aborting the turn). Call in call order.
    */
   schedule(call: PreparedCall, onStart?: () => void): Promise<CallOutcome> {
-    if (this.signal.aborted) return Promise.resolve(this.notStarted(call));
+    if (this.aborted) return Promise.resolve(this.notStarted(call));
+    // A call the gate admits at once (the usual case) returns its run's own promise; one that
+    // waits gets a promise settled when it has run (or as "not started" when the turn aborts).
+    let running: Promise<CallOutcome> | undefined;
+    let waiting: { resolve(o: CallOutcome): void; reject(e: unknown): void } | undefined;
+    let early: CallOutcome | undefined;
+    const entry: Queued = {
+      call,
+      admission: undefined,
+      resolve: (outcome) => {
+        if (waiting) waiting.resolve(outcome);
+        else early = outcome;
+      },
+    };
+    this.queued.add(entry);
+    entry.admission = this.options.gate.enqueue({
+      toolUseId: call.toolUse.id,
+      concurrencySafe: call.isConcurrencySafe,
+      start: (permit) => {
+        this.queued.delete(entry);
+        onStart?.();
+        const run = this.start(call, permit);
+        if (waiting) run.then(waiting.resolve, waiting.reject);
+        else running = run;
+      },
+    });
+    if (running) return running;
+    if (early) return Promise.resolve(early);
     return new Promise<CallOutcome>((resolve, reject) => {
-      const entry: Queued = { call, admission: undefined, resolve };
-      this.queued.add(entry);
-      entry.admission = this.options.gate.enqueue({
-        toolUseId: call.toolUse.id,
-        concurrencySafe: call.isConcurrencySafe,
-        start: (permit) => {
-          this.queued.delete(entry);
-          onStart?.();
-          this.start(call, permit).then(resolve, reject);
-        },
-      });
+      waiting = { resolve, reject };
     });
   }
 
   /** Runs an admitted call (with the current context) and frees its place in the gate when it has ended. */
   private async start(call: PreparedCall, permit: Permit): Promise<CallOutcome> {
-    if (this.signal.aborted) {
+    if (this.aborted) {
       permit.release();
       return this.notStarted(call);
     }
@@ -172,12 +237,12 @@ export class Turn {
     this.runningCount++;
     try {
       // The call's own context: its `toolUseId` and running-call handle, the turn's abort controller.
-      const context: ToolUseContext = {
-        ...this.context,
-        abortController: this.controller,
-        toolUseId: call.toolUse.id,
-        runningCall: permit,
-      };
+      // Copied and then set (not `{ ...context, toolUseId, … }`: V8 builds a spread literal with
+      // new keys key by key at run time, several times slower); same keys, order and values.
+      const context: ToolUseContext = Object.assign({}, this.context);
+      context.abortController = this.controller;
+      context.toolUseId = call.toolUse.id;
+      context.runningCall = permit;
       withNestedCalls(context, this.env);
       const outcome = await runToolCall(call, context, this.env);
       if (this.streamUpdates && outcome.status !== 'not-started') {
@@ -314,8 +379,9 @@ export class Turn {
 
   /** Detaches from the host's signal and gives the delegating call back its place. Call once when the turn is over. */
   dispose(): void {
-    this.unlink?.();
-    this.unlink = undefined;
+    const links = this.links;
+    this.links = undefined;
+    if (links) for (const { signal, onAbort } of links) signal.removeEventListener('abort', onAbort);
     this.undelegate?.();
     this.undelegate = undefined;
   }

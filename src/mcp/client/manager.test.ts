@@ -17,6 +17,9 @@ import {
   startMcpSession,
   stdioEntry,
 } from '../../testing/mcp-client-fixtures.js';
+import { allowAllDecider } from '../../runtime/deciders.js';
+import { createToolRuntime } from '../../runtime/index.js';
+import { toolUse } from '../../testing/runtime-fixtures.js';
 import type { McpToolOutput } from './tools/results.js';
 
 const marker = `srv-${randomUUID()}`;
@@ -278,6 +281,66 @@ describe('per-call timeouts', () => {
       expect(m.manager.reports().map((r) => r.status)).toEqual(['connected', 'connected']);
       const patient = await runTool(find('mcp__patient__slow'), { steps: 10, stepMs: 60 }, context());
       expect(patient.ok, patient.error).toBe(true);
+    } finally {
+      await m.cleanup();
+    }
+  });
+});
+
+describe('through the runtime, a one-call turn (its signal goes to the SDK as is)', () => {
+  it('delivers progress, cancels on abort, times out, and the next call runs', async () => {
+    const cmd = mcpTestServerCommand({ toolCount: 0 });
+    const m = await startMcpSession(
+      { t: stdioEntry(cmd) },
+      { env: { MCP_TIMEOUT: '60000', MCP_TOOL_TIMEOUT: '600' } },
+    );
+    try {
+      const progress: unknown[] = [];
+      let host = new AbortController();
+      const runtime = createToolRuntime({
+        tools: m.manager.tools(),
+        cwd: m.root,
+        sessionDir: m.sessionDir,
+        decide: allowAllDecider,
+        env: {},
+        onProgress: (event) => {
+          progress.push(event.data);
+          if (progress.length === 2) host.abort();
+        },
+      });
+      let n = 0;
+      const call = async (name: string, input: Record<string, unknown>) =>
+        (
+          await runtime.runToolsToCompletion([toolUse(`toolu_${++n}`, `mcp__t__${name}`, input)], {
+            signal: host.signal,
+          })
+        ).calls[0];
+      const cancelledCalls = async () => {
+        host = new AbortController();
+        const record = await call('cancelled_calls', {});
+        return contentText((record?.data as McpToolOutput).content);
+      };
+      // Abort after the second progress event: the call ends aborted, the server is told.
+      const aborted = await call('slow', { steps: 200, stepMs: 20 });
+      expect(aborted?.status).toBe('aborted');
+      expect(progress.slice(0, 2)).toEqual([
+        { type: 'mcp_progress', progress: 1, total: 200, message: 'step 1' },
+        { type: 'mcp_progress', progress: 2, total: 200, message: 'step 2' },
+      ]);
+      let cancelled = '';
+      for (let i = 0; i < 100 && !/\b1$/.test(cancelled); i++) {
+        await new Promise((r) => setTimeout(r, 30));
+        cancelled = await cancelledCalls();
+      }
+      expect(cancelled).toMatch(/\b1$/);
+      // The per-call timeout, then a call that runs.
+      host = new AbortController();
+      const late = await call('slow', { steps: 20, stepMs: 100 });
+      expect(late?.status).toBe('error');
+      const echo = await call('echo', { message: 'after' });
+      expect(echo?.status).toBe('ok');
+      expect(contentText((echo?.data as McpToolOutput).content)).toBe('Echo: after');
+      expect(m.manager.reports().map((r) => r.status)).toEqual(['connected']);
     } finally {
       await m.cleanup();
     }

@@ -34,6 +34,7 @@ import { modelMcpToolName } from '../../../core/mcp-names.js';
 import type { ToolPermissionResult } from '../../../core/permission-types.js';
 import type { AnyTool, JSONSchemaObject } from '../../../core/tool.js';
 import { jsonSchemaInput } from '../../../runtime/json-schema-input.js';
+import { callOwnsAbortSignal } from '../../../runtime/turn-controller.js';
 import { type ApprovalPins, pinQuestion, type ToolFingerprint } from '../security/pins.js';
 import { argumentRoles, describeMcpCall } from './describe.js';
 import {
@@ -229,26 +230,35 @@ export function adaptMcpTool(sdkTool: SdkTool, options: AdaptOptions): AnyTool {
       return describeMcpCall(describeInfo, input, describeWorldOf(context), roles);
     },
     async *call(input, context): AsyncGenerator<McpProgressEvent, { data: McpToolOutput }, void> {
-      // One signal per call: the SDK leaves its abort listener on the signal it is given, so the
-      // turn's own signal would collect one per call (and warn past ten).
+      // The SDK leaves its abort listener on the signal it is given (and would send a cancellation
+      // for a finished request when that signal aborts later): it gets a signal of this call alone.
+      // In a one-call turn the turn's own signal is that; otherwise a per-call one follows the turn's.
       const turnSignal = context.abortController.signal;
-      const perCall = new AbortController();
-      const forward = () => perCall.abort(turnSignal.reason);
-      if (turnSignal.aborted) perCall.abort(turnSignal.reason);
-      else turnSignal.addEventListener('abort', forward, { once: true });
+      let signal = turnSignal;
+      let unforward: (() => void) | undefined;
+      if (!callOwnsAbortSignal(context)) {
+        const perCall = new AbortController();
+        signal = perCall.signal;
+        const forward = () => perCall.abort(turnSignal.reason);
+        if (turnSignal.aborted) perCall.abort(turnSignal.reason);
+        else {
+          turnSignal.addEventListener('abort', forward, { once: true });
+          unforward = () => turnSignal.removeEventListener('abort', forward);
+        }
+      }
       // Progress events wait here until the generator yields them; `wake` resumes the generator
       // when an event or the outcome arrives (one promise per wait, none when nothing is pending).
       let events: McpProgressEvent[] | undefined;
       let wake: (() => void) | undefined;
       let outcome: { ok: true; result: CallToolResult } | { ok: false; error: unknown } | undefined;
       const settle = (o: NonNullable<typeof outcome>): void => {
-        turnSignal.removeEventListener('abort', forward);
+        unforward?.();
         outcome = o;
         wake?.();
       };
       backend
         .callTool(sdkTool.name, input, {
-          signal: perCall.signal,
+          signal,
           onProgress: (p) => {
             if (outcome) return;
             (events ??= []).push({

@@ -1,0 +1,60 @@
+/**
+ * A turn's abort controller (turn.ts), and which calls own their turn's signal. A one-call turn's
+ * controller serves that call alone (docs/runtime.md §1), so a tool may hand its signal to a client
+ * that keeps listeners on it (the MCP SDK does) instead of making a signal per call.
+ */
+import { setMaxListeners } from 'node:events';
+import type { ToolUseContext } from '../core/index.js';
+
+/**
+ * The turn's abort controller. Its signal is made on first use (most calls never read it: making
+ * an AbortSignal costs more than the rest of a turn's set-up), and the turn is told about an abort
+ * through `abort()` itself, after the signal's own listeners ran, so no listener is needed.
+ */
+export class TurnController extends AbortController {
+  aborted = false;
+  private tuned = false;
+  constructor(
+    private readonly maxListeners: number,
+    private readonly onAbort: () => void,
+  ) {
+    super();
+  }
+
+  override get signal(): AbortSignal {
+    const signal = super.signal;
+    if (!this.tuned) {
+      this.tuned = true;
+      // Every running call and its tool may listen to this signal; Node's default warning threshold is 10.
+      setMaxListeners(this.maxListeners, signal);
+    }
+    return signal;
+  }
+
+  override abort(reason?: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    super.abort(reason);
+    this.onAbort();
+  }
+}
+
+/** Controllers of single-call turns, with the call they serve (see `callOwnsAbortSignal`). */
+const singleCallControllers = new WeakMap<AbortController, string>();
+
+/** Records that `controller` serves the one call `toolUseId` (a one-call turn). */
+export function dedicateController(controller: AbortController, toolUseId: string): void {
+  singleCallControllers.set(controller, toolUseId);
+}
+
+/**
+ * True when `context.abortController` serves this call alone (the turn of a one-call
+ * `runToolsToCompletion`, and not a nested call): a tool may then hand its signal to a client that
+ * leaves a listener on it, instead of making a signal of its own for the call.
+ */
+export function callOwnsAbortSignal(context: ToolUseContext): boolean {
+  return (
+    context.toolUseId !== undefined &&
+    singleCallControllers.get(context.abortController) === context.toolUseId
+  );
+}
