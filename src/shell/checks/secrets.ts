@@ -52,9 +52,32 @@ export function isSecretName(name: string): boolean {
 
 const TEST_PROGRAMS = new Set(['[', '[[', 'test']);
 
+/** The programs `dumpReason` looks at (its cases). */
+const DUMPERS: ReadonlySet<string> = new Set([
+  'env',
+  'printenv',
+  'export',
+  'declare',
+  'typeset',
+  'set',
+  'compgen',
+  'ps',
+  'awk',
+  'gawk',
+  'mawk',
+  'nawk',
+  'busybox',
+  'jq',
+  'gojq',
+  'jaq',
+]);
+
 /** Why `cmd` prints the whole environment, or undefined. */
 function dumpReason(cmd: SimpleCommand): string | undefined {
   const program = programOf(cmd);
+  // Any other program prints nothing of the environment (the default case below): its words are
+  // not copied.
+  if (!program || !DUMPERS.has(program)) return undefined;
   const args = cmd.argv.slice(1).map((w) => w.text);
   const operands = args.filter((t) => !t.startsWith('-'));
   switch (program) {
