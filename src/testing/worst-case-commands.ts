@@ -111,6 +111,12 @@ export const WORST_CASE_GENERATORS: readonly WorstCaseGenerator[] = [
   gen('sed-scripts', 'many sed expressions', (n) => repeat('sed', (i) => ` -e 's/a${i}/b/g'`, ' f', n)),
   gen('backticks', 'many backticks', (n) => repeat('echo', (i) => ` \`echo ${i}\``, '', n)),
   gen('line-continuations', 'line continuations', (n) => repeat('echo', (i) => ` a${i} \\\n`, 'b', n)),
+  gen('secret-tests', 'tests of a secret variable: each expansion is looked up among the sub-commands', (n) =>
+    repeat('', () => '[ -n "$TOKEN" ] && ', 'true', n),
+  ),
+  gen('mid-word-hash', 'mid-word # after an expansion, no operator after it on the line', (n) =>
+    repeat('echo', () => ' ${x}a#b', '', n),
+  ),
   gen('comments', 'comment lines', (n) => repeat('', (i) => `# comment ${i} 'quote\n`, 'ls', n)),
   gen(
     'unicode-word',

@@ -21,8 +21,12 @@ export interface BoundName {
 }
 
 /** Names `cmd` binds; empty for any other program. Dynamic words are skipped (their name is unknown). */
+/** The programs `boundNames` reads (the cases below); any other binds nothing. */
+const BINDERS: ReadonlySet<string> = new Set(['read', 'mapfile', 'readarray', 'getopts', 'printf']);
+
 export function boundNames(cmd: SimpleCommand): BoundName[] {
   const program = programOf(cmd);
+  if (!program || !BINDERS.has(program)) return [];
   const args = cmd.argv.slice(1);
   switch (program) {
     case 'read':

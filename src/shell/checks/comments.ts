@@ -4,6 +4,7 @@
  * naive splitters disagree, so text can be hidden behind what looks like a comment.
  */
 import type { Finding } from '../../core/permission-types.js';
+import type { SyntaxNote } from '../types.js';
 import { CharContext, charContexts, type Detector, finding } from './detector.js';
 
 const WORD_START_BEFORE = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>', '$', '{']);
@@ -15,24 +16,20 @@ export const MID_WORD_HASH: Detector = {
     "A `#` inside a word is text to bash but a comment start to many readers; it is flagged when it follows a quote (`'x'#…`) or when shell operators follow it on the same line, so that a reader would take live commands for a comment.",
   detect(command, split) {
     const ctx = charContexts(command, split);
-    const expansions = (split.notes ?? []).filter(
-      (n) => n.depth === 0 && (n.kind === 'parameter-expansion' || n.kind === 'arithmetic-expansion'),
-    );
-    const insideExpansion = (i: number) => expansions.some((n) => n.start < i && i < n.end);
+    // Both questions asked of a `#` are answered from one pass over the text, made when the first
+    // `#` needs it (a scan of every expansion, and of the rest of the line, per `#` was quadratic:
+    // `${x}a#b ` repeated to 64 KiB took over a second).
+    let inside: Uint8Array | undefined;
+    let operatorAfter: Uint8Array | undefined;
     for (let i = command.indexOf('#', 1); i >= 0; i = command.indexOf('#', i + 1)) {
       if (ctx[i] !== CharContext.Code) continue;
       const prev = command[i - 1] as string;
-      if (WORD_START_BEFORE.has(prev) || insideExpansion(i)) continue;
+      if (WORD_START_BEFORE.has(prev)) continue;
+      inside ??= insideExpansions(command.length, split.notes ?? []);
+      if (inside[i]) continue;
       const afterQuote = prev === "'" || prev === '"';
-      let operatorLater = false;
-      for (let k = i + 1; k < command.length && command[k] !== '\n'; k++) {
-        const c = command[k];
-        if ((c === ';' || c === '|' || c === '&') && ctx[k] === CharContext.Code && command[k - 1] !== '\\') {
-          operatorLater = true;
-          break;
-        }
-      }
-      if (afterQuote || operatorLater) {
+      operatorAfter ??= operatorsLater(command, ctx);
+      if (afterQuote || operatorAfter[i]) {
         return [
           finding(
             this,
@@ -44,6 +41,46 @@ export const MID_WORD_HASH: Detector = {
     return [];
   },
 };
+
+/**
+ * 1 at each offset strictly inside a depth-0 `${…}` or `$((…))` (start < i < end), else 0.
+ * Linear in the length plus the notes (a difference array).
+ */
+export function insideExpansions(length: number, notes: readonly SyntaxNote[]): Uint8Array {
+  const diff = new Int32Array(length + 1);
+  for (const n of notes) {
+    if (n.depth !== 0 || (n.kind !== 'parameter-expansion' && n.kind !== 'arithmetic-expansion')) continue;
+    const from = Math.max(0, n.start + 1);
+    const to = Math.min(length, n.end);
+    if (from >= to) continue;
+    diff[from] = (diff[from] as number) + 1;
+    diff[to] = (diff[to] as number) - 1;
+  }
+  const out = new Uint8Array(length);
+  let open = 0;
+  for (let i = 0; i < length; i++) {
+    open += diff[i] as number;
+    if (open > 0) out[i] = 1;
+  }
+  return out;
+}
+
+/**
+ * 1 at offset i when a `;`, `|` or `&` in code, not preceded by a backslash, follows i on the same
+ * line (before the next newline), else 0. One pass from the end.
+ */
+export function operatorsLater(command: string, ctx: Uint8Array): Uint8Array {
+  const out = new Uint8Array(command.length);
+  let seen = 0;
+  for (let k = command.length - 1; k >= 0; k--) {
+    out[k] = seen;
+    const c = command[k];
+    if (c === '\n') seen = 0;
+    else if ((c === ';' || c === '|' || c === '&') && ctx[k] === CharContext.Code && command[k - 1] !== '\\')
+      seen = 1;
+  }
+  return out;
+}
 
 export const COMMENT_QUOTE_DESYNC: Detector = {
   id: 'COMMENT_QUOTE_DESYNC',

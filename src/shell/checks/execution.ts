@@ -6,6 +6,7 @@
  * wrappers … can never be prefix-approved").
  */
 import type { Finding } from '../../core/permission-types.js';
+import type { Word } from '../types.js';
 import { type Detector, finding, programOf } from './detector.js';
 import { EXECUTION_PRIMITIVE_RULES, LAUNCHED_EXECUTORS } from './primitives.js';
 import { hashBindsName } from './shell-state.js';
@@ -47,6 +48,9 @@ const EVAL_PROGRAMS: Readonly<Record<string, string>> = {
   '.': 'runs a file as shell code in the current shell',
 };
 
+/** The operands of a command no rule below reads them for: not copied. */
+const NO_WORDS: readonly Word[] = [];
+
 export const EVAL_OR_SOURCE: Detector = {
   id: 'EVAL_OR_SOURCE',
   reason:
@@ -56,7 +60,11 @@ export const EVAL_OR_SOURCE: Detector = {
     split.commands.forEach((cmd, i) => {
       const program = programOf(cmd);
       if (!program || cmd.argv[0]?.text.includes('/')) return;
-      const args = cmd.argv.slice(1).filter((w) => !w.text.startsWith('-'));
+      // The operands are read by the trap and alias rules only.
+      const args =
+        program === 'trap' || program === 'alias'
+          ? cmd.argv.slice(1).filter((w) => !w.text.startsWith('-'))
+          : NO_WORDS;
       const why =
         getOwn(EVAL_PROGRAMS, program) ??
         (program === 'trap' && args.length >= 2

@@ -13,7 +13,8 @@
  *   is not a finding.
  */
 import type { Finding } from '../../core/permission-types.js';
-import type { SimpleCommand, SplitResult } from '../types.js';
+import type { SimpleCommand } from '../types.js';
+import { depthZeroOwners } from './command-at.js';
 import { type Detector, finding, programOf } from './detector.js';
 
 /** Name segments (split at `_`) that mark a secret. */
@@ -51,9 +52,32 @@ export function isSecretName(name: string): boolean {
 
 const TEST_PROGRAMS = new Set(['[', '[[', 'test']);
 
+/** The programs `dumpReason` looks at (its cases). */
+const DUMPERS: ReadonlySet<string> = new Set([
+  'env',
+  'printenv',
+  'export',
+  'declare',
+  'typeset',
+  'set',
+  'compgen',
+  'ps',
+  'awk',
+  'gawk',
+  'mawk',
+  'nawk',
+  'busybox',
+  'jq',
+  'gojq',
+  'jaq',
+]);
+
 /** Why `cmd` prints the whole environment, or undefined. */
 function dumpReason(cmd: SimpleCommand): string | undefined {
   const program = programOf(cmd);
+  // Any other program prints nothing of the environment (the default case below): its words are
+  // not copied.
+  if (!program || !DUMPERS.has(program)) return undefined;
   const args = cmd.argv.slice(1).map((w) => w.text);
   const operands = args.filter((t) => !t.startsWith('-'));
   switch (program) {
@@ -118,15 +142,6 @@ export const ENVIRONMENT_DUMP: Detector = {
   },
 };
 
-/** Index of the depth-0 command whose span holds `offset`, or -1. */
-function commandAt(split: SplitResult, offset: number): number {
-  let found = -1;
-  split.commands.forEach((c, i) => {
-    if ((c.depth ?? 0) === 0 && c.start <= offset && offset < c.end) found = i;
-  });
-  return found;
-}
-
 const VARIABLE_REF = /^\$\{?[!#]?([A-Za-z_][A-Za-z0-9_]*)/;
 
 export const SECRET_VARIABLE: Detector = {
@@ -147,12 +162,22 @@ export const SECRET_VARIABLE: Detector = {
       if (hit)
         out.push(finding(this, `${program} prints ${hit.text}, whose name looks like a credential.`, i));
     });
+    // The notes that name a secret, in order; the sub-command of each depth-0 one is looked up for
+    // all of them at once (command-at.ts; one scan of the sub-commands per note was quadratic).
+    const secret: { name: string; depth: number; start: number }[] = [];
     for (const n of split.notes ?? []) {
       if (n.kind !== 'simple-expansion' && n.kind !== 'parameter-expansion') continue;
       const name = VARIABLE_REF.exec(n.text)?.[1];
-      if (!name || !isSecretName(name)) continue;
-      if (n.depth === 0) {
-        const at = commandAt(split, n.start);
+      if (name && isSecretName(name)) secret.push({ name, depth: n.depth, start: n.start });
+    }
+    if (secret.length === 0) return out;
+    const owners = depthZeroOwners(
+      split,
+      secret.filter((n) => n.depth === 0).map((n) => n.start),
+    );
+    for (const { name, depth, start } of secret) {
+      if (depth === 0) {
+        const at = owners.get(start) ?? -1;
         const cmd = at >= 0 ? split.commands[at] : undefined;
         if (
           cmd &&

@@ -84,6 +84,9 @@ function setsAllexport(words: readonly string[]): boolean {
   return false;
 }
 
+/** The words of a command other than set/shopt/enable: not read, so not copied. */
+const NO_WORDS: readonly string[] = [];
+
 export const SHELL_OPTION_CHANGE: Detector = {
   id: 'SHELL_OPTION_CHANGE',
   reason:
@@ -93,7 +96,10 @@ export const SHELL_OPTION_CHANGE: Detector = {
     let allexportAt: number | undefined;
     split.commands.forEach((cmd, i) => {
       const program = programOf(cmd);
-      const words = cmd.argv.slice(1).map((w) => w.text);
+      const words =
+        program === 'set' || program === 'shopt' || program === 'enable'
+          ? cmd.argv.slice(1).map((w) => w.text)
+          : NO_WORDS;
       let why: string | undefined;
       if (program === 'set') {
         why = setChange(words);
