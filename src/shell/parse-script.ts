@@ -73,7 +73,8 @@ export function parseScript(text: string): ParsedScript {
     );
   const masked = maskHeredocs(source, scan.heredocs) as string;
   const maskedParse = parseBashTolerant(masked);
-  const heredocs = new Map(scan.heredocs.map((h) => [h.op, h]));
+  const heredocs = new Map<number, Heredoc>();
+  for (const h of scan.heredocs) heredocs.set(h.op, h);
   return { parsed: { ...maskedParse, source }, source, midWord, heredocs, problems };
 }
 
@@ -89,23 +90,33 @@ function hasHeredocNode(root: SyntaxNode): boolean {
 
 /** True when every heredoc the tree found is one bash finds, with its delimiter on the same line. */
 function treeAgrees(root: SyntaxNode, heredocs: readonly Heredoc[]): boolean {
-  const byOp = new Map(heredocs.map((h) => [h.op, h]));
+  const byOp = new Map<number, Heredoc>();
   // A document the input ends inside (no delimiter line) may be missing from the tree: bash reads
   // it to the end of the input, and nothing follows it to be misread.
-  const expected = heredocs.filter((h) => h.terminated).length;
+  let expected = 0;
+  for (const h of heredocs) {
+    byOp.set(h.op, h);
+    if (h.terminated) expected++;
+  }
   let found = 0;
   const stack = [root];
   while (stack.length > 0) {
     const n = stack.pop() as SyntaxNode;
+    const children = n.children;
     if (n.type === 'heredoc_redirect') {
-      const op = n.children.find((c) => c.type === '<<' || c.type === '<<-');
+      let op: SyntaxNode | undefined;
+      let end: SyntaxNode | undefined;
+      for (let i = 0; i < children.length; i++) {
+        const c = children[i] as SyntaxNode;
+        if (op === undefined && (c.type === '<<' || c.type === '<<-')) op = c;
+        else if (end === undefined && c.type === 'heredoc_end') end = c;
+      }
       const h = op ? byOp.get(op.start) : undefined;
       if (!h) return false;
       if (h.terminated) found++;
-      const end = n.children.find((c) => c.type === 'heredoc_end');
       if (end ? !(h.terminated && end.start >= h.bodyEnd && end.start <= h.end) : h.terminated) return false;
     }
-    for (const c of n.children) stack.push(c);
+    for (let i = 0; i < children.length; i++) stack.push(children[i] as SyntaxNode);
   }
   return found === expected;
 }
