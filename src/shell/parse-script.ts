@@ -33,10 +33,12 @@ const NO_HEREDOCS: ReadonlyMap<number, Heredoc> = new Map();
 
 /**
  * What the first parse of a line with heredocs and no continuation is read for: the parser's own
- * heredocs (`treeAgrees`) and the `[ … ]` rewrite's test commands. The line is split from the
- * parse of the masked text, so the rest of the first tree is not copied.
+ * heredocs (`treeAgrees`: each `heredoc_redirect`'s operator and end, its direct children) and the
+ * `[ … ]` rewrite's test commands (whole, wherever they are, bodies included). The line is split
+ * from the parse of the masked text, so the rest of the first tree is not copied.
  */
-const FIRST_PARSE_NODES: ReadonlySet<string> = new Set(['heredoc_redirect', 'test_command']);
+const FIRST_PARSE_NODES: ReadonlySet<string> = new Set(['test_command']);
+const FIRST_PARSE_SHALLOW: ReadonlySet<string> = new Set(['heredoc_redirect']);
 
 /** Parses `text` as bash reads it (see the module comment). Never throws for any text. */
 export function parseScript(text: string): ParsedScript {
@@ -44,7 +46,9 @@ export function parseScript(text: string): ParsedScript {
   // the first parse (a parse cut by its budget is still copied whole: it is what is analysed).
   const early = text.includes('\\\n') ? undefined : scanHeredocs(text);
   const partial = early !== undefined && early.heredocs.length > 0 && early.unsure === undefined;
-  let parsed = parseBashTolerant(text, partial ? FIRST_PARSE_NODES : undefined);
+  let parsed = partial
+    ? parseBashTolerant(text, FIRST_PARSE_NODES, FIRST_PARSE_SHALLOW)
+    : parseBashTolerant(text);
   // A parse its budget cut (budget.ts) is not worth re-reading: the analysis asks anyway.
   if (parsed.cut) return { parsed, source: text, midWord: [], heredocs: NO_HEREDOCS, problems: [] };
   let source = text;

@@ -59,11 +59,23 @@ const line = (i: number) => `line ${i} $(date) \`id\` ${'x'.repeat(i % 300)}\n`;
 
 /** [text, reason]. */
 const ROWS: [string, string][] = [
-  [`cat <<EOF\n${Array.from({ length: 400 }, (_, i) => line(i)).join('')}EOF\nls`, 'a body of lines of 20 to 320 characters, re-read line by line across many chunks'],
-  [`cat <<'EOF'\n${'é😀 $x\n'.repeat(3000)}EOF\nrm -f y`, 'non-ASCII body lines: re-reads start and end beside surrogate pairs'],
+  [
+    `cat <<EOF\n${Array.from({ length: 400 }, (_, i) => line(i)).join('')}EOF\nls`,
+    'a body of lines of 20 to 320 characters, re-read line by line across many chunks',
+  ],
+  [
+    `cat <<'EOF'\n${'é😀 $x\n'.repeat(3000)}EOF\nrm -f y`,
+    'non-ASCII body lines: re-reads start and end beside surrogate pairs',
+  ],
   [`cat <<EOF\n${'\n'.repeat(5000)}EOF`, 'a body of empty lines'],
-  [`cat <<A <<B\n${'a $x\n'.repeat(2000)}A\n${'b `y`\n'.repeat(2000)}B\necho done`, 'two bodies after one operator line'],
-  [`echo ${'😀'.repeat(3000)} && cat <<E\n${'😀\n'.repeat(3000)}E`, 'surrogate pairs across every chunk boundary'],
+  [
+    `cat <<A <<B\n${'a $x\n'.repeat(2000)}A\n${'b `y`\n'.repeat(2000)}B\necho done`,
+    'two bodies after one operator line',
+  ],
+  [
+    `echo ${'😀'.repeat(3000)} && cat <<E\n${'😀\n'.repeat(3000)}E`,
+    'surrogate pairs across every chunk boundary',
+  ],
 ];
 
 describe('the chunked reads give the tree of the whole text', () => {

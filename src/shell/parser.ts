@@ -150,10 +150,16 @@ export function isShellParserReady(): boolean {
  * @param only - copy only the subtrees of these node types, as children of the root (parser-copy.ts
  *   `TreeCopier.copy`), for a caller that only searches the tree for them; ignored when the budget
  *   cut the parse (the whole prefix tree is copied) and on the portable path.
+ * @param shallow - with `only`: node types kept with their direct children only (parser-copy.ts).
  * @throws Error when `initShellParser()` has not been awaited, or when tree-sitter fails without
  *   having been cancelled. Callers enforce `MAX_PARSE_INPUT_CHARS` before calling.
  */
-export function parseBash(source: string, mode: CopyMode = 'fast', only?: ReadonlySet<string>): ParsedBash {
+export function parseBash(
+  source: string,
+  mode: CopyMode = 'fast',
+  only?: ReadonlySet<string>,
+  shallow?: ReadonlySet<string>,
+): ParsedBash {
   const literal = literalCommandTree(source);
   if (literal) return literal;
   if (!parser) {
@@ -222,7 +228,9 @@ export function parseBash(source: string, mode: CopyMode = 'fast', only?: Readon
   }
   try {
     // A tree the budget cut is always copied whole: its prefix is what the analysis keeps.
-    const copied = (copier as TreeCopier).copy(tree, mode, cutInfo ? undefined : only);
+    const copied = cutInfo
+      ? (copier as TreeCopier).copy(tree, mode)
+      : (copier as TreeCopier).copy(tree, mode, only, shallow);
     const result: ParsedBash = { source, ...copied };
     return cutInfo ? { ...result, hasError: true, cut: cutInfo } : result;
   } finally {
