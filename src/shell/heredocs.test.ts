@@ -11,9 +11,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mapPathResolver } from '../core/paths.js';
 import { analyzeCommand } from './analyze.js';
-import { scanHeredocs } from './heredocs.js';
+import { type Heredoc, maskHeredocs, scanHeredocs } from './heredocs.js';
 import { initShellParser } from './parser.js';
 import { parseAndSplit } from './split.js';
+import { WORST_CASE_GENERATORS, WORST_CASE_SIZES } from '../testing/worst-case-commands.js';
+import { sharedFile } from '../testing/shared-data.js';
+import { readFileSync } from 'node:fs';
 
 /** Bash runs in an empty directory (a row redirects into a file). */
 const runDir = mkdtempSync(path.join(tmpdir(), 'gantry-heredocs-'));
@@ -140,5 +143,67 @@ describe('scanHeredocs', () => {
     const [h] = scanHeredocs(text).heredocs;
     expect(h).toMatchObject({ delimiter: 'E O', quoted: true, strip: true, body: 'x\n', terminated: true });
     expect(text.slice(h?.end ?? 0)).toBe('\nls');
+  });
+});
+
+/**
+ * The definitions `scanHeredocs` and `maskHeredocs` implement in one pass each, written out
+ * character by character and line by line: the mask blanks the one or two characters after each
+ * operator's `<` and every character but a newline from a body's start to its delimiter line's end;
+ * a body is its lines before the delimiter line, newlines kept, leading tabs removed for `<<-`.
+ */
+function maskByDefinition(text: string, heredocs: readonly Heredoc[]): string {
+  const chars = text.split('');
+  for (const h of heredocs) {
+    chars[h.op + 1] = ' ';
+    if (h.strip) chars[h.op + 2] = ' ';
+    for (let k = h.bodyStart; k < h.end; k++) if (chars[k] !== '\n') chars[k] = ' ';
+  }
+  return chars.join('');
+}
+
+function bodyByDefinition(text: string, h: Heredoc): string {
+  const lines = text.slice(h.bodyStart, h.bodyEnd).split(/(?<=\n)/);
+  return lines.map((l) => (h.strip ? l.replace(/^\t+/, '') : l)).join('');
+}
+
+/** [text, reason] rows of heredoc forms whose masks and bodies are compared with the definitions. */
+const MASK_ROWS: [string, string][] = [
+  ...ROWS,
+  ['cat <<EOF\nx\nEOF', 'no newline after the delimiter line'],
+  ['cat <<EOF\nx', 'no delimiter line and no final newline'],
+  ['cat <<EOF\n', 'an empty body that the input ends'],
+  ['cat <<-EOF\n\t\tx\n\t\ty\n\tEOF\nls', '<<- body lines lose their tabs'],
+  ['cat <<-EOF\n\t\tx', '<<- without a delimiter line'],
+  ['cat <<A <<-B <<C\na\nA\n\tb\n\tB\nc\nC\nls', 'three heredocs of both kinds on one line'],
+  ['cat <<E\né😀 $x\nE\necho é', 'non-ASCII text in the body and after it'],
+  ['cat <<E\n\nE\n<<F\n', 'an empty line in a body, an operator after it'],
+];
+
+function corpus(): [string, string][] {
+  const rows: [string, string][] = [...MASK_ROWS];
+  for (const g of WORST_CASE_GENERATORS)
+    for (const size of WORST_CASE_SIZES.slice(0, 2)) rows.push([g.build(size), `worst case ${g.name}`]);
+  const file = sharedFile('data/real/tldr-commands.jsonl');
+  if (file)
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (!line.includes('<<')) continue;
+      const command = (JSON.parse(line) as { command?: unknown }).command;
+      if (typeof command === 'string') rows.push([command, 'a tldr command with <<']);
+    }
+  return rows;
+}
+
+describe('maskHeredocs and the bodies match their definitions', () => {
+  it('on heredoc forms, the worst-case shapes and the tldr commands with <<', () => {
+    let compared = 0;
+    for (const [text, reason] of corpus()) {
+      const { heredocs } = scanHeredocs(text);
+      if (heredocs.length === 0) continue;
+      compared++;
+      expect(maskHeredocs(text, heredocs), reason).toBe(maskByDefinition(text, heredocs));
+      for (const h of heredocs) expect(h.body, reason).toBe(bodyByDefinition(text, h));
+    }
+    expect(compared).toBeGreaterThan(MASK_ROWS.length);
   });
 });

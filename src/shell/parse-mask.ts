@@ -27,11 +27,17 @@ import { type ParsedBash, parseBash, type SyntaxNode } from './parser.js';
  * budget records why, and the analysis asks).
  *
  * `only`: copy only the subtrees of these node types (parser.ts `parseBash`); include
- * `test_command` so the `[ … ]` rewrite still finds its brackets. Memoised apart from whole trees.
+ * `test_command` so the `[ … ]` rewrite still finds its brackets. `shallow`: node types kept with
+ * their direct children only (parser-copy.ts). Memoised apart from whole trees (one caller, parse-script.ts,
+ * asks for partial trees, always with the same sets).
  */
-export function parseBashTolerant(source: string, only?: ReadonlySet<string>): ParsedBash {
+export function parseBashTolerant(
+  source: string,
+  only?: ReadonlySet<string>,
+  shallow?: ReadonlySet<string>,
+): ParsedBash {
   const budget = activeBudget();
-  if (!budget) return parseOnce(source, only);
+  if (!budget) return parseOnce(source, only, shallow);
   const memo = (only ? budget.partialParses : budget.parses).get(source);
   if (memo) return memo;
   const over =
@@ -48,7 +54,7 @@ export function parseBashTolerant(source: string, only?: ReadonlySet<string>): P
   }
   if (budget.parsedChars === 0) budget.firstParseChars = source.length;
   budget.parsedChars += source.length;
-  const parsed = parseOnce(source, only);
+  const parsed = parseOnce(source, only, shallow);
   (only ? budget.partialParses : budget.parses).set(source, parsed);
   return parsed;
 }
@@ -58,20 +64,20 @@ export function parseBashTolerant(source: string, only?: ReadonlySet<string>): P
  * an error, then the `[ … ]` rewrite (maskTestBrackets). A parse cut by its budget is returned as it
  * is (the analysis asks), never retried.
  */
-function parseOnce(source: string, only?: ReadonlySet<string>): ParsedBash {
-  let parsed = parseBash(source, 'fast', only);
+function parseOnce(source: string, only?: ReadonlySet<string>, shallow?: ReadonlySet<string>): ParsedBash {
+  let parsed = parseBash(source, 'fast', only, shallow);
   if (parsed.cut) return parsed;
   let text = source;
   if (parsed.hasError) {
     const masked = maskForParse(source);
-    const retry = masked === undefined ? undefined : parseBash(masked, 'fast', only);
+    const retry = masked === undefined ? undefined : parseBash(masked, 'fast', only, shallow);
     if (retry && !retry.hasError && !retry.cut) {
       parsed = retry;
       text = masked as string;
     }
   }
   const brackets = maskTestBrackets(text, parsed.root);
-  if (brackets !== undefined) parsed = parseBash(brackets, 'fast', only);
+  if (brackets !== undefined) parsed = parseBash(brackets, 'fast', only, shallow);
   return parsed.source === source ? parsed : { ...parsed, source };
 }
 

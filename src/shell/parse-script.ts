@@ -33,10 +33,12 @@ const NO_HEREDOCS: ReadonlyMap<number, Heredoc> = new Map();
 
 /**
  * What the first parse of a line with heredocs and no continuation is read for: the parser's own
- * heredocs (`treeAgrees`) and the `[ … ]` rewrite's test commands. The line is split from the
- * parse of the masked text, so the rest of the first tree is not copied.
+ * heredocs (`treeAgrees`: each `heredoc_redirect`'s operator and end, its direct children) and the
+ * `[ … ]` rewrite's test commands (whole, wherever they are, bodies included). The line is split
+ * from the parse of the masked text, so the rest of the first tree is not copied.
  */
-const FIRST_PARSE_NODES: ReadonlySet<string> = new Set(['heredoc_redirect', 'test_command']);
+const FIRST_PARSE_NODES: ReadonlySet<string> = new Set(['test_command']);
+const FIRST_PARSE_SHALLOW: ReadonlySet<string> = new Set(['heredoc_redirect']);
 
 /** Parses `text` as bash reads it (see the module comment). Never throws for any text. */
 export function parseScript(text: string): ParsedScript {
@@ -44,7 +46,9 @@ export function parseScript(text: string): ParsedScript {
   // the first parse (a parse cut by its budget is still copied whole: it is what is analysed).
   const early = text.includes('\\\n') ? undefined : scanHeredocs(text);
   const partial = early !== undefined && early.heredocs.length > 0 && early.unsure === undefined;
-  let parsed = parseBashTolerant(text, partial ? FIRST_PARSE_NODES : undefined);
+  let parsed = partial
+    ? parseBashTolerant(text, FIRST_PARSE_NODES, FIRST_PARSE_SHALLOW)
+    : parseBashTolerant(text);
   // A parse its budget cut (budget.ts) is not worth re-reading: the analysis asks anyway.
   if (parsed.cut) return { parsed, source: text, midWord: [], heredocs: NO_HEREDOCS, problems: [] };
   let source = text;
@@ -73,7 +77,8 @@ export function parseScript(text: string): ParsedScript {
     );
   const masked = maskHeredocs(source, scan.heredocs) as string;
   const maskedParse = parseBashTolerant(masked);
-  const heredocs = new Map(scan.heredocs.map((h) => [h.op, h]));
+  const heredocs = new Map<number, Heredoc>();
+  for (const h of scan.heredocs) heredocs.set(h.op, h);
   return { parsed: { ...maskedParse, source }, source, midWord, heredocs, problems };
 }
 
@@ -89,23 +94,33 @@ function hasHeredocNode(root: SyntaxNode): boolean {
 
 /** True when every heredoc the tree found is one bash finds, with its delimiter on the same line. */
 function treeAgrees(root: SyntaxNode, heredocs: readonly Heredoc[]): boolean {
-  const byOp = new Map(heredocs.map((h) => [h.op, h]));
+  const byOp = new Map<number, Heredoc>();
   // A document the input ends inside (no delimiter line) may be missing from the tree: bash reads
   // it to the end of the input, and nothing follows it to be misread.
-  const expected = heredocs.filter((h) => h.terminated).length;
+  let expected = 0;
+  for (const h of heredocs) {
+    byOp.set(h.op, h);
+    if (h.terminated) expected++;
+  }
   let found = 0;
   const stack = [root];
   while (stack.length > 0) {
     const n = stack.pop() as SyntaxNode;
+    const children = n.children;
     if (n.type === 'heredoc_redirect') {
-      const op = n.children.find((c) => c.type === '<<' || c.type === '<<-');
+      let op: SyntaxNode | undefined;
+      let end: SyntaxNode | undefined;
+      for (let i = 0; i < children.length; i++) {
+        const c = children[i] as SyntaxNode;
+        if (op === undefined && (c.type === '<<' || c.type === '<<-')) op = c;
+        else if (end === undefined && c.type === 'heredoc_end') end = c;
+      }
       const h = op ? byOp.get(op.start) : undefined;
       if (!h) return false;
       if (h.terminated) found++;
-      const end = n.children.find((c) => c.type === 'heredoc_end');
       if (end ? !(h.terminated && end.start >= h.bodyEnd && end.start <= h.end) : h.terminated) return false;
     }
-    for (const c of n.children) stack.push(c);
+    for (let i = 0; i < children.length; i++) stack.push(children[i] as SyntaxNode);
   }
   return found === expected;
 }

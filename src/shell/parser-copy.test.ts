@@ -134,3 +134,76 @@ describe('a copy restricted to some node types keeps exactly their subtrees', ()
     expect(commands.filter(restrictedDiffers)).toEqual([]);
   });
 });
+
+const SUBTREES = new Set(['test_command']);
+const SHALLOW = new Set(['heredoc_redirect']);
+
+/**
+ * What a copy restricted to whole `test_command` subtrees and shallow `heredoc_redirect` nodes keeps,
+ * built from the whole tree (the definition in parser-copy.ts `TreeCopier.copy`).
+ */
+function restrictedByDefinition(root: SyntaxNode): SyntaxNode[] {
+  const kept: SyntaxNode[] = [];
+  const visit = (n: SyntaxNode, holder: SyntaxNode | undefined): void => {
+    if (SUBTREES.has(n.type)) {
+      kept.push(n);
+      holder?.children.push(n);
+      return;
+    }
+    if (!holder && !SHALLOW.has(n.type)) {
+      for (const c of n.children) visit(c, undefined);
+      return;
+    }
+    const copy: SyntaxNode = { ...n, children: [] };
+    holder?.children.push(copy);
+    if (SHALLOW.has(n.type) && !holder) kept.push(copy);
+    for (const c of n.children) visit(c, SHALLOW.has(n.type) ? copy : undefined);
+  };
+  for (const c of root.children) visit(c, undefined);
+  return kept;
+}
+
+/** False when the shallow-restricted copy of `command` is what its definition keeps. */
+function shallowDiffers(command: string): boolean {
+  const whole = parseBash(command);
+  const part = parseBash(command, 'fast', SUBTREES, SHALLOW);
+  if (admitsLiteral(command)) return shape(part.root).join('\n') !== shape(whole.root).join('\n');
+  if (whole.cut) return part.root.children.length !== whole.root.children.length;
+  return (
+    part.hasError !== whole.hasError ||
+    part.nodeCount !== whole.nodeCount ||
+    part.root.type !== whole.root.type ||
+    part.root.children.some((c) => c.parent !== part.root) ||
+    part.root.children.flatMap(shape).join('\n') !==
+      restrictedByDefinition(whole.root).flatMap(shape).join('\n')
+  );
+}
+
+describe('a copy that keeps heredoc_redirect nodes with their direct children only', () => {
+  it.each([
+    ['cat <<EOF\nhello $x $(id)\nEOF\n', 'a body with expansions: its subtree is not copied'],
+    ['cat <<A <<B\na\nA\nb\nB\n[ -f x ] && cat <<-C\n\tc\n\tC\n', 'several heredocs and a test command'],
+    ['cat <<E\n$( [ a ] )\nE\n', 'a test command inside a body is kept whole'],
+    ['cat <<E && [ -f x ]\nbody\nE\n', 'a test command on the operator line'],
+    ['echo $(cat <<E\n$(cat <<F\nf\nF\n)\nE\n)', 'a heredoc inside a substitution inside a heredoc'],
+    ['cat <<EOF | grep x; ls\nbody\nEOF', 'a pipeline after the operator'],
+    ['cat <<EOF', 'no body: an error tree'],
+    ['ls -la', 'no heredoc at all'],
+  ])('%j (%s)', (command) => {
+    expect(shallowDiffers(command)).toBe(false);
+  });
+
+  it.each(WORST_CASE_GENERATORS.map((g) => [g.name, g] as const))('on the %s shape at 4 KiB', (_name, g) => {
+    expect(shallowDiffers(g.build(4096))).toBe(false);
+  });
+
+  const file = sharedFile('data/real/tldr-commands.jsonl');
+  it.skipIf(!file)('on every tldr command with <<', () => {
+    const commands = readFileSync(file as string, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('<<'))
+      .map((l) => (JSON.parse(l) as { command: string }).command);
+    expect(commands.length).toBeGreaterThan(0);
+    expect(commands.filter(shallowDiffers)).toEqual([]);
+  });
+});

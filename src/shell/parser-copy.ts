@@ -46,8 +46,19 @@ export interface TreeCopier {
    *   copied, each with its whole subtree, as children of the root, in tree order; `hasError` and
    *   `nodeCount` still cover the whole tree. For a caller that only searches the tree for these
    *   node types.
+   * @param shallow - with `only`: the nodes of these types are also kept, in the same tree order, but
+   *   with their direct children only (each child a leaf, its own `children` empty); the search for
+   *   `only` types goes on inside them (a node of an `only` type among those children is its kept
+   *   subtree, the same object, whose parent is the root). For a caller that reads only those children (the first
+   *   parse of a line with heredocs reads each `heredoc_redirect`'s operator and end, not its body).
    */
-  copy(tree: TsTree, mode: CopyMode, only?: ReadonlySet<string>): CopiedTree;
+  copy(tree: TsTree, mode: CopyMode, only?: ReadonlySet<string>, shallow?: ReadonlySet<string>): CopiedTree;
+}
+
+/** Appends `child` to `parent.children` (a shallow node's children are copied as the walk meets them). */
+function addChild(parent: SyntaxNode, child: SyntaxNode): void {
+  if (parent.children === NO_CHILDREN) parent.children = [child];
+  else parent.children.push(child);
 }
 
 /** The wasm exports the fast path calls; each takes the tree's address and uses the transfer buffer. */
@@ -175,7 +186,12 @@ export function createTreeCopier(language: TsLanguage, moduleObject: Record<stri
    * indirection: each call site sees one function, which V8 inlines; about a third of the copy
    * time on a 100,000-node tree). `only`: see `TreeCopier.copy`.
    */
-  const fastWalk = (t: number, w: CursorExports, only?: ReadonlySet<string>): CopiedTree => {
+  const fastWalk = (
+    t: number,
+    w: CursorExports,
+    only?: ReadonlySet<string>,
+    shallow?: ReadonlySet<string>,
+  ): CopiedTree => {
     const typeIdOf = w._ts_tree_cursor_current_node_type_id_wasm;
     const fieldIdOf = w._ts_tree_cursor_current_field_id_wasm;
     const startOf = w._ts_tree_cursor_start_index_wasm;
@@ -256,17 +272,34 @@ export function createTreeCopier(language: TsLanguage, moduleObject: Record<stri
     const root = make(null);
     pending.length = 0;
     const kept: SyntaxNode[] = [];
+    // `shallowAt[d]`: the shallow node at depth d of the cursor's path, or undefined; its children
+    // (depth d + 1) are copied as leaves.
+    const shallowAt: (SyntaxNode | undefined)[] = [];
+    let depth = 0;
     const visit = (): boolean => {
       const type = typeOf(typeIdOf(t));
+      const holder = shallowAt[depth - 1];
+      shallowAt[depth] = undefined;
       if (only.has(type)) {
-        kept.push(subtree(root));
+        const node = subtree(root);
+        kept.push(node);
+        if (holder) addChild(holder, node);
         return true;
+      }
+      if (holder || shallow?.has(type)) {
+        const node = make(holder ?? root); // counts the node, and its error
+        pending.length = 0;
+        if (holder) addChild(holder, node);
+        if (shallow?.has(type)) {
+          if (!holder) kept.push(node);
+          shallowAt[depth] = node;
+        }
+        return false;
       }
       nodeCount++;
       if (type === 'ERROR' || missingOf(t) === 1) hasError = true;
       return false;
     };
-    let depth = 0;
     let skip = false;
     for (;;) {
       if (!skip && firstChild(t) === 1) {
@@ -289,13 +322,18 @@ export function createTreeCopier(language: TsLanguage, moduleObject: Record<stri
     }
   };
 
-  const fast = (tree: TsTree, w: CursorExports, only?: ReadonlySet<string>): CopiedTree => {
+  const fast = (
+    tree: TsTree,
+    w: CursorExports,
+    only?: ReadonlySet<string>,
+    shallow?: ReadonlySet<string>,
+  ): CopiedTree => {
     const t = (tree as unknown as Record<number, unknown>)[0];
     if (typeof t !== 'number' || t === 0) return portable(tree);
     w._ts_tree_root_node_wasm(t);
     w._ts_tree_cursor_new_wasm(t);
     try {
-      return fastWalk(t, w, only);
+      return fastWalk(t, w, only, shallow);
     } finally {
       // The walk ends back on the root; the cursor (with its current stack) is still in the buffer.
       w._ts_tree_cursor_delete_wasm(t);
@@ -304,6 +342,7 @@ export function createTreeCopier(language: TsLanguage, moduleObject: Record<stri
 
   return {
     fast: wasm !== undefined,
-    copy: (tree, mode, only) => (mode === 'fast' && wasm ? fast(tree, wasm, only) : portable(tree)),
+    copy: (tree, mode, only, shallow) =>
+      mode === 'fast' && wasm ? fast(tree, wasm, only, shallow) : portable(tree),
   };
 }

@@ -56,6 +56,15 @@ export const MAX_PARSE_INPUT_CHARS = 64 * 1024;
 /** Characters handed to tree-sitter per read (each read is one unit of the parse's work budget). */
 const READ_CHUNK_CHARS = 1024;
 
+/**
+ * A read that starts inside the text already read (tree-sitter-bash re-reads from the start of
+ * every heredoc body line, about 45 reads per KiB of body) is served only up to the furthest
+ * character read so far, but at least this many characters: web-tree-sitter copies every character
+ * of a chunk into wasm memory, and on such bodies the copies of text it never looked at were a
+ * third of the parse. A forward read, or a far-back one, still gets a whole chunk.
+ */
+const RE_READ_MIN_CHARS = 128;
+
 let parser: TsParser | undefined;
 let copier: TreeCopier | undefined;
 let initPromise: Promise<void> | undefined;
@@ -141,10 +150,16 @@ export function isShellParserReady(): boolean {
  * @param only - copy only the subtrees of these node types, as children of the root (parser-copy.ts
  *   `TreeCopier.copy`), for a caller that only searches the tree for them; ignored when the budget
  *   cut the parse (the whole prefix tree is copied) and on the portable path.
+ * @param shallow - with `only`: node types kept with their direct children only (parser-copy.ts).
  * @throws Error when `initShellParser()` has not been awaited, or when tree-sitter fails without
  *   having been cancelled. Callers enforce `MAX_PARSE_INPUT_CHARS` before calling.
  */
-export function parseBash(source: string, mode: CopyMode = 'fast', only?: ReadonlySet<string>): ParsedBash {
+export function parseBash(
+  source: string,
+  mode: CopyMode = 'fast',
+  only?: ReadonlySet<string>,
+  shallow?: ReadonlySet<string>,
+): ParsedBash {
   const literal = literalCommandTree(source);
   if (literal) return literal;
   if (!parser) {
@@ -174,7 +189,8 @@ export function parseBash(source: string, mode: CopyMode = 'fast', only?: Readon
     if (reads > maxReads || farBack > maxFarBack) cut = 'work';
     else if (performance.now() > deadline) cut = 'deadline';
     if (cut) return '';
-    let end = Math.min(visible, index + READ_CHUNK_CHARS);
+    const ahead = index < readChars ? Math.max(readChars - index, RE_READ_MIN_CHARS) : READ_CHUNK_CHARS;
+    let end = Math.min(visible, index + Math.min(ahead, READ_CHUNK_CHARS));
     // never split a surrogate pair between two reads
     if (end < visible && (source.charCodeAt(end - 1) & 0xfc00) === 0xd800) end++;
     if (end > readChars) readChars = end;
@@ -212,7 +228,9 @@ export function parseBash(source: string, mode: CopyMode = 'fast', only?: Readon
   }
   try {
     // A tree the budget cut is always copied whole: its prefix is what the analysis keeps.
-    const copied = (copier as TreeCopier).copy(tree, mode, cutInfo ? undefined : only);
+    const copied = cutInfo
+      ? (copier as TreeCopier).copy(tree, mode)
+      : (copier as TreeCopier).copy(tree, mode, only, shallow);
     const result: ParsedBash = { source, ...copied };
     return cutInfo ? { ...result, hasError: true, cut: cutInfo } : result;
   } finally {
