@@ -168,17 +168,25 @@ function runCommandLine(underLiftoff = false) {
 
 /**
  * The in-process check. Its V8 flags (src/cli/check-entry.ts `CHECK_V8_FLAGS`) are set before the
- * bundle is compiled: V8 takes a code cache only under the flags it was made with.
+ * bundle is compiled: V8 takes a code cache only under the flags it was made with. A command line
+ * the literal gate admits (`hint.mayParseShell` false, src/cli/check-client.ts `localCheckHint`)
+ * compiles no WebAssembly, so it runs under Node's flags, without loading `node:v8`, with a code
+ * cache of its own (`default`); every other check runs Liftoff-only with its cache (no variant).
  */
-async function checkInProcess() {
-  require('node:v8').setFlagsFromString('--liftoff-only');
+async function checkInProcess(hint) {
+  const liftoff = hint?.mayParseShell !== false;
+  if (liftoff) require('node:v8').setFlagsFromString('--liftoff-only');
   const bundle = require(built('gantry-code-cache.cjs')).requireWithCodeCache(
     built('gantry-check-local.cjs'),
+    liftoff ? {} : { variant: 'default' },
   );
-  const checked = await bundle.exports.runLocalCheck();
+  const checked = await bundle.exports.runLocalCheck({ v8FlagsSet: true });
   bundle.saveCache();
-  // help, version or a malformed invocation: the full command line reports it
-  if (!checked) await runCommandLine(true);
+  if (checked) return;
+  // help, version or a malformed invocation: the full command line reports it (Liftoff-only, as a
+  // check always ran before; never reached without the flag, as such an invocation is no literal check)
+  if (!liftoff) require('node:v8').setFlagsFromString('--liftoff-only');
+  await runCommandLine(true);
 }
 
 /**
