@@ -166,6 +166,8 @@ function runCommandLine(underLiftoff = false) {
   return bundle.exports.runCli(argv);
 }
 
+/** dist/fast/gantry-check-client.cjs, once a `check` loaded it. */
+let checkClient;
 /**
  * The in-process check. Its V8 flags (src/cli/check-entry.ts `CHECK_V8_FLAGS`) are set before the
  * bundle is compiled: V8 takes a code cache only under the flags it was made with. A command line
@@ -176,7 +178,8 @@ function runCommandLine(underLiftoff = false) {
 async function checkInProcess(hint) {
   const liftoff = hint?.mayParseShell !== false;
   if (liftoff) require('node:v8').setFlagsFromString('--liftoff-only');
-  const bundle = require(built('gantry-code-cache.cjs')).requireWithCodeCache(
+  // the check's client carries the code-cache loader (src/cli/check-client.ts)
+  const bundle = checkClient.requireWithCodeCache(
     built('gantry-check-local.cjs'),
     liftoff ? {} : { variant: 'default' },
   );
@@ -264,7 +267,8 @@ if (isHookCall) {
   );
 } else if (command === 'check') {
   const hookBundle = built('gantry-hook.mjs');
-  require(built('gantry-check-client.cjs')).runCheckClient(process.argv.slice(3), hookBundle, checkInProcess);
+  checkClient = require(built('gantry-check-client.cjs'));
+  checkClient.runCheckClient(process.argv.slice(3), hookBundle, checkInProcess);
 } else {
   runCommandLine();
 }

@@ -19,6 +19,10 @@ import {
 } from './hook/hook-client.js';
 import { writeOutput } from './write-output.js';
 
+// The in-process check's loader, in this file: bin/gantry.js then loads one module, not two, before
+// the check's bundle (docs/startup.md). The same code as dist/fast/gantry-code-cache.cjs.
+export { requireWithCodeCache } from './code-cache.js';
+
 /** What the in-process check is told about its invocation before its bundle is loaded. */
 export interface LocalCheckHint {
   /**
