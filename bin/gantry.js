@@ -7,8 +7,8 @@
 //   call to the server; when none answers, dist/fast/gantry-hook-cold.cjs decides it in-process
 //   (run with V8's code cache, like the in-process check);
 // - `gantry check`: the client dist/fast/gantry-check-client.cjs, or the in-process check
-//   (dist/fast/gantry-check-local.cjs, no command-line parser, run with V8's code cache by
-//   dist/fast/gantry-code-cache.cjs) when no server answers;
+//   (dist/fast/gantry-check-local.cjs, no command-line parser, run with V8's code cache by the
+//   loader the client carries) when no server answers;
 // - everything else: dist/fast/gantry-cli.cjs, one CommonJS file run with V8's code cache (a cache
 //   per kind of run: a headless `-p` run turns Liftoff-only on once loaded, `check` before the
 //   compile), which imports ES-module-only packages through this file's own `import()`
