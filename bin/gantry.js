@@ -178,8 +178,10 @@ let checkClient;
 async function checkInProcess(hint) {
   const liftoff = hint?.mayParseShell !== false;
   if (liftoff) require('node:v8').setFlagsFromString('--liftoff-only');
-  // the check's client carries the code-cache loader (src/cli/check-client.ts)
-  const bundle = checkClient.requireWithCodeCache(
+  // the check's client carries the code-cache loader (src/cli/check-client.ts); a client from
+  // before that (never shipped with this file, but cheap to allow) has the loader beside it
+  const loader = checkClient.requireWithCodeCache ? checkClient : require(built('gantry-code-cache.cjs'));
+  const bundle = loader.requireWithCodeCache(
     built('gantry-check-local.cjs'),
     liftoff ? {} : { variant: 'default' },
   );
