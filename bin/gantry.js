@@ -7,8 +7,8 @@
 //   call to the server; when none answers, dist/fast/gantry-hook-cold.cjs decides it in-process
 //   (run with V8's code cache, like the in-process check);
 // - `gantry check`: the client dist/fast/gantry-check-client.cjs, or the in-process check
-//   (dist/fast/gantry-check-local.cjs, no command-line parser, run with V8's code cache by
-//   dist/fast/gantry-code-cache.cjs) when no server answers;
+//   (dist/fast/gantry-check-local.cjs, no command-line parser, run with V8's code cache by the
+//   loader the client carries) when no server answers;
 // - everything else: dist/fast/gantry-cli.cjs, one CommonJS file run with V8's code cache (a cache
 //   per kind of run: a headless `-p` run turns Liftoff-only on once loaded, `check` before the
 //   compile), which imports ES-module-only packages through this file's own `import()`
@@ -166,19 +166,32 @@ function runCommandLine(underLiftoff = false) {
   return bundle.exports.runCli(argv);
 }
 
+/** dist/fast/gantry-check-client.cjs, once a `check` loaded it. */
+let checkClient;
 /**
  * The in-process check. Its V8 flags (src/cli/check-entry.ts `CHECK_V8_FLAGS`) are set before the
- * bundle is compiled: V8 takes a code cache only under the flags it was made with.
+ * bundle is compiled: V8 takes a code cache only under the flags it was made with. A command line
+ * the literal gate admits (`hint.mayParseShell` false, src/cli/check-client.ts `localCheckHint`)
+ * compiles no WebAssembly, so it runs under Node's flags, without loading `node:v8`, with a code
+ * cache of its own (`default`); every other check runs Liftoff-only with its cache (no variant).
  */
-async function checkInProcess() {
-  require('node:v8').setFlagsFromString('--liftoff-only');
-  const bundle = require(built('gantry-code-cache.cjs')).requireWithCodeCache(
+async function checkInProcess(hint) {
+  const liftoff = hint?.mayParseShell !== false;
+  if (liftoff) require('node:v8').setFlagsFromString('--liftoff-only');
+  // the check's client carries the code-cache loader (src/cli/check-client.ts); a client from
+  // before that (never shipped with this file, but cheap to allow) has the loader beside it
+  const loader = checkClient.requireWithCodeCache ? checkClient : require(built('gantry-code-cache.cjs'));
+  const bundle = loader.requireWithCodeCache(
     built('gantry-check-local.cjs'),
+    liftoff ? {} : { variant: 'default' },
   );
-  const checked = await bundle.exports.runLocalCheck();
+  const checked = await bundle.exports.runLocalCheck({ v8FlagsSet: true });
   bundle.saveCache();
-  // help, version or a malformed invocation: the full command line reports it
-  if (!checked) await runCommandLine(true);
+  if (checked) return;
+  // help, version or a malformed invocation: the full command line reports it (Liftoff-only, as a
+  // check always ran before; never reached without the flag, as such an invocation is no literal check)
+  if (!liftoff) require('node:v8').setFlagsFromString('--liftoff-only');
+  await runCommandLine(true);
 }
 
 /**
@@ -256,7 +269,8 @@ if (isHookCall) {
   );
 } else if (command === 'check') {
   const hookBundle = built('gantry-hook.mjs');
-  require(built('gantry-check-client.cjs')).runCheckClient(process.argv.slice(3), hookBundle, checkInProcess);
+  checkClient = require(built('gantry-check-client.cjs'));
+  checkClient.runCheckClient(process.argv.slice(3), hookBundle, checkInProcess);
 } else {
   runCommandLine();
 }

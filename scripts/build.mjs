@@ -374,10 +374,15 @@ async function buildAll() {
     minifyWhitespace: true,
     legalComments: 'external',
   });
+  // Read whole at every in-process start too: without comments and indentation a third smaller,
+  // which a start pays for in reading, decoding and copying the text (docs/startup.md). The bundled
+  // packages' license notes go to a file beside each bundle, as for the command line's.
   const cached = await build({
     ...cachedOptions,
     entryPoints: CACHED_ENTRIES,
     packages: undefined,
+    minifyWhitespace: true,
+    legalComments: 'external',
     plugins: [lazyBuiltins()],
     // `import.meta.url` is read only inside functions there: made on first use (pathToFileURL is
     // the first use of Node's URL parser in the process)

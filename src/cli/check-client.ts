@@ -8,6 +8,7 @@
  * answer within `GANTRY_HOOK_DAEMON_TIMEOUT_MS`, `--hooks`, help or a malformed command line — the
  * check runs in this process (check-entry.ts, run by the caller's `loadLocal`). A check never starts a server itself.
  */
+import { admitsLiteral } from '../shell/literal-command.js';
 import { parseCheckArgs } from './check-args.js';
 import {
   askDaemon,
@@ -18,15 +19,40 @@ import {
 } from './hook/hook-client.js';
 import { writeOutput } from './write-output.js';
 
+// The in-process check's loader, in this file: bin/gantry.js then loads one module, not two, before
+// the check's bundle (docs/startup.md). The same code as dist/fast/gantry-code-cache.cjs.
+export { requireWithCodeCache } from './code-cache.js';
+
+/** What the in-process check is told about its invocation before its bundle is loaded. */
+export interface LocalCheckHint {
+  /**
+   * False only for a plain check of one Bash command line that the literal-command gate admits
+   * (../shell/literal-command.ts): its decision needs no grammar, so no WebAssembly is compiled and
+   * the caller need not set the grammar's V8 flag (docs/startup.md, "The in-process check and the
+   * code cache"). True for everything else (`--tool`, help, a malformed invocation).
+   */
+  mayParseShell: boolean;
+}
+
+/** The hint for an invocation, given what `parseCheckArgs` made of the words after `check`. */
+export function localCheckHint(parsed: ReturnType<typeof parseCheckArgs>): LocalCheckHint {
+  const literal =
+    parsed !== undefined &&
+    parsed.options.tool === undefined &&
+    parsed.words.length > 0 &&
+    admitsLiteral(parsed.words.join(' '));
+  return { mayParseShell: !literal };
+}
+
 /**
  * Runs one check. `args` are the words after `check`; `hookBundle` is dist/fast/gantry-hook.mjs
  * (the server's socket is named after it); `loadLocal` runs the in-process check (it reads
- * `process.argv` itself). Sets `process.exitCode`.
+ * `process.argv` itself) and is given the invocation's `LocalCheckHint`. Sets `process.exitCode`.
  */
 export async function runCheckClient(
   args: string[],
   hookBundle: string,
-  loadLocal: () => Promise<unknown>,
+  loadLocal: (hint: LocalCheckHint) => Promise<unknown>,
 ): Promise<void> {
   const env = process.env;
   const parsed = parseCheckArgs(args);
@@ -46,6 +72,6 @@ export async function runCheckClient(
     writeOutput('stdout', answer.stdout, { exitOnClosedPipe: true });
     process.exitCode = answer.exitCode;
   } else {
-    await loadLocal();
+    await loadLocal(localCheckHint(parsed));
   }
 }

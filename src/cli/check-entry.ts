@@ -8,7 +8,10 @@
  *   (hook-main.ts): one check parses a few commands, and without the flag process exit waits several
  *   hundred milliseconds for V8's background optimising compile of the grammar. The caller sets the
  *   flag before the bundle is compiled (V8 accepts a code cache only under the flags it was made
- *   with); it is set here again for a caller that did not.
+ *   with) and says so with `v8FlagsSet`; it is set here for a caller that did not. bin/gantry.js
+ *   leaves it off for a command line the literal gate admits (check-client.ts `localCheckHint`):
+ *   setting it loads `node:v8` (and with it Node's stream modules), and every built-in module
+ *   loaded after a flag change is compiled from source, as V8 refuses Node's own code cache then.
  * - A plain invocation is parsed by check-args.ts, so commander is not loaded; help, version and
  *   anything malformed are left to the full command line (dist/fast/gantry-cli.cjs), which reports it.
  * - A Bash check starts loading the parser at once, so its compile runs while the settings load,
@@ -30,9 +33,11 @@ export const CHECK_V8_FLAGS = ['--liftoff-only'] as const;
 /**
  * Checks the invocation in `process.argv` (the words after `check`) and sets `process.exitCode`;
  * false, having done nothing, when it is not a plain invocation (the caller runs the full command line).
+ * `v8FlagsSet`: the caller chose the V8 flags before this bundle was compiled (see the module
+ * comment); otherwise `CHECK_V8_FLAGS` are set here.
  */
-export async function runLocalCheck(): Promise<boolean> {
-  for (const f of CHECK_V8_FLAGS) setFlagsFromString(f);
+export async function runLocalCheck(o: { v8FlagsSet?: boolean } = {}): Promise<boolean> {
+  if (o.v8FlagsSet !== true) for (const f of CHECK_V8_FLAGS) setFlagsFromString(f);
   const parsed = parseCheckArgs(process.argv.slice(3));
   if (!parsed) return false;
   if (parsed.options.tool === undefined && !admitsLiteral(parsed.words.join(' ')))

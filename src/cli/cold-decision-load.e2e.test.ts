@@ -94,7 +94,13 @@ describe('an in-process decision loads only what it uses', () => {
       /"permissionDecision":"allow"/,
       [],
     ],
-    ['a plain check', ['check', '--', 'git status'], () => '', /^ALLOW {2}Bash git status/, []],
+    [
+      'a plain check of a literal line (no grammar: no V8 flag, so no node:v8 either)',
+      ['check', '--', 'git status'],
+      () => '',
+      /^ALLOW {2}Bash git status/,
+      ['v8'],
+    ],
   ])('%s: gantry %j', (_reason, args, input, answer, alsoUnused) => {
     // twice: the first run writes the code cache, the second runs from it
     for (let i = 0; i < 2; i++) {
@@ -120,6 +126,30 @@ describe('an in-process decision loads only what it uses', () => {
     expect(before.map((f) => f.split('-')[3])).toEqual(['default', 'liftoff']);
     run(['hook'], read);
     run(['hook'], bash);
+    expect(caches()).toEqual(before);
+  });
+
+  it('checks with and without the Liftoff flag keep one code cache each, neither remade', () => {
+    const literal = ['check', '--', 'ls -la'];
+    const parsed = ['check', '--', 'ls -la | head'];
+    expect(run(literal, '').status).toBe(0);
+    expect(run(parsed, '').status).toBe(0);
+    const cacheDir = path.join(home, '.gantry', 'cache');
+    const caches = () =>
+      readdirSync(cacheDir)
+        .filter((f) => f.startsWith('gantry-check-local.cjs-'))
+        .map((f) => `${f}@${statSync(path.join(cacheDir, f)).mtimeMs}`)
+        .sort();
+    const before = caches();
+    // `default` (Node's flags) for the literal line, no variant (Liftoff-only) for the other
+    expect(before.map((f) => f.split('-')[3] === 'default').sort()).toEqual([false, true]);
+    const again = [run(literal, ''), run(parsed, '')];
+    expect(again.map((r) => r.stdout.split('\n')[0])).toEqual([
+      'ALLOW  Bash ls -la (read-only)',
+      'ALLOW  Bash ls -la | head (2 sub-commands, read-only)',
+    ]);
+    expect(again[0]?.modules).not.toContain('v8');
+    expect(again[1]?.modules).toContain('v8');
     expect(caches()).toEqual(before);
   });
 

@@ -3,7 +3,7 @@
  * and mtime seen, so Write/Edit can refuse to overwrite a file that was never read or has changed since.
  */
 import { createHash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
+import { BoundedMap } from './bounded-map.js';
 
 /** What was recorded when a file was read (or last written by a tool). */
 export interface ReadFileEntry {
@@ -30,13 +30,13 @@ export function hashContent(data: string | Uint8Array): string {
  * Default bounds: 500 entries, 50 MiB of recorded content (content counted by UTF-16 length).
  */
 export class ReadFileState {
-  private readonly cache: LRUCache<string, ReadFileEntry>;
+  private readonly cache: BoundedMap<string, ReadFileEntry>;
 
   constructor(opts: { maxEntries?: number; maxContentChars?: number } = {}) {
-    this.cache = new LRUCache<string, ReadFileEntry>({
+    this.cache = new BoundedMap<string, ReadFileEntry>({
       max: opts.maxEntries ?? 500,
       maxSize: opts.maxContentChars ?? 50 * 1024 * 1024,
-      sizeCalculation: (v) => Math.max(1, v.content?.length ?? 1),
+      sizeOf: (v) => Math.max(1, v.content?.length ?? 1),
     });
   }
 
@@ -56,7 +56,7 @@ export class ReadFileState {
     return this.cache.has(path);
   }
 
-  /** Copy for a sub-agent (the Claude Code subagents docs: sub-agents start from a clone of the parent's read state). */
+  /** Copy for a sub-agent (the Claude Code subagents docs: sub-agents start from a clone of the parent's read state), least recent entry first, so the copy keeps the recency order. */
   clone(): ReadFileState {
     const c = new ReadFileState();
     for (const [k, v] of this.cache.entries()) c.set(k, { ...v });

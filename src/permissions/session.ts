@@ -6,7 +6,7 @@
  * A "classifier denial" is any verdict that does not approve the call (MEDIUM, HIGH or an explicit
  * block). A LOW verdict resets the consecutive count.
  */
-import { LRUCache } from 'lru-cache';
+import { BoundedMap } from '../core/bounded-map.js';
 import type { PermissionBehavior } from '../core/permission-types.js';
 import type { ClassifierVerdict } from './classifier/types.js';
 
@@ -22,7 +22,7 @@ export interface RecordedDecision {
 
 export class PermissionSession {
   /** Decisions by tool_use id (bounded). */
-  readonly toolDecisions = new LRUCache<string, RecordedDecision>({ max: 10_000 });
+  readonly toolDecisions = new BoundedMap<string, RecordedDecision>({ max: 10_000 });
   /** Deny decisions per tool name. */
   readonly denialCounts = new Map<string, number>();
   readonly classifier = {
@@ -30,7 +30,7 @@ export class PermissionSession {
     totalDenials: 0,
     /** True once the limits were reached: auto mode asks instead of consulting the classifier. */
     fallenBack: false,
-    cache: new LRUCache<string, ClassifierVerdict>({ max: 2_000 }),
+    cache: new BoundedMap<string, ClassifierVerdict>({ max: 2_000 }),
   };
 
   record(toolUseId: string, d: RecordedDecision): void {

@@ -21,7 +21,7 @@
  * - The conversation excerpt (the last `maxTranscriptChars` of it, tool outputs cut short) is
  *   data: the prompts tell the model that instructions inside it do not count.
  */
-import { LRUCache } from 'lru-cache';
+import { BoundedMap } from '../../core/bounded-map.js';
 import type { Message } from '../../core/messages.js';
 import type { ModelClient, ModelRequest } from '../../core/model-client.js';
 import { scoreRisk } from './builtin-scorer.js';
@@ -174,7 +174,7 @@ export interface ModelAutoModeClassifier extends AutoModeClassifier {
 /** Builds the classifier (see the module comment). */
 export function createModelClassifier(options: ModelClassifierOptions): ModelAutoModeClassifier {
   let transcript = options.transcript;
-  const cache = new LRUCache<string, ClassifierVerdict>({ max: options.cacheSize ?? 2_000 });
+  const cache = new BoundedMap<string, ClassifierVerdict>({ max: options.cacheSize ?? 2_000 });
   const timeoutMs = options.timeoutMs ?? DEFAULT_CLASSIFIER_TIMEOUT_MS;
   const floorOn = options.builtinHighFloor !== false;
   const name = `model:${options.model}`;

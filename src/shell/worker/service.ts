@@ -16,7 +16,7 @@
  *   holds the event loop long; a command it does not finish is simply not read-only, and the
  *   decision analyses it off-thread.
  */
-import { LRUCache } from 'lru-cache';
+import { BoundedMap } from '../../core/bounded-map.js';
 import { analyzeCommand } from '../analyze.js';
 import { defaultDeadlineMs, setConfiguredDeadlineMs } from '../budget.js';
 import { withShellParser } from '../parser.js';
@@ -53,7 +53,7 @@ export interface OffThreadOptions {
 }
 
 let pool: AnalysisPool | undefined;
-const recent = new LRUCache<string, CommandAnalysis>({ max: 64, ttl: 10_000 });
+const recent = new BoundedMap<string, CommandAnalysis>({ max: 64, ttlMs: 10_000 });
 
 const key = (command: string, o: OffThreadOptions) => `${o.cwd}\u0000${o.home}\u0000${command}`;
 
