@@ -1,16 +1,22 @@
+import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
+  utimesSync,
+  watch,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isGantryTempName } from '../../core/stale-temp.js';
 import { destinationFile, persistRule } from './persist.js';
 
 let root: string;
@@ -66,5 +72,76 @@ describe('persistRule', () => {
     ['userSettings', 'h/.claude/settings.json', 'user'],
   ] as const)('%s → %s (%s)', (dest, rel, _why) => {
     expect(destinationFile(dest, world)).toBe(path.join(root, rel));
+  });
+});
+
+describe('persistRule temp files (docs/reliability.md "Temp files")', () => {
+  /** A pid that ran and exited: a writer SIGKILLed before its rename. */
+  const deadPid = (): number => {
+    const r = spawnSync(process.execPath, ['-e', '']);
+    if (r.pid === undefined) throw new Error('could not run node');
+    return r.pid;
+  };
+  const hourAgo = () => new Date(Date.now() - 3_600_000);
+
+  it('writes through a temp file named with its pid, and leaves none behind', async () => {
+    const file = destinationFile('localSettings', world);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, '{}');
+    // fs.watch starts watching before it returns (the promise form only once iterated).
+    const seen: string[] = [];
+    let renamed!: () => void;
+    const done = new Promise<void>((resolve) => {
+      renamed = resolve;
+    });
+    const watcher = watch(path.dirname(file), (_event, name) => {
+      if (name) seen.push(name);
+      if (name === 'settings.local.json') renamed(); // the rename over the target is the last step
+    });
+    persistRule('Read', 'allow', 'localSettings', world);
+    await done;
+    watcher.close();
+    expect(seen.filter(isGantryTempName)[0]).toMatch(
+      new RegExp(`^\\.settings\\.local\\.json\\.gantry-tmp-${process.pid}-[0-9a-f]{8}$`),
+    );
+    expect(readdirSync(path.dirname(file)).filter((f) => f !== 'settings.local.json')).toEqual([]);
+  });
+
+  it('removes a killed writer’s old temp file; keeps a live writer’s, a young one, and other names', () => {
+    const file = destinationFile('projectSettings', world);
+    const dir = path.dirname(file);
+    mkdirSync(dir, { recursive: true });
+    const dead = deadPid();
+    const rows: [name: string, old: boolean, kept: boolean, why: string][] = [
+      [`.settings.json.gantry-tmp-${dead}-0123abcd`, true, false, 'writer gone, older than the stale age'],
+      [
+        `.settings.json.gantry-tmp-${dead}-4567abcd`,
+        false,
+        true,
+        'young: a writer in another pid namespace may own it',
+      ],
+      [`.settings.json.gantry-tmp-${process.pid}-89abcdef`, true, true, 'its writer runs (this process)'],
+      [`.settings.json.${'ab'.repeat(6)}.tmp`, true, true, 'not a Gantry temp name'],
+    ];
+    for (const [name, old] of rows) {
+      writeFileSync(path.join(dir, name), 'x');
+      if (old) utimesSync(path.join(dir, name), hourAgo(), hourAgo());
+    }
+    persistRule('Read', 'allow', 'projectSettings', world);
+    const left = new Set(readdirSync(dir));
+    for (const [name, , kept, why] of rows) expect(left.has(name), why).toBe(kept);
+  });
+
+  it('never follows a link named like a stale temp file', () => {
+    const file = destinationFile('userSettings', world);
+    const dir = path.dirname(file);
+    mkdirSync(dir, { recursive: true });
+    const victim = path.join(root, 'victim');
+    writeFileSync(victim, 'keep');
+    const link = path.join(dir, `.settings.json.gantry-tmp-${deadPid()}-0123abcd`);
+    symlinkSync(victim, link);
+    persistRule('Read', 'allow', 'userSettings', world);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(victim, 'utf8')).toBe('keep');
   });
 });

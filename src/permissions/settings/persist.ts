@@ -1,16 +1,18 @@
 /**
  * Persisting an accepted "always allow" rule (the Claude Code permissions docs destinations): appends the rule to
  * `permissions.<behavior>` of the destination file, keeping every other key, atomically (write a
- * temp file in the same directory, then rename; the file mode is preserved). An existing file that
+ * temp file in the same directory, then rename; the file mode is preserved). The temp file is
+ * `.<name>.gantry-tmp-<pid>-<hex>` and a killed writer's is swept by the next write
+ * (core/stale-temp.ts). An existing file that
  * is not valid JSON is never overwritten: the call throws and says which file to fix.
  *
  * Destinations: `localSettings` → `<project>/.claude/settings.local.json`, `projectSettings` →
  * `<project>/.claude/settings.json`, `userSettings` → `~/.claude/settings.json`.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { PermissionBehavior, PermissionSuggestion } from '../../core/permission-types.js';
+import { removeStaleTempFilesSync, tempNameFor } from '../../core/stale-temp.js';
 
 export type PersistDestination = Exclude<PermissionSuggestion['destination'], 'session'>;
 
@@ -73,9 +75,11 @@ export function persistRule(
   perms[behavior] = [...list, rule];
   settings.permissions = perms;
   mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  // A writer SIGKILLed between create and rename leaves its temp file; the next write here removes it.
+  removeStaleTempFilesSync(path.dirname(file));
+  const tmp = path.join(path.dirname(file), tempNameFor(path.basename(file)));
   try {
-    writeFileSync(tmp, `${JSON.stringify(settings, null, 2)}\n`, { mode: mode ?? 0o644 });
+    writeFileSync(tmp, `${JSON.stringify(settings, null, 2)}\n`, { mode: mode ?? 0o644, flag: 'wx' });
     renameSync(tmp, file);
   } catch (e) {
     try {

@@ -14,16 +14,16 @@
  * pointed to it keeps pointing to it. A hard-linked target is replaced by a new inode (its other
  * names keep the old content), as with every rename-based editor.
  *
- * Temp files are named `.<name>.gantry-tmp-<pid>-<8 hex>`: hidden, recognisable, and carrying the
- * writer's pid. A process killed between create and rename leaves one behind; the next write into
+ * Temp files are named `.<name>.gantry-tmp-<pid>-<8 hex>` (core/stale-temp.ts): hidden,
+ * recognisable, and carrying the writer's pid. A process killed between create and rename leaves one behind; the next write into
  * that directory (and `removeStaleTempFiles` at session start) removes those of this user whose pid
  * is no longer running and that are older than `GANTRY_STALE_TEMP_MS` (default 10 minutes; the age
  * guards against a live writer in another pid namespace sharing the directory).
  */
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, lstat, open, readdir, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { staleTempAgeMs, staleTempRemovable, tempNameFor, tempWriterGone } from '../../core/stale-temp.js';
 import { lstatEntry, openCheckedDirectory } from './checked-open.js';
 
 export interface AtomicWriteOptions {
@@ -41,41 +41,17 @@ export interface AtomicWriteOptions {
   displayPath?: string;
 }
 
-const TEMP_NAME = /^\.(.+)\.gantry-tmp-(\d+)-[0-9a-f]{8}$/;
-
-/** Name of a temp file for `base` written by this process. */
-export function tempNameFor(base: string): string {
-  return `.${base}.gantry-tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-}
-
-/** True when `name` is one of our temp files. */
-export function isGantryTempName(name: string): boolean {
-  return TEMP_NAME.test(name);
-}
-
-/** Default age (ms) before a dead writer's temp file may be removed. */
-export const DEFAULT_STALE_TEMP_MS = 10 * 60_000;
-
-function staleAgeMs(): number {
-  const v = Number(process.env.GANTRY_STALE_TEMP_MS);
-  return Number.isFinite(v) && v >= 0 ? v : DEFAULT_STALE_TEMP_MS;
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export { DEFAULT_STALE_TEMP_MS, isGantryTempName, tempNameFor } from '../../core/stale-temp.js';
 
 /**
  * Removes the temp files in `dir` left by writers that were killed: ours by name, owned by this
  * user, a regular file, writer pid not running, older than `minAgeMs`. Never throws.
  * @returns the names removed.
  */
-export async function removeStaleTempFiles(dir: string, minAgeMs: number = staleAgeMs()): Promise<string[]> {
+export async function removeStaleTempFiles(
+  dir: string,
+  minAgeMs: number = staleTempAgeMs(),
+): Promise<string[]> {
   const removed: string[] = [];
   let names: string[];
   try {
@@ -83,17 +59,11 @@ export async function removeStaleTempFiles(dir: string, minAgeMs: number = stale
   } catch {
     return removed;
   }
-  const euid = process.geteuid?.();
   for (const name of names) {
-    const m = TEMP_NAME.exec(name);
-    if (!m) continue;
-    const pid = Number(m[2]);
-    if (pid === process.pid || pidAlive(pid)) continue;
+    if (!tempWriterGone(name)) continue;
     try {
       const file = path.join(dir, name);
-      const s = await lstat(file);
-      if (!s.isFile() || (euid !== undefined && s.uid !== euid)) continue;
-      if (Date.now() - s.mtimeMs < minAgeMs) continue;
+      if (!staleTempRemovable(await lstat(file), minAgeMs)) continue;
       await unlink(file);
       removed.push(name);
     } catch {

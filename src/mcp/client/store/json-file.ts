@@ -1,6 +1,8 @@
 /**
  * Small JSON state files under `~/.gantry/` (project-server approvals, MCP approval pins): read
- * tolerantly, written atomically (a temp file in the same directory, then rename), mode 0600.
+ * tolerantly, written atomically (a temp file in the same directory, then rename), mode 0600. The
+ * temp file is `.<name>.gantry-tmp-<pid>-<hex>`; a killed writer's is swept by the next write
+ * (core/stale-temp.ts).
  *
  * - A missing file reads as `undefined`.
  * - A file that does not parse also reads as `undefined` and is never overwritten by `writeJsonFile`
@@ -8,9 +10,9 @@
  *   one is replaced (it can only have been damaged outside Gantry), and the damage is reported by
  *   `readJsonFile`'s `error`.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { removeStaleTempFilesSync, tempNameFor } from '../../../core/stale-temp.js';
 
 export interface JsonRead {
   value: unknown;
@@ -37,7 +39,9 @@ export function readJsonFile(file: string): JsonRead {
 /** Writes `value` as pretty JSON to `file` atomically, creating the directory (mode 0700). Throws on I/O errors. */
 export function writeJsonFile(file: string, value: unknown): void {
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  // A writer SIGKILLed between create and rename leaves its temp file; the next write here removes it.
+  removeStaleTempFilesSync(path.dirname(file));
+  const temp = path.join(path.dirname(file), tempNameFor(path.basename(file)));
   try {
     writeFileSync(temp, `${JSON.stringify(value, null, 2)}\n`, { encoding: 'utf8', mode: 0o600, flag: 'wx' });
     renameSync(temp, file);

@@ -1,0 +1,78 @@
+import { spawnSync } from 'node:child_process';
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  watch,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isGantryTempName } from '../../../core/stale-temp.js';
+import { readJsonFile, writeJsonFile } from './json-file.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'gantry-json-file-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A pid that ran and exited: a writer SIGKILLed before its rename. */
+function deadPid(): number {
+  const r = spawnSync(process.execPath, ['-e', '']);
+  if (r.pid === undefined) throw new Error('could not run node');
+  return r.pid;
+}
+
+describe('writeJsonFile temp files (docs/reliability.md "Temp files")', () => {
+  it('writes through a temp file named with its pid (mode 0600), leaving none behind', async () => {
+    const file = path.join(dir, 'state', 'pins.json');
+    writeJsonFile(file, { a: 1 });
+    const seen: string[] = [];
+    let renamed!: () => void;
+    const done = new Promise<void>((resolve) => {
+      renamed = resolve;
+    });
+    const watcher = watch(path.dirname(file), (_event, name) => {
+      if (name) seen.push(name);
+      if (name === 'pins.json') renamed(); // the rename over the target is the last step
+    });
+    writeJsonFile(file, { a: 2 });
+    await done;
+    watcher.close();
+    expect(seen.filter(isGantryTempName)[0]).toMatch(
+      new RegExp(`^\\.pins\\.json\\.gantry-tmp-${process.pid}-[0-9a-f]{8}$`),
+    );
+    expect(readJsonFile(file)).toEqual({ value: { a: 2 } });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readdirSync(path.dirname(file))).toEqual(['pins.json']);
+  });
+
+  it('removes a killed writer’s old temp file; keeps a live writer’s, a young one, and other names', () => {
+    const dead = deadPid();
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    const rows: [name: string, old: boolean, kept: boolean, why: string][] = [
+      [`.pins.json.gantry-tmp-${dead}-0123abcd`, true, false, 'writer gone, older than the stale age'],
+      [
+        `.pins.json.gantry-tmp-${dead}-4567abcd`,
+        false,
+        true,
+        'young: a writer in another pid namespace may own it',
+      ],
+      [`.pins.json.gantry-tmp-${process.pid}-89abcdef`, true, true, 'its writer runs (this process)'],
+      ['notes.txt', true, true, 'not a Gantry temp name'],
+    ];
+    for (const [name, old] of rows) {
+      writeFileSync(path.join(dir, name), 'x');
+      if (old) utimesSync(path.join(dir, name), hourAgo, hourAgo);
+    }
+    writeJsonFile(path.join(dir, 'pins.json'), []);
+    const left = new Set(readdirSync(dir));
+    for (const [name, , kept, why] of rows) expect(left.has(name), why).toBe(kept);
+    expect(readFileSync(path.join(dir, 'pins.json'), 'utf8')).toBe('[]\n');
+  });
+});
