@@ -28,6 +28,7 @@ import { cpus, homedir, loadavg } from 'node:os';
 import { Language, Parser } from 'web-tree-sitter';
 import { analyzeCommand, initShellParser } from '../src/shell/index.js';
 import type { CommandAnalysis } from '../src/shell/types.js';
+import { seededRandom } from '../src/testing/seeded-random.js';
 import { REPO_ROOT, sharedFile } from '../src/testing/shared-data.js';
 import { WORST_CASE_GENERATORS, WORST_CASE_SIZES } from '../src/testing/worst-case-commands.js';
 import type { BenchReport } from './run.js';
@@ -110,17 +111,7 @@ function baselineMs(parser: Parser, command: string): number | undefined {
   return best;
 }
 
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 
 const PIECES = [
   '"',

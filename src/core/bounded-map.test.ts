@@ -5,18 +5,10 @@
  */
 import { LRUCache } from 'lru-cache';
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../testing/seeded-random.js';
 import { BoundedMap } from './bounded-map.js';
 
-/** A small deterministic generator (mulberry32), so a failing sequence can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 
 type Config = { max: number; maxSize?: number; ttl?: number };
 

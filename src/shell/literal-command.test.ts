@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom } from '../testing/seeded-random.js';
 import { sharedFile } from '../testing/shared-data.js';
 import { analyzeCommand } from './analyze.js';
 import { describeAnalysis } from './index.js';
@@ -40,16 +41,8 @@ function corpusCommands(): string[] {
   return out;
 }
 
-/** A deterministic generator (mulberry32), so a failure names a line that reproduces. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic, so a failure names a line that reproduces. */
+const random = seededRandom;
 
 const ALPHABET = 'abcXYZ019_-./,:@+%';
 const SPECIAL_WORDS = [
