@@ -10,22 +10,13 @@ import { sharedFile } from '../testing/shared-data.js';
 import { WORST_CASE_GENERATORS } from '../testing/worst-case-commands.js';
 import { admitsLiteral } from './literal-command.js';
 import { initShellParser, parseBash, parserCopiesFast, type SyntaxNode } from './parser.js';
+import { treeShape } from './testing-helpers.js';
 
 beforeAll(async () => {
   await initShellParser();
 });
 
-/** The tree in pre-order as one flat list of node facts (iterative: deep trees must not overflow the stack). */
-function shape(root: SyntaxNode): string[] {
-  const out: string[] = [];
-  const stack = [root];
-  while (stack.length > 0) {
-    const n = stack.pop() as SyntaxNode;
-    out.push(`${n.type}|${n.named}|${n.missing}|${n.field}|${n.start}|${n.end}|${n.children.length}`);
-    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i] as SyntaxNode);
-  }
-  return out;
-}
+const shape = treeShape;
 
 function same(command: string): void {
   const fast = parseBash(command, 'fast');

@@ -12,7 +12,8 @@ import { Language, Parser } from 'web-tree-sitter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORST_CASE_GENERATORS } from '../testing/worst-case-commands.js';
 import { createTreeCopier, type TreeCopier } from './parser-copy.js';
-import { initShellParser, parseBash, type SyntaxNode } from './parser.js';
+import { initShellParser, parseBash } from './parser.js';
+import { treeShape } from './testing-helpers.js';
 
 let bare: Parser;
 let copier: TreeCopier;
@@ -33,16 +34,7 @@ beforeAll(async () => {
 });
 afterAll(() => bare?.delete());
 
-function shape(root: SyntaxNode): string[] {
-  const out: string[] = [];
-  const stack = [root];
-  while (stack.length > 0) {
-    const n = stack.pop() as SyntaxNode;
-    out.push(`${n.type}|${n.named}|${n.missing}|${n.field}|${n.start}|${n.end}|${n.children.length}`);
-    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i] as SyntaxNode);
-  }
-  return out;
-}
+const shape = treeShape;
 
 /** The tree of `text` parsed as one string by a parser without Gantry's read callback. */
 function wholeTextTree(text: string): string[] {

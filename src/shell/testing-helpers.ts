@@ -8,7 +8,20 @@
  * redirection words (`>f`, `2>/dev/null`, `2>&1`, `< in`, `>> f`, `&> f`, `<<< s`). It does NOT
  * split at operators; use the real parser (`parseAndSplit`) for command lines.
  */
+import type { SyntaxNode } from './parser.js';
 import type { Redirect, SimpleCommand, Word } from './types.js';
+
+/** A tree in pre-order as one flat list of node facts (iterative: deep trees must not overflow the stack). */
+export function treeShape(root: SyntaxNode): string[] {
+  const out: string[] = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const n = stack.pop() as SyntaxNode;
+    out.push(`${n.type}|${n.named}|${n.missing}|${n.field}|${n.start}|${n.end}|${n.children.length}`);
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i] as SyntaxNode);
+  }
+  return out;
+}
 
 /** A static or dynamic word from its unquoted text. */
 export function word(text: string, extra: Partial<Word> = {}): Word {

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
   lstatSync,
@@ -9,13 +8,13 @@ import {
   rmSync,
   statSync,
   symlinkSync,
-  utimesSync,
   watch,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { deadPid, plantTempFiles, staleTempRows } from '../../testing/stale-temp-files.js';
 import { isGantryTempName } from '../../core/stale-temp.js';
 import { destinationFile, persistRule } from './persist.js';
 
@@ -76,14 +75,6 @@ describe('persistRule', () => {
 });
 
 describe('persistRule temp files (docs/reliability.md "Temp files")', () => {
-  /** A pid that ran and exited: a writer SIGKILLed before its rename. */
-  const deadPid = (): number => {
-    const r = spawnSync(process.execPath, ['-e', '']);
-    if (r.pid === undefined) throw new Error('could not run node');
-    return r.pid;
-  };
-  const hourAgo = () => new Date(Date.now() - 3_600_000);
-
   it('writes through a temp file named with its pid, and leaves none behind', async () => {
     const file = destinationFile('localSettings', world);
     mkdirSync(path.dirname(file), { recursive: true });
@@ -111,22 +102,8 @@ describe('persistRule temp files (docs/reliability.md "Temp files")', () => {
     const file = destinationFile('projectSettings', world);
     const dir = path.dirname(file);
     mkdirSync(dir, { recursive: true });
-    const dead = deadPid();
-    const rows: [name: string, old: boolean, kept: boolean, why: string][] = [
-      [`.settings.json.gantry-tmp-${dead}-0123abcd`, true, false, 'writer gone, older than the stale age'],
-      [
-        `.settings.json.gantry-tmp-${dead}-4567abcd`,
-        false,
-        true,
-        'young: a writer in another pid namespace may own it',
-      ],
-      [`.settings.json.gantry-tmp-${process.pid}-89abcdef`, true, true, 'its writer runs (this process)'],
-      [`.settings.json.${'ab'.repeat(6)}.tmp`, true, true, 'not a Gantry temp name'],
-    ];
-    for (const [name, old] of rows) {
-      writeFileSync(path.join(dir, name), 'x');
-      if (old) utimesSync(path.join(dir, name), hourAgo(), hourAgo());
-    }
+    const rows = staleTempRows('settings.json', `.settings.json.${'ab'.repeat(6)}.tmp`);
+    plantTempFiles(dir, rows);
     persistRule('Read', 'allow', 'projectSettings', world);
     const left = new Set(readdirSync(dir));
     for (const [name, , kept, why] of rows) expect(left.has(name), why).toBe(kept);

@@ -1,17 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import {
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  utimesSync,
-  watch,
-  writeFileSync,
-} from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { plantTempFiles, staleTempRows } from '../../../testing/stale-temp-files.js';
 import { isGantryTempName } from '../../../core/stale-temp.js';
 import { readJsonFile, writeJsonFile } from './json-file.js';
 
@@ -20,13 +11,6 @@ beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'gantry-json-file-'));
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-/** A pid that ran and exited: a writer SIGKILLed before its rename. */
-function deadPid(): number {
-  const r = spawnSync(process.execPath, ['-e', '']);
-  if (r.pid === undefined) throw new Error('could not run node');
-  return r.pid;
-}
 
 describe('writeJsonFile temp files (docs/reliability.md "Temp files")', () => {
   it('writes through a temp file named with its pid (mode 0600), leaving none behind', async () => {
@@ -53,23 +37,8 @@ describe('writeJsonFile temp files (docs/reliability.md "Temp files")', () => {
   });
 
   it('removes a killed writer’s old temp file; keeps a live writer’s, a young one, and other names', () => {
-    const dead = deadPid();
-    const hourAgo = new Date(Date.now() - 3_600_000);
-    const rows: [name: string, old: boolean, kept: boolean, why: string][] = [
-      [`.pins.json.gantry-tmp-${dead}-0123abcd`, true, false, 'writer gone, older than the stale age'],
-      [
-        `.pins.json.gantry-tmp-${dead}-4567abcd`,
-        false,
-        true,
-        'young: a writer in another pid namespace may own it',
-      ],
-      [`.pins.json.gantry-tmp-${process.pid}-89abcdef`, true, true, 'its writer runs (this process)'],
-      ['notes.txt', true, true, 'not a Gantry temp name'],
-    ];
-    for (const [name, old] of rows) {
-      writeFileSync(path.join(dir, name), 'x');
-      if (old) utimesSync(path.join(dir, name), hourAgo, hourAgo);
-    }
+    const rows = staleTempRows('pins.json', 'notes.txt');
+    plantTempFiles(dir, rows);
     writeJsonFile(path.join(dir, 'pins.json'), []);
     const left = new Set(readdirSync(dir));
     for (const [name, , kept, why] of rows) expect(left.has(name), why).toBe(kept);
