@@ -120,6 +120,10 @@ describe('createSourceVouch', () => {
   });
 
   it('a stale stamp is not vouched for', async () => {
+    // File ctimes come from the kernel's coarse clock (one tick is a few ms): an edit in the same
+    // tick as the writes the stamp recorded carries the same ctime, which is how this test flaked in
+    // CI. Let one tick pass, as it always has between a build and a later edit.
+    await new Promise((resolve) => setTimeout(resolve, 25));
     touch('src/a.ts', 'edited before the server started');
     expect(await (vouch as SourceVouch).current(root)).toBe(false);
   });
