@@ -22,7 +22,7 @@ import {
 } from '../testing/fleet-fixtures.js';
 import { reply, text, toolUse } from '../testing/fake-model-script.js';
 import { postgresBinaries } from '../testing/postgres.js';
-import { processesWithMarker } from '../testing/processes.js';
+import { killMarked, processesWithMarker } from '../testing/processes.js';
 
 const SLOW_MS = 20_000;
 const sleepMarker = `20.${process.pid}${Math.floor(Math.random() * 1e5)}`;
@@ -115,7 +115,7 @@ describe.skipIf(!postgresBinaries())('fleet: a worker SIGKILLed mid-session', ()
 
   afterAll(async () => {
     for (const w of workers) await w.kill().catch(() => undefined);
-    for (const pid of processesWithMarker(sleepMarker)) process.kill(pid, 'SIGKILL');
+    killMarked(sleepMarker);
     await client?.close();
     await world?.close();
   });

@@ -23,7 +23,7 @@ import {
   type WorkerProcess,
 } from '../testing/fleet-fixtures.js';
 import { postgresBinaries } from '../testing/postgres.js';
-import { processesWithMarker } from '../testing/processes.js';
+import { killMarked, processesWithMarker } from '../testing/processes.js';
 import type { EngineClient } from './engine.js';
 import { openFleet, sessionStatus, submitSession } from './fleet-client.js';
 import { CallsTable } from './dbos/calls-table.js';
@@ -94,7 +94,7 @@ describe.skipIf(!postgresBinaries())('fleet: behaviour across worker processes',
 
   afterAll(async () => {
     for (const w of workers) await w.kill().catch(() => undefined);
-    for (const pid of processesWithMarker(sleepMarker)) process.kill(pid, 'SIGKILL');
+    killMarked(sleepMarker);
     await client?.close();
     await world?.close();
   });
@@ -196,7 +196,7 @@ describe.skipIf(!postgresBinaries())('fleet: behaviour across worker processes',
     );
     expect((await sessionStatus(client, id))?.worker).toBe('w-place-1');
     await first.kill();
-    for (const pid of processesWithMarker(sleepMarker)) process.kill(pid, 'SIGKILL');
+    killMarked(sleepMarker);
     // A prune keeps the journal of a session that has not ended (its claims stop a second run).
     const calls = new CallsTable(world.pg.url);
     await calls.prune().finally(() => calls.close());
