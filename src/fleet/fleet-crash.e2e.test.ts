@@ -22,7 +22,7 @@ import {
 } from '../testing/fleet-fixtures.js';
 import { reply, text, toolUse } from '../testing/fake-model-script.js';
 import { postgresBinaries } from '../testing/postgres.js';
-import { killMarked, processesWithMarker } from '../testing/processes.js';
+import { killMarked } from '../testing/processes.js';
 
 const SLOW_MS = 20_000;
 const sleepMarker = `20.${process.pid}${Math.floor(Math.random() * 1e5)}`;
