@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { maskForParse } from './parse-mask.js';
-import { initShellParser } from './parser.js';
+import { maskForParse, parseBashTolerant } from './parse-mask.js';
+import { initShellParser, parseBash, type SyntaxNode } from './parser.js';
 import { parseAndSplit } from './split.js';
+import { treeShape } from './testing-helpers.js';
 
 beforeAll(async () => {
   await initShellParser();
@@ -50,5 +51,53 @@ describe('heredocs bash accepts parse, and read as written', () => {
 
   it('echo \\$(id) stays a parse failure: bash rejects it too ("syntax error near unexpected token")', () => {
     expect(parseAndSplit('echo \\$(id)').ok).toBe(false);
+  });
+});
+
+/**
+ * The straightforward `[ … ]` rewrite, for comparison: the whole tree of the text (or of its
+ * heredoc rewrite when that parses and the text does not), then, when it has test commands, the
+ * parse of the text with each of their `[` replaced by `x`.
+ */
+function referenceParse(source: string): string[] {
+  let text = source;
+  let tree = parseBash(source);
+  if (tree.hasError) {
+    const masked = maskForParse(source);
+    const retry = masked === undefined ? undefined : parseBash(masked);
+    if (retry && !retry.hasError) {
+      tree = retry;
+      text = masked as string;
+    }
+  }
+  const at: number[] = [];
+  const stack = [tree.root];
+  while (stack.length > 0) {
+    const n = stack.pop() as SyntaxNode;
+    if (n.type === 'test_command' && n.children[0]?.type === '[') at.push(n.children[0].start);
+    stack.push(...n.children);
+  }
+  if (at.length === 0) return [String(tree.hasError), ...treeShape(tree.root)];
+  const chars = text.split('');
+  for (const i of at) chars[i] = 'x';
+  const masked = parseBash(chars.join(''));
+  return [String(masked.hasError), ...treeShape(masked.root)];
+}
+
+describe('parseBashTolerant: the [ … ] rewrite gives the tree of the straightforward rewrite', () => {
+  it.each([
+    ['[ -n "$TOKEN" ] && echo yes', 'a test command: its first parse copies only the test commands'],
+    ['[ -n "$A" ] && [ -z "$B" ] || [ a \\> b ]', 'several test commands in one list'],
+    ['if [ "$x" = 1 ]; then [ -f y ] && ls; fi', 'test commands inside a compound command'],
+    ['echo [ a ]', 'looks like a test (a [ then a blank) but is an argument: parsed again in full'],
+    ['ls [ab]* && echo "[ x ]"', 'a glob and a quoted bracket: no test command'],
+    ['[[ -n $x ]] && [ -d d ]', 'a [[ keyword beside a [ test command'],
+    ['x=( [ a ] ) ; [ 1 ', 'an unfinished test command (an error in the tree)'],
+    ['cat <<"E"OF\n[ x ]\nEOF\n[ -e f ]', 'a heredoc rewrite and a test command after it'],
+    ['ls -la', 'no bracket at all'],
+  ])('%j (%s)', (source) => {
+    const got = parseBashTolerant(source);
+    expect(got.source).toBe(source);
+    expect([String(got.hasError), ...treeShape(got.root)]).toEqual(referenceParse(source));
   });
 });
