@@ -8,7 +8,7 @@
  */
 import type { SyntaxNode } from './parser.js';
 import { finishCommand } from './split-nested.js';
-import type { SplitState, Task } from './split-state.js';
+import { type SplitState, subshellCtx, type Task } from './split-state.js';
 import type { EnvAssignment } from '../core/permission-types.js';
 import type { Redirect, Word } from './types.js';
 import { isDangerousEnvName } from './env-vars.js';
@@ -71,7 +71,7 @@ export function buildCommand(
         kind: 'stmt',
         node: child,
         script,
-        ctx: { ...ctx, via: 'subshell', inSubshell: true },
+        ctx: subshellCtx(ctx, 'subshell'),
         connector: '',
         trailing: [],
       });
@@ -97,7 +97,7 @@ export function buildCommand(
     raw: src.slice(start, end),
     span: state.span(script, start, end),
     script,
-    ctx: pipes ? { ...ctx, inSubshell: true } : ctx,
+    ctx: pipes ? subshellCtx(ctx) : ctx,
     connector: task.connector,
     before,
     after,
@@ -248,7 +248,7 @@ export function buildPseudoCommand(state: SplitState, task: StmtTask, presetRedi
     raw: src.slice(start, end),
     span: state.span(script, start, end),
     script,
-    ctx: pipes ? { ...ctx, inSubshell: true } : ctx,
+    ctx: pipes ? subshellCtx(ctx) : ctx,
     connector: task.connector,
     before,
     after,

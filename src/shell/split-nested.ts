@@ -7,7 +7,15 @@
 import { isDangerousEnvName } from './env-vars.js';
 import { parseScript } from './parse-script.js';
 import { MAX_PARSE_INPUT_CHARS } from './parser.js';
-import { childVia, type Ctx, type Script, SPLIT_LIMITS, type SplitState, type Task } from './split-state.js';
+import {
+  childVia,
+  type Ctx,
+  newCtx,
+  type Script,
+  SPLIT_LIMITS,
+  type SplitState,
+  type Task,
+} from './split-state.js';
 import type { EnvAssignment } from '../core/permission-types.js';
 import type { Redirect, SimpleCommand, Word } from './types.js';
 import { programBasename, SHELL_NAMES, shellInvocation, stripWrappers } from './wrappers.js';
@@ -126,10 +134,17 @@ export function finishCommand(state: SplitState, input: CommandInput): void {
       raw: recovered.map((w) => w.raw).join(' '),
       span: input.span,
       script: input.script,
-      ctx: { ...ctx, wrappers: [...ctx.wrappers, ...strip.wrappers, first?.text ?? ''] },
+      ctx: newCtx(
+        ctx.via,
+        ctx.inSubshell,
+        ctx.inherited,
+        [...ctx.wrappers, ...strip.wrappers, first?.text ?? ''],
+        ctx.inFunction,
+        ctx.background,
+      ),
     });
   }
-  const childCtx: Ctx = { via, inSubshell: true, inherited: [], wrappers: [] };
+  const childCtx: Ctx = newCtx(via, true, [], [], undefined, undefined);
   if (strip.script) {
     queueScript(state, launches, input, strip.script.text, strip.script.dynamic, strip.script.via, ctx);
   } else if (first) {
@@ -297,7 +312,7 @@ function queueScript(
     kind: 'stmt',
     node: parsed.root,
     script,
-    ctx: { via: childVia(ctx.via, via), inSubshell, inherited: [], wrappers: [] },
+    ctx: newCtx(childVia(ctx.via, via), inSubshell, [], [], undefined, undefined),
     connector: '',
     trailing: [],
   });
@@ -335,7 +350,14 @@ function queueFindExec(
         raw: clause.map((c) => c.raw).join(' '),
         span: [cmd.start, cmd.end],
         script: input.script,
-        ctx: { ...ctx, via: childVia(ctx.via, 'find -exec'), wrappers: [...ctx.wrappers, `find ${w.text}`] },
+        ctx: newCtx(
+          childVia(ctx.via, 'find -exec'),
+          ctx.inSubshell,
+          ctx.inherited,
+          [...ctx.wrappers, `find ${w.text}`],
+          ctx.inFunction,
+          ctx.background,
+        ),
       });
     }
     i = j;

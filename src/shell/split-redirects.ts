@@ -5,7 +5,15 @@
  * redirect. Used by split-command.ts.
  */
 import type { SyntaxNode } from './parser.js';
-import { type Ctx, nestedBodyTask, type Script, type SplitState, type Task } from './split-state.js';
+import {
+  type Ctx,
+  nestedBodyTask,
+  newCtx,
+  type Script,
+  type SplitState,
+  subshellCtx,
+  type Task,
+} from './split-state.js';
 import type { Heredoc } from './heredocs.js';
 import type { Redirect, Word } from './types.js';
 import { collectDynamic, type NestedBody, readWord, readWords, staticWord } from './words.js';
@@ -174,7 +182,7 @@ function readHeredoc(
   let body = '';
   let expands = true;
   let pendingConnector: string | undefined;
-  const contCtx: Ctx = ctx ?? { via: 'top', inSubshell: false, inherited: [], wrappers: [] };
+  const contCtx: Ctx = ctx ?? newCtx('top', false, [], [], undefined, undefined);
   for (const child of node.children) {
     const text = src.slice(child.start, child.end);
     if (child.type === 'file_descriptor') fd = Number(text);
@@ -213,7 +221,7 @@ function readHeredoc(
         kind: 'stmt',
         node: child,
         script,
-        ctx: { ...contCtx, inSubshell: true },
+        ctx: subshellCtx(contCtx),
         connector: '|',
         trailing: [],
       });

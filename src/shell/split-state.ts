@@ -35,9 +35,30 @@ export interface Ctx {
   /** Wrappers of an enclosing command (for `find -exec` launches). */
   wrappers: string[];
   /** Name of the shell function whose body this is (`f() { …; }`), for structural checks. */
-  inFunction?: string;
+  inFunction: string | undefined;
   /** True under a statement run in the background (`… &`). */
-  background?: boolean;
+  background: boolean | undefined;
+}
+
+/**
+ * A context with every field set, always in this order: every context of a split then has one
+ * object shape, so the walk's reads of it stay monomorphic (a spread of contexts of several shapes
+ * went through V8's slow generic copy, most of the self time of a 64 KiB line of functions).
+ */
+export function newCtx(
+  via: string,
+  inSubshell: boolean,
+  inherited: Redirect[],
+  wrappers: string[],
+  inFunction: string | undefined,
+  background: boolean | undefined,
+): Ctx {
+  return { via, inSubshell, inherited, wrappers, inFunction, background };
+}
+
+/** `ctx` for the stages of a pipeline or a subshell: the same, run in a subshell (`via` changed when given). */
+export function subshellCtx(ctx: Ctx, via: string = ctx.via): Ctx {
+  return newCtx(via, true, ctx.inherited, ctx.wrappers, ctx.inFunction, ctx.background);
 }
 
 export type Task =
@@ -85,7 +106,7 @@ export function nestedBodyTask(script: Script, n: NestedBody): Task {
     kind: 'stmt',
     node: n.node,
     script: body,
-    ctx: { via: n.via, inSubshell: true, inherited: [], wrappers: [] },
+    ctx: newCtx(n.via, true, [], [], undefined, undefined),
     connector: '',
     trailing: [],
   };

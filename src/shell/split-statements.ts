@@ -10,8 +10,10 @@ import {
   childVia,
   type Ctx,
   nestedBodyTask,
+  newCtx,
   type Script,
   type SplitState,
+  subshellCtx,
   type Task,
 } from './split-state.js';
 import type { Redirect, SimpleCommand } from './types.js';
@@ -177,11 +179,7 @@ function processSequence(state: SplitState, task: Extract<Task, { kind: 'stmt' }
   } else if (own.length > 0) {
     // `$(< file)`: bash reads the file; modelled as `cat < file` so effects see the read.
     const redirects = redirectsFor(state, script, own, task.ctx);
-    buildPseudoCommand(
-      state,
-      { ...task, ctx: { ...task.ctx, via, inSubshell: true }, trailing: [] },
-      redirects,
-    );
+    buildPseudoCommand(state, { ...task, ctx: subshellCtx(task.ctx, via), trailing: [] }, redirects);
   }
   if (ownRedirects.length > 0) {
     inherited = [...inherited, ...ownRedirects];
@@ -200,12 +198,15 @@ function processSequence(state: SplitState, task: Extract<Task, { kind: 'stmt' }
     inherited !== ctx.inherited ||
     node.type === 'function_definition'
   )
-    ctx = { ...task.ctx, via, inSubshell, inherited, wrappers: task.ctx.wrappers };
-  if (node.type === 'function_definition') {
-    const name = children.find((c) => c.field === 'name');
-    if (name) ctx.inFunction = script.source.slice(name.start, name.end);
-  }
-  const stageCtx: Ctx = isPipeline ? { ...ctx, inSubshell: true } : ctx;
+    ctx = newCtx(
+      via,
+      inSubshell,
+      inherited,
+      task.ctx.wrappers,
+      functionName(node, script) ?? ctx.inFunction,
+      ctx.background,
+    );
+  const stageCtx: Ctx = isPipeline ? subshellCtx(ctx) : ctx;
 
   interface Planned {
     node: SyntaxNode;
@@ -271,7 +272,9 @@ function processSequence(state: SplitState, task: Extract<Task, { kind: 'stmt' }
   for (let k = planned.length - 1; k >= 0; k--) {
     const p = planned[k] as Planned;
     const last = k === planned.length - 1;
-    const childCtx = p.background ? { ...stageCtx, inSubshell: true, background: true } : stageCtx;
+    const childCtx = p.background
+      ? newCtx(stageCtx.via, true, stageCtx.inherited, stageCtx.wrappers, stageCtx.inFunction, true)
+      : stageCtx;
     state.stack.push({
       kind: 'stmt',
       node: p.node,
@@ -282,6 +285,13 @@ function processSequence(state: SplitState, task: Extract<Task, { kind: 'stmt' }
     });
   }
   for (const n of nested) state.stack.push(nestedBodyTask(script, n));
+}
+
+/** The name `f() { …; }` defines, for the context of its body; undefined for any other node. */
+function functionName(node: SyntaxNode, script: Script): string | undefined {
+  if (node.type !== 'function_definition') return undefined;
+  const name = node.children.find((c) => c.field === 'name');
+  return name ? script.source.slice(name.start, name.end) : undefined;
 }
 
 /** The redirect children of a node that has none; never written to. */

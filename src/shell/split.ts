@@ -18,7 +18,7 @@ import { admitsLiteral } from './literal-command.js';
 import { parseScript } from './parse-script.js';
 import { initShellParser, isShellParserReady, MAX_PARSE_INPUT_CHARS } from './parser.js';
 import { processLaunch } from './split-nested.js';
-import { SPLIT_LIMITS, SplitState } from './split-state.js';
+import { newCtx, SPLIT_LIMITS, SplitState } from './split-state.js';
 import { processStatement } from './split-statements.js';
 import type { SplitResult } from './types.js';
 
@@ -66,7 +66,7 @@ export function parseAndSplit(command: string): SplitResult {
     kind: 'stmt',
     node: parsed.root,
     script: { source, depth: 0, heredocs },
-    ctx: { via: 'top', inSubshell: false, inherited: [], wrappers: [] },
+    ctx: newCtx('top', false, [], [], undefined, undefined),
     connector: '',
     trailing: [],
   });

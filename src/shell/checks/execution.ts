@@ -7,7 +7,7 @@
  */
 import type { Finding } from '../../core/permission-types.js';
 import type { Word } from '../types.js';
-import { type Detector, finding, programOf } from './detector.js';
+import { type Detector, finding, programsOf } from './detector.js';
 import { EXECUTION_PRIMITIVE_RULES, LAUNCHED_EXECUTORS } from './primitives.js';
 import { hashBindsName } from './shell-state.js';
 import { getOwn } from '../../core/get-own.js';
@@ -19,9 +19,10 @@ export const EXECUTION_PRIMITIVE: Detector = {
   reason:
     'An option or program text that makes an ordinary program run another program or shell (git -c, rg --pre, sort --compress-program, tar --to-command, sed e, awk system(), find -exec, xargs sh …) is arbitrary execution even when the program itself is allowed.',
   detect(_command, split) {
+    const programs = programsOf(split);
     const out: Finding[] = [];
     split.commands.forEach((cmd, i) => {
-      const program = programOf(cmd);
+      const program = programs[i];
       if (!program) return;
       const rule = getOwn(EXECUTION_PRIMITIVE_RULES, program);
       const why = rule?.(cmd, cmd.argv.slice(1));
@@ -56,9 +57,10 @@ export const EVAL_OR_SOURCE: Detector = {
   reason:
     '`eval`, `source`/`.`, `trap CMD`, `enable -f`, `hash -p` and `alias x=…` run or install code that the command line does not show (file contents, strings evaluated later, replaced command lookups).',
   detect(_command, split) {
+    const programs = programsOf(split);
     const out: Finding[] = [];
     split.commands.forEach((cmd, i) => {
-      const program = programOf(cmd);
+      const program = programs[i];
       if (!program || cmd.argv[0]?.text.includes('/')) return;
       // The operands are read by the trap and alias rules only.
       const args =
@@ -92,9 +94,10 @@ export const PRIVILEGE_ESCALATION: Detector = {
   reason:
     'sudo, doas, su, pkexec and run0 run a command as another user (usually root); that always needs a person to decide.',
   detect(_command, split) {
+    const programs = programsOf(split);
     const out: Finding[] = [];
     split.commands.forEach((cmd, i) => {
-      const program = programOf(cmd);
+      const program = programs[i];
       const wrapper = cmd.wrappers.find((w) => PRIVILEGE_PROGRAMS.has(w));
       const via = wrapper ?? (program && PRIVILEGE_PROGRAMS.has(program) ? program : undefined);
       if (via) out.push(finding(this, `The command runs through ${via} as another user.`, i));

@@ -5,7 +5,7 @@
  */
 import type { Finding } from '../../core/permission-types.js';
 import type { SimpleCommand, Word } from '../types.js';
-import { type Detector, finding, isPiecewiseQuoted, programOf } from './detector.js';
+import { type Detector, finding, isPiecewiseQuoted, programsOf } from './detector.js';
 
 /** Characters escaped by an unquoted backslash inside one word's raw text. */
 export function unquotedEscapes(raw: string): string[] {
@@ -65,6 +65,7 @@ export const OBFUSCATED_FLAGS: Detector = {
   reason:
     "Quotes, backslashes or ANSI-C strings inside an option name (`-\"e\"xec`, `-e\\xec`, `'--pr''e'`) or a command name (`'r'm`) hide the real flag or program from rules and readers; bash removes them.",
   detect(_command, split) {
+    const programs = programsOf(split);
     const out: Finding[] = [];
     split.commands.forEach((cmd: SimpleCommand, i: number) => {
       const first = cmd.argv[0];
@@ -78,7 +79,7 @@ export const OBFUSCATED_FLAGS: Detector = {
         );
         return;
       }
-      const program = programOf(cmd);
+      const program = programs[i];
       let operandsOnly = false;
       for (let k = 1; k < cmd.argv.length; k++) {
         const w = cmd.argv[k] as Word;

@@ -3,8 +3,8 @@
  * `--rawfile`, `--slurpfile`, `-L`"). The filter is the first operand unless `-f` gives a file.
  */
 import type { Finding } from '../../core/permission-types.js';
-import type { SimpleCommand, Word } from '../types.js';
-import { type Detector, finding, programOf } from './detector.js';
+import type { SimpleCommand, SplitResult, Word } from '../types.js';
+import { type Detector, finding, programsOf } from './detector.js';
 
 interface JqArgs {
   filter?: Word;
@@ -51,11 +51,13 @@ function readJq(cmd: SimpleCommand): JqArgs {
   return out;
 }
 
-function jqCommands(commands: SimpleCommand[]): Array<[SimpleCommand, number]> {
+function jqCommands(split: SplitResult): Array<[SimpleCommand, number]> {
   const out: Array<[SimpleCommand, number]> = [];
-  commands.forEach((c, i) => {
-    if (programOf(c) === 'jq' || programOf(c) === 'gojq' || programOf(c) === 'jaq') out.push([c, i]);
-  });
+  const programs = programsOf(split);
+  for (let i = 0; i < programs.length; i++) {
+    const p = programs[i];
+    if (p === 'jq' || p === 'gojq' || p === 'jaq') out.push([split.commands[i] as SimpleCommand, i]);
+  }
   return out;
 }
 
@@ -66,7 +68,7 @@ export const JQ_SYSTEM_FUNCTION: Detector = {
     'A jq filter that calls `system` (jq forks and variants) runs a shell command from inside an allowed jq.',
   detect(_command, split) {
     const out: Finding[] = [];
-    for (const [cmd, i] of jqCommands(split.commands)) {
+    for (const [cmd, i] of jqCommands(split)) {
       const filter = readJq(cmd).filter;
       if (filter && /(^|[^A-Za-z0-9_$.])system\s*(\(|$|[|;,)])/.test(filter.text)) {
         out.push(finding(this, 'The jq filter calls system, which runs a shell command.', i));
@@ -83,7 +85,7 @@ export const JQ_FILE_ARGUMENTS: Detector = {
     'jq options that read programs or data from files (`-f/--from-file`, `--rawfile`, `--slurpfile`, `-L/--library-path`, `import`/`include`) load content the rule never saw.',
   detect(_command, split) {
     const out: Finding[] = [];
-    for (const [cmd, i] of jqCommands(split.commands)) {
+    for (const [cmd, i] of jqCommands(split)) {
       const args = readJq(cmd);
       if (args.fileOptions.length > 0) {
         out.push(finding(this, `jq ${args.fileOptions[0]} reads a program or data from a file.`, i));

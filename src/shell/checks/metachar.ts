@@ -9,7 +9,7 @@
 import type { Finding } from '../../core/permission-types.js';
 import type { SimpleCommand, Word } from '../types.js';
 import { SHELL_NAMES, shellInvocation } from '../wrappers.js';
-import { type Detector, finding, programOf } from './detector.js';
+import { type Detector, finding, programsOf } from './detector.js';
 
 const METACHAR = /[;&|<>`\n]|\$\(/;
 
@@ -32,6 +32,7 @@ export const SHELL_METACHARACTERS: Detector = {
   reason:
     'Text that a second shell will interpret but that is not a static, parsed script — variables or substitutions in `sh -c`/`eval` scripts, file names spliced into `sh -c` by xargs -I or find -exec, and local helper command strings with operators (`script -c`) — can inject commands.',
   detect(_command, split) {
+    const programs = programsOf(split);
     const out: Finding[] = [];
     for (const s of split.scripts ?? []) {
       if (s.dynamic && s.via !== 'stdin' && s.via !== 'file') {
@@ -45,7 +46,7 @@ export const SHELL_METACHARACTERS: Detector = {
       }
     }
     split.commands.forEach((cmd, i) => {
-      const program = programOf(cmd);
+      const program = programs[i];
       if (!program) return;
       if (SHELL_NAMES.has(program)) {
         const inv = shellInvocation(cmd.argv);

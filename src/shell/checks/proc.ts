@@ -4,7 +4,7 @@
  */
 import type { Finding } from '../../core/permission-types.js';
 import type { SimpleCommand } from '../types.js';
-import { type Detector, finding, programOf } from './detector.js';
+import { type Detector, finding, programsOf } from './detector.js';
 
 const PROC_SENSITIVE =
   /\/proc\/[^/\s]+\/(?:task\/[^/\s]+\/)?(environ|cmdline|maps|smaps|mem|auxv|stack|syscall|pagemap)(?![A-Za-z0-9_])/;
@@ -24,6 +24,7 @@ export const PROC_ENVIRON_ACCESS: Detector = {
   reason:
     '`/proc/<pid>/environ`, `cmdline`, `maps`, `mem` … expose the environment (tokens, keys) and memory of this or other processes; reading them is exfiltration even through an allowed reader.',
   detect(command, split) {
+    const programs = programsOf(split);
     const out: Finding[] = [];
     split.commands.forEach((cmd, i) => {
       const hit = firstSensitive(cmd);
@@ -31,7 +32,7 @@ export const PROC_ENVIRON_ACCESS: Detector = {
         out.push(finding(this, `The command accesses ${JSON.stringify(hit.slice(0, 60))}.`, i));
         return;
       }
-      const program = programOf(cmd);
+      const program = programs[i];
       if ((program === 'cd' || program === 'pushd') && cmd.argv.some((w) => PROC_PID_DIR.test(w.text))) {
         out.push(finding(this, 'The command changes into a /proc/<pid> directory.', i));
       }

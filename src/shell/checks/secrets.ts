@@ -15,7 +15,7 @@
 import type { Finding } from '../../core/permission-types.js';
 import type { SimpleCommand } from '../types.js';
 import { depthZeroOwners } from './command-at.js';
-import { type Detector, finding, programOf } from './detector.js';
+import { type Detector, finding, programOf, programsOf } from './detector.js';
 
 /** Name segments (split at `_`) that mark a secret. */
 const SECRET_SEGMENTS = new Set([
@@ -149,9 +149,10 @@ export const SECRET_VARIABLE: Detector = {
   reason:
     'A variable whose name looks like a credential (*TOKEN*, *SECRET*, *KEY*, *PASSWORD*, *_PAT …) expanded in a command or printed by name can put its value in the output the model provider receives, or send it elsewhere.',
   detect(_command, split) {
+    const programs = programsOf(split);
     const out: Finding[] = [];
     split.commands.forEach((cmd, i) => {
-      const program = programOf(cmd);
+      const program = programs[i];
       const names =
         program === 'printenv'
           ? cmd.argv.slice(1).filter((w) => !w.text.startsWith('-'))
@@ -181,7 +182,7 @@ export const SECRET_VARIABLE: Detector = {
         const cmd = at >= 0 ? split.commands[at] : undefined;
         if (
           cmd &&
-          TEST_PROGRAMS.has(programOf(cmd) ?? '') &&
+          TEST_PROGRAMS.has(programs[at] ?? '') &&
           cmd.argv.some((w) => w.text === '-n' || w.text === '-z')
         )
           continue;

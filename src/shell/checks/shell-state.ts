@@ -13,7 +13,7 @@
  * DANGEROUS_VARIABLES (variables.ts); `hash -p`, `alias`, `enable -f` are EVAL_OR_SOURCE.
  */
 import type { Finding } from '../../core/permission-types.js';
-import { type Detector, finding, programOf } from './detector.js';
+import { type Detector, finding, programsOf } from './detector.js';
 
 /** `set` single-letter options (turned on with `-X`, off with `+X`): [letter, on?, reason]. */
 const SET_LETTERS: ReadonlyArray<readonly [string, boolean, string]> = [
@@ -92,10 +92,11 @@ export const SHELL_OPTION_CHANGE: Detector = {
   reason:
     'set/shopt options that change how later words are expanded or run (set -k, set +B, shopt -s dotglob/expand_aliases/extglob …), set -a before a dangerous assignment, and enable -n make the rest of the line mean something other than what was analysed.',
   detect(_command, split) {
+    const programs = programsOf(split);
     const out: Finding[] = [];
     let allexportAt: number | undefined;
     split.commands.forEach((cmd, i) => {
-      const program = programOf(cmd);
+      const program = programs[i];
       const words =
         program === 'set' || program === 'shopt' || program === 'enable'
           ? cmd.argv.slice(1).map((w) => w.text)
@@ -127,9 +128,10 @@ export const NAMEREF_DECLARATION: Detector = {
   reason:
     'declare -n / local -n / typeset -n make a variable a reference to another one, so a later assignment to a harmless-looking name writes the variable it names (PATH, LD_PRELOAD, BASH_ENV …).',
   detect(_command, split) {
+    const programs = programsOf(split);
     const out: Finding[] = [];
     split.commands.forEach((cmd, i) => {
-      const program = programOf(cmd);
+      const program = programs[i];
       if (program !== 'declare' && program !== 'local' && program !== 'typeset') return;
       for (const w of cmd.argv.slice(1)) {
         if (w.text === '--' || !w.text.startsWith('-')) break;

@@ -7,7 +7,7 @@
  */
 import type { Finding } from '../../core/permission-types.js';
 import type { SimpleCommand, Word } from '../types.js';
-import { type Detector, finding, programOf } from './detector.js';
+import { type Detector, finding, programsOf } from './detector.js';
 
 const KIND_TEXT: Record<string, string> = {
   'command-substitution': 'command substitution $( )',
@@ -74,9 +74,10 @@ export const GIT_COMMIT_SUBSTITUTION: Detector = {
   reason:
     'A substitution inside a git commit/tag/merge message (`-m "$(…)"`, `-F <(…)`) runs a command while the approval shows a commit; the message content is unknown.',
   detect(_command, split) {
+    const programs = programsOf(split);
     const out: Finding[] = [];
     split.commands.forEach((cmd, i) => {
-      if (programOf(cmd) !== 'git') return;
+      if (programs[i] !== 'git') return;
       const sub = gitSubcommand(cmd);
       if (!sub || !MESSAGE_SUBCOMMANDS.has(sub.name)) return;
       const w = cmd.argv.slice(sub.index + 1).find((x) => x.dynamic && /\$\(|`|<\(/.test(x.raw));

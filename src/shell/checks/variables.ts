@@ -7,7 +7,7 @@
 import type { Finding } from '../../core/permission-types.js';
 import { dangerousEnvReason } from '../env-vars.js';
 import { boundNames } from './bindings.js';
-import { type Detector, finding, programOf } from './detector.js';
+import { type Detector, finding, programsOf } from './detector.js';
 
 const SUBSTITUTION_IN_VALUE = /\$\(|`|<\(|>\(/;
 
@@ -103,6 +103,7 @@ export const PARAMETER_CODE_EVALUATION: Detector = {
   reason:
     'Expansions that evaluate their content as code: `${x@P}` (prompt expansion runs $( )), indirect `${!x}`, and array subscripts or arithmetic that reference variables (bash evaluates `a[$(cmd)]` inside them).',
   detect(_command, split) {
+    const programs = programsOf(split);
     for (const n of split.notes ?? []) {
       if (n.kind === 'parameter-expansion') {
         if (/@P\}$/.test(n.text))
@@ -138,7 +139,7 @@ export const PARAMETER_CODE_EVALUATION: Detector = {
     }
     for (let i = 0; i < split.commands.length; i++) {
       const cmd = split.commands[i];
-      const program = cmd && programOf(cmd);
+      const program = cmd && programs[i];
       if (cmd && (program === '((' || program === 'let') && hasEvaluatedSubscript(cmd.raw)) {
         return [finding(this, 'The arithmetic command evaluates an array subscript, which can run code.', i)];
       }

@@ -4,7 +4,7 @@
  * the shell a wrapper starts) may be zsh.
  */
 import type { Finding } from '../../core/permission-types.js';
-import { type Detector, finding, programOf } from './detector.js';
+import { type Detector, finding, programsOf } from './detector.js';
 
 /** zsh builtins (mostly from modules) that open files, sockets or ptys, load code, or re-run history. */
 export const ZSH_DANGEROUS_BUILTINS: ReadonlyMap<string, string> = new Map([
@@ -40,9 +40,10 @@ export const ZSH_DANGEROUS_COMMANDS: Detector = {
   reason:
     'zsh module builtins (zmodload, sysopen/syswrite, ztcp/zsocket, zpty, zf_* file builtins) and code-evaluating builtins (emulate -c, sched, fc) do file, network or process work that no rule on ordinary programs covers.',
   detect(_command, split) {
+    const programs = programsOf(split);
     const out: Finding[] = [];
     split.commands.forEach((cmd, i) => {
-      const program = programOf(cmd);
+      const program = programs[i];
       const why =
         program && !cmd.argv[0]?.text.includes('/') ? ZSH_DANGEROUS_BUILTINS.get(program) : undefined;
       if (why) out.push(finding(this, `${program} is a zsh builtin that ${why}.`, i));
