@@ -144,7 +144,6 @@ export function finishCommand(state: SplitState, input: CommandInput): void {
       ),
     });
   }
-  const childCtx: Ctx = newCtx(via, true, [], [], undefined, undefined);
   if (strip.script) {
     queueScript(state, launches, input, strip.script.text, strip.script.dynamic, strip.script.via, ctx);
   } else if (first) {
@@ -164,7 +163,7 @@ export function finishCommand(state: SplitState, input: CommandInput): void {
         ctx,
       );
     } else if (program === 'find') {
-      queueFindExec(state, launches, input, cmd, { ...childCtx, wrappers: cmd.wrappers });
+      queueFindExec(state, launches, input, cmd, newCtx(via, true, [], cmd.wrappers, undefined, undefined));
     }
   }
   if (state.commands.length + state.stack.length > SPLIT_LIMITS.maxCommands) {

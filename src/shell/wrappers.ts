@@ -28,6 +28,12 @@ export interface StripResult {
   flags: Set<'privilege' | 'chdir'>;
 }
 
+const NO_NAMES = Object.freeze([]) as unknown as string[];
+const NO_WORDS = Object.freeze([]) as unknown as Word[];
+const NO_PATHS = Object.freeze([]) as unknown as WrapperPath[];
+/** The flags of a command with no wrapper: never added to (only `stripWrappers` adds, to its own set). */
+const NO_FLAGS: Set<'privilege' | 'chdir'> = new Set();
+
 const SYSTEM_BIN = /^\/(?:usr\/(?:local\/)?)?s?bin\/([^/]+)$/;
 
 /** The basename of a static command word if it may be trusted as that program (bare or in a system bin dir). */
@@ -193,6 +199,11 @@ function uniquePrefix(list: string[], name: string): string | undefined {
  * their string is returned in `script`, to be parsed as a script.
  */
 export function stripWrappers(argv: Word[]): StripResult {
+  // Most commands start with no wrapper: their result shares frozen empty lists (nothing adds to
+  // a result once it is returned), not three new arrays and a set per command.
+  const program = trustedProgramName(argv[0]);
+  if (!program || !WRAPPER_NAMES.has(program))
+    return { argv, wrappers: NO_NAMES, assignments: NO_WORDS, paths: NO_PATHS, flags: NO_FLAGS };
   const result: StripResult = { argv, wrappers: [], assignments: [], paths: [], flags: new Set() };
   let rest = argv;
   for (let guard = 0; guard < 64 && rest.length > 0; guard++) {
