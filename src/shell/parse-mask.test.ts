@@ -86,10 +86,10 @@ function referenceParse(source: string): string[] {
 
 describe('parseBashTolerant: the [ … ] rewrite gives the tree of the straightforward rewrite', () => {
   it.each([
-    ['[ -n "$TOKEN" ] && echo yes', 'a test command: its first parse copies only the test commands'],
+    ['[ -n "$TOKEN" ] && echo yes', 'a test command'],
     ['[ -n "$A" ] && [ -z "$B" ] || [ a \\> b ]', 'several test commands in one list'],
     ['if [ "$x" = 1 ]; then [ -f y ] && ls; fi', 'test commands inside a compound command'],
-    ['echo [ a ]', 'looks like a test (a [ then a blank) but is an argument: parsed again in full'],
+    ['echo [ a ]', 'a [ then a blank, but an argument: no test command'],
     ['ls [ab]* && echo "[ x ]"', 'a glob and a quoted bracket: no test command'],
     ['[[ -n $x ]] && [ -d d ]', 'a [[ keyword beside a [ test command'],
     ['x=( [ a ] ) ; [ 1 ', 'an unfinished test command (an error in the tree)'],

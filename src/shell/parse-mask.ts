@@ -63,24 +63,14 @@ export function parseBashTolerant(
  * One parse of `source` with the same-length retries: the heredoc rewrite when the first parse has
  * an error, then the `[ … ]` rewrite (maskTestBrackets). A parse cut by its budget is returned as it
  * is (the analysis asks), never retried.
- *
- * When the text looks like it has a `[ … ]` test command (`mayHaveTestCommand`), the tree of the
- * first parse is most likely thrown away: the rewritten text is parsed again and that tree is the
- * one used. So the first parse then copies only its `test_command` subtrees, which is all the
- * rewrite reads (a 64 KiB chain of `[ -n "$X" ] && …` copied its whole tree once for nothing).
- * If no test command turns up after all, the same text is parsed again with the copy the caller
- * asked for: the result is the same tree either way, the guess only decides what it costs.
  */
 function parseOnce(source: string, only?: ReadonlySet<string>, shallow?: ReadonlySet<string>): ParsedBash {
-  const probe = only === undefined && mayHaveTestCommand(source);
-  const firstOnly = probe ? TEST_COMMANDS : only;
-  const firstShallow = probe ? undefined : shallow;
-  let parsed = parseBash(source, 'fast', firstOnly, firstShallow);
+  let parsed = parseBash(source, 'fast', only, shallow);
   if (parsed.cut) return parsed;
   let text = source;
   if (parsed.hasError) {
     const masked = maskForParse(source);
-    const retry = masked === undefined ? undefined : parseBash(masked, 'fast', firstOnly, firstShallow);
+    const retry = masked === undefined ? undefined : parseBash(masked, 'fast', only, shallow);
     if (retry && !retry.hasError && !retry.cut) {
       parsed = retry;
       text = masked as string;
@@ -88,21 +78,7 @@ function parseOnce(source: string, only?: ReadonlySet<string>, shallow?: Readonl
   }
   const brackets = maskTestBrackets(text, parsed.root);
   if (brackets !== undefined) parsed = parseBash(brackets, 'fast', only, shallow);
-  else if (probe) parsed = parseBash(text, 'fast', only, shallow);
   return parsed.source === source ? parsed : { ...parsed, source };
-}
-
-const TEST_COMMANDS: ReadonlySet<string> = new Set(['test_command']);
-
-/**
- * A cheap guess that `source` has a `[ … ]` test command: a `[` followed by a blank, at the start
- * or after a blank or an operator character. It only picks the cheaper order of work in
- * `parseOnce`; a wrong guess costs one parse more or one copy more, never a different tree.
- */
-const TEST_BRACKET = /(?:^|[\s;&|(){}!])\[[ \t]/;
-
-function mayHaveTestCommand(source: string): boolean {
-  return source.includes('[') && TEST_BRACKET.test(source);
 }
 
 function emptyRoot(): ParsedBash['root'] {
