@@ -2,14 +2,14 @@
  * Equivalence harness for changes that must not change any shell-analysis decision
  * (docs/analysis-budget.md, "Where the time of a large command goes").
  *
- * `tsx scripts/shell-equivalence.ts snapshot <out.jsonl> [repo-root]` analyses every command of
+ * `tsx src/testing/shell-equivalence.ts snapshot <out.jsonl> [repo-root]` analyses every command of
  * the tldr pages, the real agent Bash calls, NL2Bash and every generated worst-case shape at
  * 1/4/16/64 KiB with the `analyzeCommand` of `repo-root` (default: this checkout), and writes one
  * line per command: `{set, index, sha256 of JSON.stringify(analysis)}`. The resolver is an empty
  * in-memory map and the deadline 120 s, so the analysis depends on the code only, not on the
  * filesystem or the machine's load.
  *
- * `tsx scripts/shell-equivalence.ts compare <a.jsonl> <b.jsonl>` prints the number of commands
+ * `tsx src/testing/shell-equivalence.ts compare <a.jsonl> <b.jsonl>` prints the number of commands
  * compared and every one whose analysis differs; exit code 1 when any differs or the sets differ.
  */
 import { createHash } from 'node:crypto';
@@ -17,7 +17,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const here = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const here = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const shared = process.env.GANTRY_SHARED_DIR ?? path.resolve(here, '../shared');
 
 interface Row {
