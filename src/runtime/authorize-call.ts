@@ -93,7 +93,7 @@ export async function authorizeCall(options: AuthorizeCallOptions): Promise<Auth
   const toolResult = await tool.checkPermissions(input, context);
   const description = await tool.describeCall(input, context);
   const hookInput = tool.observableInput ? await observableInputOf(tool, input, context) : undefined;
-  const request = buildPermissionRequest({
+  const requestOptions: Parameters<typeof buildPermissionRequest>[0] = {
     tool,
     input,
     description,
@@ -101,8 +101,9 @@ export async function authorizeCall(options: AuthorizeCallOptions): Promise<Auth
     toolUseId,
     session: context.getAppState(),
     context,
-    ...(hookInput ? { hookInput } : {}),
-  });
+  };
+  if (hookInput) requestOptions.hookInput = hookInput;
+  const request = buildPermissionRequest(requestOptions);
   const updated = (u: Record<string, unknown>) => withoutEchoedFields(u, input, hookInput);
   let decision: PermissionDecision;
   try {

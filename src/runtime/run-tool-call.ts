@@ -45,10 +45,11 @@ export interface CallEnvironment {
   /** True once the turn was aborted (without making its signal). */
   readonly aborted: boolean;
   /**
-   * Registers `onAbort` to run once if the turn aborts while the call is in flight; returns the
-   * function that unregisters it. (One listener per turn, not per call.)
+   * Registers `onAbort` to run once if the turn aborts while the call is in flight (at once when
+   * it has); `offAbort` unregisters it. (One listener per turn, not per call; no closure per call.)
    */
-  onAbort(onAbort: () => void): () => void;
+  onAbort(onAbort: () => void): void;
+  offAbort(onAbort: () => void): void;
   decide: PermissionDecider;
   canUseTool: CanUseTool | undefined;
   /** Delivers a progress event (to the context's sink and the turn's update stream). */
@@ -244,15 +245,18 @@ export async function runToolCall(
     decision: undefined,
   };
   const run = pipeline(call, context, env, state);
-  let untrack: (() => void) | undefined;
-  const settled = new Promise<Success | 'aborted'>((resolve, reject) => {
-    untrack = env.onAbort(() => resolve('aborted'));
+  // The race of the pipeline and the turn's abort: the abort handler is the promise's own
+  // `resolve`, called with no value (the pipeline always settles with a Success object).
+  let onAborted: (() => void) | undefined;
+  const settled = new Promise<Success | undefined>((resolve, reject) => {
+    onAborted = resolve as () => void;
+    env.onAbort(onAborted);
     run.then(resolve, reject);
   });
   let success: Success;
   try {
     const first = await settled;
-    if (first === 'aborted') {
+    if (first === undefined) {
       run.catch(() => undefined);
       throw new AbortError();
     }
@@ -275,7 +279,7 @@ export async function runToolCall(
     if (env.postCall) await runPostCall(failed, state, context, env);
     return failed;
   } finally {
-    untrack?.();
+    if (onAborted) env.offAbort(onAborted);
   }
   state.settled = true;
   // Written out, not spread from `meta`: a literal that spreads an object and then adds keys is

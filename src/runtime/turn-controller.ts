@@ -13,6 +13,8 @@ import type { ToolUseContext } from '../core/index.js';
  */
 export class TurnController extends AbortController {
   aborted = false;
+  /** False when nobody reads the turn's update stream (`runToolsToCompletion`): progress goes only to `context.onProgress`. */
+  streamsUpdates = true;
   private tuned = false;
   constructor(
     private readonly maxListeners: number,
@@ -56,5 +58,18 @@ export function callOwnsAbortSignal(context: ToolUseContext): boolean {
   return (
     context.toolUseId !== undefined &&
     singleCallControllers.get(context.abortController) === context.toolUseId
+  );
+}
+
+/**
+ * False when nobody would see a progress event of this call: its turn streams no updates and the
+ * context has no `onProgress` sink. A tool may then skip asking its backend for progress (an MCP
+ * call sends no progress token). True for any context the runtime did not make (fail open: the
+ * progress plumbing stays).
+ */
+export function callProgressObserved(context: ToolUseContext): boolean {
+  const controller = context.abortController;
+  return (
+    !(controller instanceof TurnController) || controller.streamsUpdates || context.onProgress !== undefined
   );
 }
