@@ -113,9 +113,7 @@ async function pipeline(
     context,
     decide: env.decide,
     canUseTool: env.canUseTool,
-    record: (decision) => {
-      state.decision = decision;
-    },
+    record: state,
   });
   let permittedCall = authorization.description;
   if (authorization.inputUpdated) {
@@ -233,8 +231,7 @@ export async function runToolCall(
   env: CallEnvironment,
 ): Promise<CallOutcome> {
   const toolName = call.tool?.name ?? call.toolUse.name;
-  const meta = { index: call.index, toolUseId: call.toolUse.id, toolName };
-  if (env.aborted) return notStartedOutcome(meta);
+  if (env.aborted) return notStartedOutcome({ index: call.index, toolUseId: call.toolUse.id, toolName });
 
   const startedAtMs = performance.now();
   const state: CallState = {
@@ -265,8 +262,8 @@ export async function runToolCall(
     state.settled = true;
     if (state.generator) state.generator.return(undefined as never).catch(() => undefined);
     const failed = errorToOutcome(error, {
-      index: meta.index,
-      toolUseId: meta.toolUseId,
+      index: call.index,
+      toolUseId: call.toolUse.id,
       toolName,
       stage: state.stage,
       durationMs: performance.now() - startedAtMs,
@@ -282,11 +279,11 @@ export async function runToolCall(
     if (onAborted) env.offAbort(onAborted);
   }
   state.settled = true;
-  // Written out, not spread from `meta`: a literal that spreads an object and then adds keys is
-  // built key by key at run time by V8 (several times the time and memory of a plain literal).
+  // Written out, not spread: a literal that spreads an object and then adds keys is built key by
+  // key at run time by V8 (several times the time and memory of a plain literal).
   const outcome: CallOutcome = {
-    index: meta.index,
-    toolUseId: meta.toolUseId,
+    index: call.index,
+    toolUseId: call.toolUse.id,
     toolName,
     status: 'ok',
     content: success.content,

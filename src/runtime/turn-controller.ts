@@ -73,3 +73,32 @@ export function callProgressObserved(context: ToolUseContext): boolean {
     !(controller instanceof TurnController) || controller.streamsUpdates || context.onProgress !== undefined
   );
 }
+
+/**
+ * One listener on a long-lived signal (the session's) that aborts every turn joined to it, so a
+ * turn of the session adds and removes no listener of its own (docs/mcp-client.md §8.3).
+ */
+export class AbortFanout {
+  private readonly members = new Set<TurnController>();
+  constructor(private readonly signal: AbortSignal) {
+    signal.addEventListener('abort', () => {
+      const members = [...this.members];
+      this.members.clear();
+      for (const controller of members) controller.abort(signal.reason);
+    });
+  }
+
+  /** Aborts `controller` with the signal; true (and nothing joined) when the signal has aborted already. */
+  join(controller: TurnController): boolean {
+    if (this.signal.aborted) {
+      controller.abort(this.signal.reason);
+      return true;
+    }
+    this.members.add(controller);
+    return false;
+  }
+
+  leave(controller: TurnController): void {
+    this.members.delete(controller);
+  }
+}

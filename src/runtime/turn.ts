@@ -20,7 +20,7 @@ import {
 } from '../core/index.js';
 import type { AdmissionGate, Permit, QueuedAdmission } from './admission-gate.js';
 import { AsyncQueue } from './async-queue.js';
-import { dedicateController, TurnController } from './turn-controller.js';
+import { type AbortFanout, dedicateController, TurnController } from './turn-controller.js';
 import { applyTurnBudget } from './result-budget.js';
 import { withNestedCalls } from './nested-call.js';
 import { type CallEnvironment, runToolCall } from './run-tool-call.js';
@@ -46,6 +46,8 @@ export interface TurnOptions {
   postCall?: PostCallHook | undefined;
   /** False when nobody reads `updates` (runToolsToCompletion): nothing is queued. Default true. */
   streamUpdates?: boolean;
+  /** When the context's signal is the session's: its fanout, joined instead of adding a listener. */
+  contextAbort?: AbortFanout | undefined;
 }
 
 /** What the turn's calls get from it (a class: one object per turn, its members on the prototype). */
@@ -104,6 +106,8 @@ export class Turn {
   /** The listeners this turn left on the host's and its context's signals (removed by `dispose`). */
   private links: { signal: AbortSignal; onAbort: () => void }[] | undefined;
   private undelegate: (() => void) | undefined;
+  /** The session's abort fanout this turn joined (left by `dispose`). */
+  private joined: AbortFanout | undefined;
   private readonly streamUpdates: boolean;
   /** Calls in flight, told at once when the turn aborts. */
   private readonly abortHandlers = new Set<() => void>();
@@ -120,7 +124,11 @@ export class Turn {
     this.controller.streamsUpdates = this.streamUpdates;
     // The turn aborts with the host's signal and with its context's own (a sub-agent's context
     // aborts with its parent).
-    if (!this.link(options.signal)) this.link(options.context.abortController.signal);
+    if (!this.link(options.signal)) {
+      if (options.contextAbort) {
+        if (!options.contextAbort.join(this.controller)) this.joined = options.contextAbort;
+      } else this.link(options.context.abortController.signal);
+    }
     // A turn run on behalf of a running call (a sub-agent's): that call stops counting in the gate.
     const owner = options.context.runningCall;
     if (owner && options.gate.owns(owner)) this.undelegate = options.gate.delegate(owner);
@@ -408,6 +416,8 @@ export class Turn {
     const links = this.links;
     this.links = undefined;
     if (links) for (const { signal, onAbort } of links) signal.removeEventListener('abort', onAbort);
+    this.joined?.leave(this.controller);
+    this.joined = undefined;
     this.undelegate?.();
     this.undelegate = undefined;
   }
