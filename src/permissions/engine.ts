@@ -40,6 +40,7 @@ import {
   runPipeline,
 } from './pipeline.js';
 import { compileRule, type RuleProblem } from './rules/rule-set.js';
+import { effectiveMode } from './engine-mode.js';
 import { dontAskDenial } from './explain.js';
 import { PermissionSession } from './session.js';
 import { brokenCovering, describeBroken } from './settings/broken.js';
@@ -148,18 +149,6 @@ export interface PermissionEngine {
 
 /** `finish`'s extras when there are none (one shared object, not one per decision). */
 const NO_EXTRAS: { hook?: HookVerdict; classifier?: ClassifierVerdict } = Object.freeze({});
-
-function effectiveMode(requested: PermissionMode, settings: LoadedSettings, trace: string[]): PermissionMode {
-  if (requested === 'bypassPermissions' && settings.disableBypassPermissionsMode) {
-    trace.push('mode: bypassPermissions is disabled by settings; using default');
-    return 'default';
-  }
-  if (requested === 'auto' && settings.disableAutoMode) {
-    trace.push('mode: auto mode is disabled by settings; using default');
-    return 'default';
-  }
-  return requested;
-}
 
 export function createPermissionEngine(opts: PermissionEngineOptions): PermissionEngine {
   const settings = opts.settings;
