@@ -9,9 +9,12 @@
  *    queries, 500 runs each after a warm-up). Target: ≤ 1 ms.
  * 3. Call overhead: median round trip of a call through Gantry (runtime + permission engine with
  *    an allow rule + adaptation + result mapping) over the SDK client calling the same server
- *    program directly; the two alternate in blocks so load changes hit both. Target: ≤ 1.1× for
+ *    program directly (after listing its tools, as Gantry's client has); the two alternate in
+ *    blocks so load changes hit both. Target: ≤ 1.1× for
  *    server-filesystem's `read_text_file` on a small file (a real tool). The test server's `echo`
- *    (which does nothing) is reported too: it shows Gantry's fixed cost per call in µs.
+ *    (which does nothing) is reported too: it shows Gantry's fixed cost per call in µs. Beside the
+ *    wall-clock medians, the bench process's CPU time per call (user + system, summed over the
+ *    blocks) for each side: the part Gantry adds, which the machine's load moves far less.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -76,7 +79,7 @@ async function overhead(
   tool: string,
   args: Record<string, unknown>,
   roots?: string[],
-): Promise<{ sdkMs: number; gantryMs: number }> {
+): Promise<{ sdkMs: number; gantryMs: number; sdkCpuUs: number; gantryCpuUs: number }> {
   const direct = new Client({ name: 'bench', version: '1' }, { capabilities: {} });
   await direct.connect(
     new StdioClientTransport({
@@ -86,6 +89,10 @@ async function overhead(
       stderr: 'ignore',
     }),
   );
+  // A client knows the server's tools before calling them; listing them also gives the SDK the
+  // tools' output schemas, so it checks `structuredContent` on each call as Gantry's client does
+  // (without it the baseline skipped that check: server-filesystem's tools declare an output schema).
+  await direct.listTools();
   // server-filesystem takes the client's roots as its allowed directories.
   const g = await startMcpSession({ [server]: stdioEntry(cmd) }, roots ? { roots: () => roots } : {});
   try {
@@ -111,6 +118,9 @@ async function overhead(
       await direct.callTool({ name: tool, arguments: args });
     };
     const times: Record<string, number[]> = { gantry: [], sdk: [] };
+    // CPU time of this process per block (user + system, µs): what Gantry adds to a call, without
+    // the waits for the server that make the wall-clock ratio follow the machine's load.
+    const cpu: Record<string, number> = { gantry: 0, sdk: 0 };
     for (let i = 0; i < WARM_UP; i++) {
       await viaGantry();
       await viaSdk();
@@ -119,13 +129,22 @@ async function overhead(
       for (const [label, call] of [
         ['sdk', viaSdk],
         ['gantry', viaGantry],
-      ] as const)
+      ] as const) {
+        const before = process.cpuUsage();
         for (let i = 0; i < BLOCK; i++) {
           const start = performance.now();
           await call();
           (times[label] as number[]).push(performance.now() - start);
         }
-    return { sdkMs: median(times.sdk as number[]), gantryMs: median(times.gantry as number[]) };
+        const used = process.cpuUsage(before);
+        cpu[label] = (cpu[label] as number) + used.user + used.system;
+      }
+    return {
+      sdkMs: median(times.sdk as number[]),
+      gantryMs: median(times.gantry as number[]),
+      sdkCpuUs: (cpu.sdk as number) / CALLS,
+      gantryCpuUs: (cpu.gantry as number) / CALLS,
+    };
   } finally {
     await direct.close();
     await g.cleanup();
@@ -181,6 +200,9 @@ export default async function bench(): Promise<BenchReport> {
       figures['read_text_file, through Gantry ms (median)'] = read.gantryMs;
       figures['read_text_file: Gantry / SDK'] = read.gantryMs / read.sdkMs;
       figures['read_text_file: Gantry overhead µs/call'] = (read.gantryMs - read.sdkMs) * 1000;
+      figures['read_text_file: client CPU µs/call, SDK'] = read.sdkCpuUs;
+      figures['read_text_file: client CPU µs/call, through Gantry'] = read.gantryCpuUs;
+      figures['read_text_file: CPU Gantry adds µs/call'] = read.gantryCpuUs - read.sdkCpuUs;
       targets['MCP call through Gantry ≤ 1.1× the SDK client (server-filesystem read_text_file)'] =
         read.gantryMs / read.sdkMs <= 1.1;
       const echo = await overhead(mcpTestServerCommand({ toolCount: 0 }), 'bench', 'echo', { message: 'hi' });
@@ -188,6 +210,9 @@ export default async function bench(): Promise<BenchReport> {
       figures['echo, through Gantry ms (median)'] = echo.gantryMs;
       figures['echo: Gantry / SDK'] = echo.gantryMs / echo.sdkMs;
       figures['echo: Gantry overhead µs/call'] = (echo.gantryMs - echo.sdkMs) * 1000;
+      figures['echo: client CPU µs/call, SDK'] = echo.sdkCpuUs;
+      figures['echo: client CPU µs/call, through Gantry'] = echo.gantryCpuUs;
+      figures['echo: CPU Gantry adds µs/call'] = echo.gantryCpuUs - echo.sdkCpuUs;
     } finally {
       await rm(fsDir, { recursive: true, force: true });
     }

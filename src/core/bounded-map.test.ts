@@ -76,6 +76,30 @@ describe('BoundedMap answers as lru-cache does', () => {
     }
   });
 
+  it('keeps the recency order over many evictions (the evicting iterator lives across table compactions)', () => {
+    // Evictions take the oldest key from one long-lived iterator (bounded-map.ts `oldestKey`);
+    // thousands of sets, gets and deletes over a key space three times the bound make the Map
+    // compact its table many times under that iterator.
+    const next = rng(11);
+    const lru = new LRUCache<string, number>({ max: 200 });
+    const ours = new BoundedMap<string, number>({ max: 200 });
+    for (let step = 0; step < 20_000; step++) {
+      const key = `k${Math.floor(next() * 600)}`;
+      const op = next();
+      if (op < 0.55) {
+        lru.set(key, step);
+        ours.set(key, step);
+      } else if (op < 0.85) expect(ours.get(key)).toBe(lru.get(key));
+      else if (op < 0.999) expect(ours.delete(key)).toBe(lru.delete(key));
+      else {
+        lru.clear();
+        ours.clear();
+      }
+      if (step % 500 === 0) expect([...ours.entries()]).toEqual([...lru.rentries()]);
+    }
+    expect([...ours.entries()]).toEqual([...lru.rentries()]);
+  });
+
   it('an entry exactly at its time to live is still there; one millisecond later it is gone', () => {
     // (lru-cache takes a start time of 0 for "no time to live": the clock starts later)
     const clock = { t: 500 };

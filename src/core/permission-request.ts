@@ -68,7 +68,9 @@ export function buildPermissionRequest(o: BuildPermissionRequestOptions): Permis
   const classifierInput = tool.toAutoClassifierInput
     ? safe(() => (tool.toAutoClassifierInput as (i: Record<string, unknown>) => string)(input), '', isString)
     : '';
-  return {
+  // Set after, not `...(o.hookInput ? { hookInput } : {})`: V8 builds a literal with a conditional
+  // spread key by key at run time, and this runs once per call (docs/mcp-client.md §8.3).
+  const request: PermissionRequest = {
     toolName,
     input,
     description,
@@ -82,6 +84,7 @@ export function buildPermissionRequest(o: BuildPermissionRequestOptions): Permis
     sessionId: o.session.sessionId,
     toolUseId: o.toolUseId,
     classifierInput,
-    ...(o.hookInput ? { hookInput: o.hookInput } : {}),
   };
+  if (o.hookInput) request.hookInput = o.hookInput;
+  return request;
 }

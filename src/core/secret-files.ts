@@ -69,50 +69,76 @@ function envFile(base: string): boolean {
   return !parts.some((p) => ENV_TEMPLATE_SUFFIXES.includes(p));
 }
 
+function hitOf(path: string, label: string): SecretFileMatch {
+  return { path, label };
+}
+
+/**
+ * The index of the directory segment `dir` (followed by `sub1`, then `sub2`, when given) among the
+ * non-final segments of `segs`, or -1.
+ */
+function hasDirs(
+  absPath: string,
+  segs: readonly string[],
+  dir: string,
+  sub1?: string,
+  sub2?: string,
+): number {
+  // A non-final segment `dir` means `absPath` contains `dir/`; `includes(dir)` rules most paths out.
+  if (!absPath.includes(dir)) return -1;
+  const n = sub1 === undefined ? 0 : sub2 === undefined ? 1 : 2;
+  for (let i = 0; i + n < segs.length - 1; i++)
+    if (segs[i] === dir && (n < 1 || segs[i + 1] === sub1) && (n < 2 || segs[i + 2] === sub2)) return i;
+  return -1;
+}
+
 /**
  * The credential file `absPath` is, or undefined.
  * @param absPath - absolute, normalised POSIX path.
  * @param home - the home directory (for the files that are secret only there, like `~/.npmrc`).
  */
 export function matchSecretFile(absPath: string, home?: string): SecretFileMatch | undefined {
+  // Module functions below, not closures: this runs for every file a call reads.
   const segs = absPath.split('/').filter((s) => s !== '');
   const base = segs[segs.length - 1];
   if (base === undefined) return undefined;
-  const hit = (label: string): SecretFileMatch => ({ path: absPath, label });
   const parent = segs[segs.length - 2];
-  const has = (dir: string, ...sub: string[]): number => {
-    if (!absPath.includes(`${dir}/`)) return -1;
-    for (let i = 0; i + sub.length < segs.length - 1; i++)
-      if (segs[i] === dir && sub.every((s, k) => segs[i + 1 + k] === s)) return i;
-    return -1;
-  };
-  if (envFile(base)) return hit('environment file (usually holds API keys)');
-  if (/^id_[A-Za-z0-9_-]+$/.test(base)) return hit('SSH private key');
-  if (has('.ssh') >= 0 && !base.endsWith('.pub') && !SSH_PUBLIC.has(base))
-    return hit('file in ~/.ssh (keys)');
+  if (envFile(base)) return hitOf(absPath, 'environment file (usually holds API keys)');
+  if (/^id_[A-Za-z0-9_-]+$/.test(base)) return hitOf(absPath, 'SSH private key');
+  if (hasDirs(absPath, segs, '.ssh') >= 0 && !base.endsWith('.pub') && !SSH_PUBLIC.has(base))
+    return hitOf(absPath, 'file in ~/.ssh (keys)');
   const dot = base.lastIndexOf('.');
   const ext = dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
   const keyLabel = getOwn(KEY_EXTENSIONS, ext);
-  if (keyLabel) return hit(keyLabel);
+  if (keyLabel) return hitOf(absPath, keyLabel);
   const login = getOwn(LOGIN_FILES, base);
-  if (login) return hit(login);
-  if (/^client_secret.*\.json$/.test(base)) return hit('OAuth client secret');
+  if (login) return hitOf(absPath, login);
+  if (/^client_secret.*\.json$/.test(base)) return hitOf(absPath, 'OAuth client secret');
   if (base === '.npmrc' && home !== undefined && absPath === `${home.replace(/\/$/, '')}/.npmrc`)
-    return hit('package registry token (~/.npmrc)');
-  if (has('.gnupg', 'private-keys-v1.d') >= 0 || (parent === '.gnupg' && base.startsWith('secring')))
-    return hit('GnuPG secret key');
-  if (has('.aws') >= 0 && (base === 'credentials' || has('.aws', 'sso', 'cache') >= 0))
-    return hit('AWS credentials');
-  if (has('.azure') >= 0) return hit('Azure CLI credentials and tokens');
+    return hitOf(absPath, 'package registry token (~/.npmrc)');
   if (
-    has('.config', 'gcloud') >= 0 &&
-    (/credentials/.test(base) || base === 'access_tokens.db' || has('gcloud', 'legacy_credentials') >= 0)
+    hasDirs(absPath, segs, '.gnupg', 'private-keys-v1.d') >= 0 ||
+    (parent === '.gnupg' && base.startsWith('secring'))
   )
-    return hit('Google Cloud credentials');
+    return hitOf(absPath, 'GnuPG secret key');
+  if (
+    hasDirs(absPath, segs, '.aws') >= 0 &&
+    (base === 'credentials' || hasDirs(absPath, segs, '.aws', 'sso', 'cache') >= 0)
+  )
+    return hitOf(absPath, 'AWS credentials');
+  if (hasDirs(absPath, segs, '.azure') >= 0) return hitOf(absPath, 'Azure CLI credentials and tokens');
+  if (
+    hasDirs(absPath, segs, '.config', 'gcloud') >= 0 &&
+    (/credentials/.test(base) ||
+      base === 'access_tokens.db' ||
+      hasDirs(absPath, segs, 'gcloud', 'legacy_credentials') >= 0)
+  )
+    return hitOf(absPath, 'Google Cloud credentials');
   if (parent === '.kube' && (base === 'config' || /\.ya?ml$/.test(base)))
-    return hit('Kubernetes credentials');
-  if (parent === '.docker' && base === 'config.json') return hit('container registry credentials');
-  if (has('.config', 'gh') >= 0 && base === 'hosts.yml') return hit('GitHub CLI token');
+    return hitOf(absPath, 'Kubernetes credentials');
+  if (parent === '.docker' && base === 'config.json') return hitOf(absPath, 'container registry credentials');
+  if (hasDirs(absPath, segs, '.config', 'gh') >= 0 && base === 'hosts.yml')
+    return hitOf(absPath, 'GitHub CLI token');
   return undefined;
 }
 

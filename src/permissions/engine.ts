@@ -34,11 +34,13 @@ import { mergeHookVerdicts, type PreToolUseInput, runPreToolUseHooks } from './h
 import type { HookVerdict } from './hooks/types.js';
 import {
   DEFAULT_ACCEPT_EDITS_COMMANDS,
+  type PipelineInput,
   type PipelineResult,
   type PipelineStep,
   runPipeline,
 } from './pipeline.js';
 import { compileRule, type RuleProblem } from './rules/rule-set.js';
+import { effectiveMode } from './engine-mode.js';
 import { dontAskDenial } from './explain.js';
 import { PermissionSession } from './session.js';
 import { brokenCovering, describeBroken } from './settings/broken.js';
@@ -145,17 +147,8 @@ export interface PermissionEngine {
   readonly settings: LoadedSettings;
 }
 
-function effectiveMode(requested: PermissionMode, settings: LoadedSettings, trace: string[]): PermissionMode {
-  if (requested === 'bypassPermissions' && settings.disableBypassPermissionsMode) {
-    trace.push('mode: bypassPermissions is disabled by settings; using default');
-    return 'default';
-  }
-  if (requested === 'auto' && settings.disableAutoMode) {
-    trace.push('mode: auto mode is disabled by settings; using default');
-    return 'default';
-  }
-  return requested;
-}
+/** `finish`'s extras when there are none (one shared object, not one per decision). */
+const NO_EXTRAS: { hook?: HookVerdict; classifier?: ClassifierVerdict } = Object.freeze({});
 
 export function createPermissionEngine(opts: PermissionEngineOptions): PermissionEngine {
   const settings = opts.settings;
@@ -212,7 +205,10 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
     if (sandboxBroken)
       trace.push('settings: sandbox settings are broken; sandboxed commands are not auto-allowed');
     const planFile = mode === 'plan' ? opts.planFile?.(req) : undefined;
-    const result = runPipeline({
+    // Written out and then set (not `{ …, ...(hook ? { hook } : {}) }`): V8 builds a literal with
+    // conditional spreads key by key at run time, and this runs once per decision
+    // (docs/mcp-client.md §8.3). Same keys and values.
+    const input: PipelineInput = {
       request: req,
       rules: settings.rules,
       mode,
@@ -220,15 +216,18 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
       home: settings.home,
       resolver,
       sandboxAutoAllow: sandboxed && !sandboxBroken && settings.sandbox.autoAllowBashIfSandboxed,
-      ...(hook ? { hook } : {}),
       acceptEditsCommands,
-      ...(readableDirs ? { readableDirs } : {}),
       floor: settings.destructiveFloor,
       secretReads: settings.secretReads.value,
-      ...(planFile ? { planFile } : {}),
       repositoryRoot,
-    });
-    return { mode, result, trace: [...trace, ...result.trace] };
+    };
+    if (hook) input.hook = hook;
+    if (readableDirs) input.readableDirs = readableDirs;
+    if (planFile) input.planFile = planFile;
+    const result = runPipeline(input);
+    // The mode lines (rare) come first; without them the pipeline's own trace is the trace.
+    if (trace.length) trace.push(...result.trace);
+    return { mode, result, trace: trace.length ? trace : result.trace };
   };
 
   const classifierKey = (req: PermissionRequest): string =>
@@ -257,7 +256,7 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
   ): DetailedDecision => {
     let d = decision;
     let step = decidedBy;
-    if (d.behavior === 'allow') {
+    if (d.behavior === 'allow' && settings.broken.length) {
       // Fail closed while a settings file that could restrict this call is broken (settings/broken.ts).
       const broken = brokenFor(req, false).filter((b) => b.scope !== 'sandbox');
       const first = broken[0];
@@ -292,7 +291,11 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
     const updated = extras.hook?.updatedInput;
     if (updated && d.behavior !== 'deny') d = { ...d, updatedInput: updated };
     session.record(req.toolUseId, { behavior: d.behavior, source: d.reason.type, toolName: req.toolName });
-    return { decision: d, step, mode, trace, ...extras };
+    // Set, not spread (see basePipeline): same keys and values.
+    const detailed: DetailedDecision = { decision: d, step, mode, trace };
+    if (extras.hook) detailed.hook = extras.hook;
+    if (extras.classifier) detailed.classifier = extras.classifier;
+    return detailed;
   };
 
   const decideSync = (
@@ -315,7 +318,7 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
       }
       trace.push('classifier: asynchronous classifier not consulted by decideSync');
     }
-    return finish(req, mode, result, result.decision, result.step, trace, {});
+    return finish(req, mode, result, result.decision, result.step, trace, NO_EXTRAS);
   };
 
   const classifierRequest = (req: PermissionRequest, result: PipelineResult) => ({
@@ -431,7 +434,7 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
       };
       return classify();
     }
-    return finish(req, mode, result, result.decision, result.step, trace, hook ? { hook } : {});
+    return finish(req, mode, result, result.decision, result.step, trace, hook ? { hook } : NO_EXTRAS);
   };
 
   /** One decision; synchronous unless hooks or the classifier run. A throw becomes a rejection. */

@@ -146,3 +146,39 @@ describe('AdmissionGate: delegation', () => {
     expect(other.running).toBe(0);
   });
 });
+
+describe('AdmissionGate: tryAdmit (a call admitted without a queue entry)', () => {
+  it.each([
+    [[], 's', 10, true, 'nothing running or waiting: a safe call starts'],
+    [[], 'u', 10, true, 'nothing running or waiting: an unsafe call starts'],
+    [['s1'], 's', 10, true, 'beside running safe calls under the limit'],
+    [['s1'], 'u', 10, false, 'an unsafe call never starts beside a running one'],
+    [['s1', 's2'], 's', 2, false, 'not past the limit'],
+    [['u1'], 's', 10, false, 'nothing starts beside an unsafe call'],
+    [['u1', 's1'], 's', 10, false, 'a call is waiting (s1 behind u1): it is not overtaken'],
+  ] as [string[], 's' | 'u', number, boolean, string][])(
+    'queued %j, then %s (limit %i) → %s (%s)',
+    (names, kind, limit, admitted, _reason) => {
+      const gate = new AdmissionGate(limit);
+      const { started } = queue(gate, names);
+      const before = [...started];
+      const permit = gate.tryAdmit('x', kind === 's');
+      expect(permit !== undefined).toBe(admitted);
+      expect(started).toEqual(before);
+      if (permit) {
+        expect(gate.running).toBe(before.length + 1);
+        permit.release();
+        expect(gate.running).toBe(before.length);
+      }
+    },
+  );
+
+  it('a released permit lets the queued calls start, as an enqueued one does', () => {
+    const gate = new AdmissionGate(10);
+    const permit = gate.tryAdmit('u0', false) as Permit;
+    const { started } = queue(gate, ['s1', 's2']);
+    expect(started).toEqual([]);
+    permit.release();
+    expect(started).toEqual(['s1', 's2']);
+  });
+});

@@ -106,6 +106,18 @@ export class AdmissionGate {
     return waiter;
   }
 
+  /**
+   * Admits a call at once when no call is waiting and the rule lets it start now (the usual case
+   * of a one-call turn); undefined otherwise, and the caller queues it with `enqueue`. Same rule,
+   * same order: nothing waiting means nothing is overtaken. Makes no queue entry.
+   */
+  tryAdmit(toolUseId: string, concurrencySafe: boolean): Permit | undefined {
+    if (this.pumping || this.head < this.queue.length || !this.canStart(concurrencySafe)) return undefined;
+    const permit = new GatePermit(this, toolUseId, concurrencySafe);
+    this.count(permit);
+    return permit;
+  }
+
   /** A queued call was cancelled: the calls behind it may start now. */
   cancelled(): void {
     this.pump();
@@ -153,8 +165,8 @@ export class AdmissionGate {
     else this.runningUnsafe--;
   }
 
-  private canStart(request: AdmissionRequest): boolean {
-    if (request.concurrencySafe) return this.runningUnsafe === 0 && this.runningSafe < this.limit;
+  private canStart(concurrencySafe: boolean): boolean {
+    if (concurrencySafe) return this.runningUnsafe === 0 && this.runningSafe < this.limit;
     return this.runningUnsafe === 0 && this.runningSafe === 0;
   }
 
@@ -169,7 +181,7 @@ export class AdmissionGate {
           this.head++;
           continue;
         }
-        if (!this.canStart(waiter.request)) break;
+        if (!this.canStart(waiter.request.concurrencySafe)) break;
         this.head++;
         const permit = new GatePermit(this, waiter.request.toolUseId, waiter.request.concurrencySafe);
         this.count(permit);

@@ -26,8 +26,11 @@ export interface AuthorizeCallOptions {
   context: ToolUseContext;
   decide: PermissionDecider;
   canUseTool: CanUseTool | undefined;
-  /** Told how the permission step ended, before `authorizeCall` returns or throws. */
-  record?: (decision: ToolDecisionRecord) => void;
+  /**
+   * Gets how the permission step ended (its `decision` is set before `authorizeCall` returns or
+   * throws). An object, not a callback: no closure per call.
+   */
+  record?: { decision: ToolDecisionRecord | undefined };
 }
 
 /** The verdict: run with `input`, and whether it was changed on the way (then it is parsed again). */
@@ -36,6 +39,11 @@ export interface Authorization {
   inputUpdated: boolean;
   /** What the decision was made on (for an updated input: the original input's description). */
   description: CallDescription;
+}
+
+/** Tells `sink` how the permission step ended. */
+function note(sink: AuthorizeCallOptions['record'], decision: ToolDecisionRecord): void {
+  if (sink) sink.decision = decision;
 }
 
 /** A decider that throws denies (fail closed). */
@@ -89,11 +97,11 @@ function withoutEchoedFields(
  */
 export async function authorizeCall(options: AuthorizeCallOptions): Promise<Authorization> {
   const { tool, input, toolUseId, context } = options;
-  const record = (decision: ToolDecisionRecord): void => options.record?.(decision);
+  const sink = options.record;
   const toolResult = await tool.checkPermissions(input, context);
   const description = await tool.describeCall(input, context);
   const hookInput = tool.observableInput ? await observableInputOf(tool, input, context) : undefined;
-  const request = buildPermissionRequest({
+  const requestOptions: Parameters<typeof buildPermissionRequest>[0] = {
     tool,
     input,
     description,
@@ -101,9 +109,9 @@ export async function authorizeCall(options: AuthorizeCallOptions): Promise<Auth
     toolUseId,
     session: context.getAppState(),
     context,
-    ...(hookInput ? { hookInput } : {}),
-  });
-  const updated = (u: Record<string, unknown>) => withoutEchoedFields(u, input, hookInput);
+  };
+  if (hookInput) requestOptions.hookInput = hookInput;
+  const request = buildPermissionRequest(requestOptions);
   let decision: PermissionDecision;
   try {
     decision = await options.decide(request);
@@ -112,21 +120,27 @@ export async function authorizeCall(options: AuthorizeCallOptions): Promise<Auth
   }
 
   if (decision.behavior === 'allow') {
-    record({ behavior: 'allow', source: decision.reason.type });
+    note(sink, { behavior: 'allow', source: decision.reason.type });
     return decision.updatedInput
-      ? { input: updated(decision.updatedInput), inputUpdated: true, description }
+      ? {
+          input: withoutEchoedFields(decision.updatedInput, input, hookInput),
+          inputUpdated: true,
+          description,
+        }
       : { input, inputUpdated: false, description };
   }
   if (decision.behavior === 'deny') {
-    record({ behavior: 'deny', source: decision.reason.type });
+    note(sink, { behavior: 'deny', source: decision.reason.type });
     throw new PermissionDeniedError(
       `Permission to use ${tool.name} was denied: ${decision.reason.message} Do not retry the same call; choose another approach or ask the user.`,
     );
   }
 
-  const askInput = decision.updatedInput ? updated(decision.updatedInput) : input;
+  const askInput = decision.updatedInput
+    ? withoutEchoedFields(decision.updatedInput, input, hookInput)
+    : input;
   if (!options.canUseTool) {
-    record({ behavior: 'deny', source: 'no-host' });
+    note(sink, { behavior: 'deny', source: 'no-host' });
     throw new PermissionDeniedError(
       `Permission to use ${tool.name} is required (${decision.reason.message}), but there is no one to ask here, so the call was denied. Ask the user to allow it, or choose another approach.`,
     );
@@ -138,11 +152,16 @@ export async function authorizeCall(options: AuthorizeCallOptions): Promise<Auth
     answer = { behavior: 'deny', message: `the permission prompt failed (${errorMessage(error)})` };
   }
   if (answer?.behavior === 'allow') {
-    record({ behavior: 'allow', source: 'host' });
-    if (answer.updatedInput) return { input: updated(answer.updatedInput), inputUpdated: true, description };
+    note(sink, { behavior: 'allow', source: 'host' });
+    if (answer.updatedInput)
+      return {
+        input: withoutEchoedFields(answer.updatedInput, input, hookInput),
+        inputUpdated: true,
+        description,
+      };
     return { input: askInput, inputUpdated: askInput !== input, description };
   }
-  record({ behavior: 'deny', source: 'host' });
+  note(sink, { behavior: 'deny', source: 'host' });
   const message = answer?.behavior === 'deny' && answer.message ? answer.message : 'no reason given';
   throw new PermissionDeniedError(
     `Permission for this ${tool.name} call was refused: ${message.replace(/\.$/, '')}. Do not retry it unchanged; adjust your approach.`,

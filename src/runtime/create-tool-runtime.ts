@@ -37,6 +37,7 @@ import {
 import { createSessionServices, type SessionServicesHandle } from './session-services.js';
 import { runSingleCallTurn } from './single-call-turn.js';
 import { StreamingToolExecutor } from './streaming-executor.js';
+import { AbortFanout } from './turn-controller.js';
 import { Turn } from './turn.js';
 import type { CanUseTool, PostCallHook, ToolRuntimeUpdate, TurnResult } from './types.js';
 
@@ -178,9 +179,12 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     ...(options.notify ? { notify: options.notify } : {}),
   };
   const sessionController = context.abortController;
-  // Every running turn listens to the session's signal (several at once: sub-agents, MCP
-  // requests); each removes its listener when it ends, so there is no count to warn about.
+  // Turns of the session context join `sessionAbort` (one listener); others (sub-agents' child
+  // contexts, tools) may listen to the session's signal too and remove their listener when they
+  // end, so there is no count to warn about.
   setMaxListeners(0, sessionController.signal);
+  // Session turns join this one listener instead of each adding its own.
+  const sessionAbort = new AbortFanout(sessionController.signal);
   const maxConcurrency = resolveMaxToolUseConcurrency(options.maxConcurrency, options.env);
   const gate = new AdmissionGate(maxConcurrency);
 
@@ -196,6 +200,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       globalMaxResultSizeChars: options.maxResultSizeChars ?? GLOBAL_MAX_RESULT_SIZE_CHARS,
       maxTurnResultsChars: options.maxTurnResultsChars ?? MAX_TURN_RESULTS_CHARS,
       streamUpdates,
+      contextAbort: base.abortController === sessionController ? sessionAbort : undefined,
     });
   };
   const startTurn = (turn: Turn, sessionBase: ToolUseContext | undefined): StreamingToolExecutor =>

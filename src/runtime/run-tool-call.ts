@@ -45,10 +45,11 @@ export interface CallEnvironment {
   /** True once the turn was aborted (without making its signal). */
   readonly aborted: boolean;
   /**
-   * Registers `onAbort` to run once if the turn aborts while the call is in flight; returns the
-   * function that unregisters it. (One listener per turn, not per call.)
+   * Registers `onAbort` to run once if the turn aborts while the call is in flight (at once when
+   * it has); `offAbort` unregisters it. (One listener per turn, not per call; no closure per call.)
    */
-  onAbort(onAbort: () => void): () => void;
+  onAbort(onAbort: () => void): void;
+  offAbort(onAbort: () => void): void;
   decide: PermissionDecider;
   canUseTool: CanUseTool | undefined;
   /** Delivers a progress event (to the context's sink and the turn's update stream). */
@@ -112,9 +113,7 @@ async function pipeline(
     context,
     decide: env.decide,
     canUseTool: env.canUseTool,
-    record: (decision) => {
-      state.decision = decision;
-    },
+    record: state,
   });
   let permittedCall = authorization.description;
   if (authorization.inputUpdated) {
@@ -232,8 +231,7 @@ export async function runToolCall(
   env: CallEnvironment,
 ): Promise<CallOutcome> {
   const toolName = call.tool?.name ?? call.toolUse.name;
-  const meta = { index: call.index, toolUseId: call.toolUse.id, toolName };
-  if (env.aborted) return notStartedOutcome(meta);
+  if (env.aborted) return notStartedOutcome({ index: call.index, toolUseId: call.toolUse.id, toolName });
 
   const startedAtMs = performance.now();
   const state: CallState = {
@@ -244,15 +242,18 @@ export async function runToolCall(
     decision: undefined,
   };
   const run = pipeline(call, context, env, state);
-  let untrack: (() => void) | undefined;
-  const settled = new Promise<Success | 'aborted'>((resolve, reject) => {
-    untrack = env.onAbort(() => resolve('aborted'));
+  // The race of the pipeline and the turn's abort: the abort handler is the promise's own
+  // `resolve`, called with no value (the pipeline always settles with a Success object).
+  let onAborted: (() => void) | undefined;
+  const settled = new Promise<Success | undefined>((resolve, reject) => {
+    onAborted = resolve as () => void;
+    env.onAbort(onAborted);
     run.then(resolve, reject);
   });
   let success: Success;
   try {
     const first = await settled;
-    if (first === 'aborted') {
+    if (first === undefined) {
       run.catch(() => undefined);
       throw new AbortError();
     }
@@ -261,8 +262,8 @@ export async function runToolCall(
     state.settled = true;
     if (state.generator) state.generator.return(undefined as never).catch(() => undefined);
     const failed = errorToOutcome(error, {
-      index: meta.index,
-      toolUseId: meta.toolUseId,
+      index: call.index,
+      toolUseId: call.toolUse.id,
       toolName,
       stage: state.stage,
       durationMs: performance.now() - startedAtMs,
@@ -275,14 +276,14 @@ export async function runToolCall(
     if (env.postCall) await runPostCall(failed, state, context, env);
     return failed;
   } finally {
-    untrack?.();
+    if (onAborted) env.offAbort(onAborted);
   }
   state.settled = true;
-  // Written out, not spread from `meta`: a literal that spreads an object and then adds keys is
-  // built key by key at run time by V8 (several times the time and memory of a plain literal).
+  // Written out, not spread: a literal that spreads an object and then adds keys is built key by
+  // key at run time by V8 (several times the time and memory of a plain literal).
   const outcome: CallOutcome = {
-    index: meta.index,
-    toolUseId: meta.toolUseId,
+    index: call.index,
+    toolUseId: call.toolUse.id,
     toolName,
     status: 'ok',
     content: success.content,

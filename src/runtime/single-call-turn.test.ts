@@ -242,6 +242,44 @@ describe('aborts', () => {
   });
 });
 
+describe('the session signal', () => {
+  it('aborting the session aborts every running turn of it (one listener for all), and later turns do not start', async () => {
+    // Session turns join one listener on the session's signal (turn-controller.ts AbortFanout)
+    // instead of each adding their own; a turn that ended has left it.
+    const started = deferred();
+    let running = 0;
+    const Wait = buildTool({
+      name: 'Wait',
+      description: 'waits for its turn to abort',
+      inputSchema: z.object({ text: z.string() }),
+      isConcurrencySafe: () => true,
+      async checkPermissions() {
+        return { behavior: 'passthrough' as const };
+      },
+      async *call(_input, context) {
+        if (++running === 3) started.resolve();
+        await new Promise((resolve) => context.abortController.signal.addEventListener('abort', resolve));
+        return { data: 'stopped' };
+      },
+      mapToolResultToContent: (data: string) => data,
+    });
+    const r = runtime({ tools: [Wait, Echo] });
+    const done = await r.runToolsToCompletion([toolUse('t0', 'Echo', { text: 'before' })]);
+    expect(done.calls[0]?.status).toBe('ok');
+    const one = r.runToolsToCompletion([toolUse('t1', 'Wait', { text: 'a' })]);
+    const two = r.runToolsToCompletion([
+      toolUse('t2', 'Wait', { text: 'b' }),
+      toolUse('t3', 'Wait', { text: 'c' }),
+    ]);
+    await started.promise;
+    r.context.abortController.abort();
+    expect((await one).calls.map((c) => c.status)).toEqual(['aborted']);
+    expect((await two).calls.map((c) => c.status)).toEqual(['aborted', 'aborted']);
+    const after = await r.runToolsToCompletion([toolUse('t4', 'Echo', { text: 'after' })]);
+    expect(after.calls[0]?.status).toBe('not-started');
+  });
+});
+
 describe('the admission gate across turns', () => {
   it('a lean unsafe call waits for a running call of another turn, then runs', async () => {
     const release = deferred();

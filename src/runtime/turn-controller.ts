@@ -13,6 +13,8 @@ import type { ToolUseContext } from '../core/index.js';
  */
 export class TurnController extends AbortController {
   aborted = false;
+  /** False when nobody reads the turn's update stream (`runToolsToCompletion`): progress goes only to `context.onProgress`. */
+  streamsUpdates = true;
   private tuned = false;
   constructor(
     private readonly maxListeners: number,
@@ -57,4 +59,46 @@ export function callOwnsAbortSignal(context: ToolUseContext): boolean {
     context.toolUseId !== undefined &&
     singleCallControllers.get(context.abortController) === context.toolUseId
   );
+}
+
+/**
+ * False when nobody would see a progress event of this call: its turn streams no updates and the
+ * context has no `onProgress` sink. A tool may then skip asking its backend for progress (an MCP
+ * call sends no progress token). True for any context the runtime did not make (fail open: the
+ * progress plumbing stays).
+ */
+export function callProgressObserved(context: ToolUseContext): boolean {
+  const controller = context.abortController;
+  return (
+    !(controller instanceof TurnController) || controller.streamsUpdates || context.onProgress !== undefined
+  );
+}
+
+/**
+ * One listener on a long-lived signal (the session's) that aborts every turn joined to it, so a
+ * turn of the session adds and removes no listener of its own (docs/mcp-client.md §8.3).
+ */
+export class AbortFanout {
+  private readonly members = new Set<TurnController>();
+  constructor(private readonly signal: AbortSignal) {
+    signal.addEventListener('abort', () => {
+      const members = [...this.members];
+      this.members.clear();
+      for (const controller of members) controller.abort(signal.reason);
+    });
+  }
+
+  /** Aborts `controller` with the signal; true (and nothing joined) when the signal has aborted already. */
+  join(controller: TurnController): boolean {
+    if (this.signal.aborted) {
+      controller.abort(this.signal.reason);
+      return true;
+    }
+    this.members.add(controller);
+    return false;
+  }
+
+  leave(controller: TurnController): void {
+    this.members.delete(controller);
+  }
 }

@@ -20,7 +20,7 @@ import {
 } from '../core/index.js';
 import type { AdmissionGate, Permit, QueuedAdmission } from './admission-gate.js';
 import { AsyncQueue } from './async-queue.js';
-import { dedicateController, TurnController } from './turn-controller.js';
+import { type AbortFanout, dedicateController, TurnController } from './turn-controller.js';
 import { applyTurnBudget } from './result-budget.js';
 import { withNestedCalls } from './nested-call.js';
 import { type CallEnvironment, runToolCall } from './run-tool-call.js';
@@ -46,6 +46,8 @@ export interface TurnOptions {
   postCall?: PostCallHook | undefined;
   /** False when nobody reads `updates` (runToolsToCompletion): nothing is queued. Default true. */
   streamUpdates?: boolean;
+  /** When the context's signal is the session's: its fanout, joined instead of adding a listener. */
+  contextAbort?: AbortFanout | undefined;
 }
 
 /** What the turn's calls get from it (a class: one object per turn, its members on the prototype). */
@@ -72,8 +74,12 @@ class TurnEnvironment implements CallEnvironment {
     return this.turn.controller.aborted;
   }
 
-  onAbort(handler: () => void): () => void {
-    return this.turn.addAbortHandler(handler);
+  onAbort(handler: () => void): void {
+    this.turn.addAbortHandler(handler);
+  }
+
+  offAbort(handler: () => void): void {
+    this.turn.removeAbortHandler(handler);
   }
 
   emitProgress(event: ToolProgressEvent, context: ToolUseContext): void {
@@ -100,6 +106,8 @@ export class Turn {
   /** The listeners this turn left on the host's and its context's signals (removed by `dispose`). */
   private links: { signal: AbortSignal; onAbort: () => void }[] | undefined;
   private undelegate: (() => void) | undefined;
+  /** The session's abort fanout this turn joined (left by `dispose`). */
+  private joined: AbortFanout | undefined;
   private readonly streamUpdates: boolean;
   /** Calls in flight, told at once when the turn aborts. */
   private readonly abortHandlers = new Set<() => void>();
@@ -113,33 +121,51 @@ export class Turn {
     this.options = options;
     this.streamUpdates = options.streamUpdates !== false;
     this.controller = new TurnController(Math.max(50, options.gate.limit * 4), () => this.onAborted());
+    this.controller.streamsUpdates = this.streamUpdates;
     // The turn aborts with the host's signal and with its context's own (a sub-agent's context
     // aborts with its parent).
-    for (const external of [options.signal, options.context.abortController.signal]) {
-      if (!external) continue;
-      if (external.aborted) {
-        this.controller.abort(external.reason);
-        break;
-      }
-      const onAbort = () => this.controller.abort(external.reason);
-      external.addEventListener('abort', onAbort, { once: true });
-      (this.links ??= []).push({ signal: external, onAbort });
+    if (!this.link(options.signal)) {
+      if (options.contextAbort) {
+        if (!options.contextAbort.join(this.controller)) this.joined = options.contextAbort;
+      } else this.link(options.context.abortController.signal);
     }
     // A turn run on behalf of a running call (a sub-agent's): that call stops counting in the gate.
     const owner = options.context.runningCall;
     if (owner && options.gate.owns(owner)) this.undelegate = options.gate.delegate(owner);
-    this.context = { ...options.context, abortController: this.controller };
+    // Copied and then set, not `{ ...context, abortController }` (V8 builds that key by key).
+    this.context = Object.assign({}, options.context);
+    this.context.abortController = this.controller;
     this.env = new TurnEnvironment(this, options);
   }
 
-  /** Registers `handler` to run once if the turn aborts (at once when it has); returns its removal. */
-  addAbortHandler(handler: () => void): () => void {
+  /**
+   * Makes the turn abort with `external`; true when `external` had aborted already (the turn is
+   * then aborted, and nothing is linked).
+   */
+  private link(external: AbortSignal | undefined): boolean {
+    if (!external) return false;
+    if (external.aborted) {
+      this.controller.abort(external.reason);
+      return true;
+    }
+    const onAbort = () => this.controller.abort(external.reason);
+    external.addEventListener('abort', onAbort, { once: true });
+    (this.links ??= []).push({ signal: external, onAbort });
+    return false;
+  }
+
+  /** Registers `handler` to run once if the turn aborts (at once when it has). */
+  addAbortHandler(handler: () => void): void {
     if (this.controller.aborted) {
       handler();
-      return () => undefined;
+      return;
     }
     this.abortHandlers.add(handler);
-    return () => this.abortHandlers.delete(handler);
+  }
+
+  /** Unregisters a handler of `addAbortHandler` (nothing when it ran or was never added). */
+  removeAbortHandler(handler: () => void): void {
+    this.abortHandlers.delete(handler);
   }
 
   /** Delivers a call's progress event to its context's sink and the update stream. */
@@ -195,6 +221,12 @@ export class Turn {
    */
   schedule(call: PreparedCall, onStart?: () => void): Promise<CallOutcome> {
     if (this.aborted) return Promise.resolve(this.notStarted(call));
+    // Nothing waiting in the gate and room to run: admitted at once, without a queue entry.
+    const permit = this.options.gate.tryAdmit(call.toolUse.id, call.isConcurrencySafe);
+    if (permit) {
+      onStart?.();
+      return this.start(call, permit);
+    }
     // A call the gate admits at once (the usual case) returns its run's own promise; one that
     // waits gets a promise settled when it has run (or as "not started" when the turn aborts).
     let running: Promise<CallOutcome> | undefined;
@@ -373,7 +405,9 @@ export class Turn {
         });
       }
     }
-    result.context = { ...this.context, abortController: this.options.context.abortController };
+    const context = Object.assign({}, this.context);
+    context.abortController = this.options.context.abortController;
+    result.context = context;
     return result;
   }
 
@@ -382,6 +416,8 @@ export class Turn {
     const links = this.links;
     this.links = undefined;
     if (links) for (const { signal, onAbort } of links) signal.removeEventListener('abort', onAbort);
+    this.joined?.leave(this.controller);
+    this.joined = undefined;
     this.undelegate?.();
     this.undelegate = undefined;
   }

@@ -216,11 +216,28 @@ export function compileRule(
   }
 }
 
+/** `kindLists` keys of the path and domain rules (constants: looked up per call). */
+const PATH_KEYS: Record<PermissionBehavior, string> = {
+  deny: 'deny:path',
+  ask: 'ask:path',
+  allow: 'allow:path',
+};
+const DOMAIN_KEYS: Record<PermissionBehavior, string> = {
+  deny: 'deny:domain',
+  ask: 'ask:domain',
+  allow: 'allow:domain',
+};
+
 /** The compiled rules of a session, by behavior and kind. */
 export class RuleSet {
   readonly all: CompiledRule[] = [];
   private readonly lists: Record<PermissionBehavior, CompiledRule[]> = { deny: [], ask: [], allow: [] };
-  private readonly toolCache = new Map<string, CompiledRule[]>();
+  /** `forTool`'s answers, per behavior then tool name (emptied when a rule is added or removed). */
+  private readonly toolCache: Record<PermissionBehavior, Map<string, CompiledRule[]>> = {
+    deny: new Map(),
+    ask: new Map(),
+    allow: new Map(),
+  };
   private readonly kindLists = new Map<string, CompiledRule[]>();
 
   constructor(rules: readonly CompiledRule[] = []) {
@@ -234,7 +251,7 @@ export class RuleSet {
     const l = this.kindLists.get(k);
     if (l) l.push(r);
     else this.kindLists.set(k, [r]);
-    this.toolCache.clear();
+    this.clearToolCache();
   }
 
   /** Removes a rule added before (a temporary rule whose time is over); unknown rules are ignored. */
@@ -247,7 +264,13 @@ export class RuleSet {
     drop(this.lists[r.rule.behavior]);
     const l = this.kindLists.get(`${r.rule.behavior}:${r.kind}`);
     if (l) drop(l);
-    this.toolCache.clear();
+    this.clearToolCache();
+  }
+
+  private clearToolCache(): void {
+    this.toolCache.deny.clear();
+    this.toolCache.ask.clear();
+    this.toolCache.allow.clear();
   }
 
   /** Every rule with this behavior, in load order. */
@@ -257,23 +280,24 @@ export class RuleSet {
 
   /** Rules of `behavior` that concern `toolName` (tool, shell, param, content kinds). */
   forTool(behavior: PermissionBehavior, toolName: string): readonly CompiledRule[] {
-    const key = `${behavior}\u0000${toolName}`;
-    let hit = this.toolCache.get(key);
+    // Looked up per call: one map per behavior, so no key string is built for it.
+    const cache = this.toolCache[behavior];
+    let hit = cache.get(toolName);
     if (!hit) {
       hit = this.lists[behavior].filter((r) => r.matchesTool(toolName));
-      this.toolCache.set(key, hit);
+      cache.set(toolName, hit);
     }
     return hit;
   }
 
   /** Read/Edit path rules of `behavior`. */
   pathRules(behavior: PermissionBehavior): readonly CompiledRule[] {
-    return this.kindLists.get(`${behavior}:path`) ?? [];
+    return this.kindLists.get(PATH_KEYS[behavior]) ?? [];
   }
 
   /** WebFetch domain rules of `behavior`. */
   domainRules(behavior: PermissionBehavior): readonly CompiledRule[] {
-    return this.kindLists.get(`${behavior}:domain`) ?? [];
+    return this.kindLists.get(DOMAIN_KEYS[behavior]) ?? [];
   }
 
   /** A bare deny of the tool (or a tool-name glob): the tool is removed from the model's list. */

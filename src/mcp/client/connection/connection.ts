@@ -303,23 +303,34 @@ export class McpConnection {
     }
     // A client exists only after the SDK loaded (doConnect).
     const { CallToolResultSchema } = (this.sdk as McpSdk).types;
-    const request = client.callTool({ name: toolName, arguments: args }, CallToolResultSchema, {
-      timeout: this.toolTimeoutMs,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.onProgress ? { onprogress: options.onProgress } : {}),
-    }) as Promise<CallToolResult>;
-    // A call that made the server announce new tools (list_changed arrives before the result)
-    // returns once the new list is read, so the next request already offers them.
-    const afterRefresh = (result: CallToolResult): CallToolResult | Promise<CallToolResult> => {
-      const refresh = this.pendingRefresh;
-      return refresh ? refresh.then(() => result) : result;
-    };
-    if (this.transportType === 'stdio') return request.then(afterRefresh);
-    return request.then(afterRefresh, (error: unknown) => {
+    // Set, not spread: a literal with conditional spreads is built key by key (docs/mcp-client.md §8.3).
+    const requestOptions: { timeout: number; signal?: AbortSignal; onprogress?: CallOptions['onProgress'] } =
+      {
+        timeout: this.toolTimeoutMs,
+      };
+    if (options.signal) requestOptions.signal = options.signal;
+    if (options.onProgress) requestOptions.onprogress = options.onProgress;
+    const request = client.callTool(
+      { name: toolName, arguments: args },
+      CallToolResultSchema,
+      requestOptions,
+    ) as Promise<CallToolResult>;
+    if (this.transportType === 'stdio') return request.then(this.afterRefresh);
+    return request.then(this.afterRefresh, (error: unknown) => {
       if (isConnectionLoss(error)) this.onLost(client);
       throw error;
     });
   }
+
+  /**
+   * A call that made the server announce new tools (list_changed arrives before the result)
+   * returns once the new list is read, so the next request already offers them. (One function per
+   * connection, not one per call.)
+   */
+  private readonly afterRefresh = (result: CallToolResult): CallToolResult | Promise<CallToolResult> => {
+    const refresh = this.pendingRefresh;
+    return refresh ? refresh.then(() => result) : result;
+  };
 
   /** Runs a request; a remote server found gone (refused, session unknown) starts the reconnection. */
   private async watch<T>(client: Client, run: () => Promise<T>): Promise<T> {

@@ -8,6 +8,9 @@ import type { Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { modelMcpToolName } from '../../../core/mcp-names.js';
 import { fsPathResolver } from '../../../core/paths.js';
+import { allowAllDecider } from '../../../runtime/deciders.js';
+import { createToolRuntime } from '../../../runtime/index.js';
+import { makeTestSession } from '../../../testing/tool-harness.js';
 import { adaptMcpTool, MAX_MCP_DESCRIPTION_CHARS, modelInputSchema } from './adapt.js';
 import { argumentRoles, describeMcpCall } from './describe.js';
 
@@ -222,5 +225,67 @@ describe('effects from schemas', () => {
       ['urls', 'url-list'],
     ]);
     expect(path.isAbsolute(d.effects[0]?.target ?? '')).toBe(true);
+  });
+});
+
+describe('progress is asked for only when someone reads it', () => {
+  // The request carries a progress token (the backend gets `onProgress`) only when the call's
+  // progress reaches someone: the host's `onProgress` sink or a streamed turn's updates. A
+  // one-call `runToolsToCompletion` without a sink asks for none (docs/mcp-client.md §8.3).
+  const progressBackend = (asked: boolean[]) => ({
+    toolTimeoutMs: 1000,
+    callTool: async (
+      _name: string,
+      _args: Record<string, unknown>,
+      options: { onProgress?: (p: { progress: number; total?: number }) => void },
+    ) => {
+      asked.push(options.onProgress !== undefined);
+      options.onProgress?.({ progress: 1, total: 2 });
+      await new Promise((r) => setTimeout(r, 5));
+      return { content: [{ type: 'text' as const, text: 'done' }] };
+    },
+  });
+  const setup = async (onProgress?: (e: unknown) => void) => {
+    const session = await makeTestSession();
+    const asked: boolean[] = [];
+    const t = adaptMcpTool({ name: 'work', inputSchema: { type: 'object' } } as SdkTool, {
+      serverName: 'srv',
+      backend: progressBackend(asked),
+      maxOutputTokens: 25_000,
+    });
+    const runtime = createToolRuntime({
+      tools: [t],
+      cwd: session.root,
+      sessionDir: session.sessionDir,
+      decide: allowAllDecider,
+      env: {},
+      ...(onProgress ? { onProgress } : {}),
+    });
+    return { session, asked, runtime };
+  };
+  const use = (id: string) => ({ type: 'tool_use' as const, id, name: 'mcp__srv__work', input: {} });
+
+  it.each([
+    ['runToolsToCompletion, no sink', false, false, 'nobody sees progress: none is asked for'],
+    ['runToolsToCompletion, a host sink', true, false, 'the sink gets the events'],
+    ['runTools (streamed), no sink', false, true, 'the update stream carries the events'],
+  ] as const)('%s', async (_label, withSink, streamed, _why) => {
+    const seen: unknown[] = [];
+    const { session, asked, runtime } = await setup(withSink ? (e) => seen.push(e) : undefined);
+    try {
+      if (streamed) {
+        const gen = runtime.runTools([use('toolu_1'), use('toolu_2')]);
+        for (let step = await gen.next(); !step.done; step = await gen.next())
+          if (step.value.type === 'progress') seen.push(step.value.event);
+      } else {
+        const turn = await runtime.runToolsToCompletion([use('toolu_1')]);
+        expect(turn.results[0]?.is_error).toBeUndefined();
+      }
+      const observed = withSink || streamed;
+      expect(asked.every((a) => a === observed)).toBe(true);
+      expect(seen.length > 0).toBe(observed);
+    } finally {
+      await session.cleanup();
+    }
   });
 });

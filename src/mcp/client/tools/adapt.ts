@@ -34,7 +34,7 @@ import { modelMcpToolName } from '../../../core/mcp-names.js';
 import type { ToolPermissionResult } from '../../../core/permission-types.js';
 import type { AnyTool, JSONSchemaObject } from '../../../core/tool.js';
 import { jsonSchemaInput } from '../../../runtime/json-schema-input.js';
-import { callOwnsAbortSignal } from '../../../runtime/turn-controller.js';
+import { callOwnsAbortSignal, callProgressObserved } from '../../../runtime/turn-controller.js';
 import { type ApprovalPins, pinQuestion, type ToolFingerprint } from '../security/pins.js';
 import { argumentRoles, describeMcpCall } from './describe.js';
 import {
@@ -173,6 +173,60 @@ function callFailure(
   return new ToolExecutionError(`MCP server "${serverName}" failed ${toolName}: ${message}`);
 }
 
+/**
+ * Runs the request with progress: progress notifications are yielded as `mcp_progress` events
+ * while the request runs; returns its result, throws its error. Events wait in a list until the
+ * generator yields them; `wake` resumes the generator when an event or the outcome arrives (one
+ * promise per wait, none when nothing is pending).
+ */
+async function* callWithProgress(
+  backend: McpToolBackend,
+  toolName: string,
+  input: Record<string, unknown>,
+  signal: AbortSignal,
+): AsyncGenerator<McpProgressEvent, CallToolResult, void> {
+  let events: McpProgressEvent[] | undefined;
+  let wake: (() => void) | undefined;
+  let outcome: { ok: true; result: CallToolResult } | { ok: false; error: unknown } | undefined;
+  const settle = (o: NonNullable<typeof outcome>): void => {
+    outcome = o;
+    wake?.();
+  };
+  backend
+    .callTool(toolName, input, {
+      signal,
+      onProgress: (p) => {
+        if (outcome) return;
+        (events ??= []).push({
+          type: 'mcp_progress',
+          progress: p.progress,
+          ...(p.total !== undefined ? { total: p.total } : {}),
+          ...(p.message !== undefined ? { message: p.message } : {}),
+        });
+        wake?.();
+      },
+    })
+    .then(
+      (result) => settle({ ok: true, result }),
+      (error: unknown) => settle({ ok: false, error }),
+    );
+  for (;;) {
+    if (events?.length) {
+      const batch = events;
+      events = undefined;
+      for (const event of batch) yield event;
+      continue;
+    }
+    if (outcome) break;
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+    wake = undefined;
+  }
+  if (!outcome.ok) throw outcome.error;
+  return outcome.result;
+}
+
 /** Adapts one server tool (see the module comment). */
 export function adaptMcpTool(sdkTool: SdkTool, options: AdaptOptions): AnyTool {
   const { serverName, backend } = options;
@@ -246,53 +300,19 @@ export function adaptMcpTool(sdkTool: SdkTool, options: AdaptOptions): AnyTool {
           unforward = () => turnSignal.removeEventListener('abort', forward);
         }
       }
-      // Progress events wait here until the generator yields them; `wake` resumes the generator
-      // when an event or the outcome arrives (one promise per wait, none when nothing is pending).
-      let events: McpProgressEvent[] | undefined;
-      let wake: (() => void) | undefined;
-      let outcome: { ok: true; result: CallToolResult } | { ok: false; error: unknown } | undefined;
-      const settle = (o: NonNullable<typeof outcome>): void => {
+      let result: CallToolResult;
+      try {
+        result = callProgressObserved(context)
+          ? yield* callWithProgress(backend, sdkTool.name, input, signal)
+          : // Nobody reads progress (no sink, no update stream): the request asks for none, so the
+            // SDK registers no progress handler and the server sends no notifications.
+            await backend.callTool(sdkTool.name, input, { signal });
+      } catch (error) {
+        if (context.abortController.signal.aborted) throw error;
+        throw callFailure(error, serverName, sdkTool.name, backend.toolTimeoutMs);
+      } finally {
         unforward?.();
-        outcome = o;
-        wake?.();
-      };
-      backend
-        .callTool(sdkTool.name, input, {
-          signal,
-          onProgress: (p) => {
-            if (outcome) return;
-            (events ??= []).push({
-              type: 'mcp_progress',
-              progress: p.progress,
-              ...(p.total !== undefined ? { total: p.total } : {}),
-              ...(p.message !== undefined ? { message: p.message } : {}),
-            });
-            wake?.();
-          },
-        })
-        .then(
-          (result) => settle({ ok: true, result }),
-          (error: unknown) => settle({ ok: false, error }),
-        );
-      for (;;) {
-        if (events?.length) {
-          const batch = events;
-          events = undefined;
-          for (const event of batch) yield event;
-          continue;
-        }
-        if (outcome) break;
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-        wake = undefined;
       }
-      if (!outcome.ok) {
-        if (context.abortController.signal.aborted) throw outcome.error;
-        throw callFailure(outcome.error, serverName, sdkTool.name, backend.toolTimeoutMs);
-      }
-      const result = outcome.result;
-      const sessionDir = context.getAppState().sessionDir;
       const structured = isObj(result.structuredContent) ? result.structuredContent : undefined;
       if (result.isError === true) {
         const text = errorText(result);
@@ -309,6 +329,7 @@ export function adaptMcpTool(sdkTool: SdkTool, options: AdaptOptions): AnyTool {
         return {
           data: structured ? { content: inline, structuredContent: structured } : { content: inline },
         };
+      const sessionDir = context.getAppState().sessionDir;
       const { blocks, files } = await convertMcpContent(result, { serverName, sessionDir });
       const capped = await capMcpContent(blocks, {
         serverName,
