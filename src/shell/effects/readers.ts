@@ -84,13 +84,13 @@ function searchHandler(table: OptionTable, isRg: boolean): EffectHandler {
   };
 }
 
-const SORT_SCAN = scanner({
+const SORT_SCAN = scanner(() => ({
   safe: [
     ...words('-k= -t= -S= -T= -o= --output= --key= --field-separator= --buffer-size='),
     ...words('--temporary-directory= --compress-program= --random-source= --files0-from= --batch-size='),
     ...words('--parallel= --sort= --check=?'),
   ],
-});
+}));
 const sortHandler: EffectHandler = (args, sink) => {
   const items = SORT_SCAN(args);
   for (const o of options(items, '-o', '--output'))
@@ -106,9 +106,9 @@ const sortHandler: EffectHandler = (args, sink) => {
   readAll(sink, operands(items), 'sort');
 };
 
-const UNIQ_SCAN = scanner({
+const UNIQ_SCAN = scanner(() => ({
   safe: [...words('-f= -s= -w= --skip-fields= --skip-chars= --check-chars= --all-repeated=? --group=?')],
-});
+}));
 const uniqHandler: EffectHandler = (args, sink) => {
   const ops = operands(UNIQ_SCAN(args));
   if (ops[0]) sink.file('read', ops[0], 'argument', 'uniq input');
@@ -187,7 +187,7 @@ const findHandler: EffectHandler = (args, sink) => {
     sink.other('read', 'paths named in the -files0-from list', 'unknown', 'flag', 'find -files0-from');
 };
 
-const JQ_SCAN = scanner({ safe: ['-f=', '--from-file=', '-L=', '--library-path=', '--indent='] });
+const JQ_SCAN = scanner(() => ({ safe: ['-f=', '--from-file=', '-L=', '--library-path=', '--indent='] }));
 /** jq: `--arg n v`/`--argjson n v` take two words, `--rawfile n f`/`--slurpfile n f` read f. */
 const jqHandler: EffectHandler = (args, sink) => {
   const rest: Word[] = [];
