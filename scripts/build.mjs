@@ -118,6 +118,8 @@ function externalUnless(bundled) {
 const LAZY_BUILTINS = [
   'child_process',
   'crypto',
+  // its `createRequire` is Module's own, which the code-cache loader takes from its module object
+  'module',
   'net',
   'os',
   'perf_hooks',

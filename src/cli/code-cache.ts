@@ -136,6 +136,20 @@ function readCache(
   }
 }
 
+/**
+ * `createRequire(file)`. In a CommonJS bundle (the clients bin/gantry.js loads) it is taken from the
+ * bundle's own module object (`module.constructor` is Node's `Module`, whose `createRequire` is the
+ * one `node:module` exports): loading `node:module` itself, which the build makes lazy, brings in
+ * Node's ES module loader and cost a cold start about a third of a millisecond (docs/startup.md).
+ */
+function requireFor(file: string): NodeJS.Require {
+  const own =
+    typeof module === 'object' && module !== null
+      ? (module.constructor as unknown as { createRequire?: typeof createRequire }).createRequire
+      : undefined;
+  return (typeof own === 'function' ? own : createRequire)(file);
+}
+
 /** A short, stable tag of a folder path (FNV-1a, 32 bits, base 36): not a secret, only a name. */
 export function folderTag(folder: string): string {
   let h = 0x811c9dc5;
@@ -218,7 +232,7 @@ export function requireWithCodeCache(
     filename: string,
     dirname: string,
   ) => void;
-  fn.call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
+  fn.call(module.exports, module.exports, requireFor(file), module, file, path.dirname(file));
 
   const saveCache = (): void => {
     if (!name || (state !== 'absent' && state !== 'rejected')) return;
