@@ -99,16 +99,16 @@ export function splitGitGlobal(args: readonly Word[]): GitGlobal {
   return out;
 }
 
-const LOG_TABLE: OptionTable = {
+const LOG_TABLE = (): OptionTable => ({
   safe: [...GIT_REV_SAFE, ...GIT_DIFF_SAFE],
   unsafe: GIT_DIFF_UNSAFE,
   numeric: true,
-};
-const DIFF_TABLE: OptionTable = {
+});
+const DIFF_TABLE = (): OptionTable => ({
   safe: [...GIT_DIFF_SAFE, ...GIT_DIFF_CMD_SAFE],
   unsafe: GIT_DIFF_UNSAFE,
   numeric: true,
-};
+});
 
 function onlyWhen(
   program: string,
