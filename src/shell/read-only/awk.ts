@@ -13,7 +13,7 @@
  * -f) and corpus cases awk-program / benign-awk; BL-11 (Claude-Code-awk write-up).
  */
 import type { Word } from '../types.js';
-import { compileOptions, operandsOf, scanArgs, words, compiledLazily } from './options.js';
+import { compiledLazily, operandsOf, scanArgs, words } from './options.js';
 
 /** A file target inside an awk program: `known` when it is a string literal. */
 export interface AwkTarget {

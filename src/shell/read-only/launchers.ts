@@ -13,7 +13,7 @@
  */
 import type { SimpleCommand, Word } from '../types.js';
 import { DANGEROUS_VARIABLE } from './misc.js';
-import { compileOptions, scanArgs, words, compiledLazily } from './options.js';
+import { compiledLazily, compileOptions, scanArgs, words } from './options.js';
 import { disqualifier, no, type ReadOnlyVerdict, type Validator, yes } from './verdict.js';
 import { getOwn } from '../../core/get-own.js';
 

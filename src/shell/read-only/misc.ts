@@ -8,7 +8,7 @@
  * a cd inside the working dirs is read-only), corpus class pager-escape.
  */
 import type { Word } from '../types.js';
-import { compileOptions, operandsOf, scanArgs, words, compiledLazily } from './options.js';
+import { compiledLazily, operandsOf, scanArgs, words } from './options.js';
 import { anyArgs, byTable, disqualifier, no, type Validator, yes } from './verdict.js';
 import { getOwn } from '../../core/get-own.js';
 

@@ -10,7 +10,7 @@
 import { analyzeSed } from '../sed.js';
 import type { Word } from '../types.js';
 import { analyzeAwk } from './awk.js';
-import { compileOptions, operandsOf, scanArgs, words, compiledLazily } from './options.js';
+import { compiledLazily, operandsOf, scanArgs, words } from './options.js';
 import { byTable, disqualifier, no, type Validator, yes } from './verdict.js';
 
 /** sed is read-only without -i/-f, without w/W/r/R/e and s///e|w, with a static script. */
