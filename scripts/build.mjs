@@ -33,7 +33,8 @@ import {
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, transform } from 'esbuild';
+import { build } from 'esbuild';
+import { asciiOnly, shareEsmInterop } from './build-bundle-text.mjs';
 
 const require = createRequire(import.meta.url);
 const { NOT_SHIPPED } = require('./package-layout.cjs');
@@ -117,6 +118,8 @@ function externalUnless(bundled) {
 const LAZY_BUILTINS = [
   'child_process',
   'crypto',
+  // its `createRequire` is Module's own, which the code-cache loader takes from its module object
+  'module',
   'net',
   'os',
   'perf_hooks',
@@ -178,22 +181,6 @@ const LAZY_PERFORMANCE = [
   '  });',
   '})();',
 ].join('\n');
-/**
- * `bytes` (a bundle esbuild wrote) with the non-ASCII characters of its comments written as `\u{…}`.
- * esbuild escapes them everywhere else (its default `charset`), so the file becomes plain ASCII, which
- * src/cli/code-cache.ts reads as Latin-1: cheaper than decoding UTF-8, and V8 keeps a one-byte
- * source (a source with one non-ASCII character is stored two bytes per character). The build fails
- * if the text outside comments changed (the two programs printed without comments differ).
- */
-async function asciiOnly(bytes, name) {
-  const text = Buffer.from(bytes).toString('utf8');
-  if (!/[^\x00-\x7f]/u.test(text)) return bytes;
-  const ascii = text.replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
-  const program = async (t) => (await transform(t, { loader: 'js', minifyWhitespace: true })).code;
-  if ((await program(text)) !== (await program(ascii)))
-    throw new Error(`${name}: a non-ASCII character outside a comment`);
-  return Buffer.from(ascii, 'latin1');
-}
 /**
  * The warm paths' clients, CommonJS bundles of Node built-ins only (`*.cjs`): bin/gantry.js requires
  * them, so a call the resident server answers never starts the ES module loader.
@@ -399,8 +386,9 @@ async function buildAll() {
     if (dynamic.length)
       throw new Error(`${out} must not import() at run time: ${dynamic.map((i) => i.path)}`);
   }
+  const clients = new Set(fast[2].outputFiles);
   for (const f of fast.flatMap((r) => r.outputFiles)) {
-    writeAtomic(f.path, f.contents);
+    writeAtomic(f.path, clients.has(f) ? shareEsmInterop(f.contents, f.path) : f.contents);
     produced.add(f.path);
   }
   const asciiOutputs = new Set(cached.outputFiles);
@@ -410,7 +398,9 @@ async function buildAll() {
       produced.add(f.path);
       continue;
     }
-    const contents = asciiOutputs.has(f) ? await asciiOnly(f.contents, f.path) : f.contents;
+    const contents = asciiOutputs.has(f)
+      ? shareEsmInterop(await asciiOnly(f.contents, f.path), f.path)
+      : f.contents;
     // the cache key (src/cli/code-cache.ts): the content's hash, so a run need not hash it
     const key = createHash('sha256').update(contents).digest('hex');
     writeAtomic(f.path, Buffer.concat([Buffer.from(`// gantry-build-key: ${key}\n`), contents]));

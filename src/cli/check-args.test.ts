@@ -3,9 +3,11 @@
  * main.ts: whatever it accepts, commander parses to the same words and options; whatever it hands
  * back (undefined), commander handles itself.
  */
+import { parseArgs } from 'node:util';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { parseCheckArgs } from './check-args.js';
+import { seededRandom } from '../testing/seeded-random.js';
+import { CHECK_OPTIONS, parseCheckArgs } from './check-args.js';
 import { buildProgram } from './program.js';
 
 /** Commander's parse of `gantry check <args>`: the action's words and options, or the error it raised. */
@@ -55,6 +57,45 @@ const DEFERRED: Array<[string[], string]> = [
   [['--mode'], 'a missing value'],
   [['--json=yes', '--', 'ls'], 'a value on a flag'],
   [['--cwd', '-x', '--', 'ls'], 'a value that looks like an option'],
+  [['--cwd', '--', 'ls'], 'the end of options where a value belongs'],
+  [['--mode=plan', '-x', '--', 'ls'], 'a short option (check has none)'],
+  [['--no-json', '--', 'ls'], 'a negated flag (not in Node 20)'],
+];
+
+/** The parse `util.parseArgs` makes (strict, positionals allowed) of CHECK_OPTIONS, as check-args.ts did. */
+function nodeParse(args: string[]): ReturnType<typeof parseCheckArgs> {
+  if (
+    (args.includes('--') ? args.slice(0, args.indexOf('--')) : args).some((a) =>
+      /^(-h|--help|-V|--version)$/.test(a),
+    )
+  )
+    return undefined;
+  const options = Object.fromEntries(
+    Object.entries(CHECK_OPTIONS).map(([k, o]) => [
+      k,
+      { type: o.value ? ('string' as const) : ('boolean' as const), multiple: o.multiple === true },
+    ]),
+  );
+  let r: ReturnType<typeof parseArgs>;
+  try {
+    r = parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch {
+    return undefined;
+  }
+  const v = r.values as Record<string, string & string[] & boolean>;
+  const o: Record<string, unknown> = {};
+  if (v.settings) o.settings = v.settings;
+  for (const k of ['mode', 'cwd', 'tool', 'input'] as const) if (v[k] !== undefined) o[k] = v[k];
+  if (v['add-dir']) o.addDir = v['add-dir'];
+  for (const k of ['hooks', 'trust', 'json'] as const) if (v[k]) o[k] = true;
+  return { words: r.positionals, options: o };
+}
+
+/** Words generated invocations are made of: options, values, option-like values, terminators. */
+const PIECES = [
+  ...Object.keys(CHECK_OPTIONS).flatMap((k) => [`--${k}`, `--${k}=`, `--${k}=v`, `--${k}=-x`]),
+  ...['--', '-', '-x', '-ab', '--bogus', '--json=yes', '--=x', '---', 'ls', 'git status', '', '-1', 'a=b'],
+  ...['--help', '-h', '--version', '--constructor', '--__proto__', '--to', '--setting'],
 ];
 
 describe('parseCheckArgs', () => {
@@ -66,5 +107,20 @@ describe('parseCheckArgs', () => {
 
   it.each(DEFERRED)('%j is left to commander (%s)', (args) => {
     expect(parseCheckArgs(args)).toBeUndefined();
+  });
+
+  it('parses every generated invocation as util.parseArgs does (strict, with positionals)', () => {
+    const next = seededRandom(20261202);
+    let accepted = 0;
+    for (let n = 0; n < 20_000; n++) {
+      const args = Array.from(
+        { length: Math.floor(next() * 6) },
+        () => PIECES[Math.floor(next() * PIECES.length)] as string,
+      );
+      const ours = parseCheckArgs(args);
+      expect(ours, JSON.stringify(args)).toEqual(nodeParse(args));
+      if (ours) accepted++;
+    }
+    expect(accepted).toBeGreaterThan(2_000);
   });
 });

@@ -33,6 +33,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  readSync,
   renameSync,
   rmSync,
   writeSync,
@@ -67,6 +68,35 @@ export interface CachedBundle {
 }
 
 const KEY_LINE = /^\/\/ gantry-build-key: ([0-9a-f]{16,128})\n/;
+
+/** The wrapper Node puts around a CommonJS module (the same parameters), before and after its text. */
+const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname) { ';
+const WRAP_TAIL = '\n});';
+/** The longest key line KEY_LINE matches. */
+const KEY_LINE_MAX = 160;
+
+/**
+ * The text of the file open at `fd` (`size` bytes), wrapped in WRAP_HEAD and WRAP_TAIL: read into
+ * one buffer between the two and decoded once, so the source V8 compiles is one flat string. Joining
+ * the wrapper to the decoded text made a second copy of the megabyte when V8 flattened the join, and
+ * the two young copies cost a start a garbage collection of its own (docs/startup.md). An ASCII
+ * bundle (every cached one, docs/startup.md) is decoded as Latin-1, the same string several times
+ * faster than UTF-8 decoding; a file with any other byte takes the UTF-8 decoder.
+ * @throws what reading the file throws; a file that shrank while read is an error (`EIO`-like).
+ */
+function readWrapped(fd: number, size: number): string {
+  const head = WRAP_HEAD.length;
+  const buf = Buffer.allocUnsafe(head + size + WRAP_TAIL.length);
+  buf.write(WRAP_HEAD, 0, 'latin1');
+  let done = 0;
+  while (done < size) {
+    const n = readSync(fd, buf, head + done, size - done, done);
+    if (n === 0) throw new Error(`the file shrank while it was read (${done} of ${size} bytes)`);
+    done += n;
+  }
+  buf.write(WRAP_TAIL, head + size, 'latin1');
+  return buf.toString(isAscii(buf.subarray(head, head + size)) ? 'latin1' : 'utf8');
+}
 
 /** The first line scripts/build.mjs puts in a bundle: `// gantry-build-key: <sha-256 of the rest>`. */
 export function buildKeyLine(hexDigest: string): string {
@@ -106,6 +136,20 @@ function readCache(
   }
 }
 
+/**
+ * `createRequire(file)`. In a CommonJS bundle (the clients bin/gantry.js loads) it is taken from the
+ * bundle's own module object (`module.constructor` is Node's `Module`, whose `createRequire` is the
+ * one `node:module` exports): loading `node:module` itself, which the build makes lazy, brings in
+ * Node's ES module loader and cost a cold start about a third of a millisecond (docs/startup.md).
+ */
+function requireFor(file: string): NodeJS.Require {
+  const own =
+    typeof module === 'object' && module !== null
+      ? (module.constructor as unknown as { createRequire?: typeof createRequire }).createRequire
+      : undefined;
+  return (typeof own === 'function' ? own : createRequire)(file);
+}
+
 /** A short, stable tag of a folder path (FNV-1a, 32 bits, base 36): not a secret, only a name. */
 export function folderTag(folder: string): string {
   let h = 0x811c9dc5;
@@ -137,21 +181,18 @@ export function requireWithCodeCache(
   const euid = 'euid' in options ? options.euid : process.geteuid?.();
   const cacheDir = options.cacheDir ?? defaultCacheDir(env);
   const fd = openSync(file, 'r');
-  let text: string;
+  let source: string;
   let size: number;
   let mtimeMs: number;
   try {
     const s = fstatSync(fd);
     size = s.size;
     mtimeMs = Math.floor(s.mtimeMs);
-    // An ASCII bundle (the command line's, docs/startup.md) is decoded as Latin-1, the same string
-    // several times faster than UTF-8 decoding; any other byte takes the UTF-8 decoder.
-    const bytes = readFileSync(fd);
-    text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+    source = readWrapped(fd, size);
   } finally {
     closeSync(fd);
   }
-  const key = KEY_LINE.exec(text)?.[1];
+  const key = KEY_LINE.exec(source.slice(WRAP_HEAD.length, WRAP_HEAD.length + KEY_LINE_MAX))?.[1];
   // The bundle's name and folder: two installs of Gantry (global and project-local) keep one cache
   // each instead of evicting each other's on every run.
   const variant = options.variant && /^[a-z0-9]+$/.test(options.variant) ? `${options.variant}-` : '';
@@ -181,8 +222,6 @@ export function requireWithCodeCache(
     }
   }
 
-  // The wrapper Node puts around a CommonJS module (the same parameters).
-  const source = `(function (exports, require, module, __filename, __dirname) { ${text}\n});`;
   const script = new Script(source, { filename: file, ...(cached ? { cachedData: cached } : {}) });
   if (cached) state = script.cachedDataRejected ? 'rejected' : 'accepted';
   const module = { exports: {} as Record<string, unknown> };
@@ -193,7 +232,7 @@ export function requireWithCodeCache(
     filename: string,
     dirname: string,
   ) => void;
-  fn.call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
+  fn.call(module.exports, module.exports, requireFor(file), module, file, path.dirname(file));
 
   const saveCache = (): void => {
     if (!name || (state !== 'absent' && state !== 'rejected')) return;

@@ -183,7 +183,7 @@ const tarHandler: EffectHandler = (args, sink) => {
     sink.other('write', 'tar (mode not understood)', 'unknown', 'argument', 'tar');
 };
 
-const ZIP_SCAN = scanner({
+const ZIP_SCAN = scanner(() => ({
   safe: [
     ...'0123456789ADdFfgHhjJklLmoqRrSTuvwXyz@$'.split('').map((c) => `-${c}`),
     ...words('-b= -n= -t= -O= -P= -Z= -s= -U -FS -sp -sv -ll -lf= -la -li -dd -db -dc -dg -ds= -du -dv'),
@@ -191,7 +191,7 @@ const ZIP_SCAN = scanner({
     ...words('--out= --temp-path= --password= --suffixes= --split-size= --logfile-path= --recurse-paths'),
     ...words('--quiet --verbose'),
   ],
-});
+}));
 
 const zipHandler: EffectHandler = (args, sink) => {
   // `-x`/`-i` take a list of patterns up to the next option: drop them before scanning.
@@ -216,9 +216,9 @@ const zipHandler: EffectHandler = (args, sink) => {
   for (const w of ops.slice(1)) sink.file('read', w, 'argument', 'zip member');
 };
 
-const UNZIP_SCAN = scanner({
+const UNZIP_SCAN = scanner(() => ({
   safe: [...'lvtzZpfunoqajbBCDKLMNTUVWX2$:^'.split('').map((c) => `-${c}`), '-d=', '-P=', '-x', '-I=', '-O='],
-});
+}));
 const unzipHandler: EffectHandler = (args, sink) => {
   const items = UNZIP_SCAN(args);
   const ops = operands(items);

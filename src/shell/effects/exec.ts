@@ -202,9 +202,9 @@ const opensslHandler: EffectHandler = (args, sink) => {
   }
 };
 
-const DATE_SCAN = scanner({
+const DATE_SCAN = scanner(() => ({
   safe: [...words('-d= --date= -f= --file= -r= --reference= -s= --set= -I=? --iso-8601=? --rfc-3339=')],
-});
+}));
 const dateHandler: EffectHandler = (args, sink) => {
   const items = DATE_SCAN(args);
   for (const o of options(items, '-f', '--file', '-r', '--reference'))
@@ -213,14 +213,14 @@ const dateHandler: EffectHandler = (args, sink) => {
     sink.other('write', 'system clock', 'known', 'argument', 'date sets the clock');
 };
 
-const PATCH_SCAN = scanner({
+const PATCH_SCAN = scanner(() => ({
   safe: [
     ...'bcefEflnNRstuvZ'.split('').map((c) => `-${c}`),
     ...words('-i= -o= -d= -p= -r= -B= -D= -F= -V= -Y= -z= --input= --output= --directory= --strip='),
     ...words('--reject-file= --dry-run --forward --reverse --batch --force --silent --quiet --backup'),
     ...words('--unified --context --ed --normal'),
   ],
-});
+}));
 const patchHandler: EffectHandler = (args, sink) => {
   const items = PATCH_SCAN(args);
   for (const o of options(items, '-d', '--directory')) {
@@ -239,14 +239,14 @@ const patchHandler: EffectHandler = (args, sink) => {
   else if (!ops[0]) sink.other('write', 'files named inside the patch', 'unknown', 'argument', 'patch');
 };
 
-const SPLIT_SCAN = scanner({
+const SPLIT_SCAN = scanner(() => ({
   safe: [
     ...words('-a= -b= -C= -l= -n= -t= -d -x -e -u --verbose --elide-empty-files --unbuffered'),
     ...words('--suffix-length= --additional-suffix= --bytes= --line-bytes= --lines= --number='),
     ...words('--separator= --numeric-suffixes=? --hex-suffixes=? --filter= -f= -k -s -z --prefix='),
     ...words('--digits= --keep-files --quiet --silent --suppress-matched --elide-empty-files'),
   ],
-});
+}));
 
 /** split/csplit: the input is read; the pieces PREFIXaa… are written next to the prefix (names unknown). */
 const splitHandler: EffectHandler = (args, sink) => {

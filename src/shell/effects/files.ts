@@ -22,7 +22,7 @@ import {
 import type { EffectSink, PathInput } from './sink.js';
 import { words } from '../read-only/options.js';
 
-const CP_SCAN = scanner({
+const CP_SCAN = scanner(() => ({
   safe: [
     ...'abdfiHlLnPpRrsTuvxZ'.split('').map((c) => `-${c}`),
     ...words('-S= -t= --archive --attributes-only --backup=? --copy-contents --debug --force'),
@@ -32,16 +32,16 @@ const CP_SCAN = scanner({
     ...words('--no-target-directory --update=? --verbose --one-file-system --context=? --exchange'),
     ...words('--no-copy --keep-directory-symlink'),
   ],
-});
+}));
 
-const INSTALL_SCAN = scanner({
+const INSTALL_SCAN = scanner(() => ({
   safe: [
     ...'bcCdDpsTvZ'.split('').map((c) => `-${c}`),
     ...words('-g= -m= -o= -S= -t= --backup=? --compare --directory --group= --mode= --owner='),
     ...words('--preserve-timestamps --strip --strip-program= --suffix= --target-directory='),
     ...words('--no-target-directory --verbose --preserve-context --context=? --debug'),
   ],
-});
+}));
 
 /** Destination writes for copy-like programs: `dest/basename(src)` when dest is (or must be) a directory. */
 function copyLike(
@@ -120,12 +120,12 @@ export function contentsWrite(sink: EffectSink, dir: PathInput, source: Word, de
   );
 }
 
-const RM_SCAN = scanner({
+const RM_SCAN = scanner(() => ({
   safe: [
     ...words('-f -i -I -r -R -d -v --force --interactive=? --one-file-system --no-preserve-root'),
     ...words('--preserve-root=? --recursive --dir --verbose'),
   ],
-});
+}));
 
 function deleteOperands(
   detail: string,
@@ -150,36 +150,40 @@ function writeOperands(
   };
 }
 
-const TOUCH_SCAN = scanner({
+const TOUCH_SCAN = scanner(() => ({
   safe: [...words('-a -c -f -h -m -d= -r= -t= --no-create --date= --no-dereference --reference= --time=')],
-});
-const MKDIR_SCAN = scanner({
+}));
+const MKDIR_SCAN = scanner(() => ({
   safe: ['-p', '-v', '-m=', '-Z', '--mode=', '--parents', '--verbose', '--context=?'],
-});
-const TRUNCATE_SCAN = scanner({
+}));
+const TRUNCATE_SCAN = scanner(() => ({
   safe: ['-c', '-o', '-r=', '-s=', '--no-create', '--io-blocks', '--reference=', '--size='],
-});
-const RMDIR_SCAN = scanner({ safe: ['-p', '-v', '--parents', '--verbose', '--ignore-fail-on-non-empty'] });
-const SHRED_SCAN = scanner({
+}));
+const RMDIR_SCAN = scanner(() => ({
+  safe: ['-p', '-v', '--parents', '--verbose', '--ignore-fail-on-non-empty'],
+}));
+const SHRED_SCAN = scanner(() => ({
   safe: [
     ...words('-f -n= -s= -u -v -x -z --force --iterations= --random-source= --size= --remove=? --verbose'),
     ...words('--exact --zero'),
   ],
-});
-const CHMOD_SCAN = scanner({
+}));
+const CHMOD_SCAN = scanner(() => ({
   safe: [
     ...words('-c -f -v -R -h -H -L -P --changes --silent --quiet --verbose --recursive --no-dereference'),
     ...words('--dereference --reference= --preserve-root --no-preserve-root --from='),
   ],
-});
-const TEE_SCAN = scanner({ safe: ['-a', '-i', '-p', '--append', '--ignore-interrupts', '--output-error=?'] });
-const LN_SCAN = scanner({
+}));
+const TEE_SCAN = scanner(() => ({
+  safe: ['-a', '-i', '-p', '--append', '--ignore-interrupts', '--output-error=?'],
+}));
+const LN_SCAN = scanner(() => ({
   safe: [
     ...'bdfFinLPrsTv'.split('').map((c) => `-${c}`),
     ...words('-S= -t= --backup=? --directory --force --interactive --logical --no-dereference --physical'),
     ...words('--relative --symbolic --suffix= --target-directory= --no-target-directory --verbose'),
   ],
-});
+}));
 
 /** chmod accepts modes that look like options (`chmod -x f`): treat `-[rwxXstugo]+` words as operands. */
 const chmodHandler: EffectHandler = (args, sink) => {
@@ -275,11 +279,17 @@ export const fileHandlers: Record<string, EffectHandler> = {
   install: (args, sink) => copyLike('install', args, sink, INSTALL_SCAN),
   rm: deleteOperands('rm', RM_SCAN),
   rmdir: deleteOperands('rmdir', RMDIR_SCAN),
-  unlink: deleteOperands('unlink', scanner({ safe: [] })),
+  unlink: deleteOperands(
+    'unlink',
+    scanner(() => ({ safe: [] })),
+  ),
   shred: shredHandler,
   touch: writeOperands('touch', TOUCH_SCAN),
   mkdir: writeOperands('mkdir', MKDIR_SCAN),
-  mkfifo: writeOperands('mkfifo', scanner({ safe: ['-m=', '--mode=', '-Z', '--context=?'] })),
+  mkfifo: writeOperands(
+    'mkfifo',
+    scanner(() => ({ safe: ['-m=', '--mode=', '-Z', '--context=?'] })),
+  ),
   truncate: writeOperands('truncate', TRUNCATE_SCAN),
   chmod: chmodHandler,
   chown: (args, sink, cmd) => chmodHandler(args, sink, cmd),

@@ -32,11 +32,14 @@ export function valueInput(item: ArgItem, args: readonly Word[]): PathInput {
   };
 }
 
-/** Scans with a lazily compiled table (tables are compiled once per program). */
-export function scanner(table: OptionTable): (args: readonly Word[]) => ArgItem[] {
+/**
+ * Scans with a table built and compiled on first use, once per program (given as a function at
+ * module level, so its literal is not built when the module loads either; docs/startup.md).
+ */
+export function scanner(table: OptionTable | (() => OptionTable)): (args: readonly Word[]) => ArgItem[] {
   let compiled: CompiledTable | undefined;
   return (args) => {
-    compiled ??= compileOptions({ ...table, lenientBundles: true });
+    compiled ??= compileOptions({ ...(typeof table === 'function' ? table() : table), lenientBundles: true });
     return scanArgs(args, compiled);
   };
 }

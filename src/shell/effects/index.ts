@@ -120,6 +120,11 @@ const HANDLERS: Record<string, EffectHandler> = {
   git: gitHandler,
 };
 
+/** The programs with an effect handler of their own (tests: every table is checked). */
+export function effectHandlerPrograms(): string[] {
+  return Object.keys(HANDLERS);
+}
+
 /** Result of effect computation for a whole command line. */
 export interface EffectsResult {
   /** Every effect, in sub-command order, each with its `subcommand` index. */

@@ -54,7 +54,7 @@ function network(sink: EffectSink, w: Word | PathInput, detail: string): { path?
   return u.path === undefined ? {} : { path: u.path };
 }
 
-const CURL_SCAN = scanner({
+const CURL_SCAN = scanner(() => ({
   safe: [
     ...'sSLfkviIGNOJRnZlag0123546qjBp#:'.split('').map((c) => `-${c}`),
     ...[
@@ -88,7 +88,7 @@ const CURL_SCAN = scanner({
       ...words('show-headers no-show-headers'),
     ].map((o) => `--${o}`),
   ],
-});
+}));
 
 /** `@file` / `name=@file` / `name=<file` in a data or form value: the file read. */
 function dataFile(value: string, form: boolean): string | undefined {
@@ -187,7 +187,7 @@ const curlHandler: EffectHandler = (args, sink) => {
       sink.other('write', o.value ?? '', 'unknown', 'flag', 'curl -w %output{}');
 };
 
-const WGET_SCAN = scanner({
+const WGET_SCAN = scanner(() => ({
   safe: [
     ...[...words('-O= -o= -a= -P= -i= -B= -U= -e= -t= -T= -w= -l= -A= -R= -D= -I= -X= -Q=')],
     ...'qvcNrmpkKEHLxSb46'.split('').map((c) => `-${c}`),
@@ -212,7 +212,7 @@ const WGET_SCAN = scanner({
       ...words('show-progress no-cookies keep-session-cookies delete-after'),
     ].map((o) => `--${o}`),
   ],
-});
+}));
 
 const wgetHandler: EffectHandler = (args, sink) => {
   const items = WGET_SCAN(args);

@@ -17,10 +17,11 @@ import { words } from '../read-only/options.js';
 
 /**
  * A handler for a program whose operands are all files to read; `fileOptions` name options whose
- * value is a file read, `writeOptions` options whose value is a file written.
+ * value is a file read, `writeOptions` options whose value is a file written. The table is given as
+ * a function at module level: it is built on the program's first use (handler.ts `scanner`).
  */
 function reader(
-  table: OptionTable,
+  table: OptionTable | (() => OptionTable),
   fileOptions: string[] = [],
   cwdWhenNone = false,
   skipOperands = 0,
@@ -38,9 +39,9 @@ function reader(
 }
 
 /** Permissive table: unknown options are assumed to be flags (arity guess only affects operand split). */
-const ANY: OptionTable = { safe: [] };
+const ANY = (): OptionTable => ({ safe: [] });
 
-const GREP_TABLE: OptionTable = {
+const GREP_TABLE = (): OptionTable => ({
   safe: [
     ...words('-e= -f= -m= -A= -B= -C= -d= -D= --regexp= --file= --max-count= --label= --include='),
     ...words('--exclude= --exclude-from= --exclude-dir= --binary-files= --directories= --devices='),
@@ -48,8 +49,8 @@ const GREP_TABLE: OptionTable = {
     ...words('--recursive --dereference-recursive'),
   ],
   numeric: true,
-};
-const RG_TABLE: OptionTable = {
+});
+const RG_TABLE = (): OptionTable => ({
   safe: [
     ...words('-A= -B= -C= -d= -E= -e= -f= -g= -j= -M= -m= -r= -t= -T= --after-context= --before-context='),
     ...words('--context= --context-separator= --field-context-separator= --field-match-separator='),
@@ -59,10 +60,10 @@ const RG_TABLE: OptionTable = {
     ...words('--generate= --hyperlink-format= --pre-glob= --colors= --color= --path-separator= --pre='),
     ...words('--hostname-bin= --files --type-list'),
   ],
-};
+});
 
 /** grep/rg: the first operand is the pattern unless -e/-f gave one; no path → cwd (recursive) or stdin. */
-function searchHandler(table: OptionTable, isRg: boolean): EffectHandler {
+function searchHandler(table: OptionTable | (() => OptionTable), isRg: boolean): EffectHandler {
   const scan = scanner(table);
   return (args, sink) => {
     const items = scan(args);
@@ -84,13 +85,13 @@ function searchHandler(table: OptionTable, isRg: boolean): EffectHandler {
   };
 }
 
-const SORT_SCAN = scanner({
+const SORT_SCAN = scanner(() => ({
   safe: [
     ...words('-k= -t= -S= -T= -o= --output= --key= --field-separator= --buffer-size='),
     ...words('--temporary-directory= --compress-program= --random-source= --files0-from= --batch-size='),
     ...words('--parallel= --sort= --check=?'),
   ],
-});
+}));
 const sortHandler: EffectHandler = (args, sink) => {
   const items = SORT_SCAN(args);
   for (const o of options(items, '-o', '--output'))
@@ -106,9 +107,9 @@ const sortHandler: EffectHandler = (args, sink) => {
   readAll(sink, operands(items), 'sort');
 };
 
-const UNIQ_SCAN = scanner({
+const UNIQ_SCAN = scanner(() => ({
   safe: [...words('-f= -s= -w= --skip-fields= --skip-chars= --check-chars= --all-repeated=? --group=?')],
-});
+}));
 const uniqHandler: EffectHandler = (args, sink) => {
   const ops = operands(UNIQ_SCAN(args));
   if (ops[0]) sink.file('read', ops[0], 'argument', 'uniq input');
@@ -187,7 +188,7 @@ const findHandler: EffectHandler = (args, sink) => {
     sink.other('read', 'paths named in the -files0-from list', 'unknown', 'flag', 'find -files0-from');
 };
 
-const JQ_SCAN = scanner({ safe: ['-f=', '--from-file=', '-L=', '--library-path=', '--indent='] });
+const JQ_SCAN = scanner(() => ({ safe: ['-f=', '--from-file=', '-L=', '--library-path=', '--indent='] }));
 /** jq: `--arg n v`/`--argjson n v` take two words, `--rawfile n f`/`--slurpfile n f` read f. */
 const jqHandler: EffectHandler = (args, sink) => {
   const rest: Word[] = [];
@@ -257,104 +258,106 @@ const testHandler: EffectHandler = (args, sink) => {
   }
 };
 
-const HEAD_TABLE: OptionTable = {
+const HEAD_TABLE = (): OptionTable => ({
   safe: [...words('-n= -c= --lines= --bytes= -s= --pid= --sleep-interval= --max-unchanged-stats=')],
   numeric: true,
-};
-const DIFF_TABLE: OptionTable = {
+});
+const DIFF_TABLE = (): OptionTable => ({
   safe: [
     ...words('-C= -U= -W= -I= -x= -X= -S= -F= -D= --label= --from-file= --to-file= --exclude='),
     ...words('--exclude-from= --ignore-matching-lines= --starting-file= --width= --tabsize= --color=?'),
     ...words('--palette= --horizontal-lines= --show-function-line= --ifdef='),
   ],
   numeric: true,
-};
+});
 
 /** Handlers for readers; also covers every read-only validator program with file operands. */
 export const readerHandlers: Record<string, EffectHandler> = {
   cat: reader(ANY),
-  tac: reader({ safe: ['-s=', '--separator='] }),
+  tac: reader(() => ({ safe: ['-s=', '--separator='] })),
   head: reader(HEAD_TABLE),
   tail: reader(HEAD_TABLE),
   less: reader(
-    {
+    () => ({
       safe: [...words('-b= -h= -j= -p= -P= -x= -y= -z= -#= -o= -O= -k= -T= -t= --log-file= --lesskey-file=')],
-    },
+    }),
     ['-k', '--lesskey-file', '-T'],
     false,
     0,
     ['-o', '-O', '--log-file'],
   ),
-  more: reader({ safe: ['-n='] }),
-  wc: reader({ safe: ['--files0-from=', '--total='] }, ['--files0-from']),
-  nl: reader({ safe: ['-b=', '-d=', '-f=', '-h=', '-i=', '-l=', '-n=', '-s=', '-v=', '-w='] }),
-  od: reader({ safe: ['-A=', '-j=', '-N=', '-S=', '-t=', '-w=?'] }),
-  hexdump: reader({ safe: ['-e=', '-f=', '-n=', '-s='] }, ['-f']),
-  base64: reader({ safe: ['-w=', '--wrap='] }),
-  base32: reader({ safe: ['-w=', '--wrap='] }),
-  strings: reader({
+  more: reader(() => ({ safe: ['-n='] })),
+  wc: reader(() => ({ safe: ['--files0-from=', '--total='] }), ['--files0-from']),
+  nl: reader(() => ({ safe: ['-b=', '-d=', '-f=', '-h=', '-i=', '-l=', '-n=', '-s=', '-v=', '-w='] })),
+  od: reader(() => ({ safe: ['-A=', '-j=', '-N=', '-S=', '-t=', '-w=?'] })),
+  hexdump: reader(() => ({ safe: ['-e=', '-f=', '-n=', '-s='] }), ['-f']),
+  base64: reader(() => ({ safe: ['-w=', '--wrap='] })),
+  base32: reader(() => ({ safe: ['-w=', '--wrap='] })),
+  strings: reader(() => ({
     safe: ['-n=', '-t=', '-e=', '-s=', '-T=', '-U=', '--bytes=', '--radix=', '--encoding='],
-  }),
+  })),
   diff: reader(DIFF_TABLE, ['-X', '--exclude-from', '--from-file', '--to-file']),
-  cmp: reader({ safe: ['-i=', '-n=', '--ignore-initial=', '--bytes='] }),
-  comm: reader({ safe: ['--output-delimiter='] }),
-  paste: reader({ safe: ['-d=', '--delimiters='] }),
-  join: reader({ safe: ['-a=', '-e=', '-j=', '-o=', '-t=', '-v=', '-1=', '-2='] }),
-  cut: reader({
+  cmp: reader(() => ({ safe: ['-i=', '-n=', '--ignore-initial=', '--bytes='] })),
+  comm: reader(() => ({ safe: ['--output-delimiter='] })),
+  paste: reader(() => ({ safe: ['-d=', '--delimiters='] })),
+  join: reader(() => ({ safe: ['-a=', '-e=', '-j=', '-o=', '-t=', '-v=', '-1=', '-2='] })),
+  cut: reader(() => ({
     safe: [...words('-b= -c= -d= -f= --bytes= --characters= --delimiter= --fields= --output-delimiter=')],
-  }),
-  column: reader({
+  })),
+  column: reader(() => ({
     safe: ['-s=', '-o=', '-c=', '-N=', '-l=', '-R=', '-W=', '-E=', '-H=', '-O=', '-r=', '-i=', '-p='],
-  }),
-  fold: reader({ safe: ['-w=', '--width='], numeric: true }),
-  fmt: reader({ safe: ['-p=', '-w=', '-g=', '--prefix=', '--width=', '--goal='], numeric: true }),
-  expand: reader({ safe: ['-t=', '--tabs='], numeric: true }),
-  unexpand: reader({ safe: ['-t=', '--tabs='], numeric: true }),
+  })),
+  fold: reader(() => ({ safe: ['-w=', '--width='], numeric: true })),
+  fmt: reader(() => ({ safe: ['-p=', '-w=', '-g=', '--prefix=', '--width=', '--goal='], numeric: true })),
+  expand: reader(() => ({ safe: ['-t=', '--tabs='], numeric: true })),
+  unexpand: reader(() => ({ safe: ['-t=', '--tabs='], numeric: true })),
   rev: reader(ANY),
   file: reader(
-    {
+    () => ({
       safe: [
         ...words('-e= -F= -P= -f= --files-from= -m= --magic-file= --separator= --parameter= --exclude='),
       ],
-    },
+    }),
     ['-f', '--files-from', '-m', '--magic-file'],
   ),
-  stat: reader({ safe: ['-c=', '--format=', '--printf=', '--cached='] }),
+  stat: reader(() => ({ safe: ['-c=', '--format=', '--printf=', '--cached='] })),
   du: reader(
-    {
+    () => ({
       safe: [
         ...words('-B= -d= -t= -X= --block-size= --max-depth= --threshold= --time=? --time-style='),
         ...words('--exclude-from= --exclude= --files0-from='),
       ],
-    },
+    }),
     ['-X', '--exclude-from', '--files0-from'],
     true,
   ),
-  df: reader({ safe: ['-B=', '-t=', '-x=', '--block-size=', '--output=?', '--type=', '--exclude-type='] }),
+  df: reader(() => ({
+    safe: ['-B=', '-t=', '-x=', '--block-size=', '--output=?', '--type=', '--exclude-type='],
+  })),
   ls: reader(
-    {
+    () => ({
       safe: [
         ...words('-I= -T= -w= --block-size= --color=? --format= --hide= --ignore= --indicator-style='),
         ...words('--quoting-style= --sort= --time= --time-style= --tabsize= --width='),
       ],
-    },
+    }),
     [],
     true,
   ),
-  dir: reader({ safe: ['-I=', '-T=', '-w='] }, [], true),
+  dir: reader(() => ({ safe: ['-I=', '-T=', '-w='] }), [], true),
   tree: reader(
-    {
+    () => ({
       safe: [
         ...words('-L= -P= -I= -H= -T= -o= --charset= --filelimit= --sort= --timefmt= --infofile='),
         ...words('--gitfile='),
       ],
-    },
+    }),
     ['--infofile', '--gitfile'],
     true,
     0,
     ['-o'],
   ),
-  realpath: reader({ safe: ['--relative-to=', '--relative-base='] }),
+  realpath: reader(() => ({ safe: ['--relative-to=', '--relative-base='] })),
   readlink: reader(ANY),
   md5sum: reader(ANY),
   sha1sum: reader(ANY),
@@ -362,8 +365,8 @@ export const readerHandlers: Record<string, EffectHandler> = {
   sha256sum: reader(ANY),
   sha384sum: reader(ANY),
   sha512sum: reader(ANY),
-  b2sum: reader({ safe: ['-l=', '--length='] }),
-  cksum: reader({ safe: ['-a=', '--algorithm=', '-l=', '--length='] }),
+  b2sum: reader(() => ({ safe: ['-l=', '--length='] })),
+  cksum: reader(() => ({ safe: ['-a=', '--algorithm=', '-l=', '--length='] })),
   sum: reader(ANY),
   grep: searchHandler(GREP_TABLE, false),
   egrep: searchHandler(GREP_TABLE, false),
@@ -371,14 +374,14 @@ export const readerHandlers: Record<string, EffectHandler> = {
   rg: searchHandler(RG_TABLE, true),
   find: findHandler,
   fd: reader(
-    {
+    () => ({
       safe: [
         ...words('-d= -E= -t= -e= -S= -o= -c= -j= --base-directory= --search-path= --ignore-file='),
         ...words('--exclude= --type= --extension= --size= --max-depth= --min-depth= --exact-depth='),
         ...words('--changed-within= --changed-before= --owner= --format= --color= --threads='),
         ...words('--max-results= --path-separator= --and='),
       ],
-    },
+    }),
     ['--base-directory', '--search-path', '--ignore-file'],
     true,
     1,

@@ -51,13 +51,13 @@ function sshOptionsEffects(
     if (prog !== 'ssh') sink.other('exec', o.value ?? '', 'unknown', 'flag', `${prog} -S program`);
 }
 
-const SSH_SCAN = scanner({
+const SSH_SCAN = scanner(() => ({
   safe: [
     ...'46AaCfGgKkMNnqsTtVvXxYy'.split('').map((c) => `-${c}`),
     ...'BbcDEeFIiJLlmOopQRSWw'.split('').map((c) => `-${c}=`),
   ],
   stopAtOperand: true,
-});
+}));
 const sshHandler: EffectHandler = (args, sink) => {
   const items = SSH_SCAN(args);
   sshOptionsEffects(sink, items, args, 'ssh');
@@ -84,9 +84,9 @@ const sshHandler: EffectHandler = (args, sink) => {
     );
 };
 
-const SCP_SCAN = scanner({
+const SCP_SCAN = scanner(() => ({
   safe: [...'346ABCOpqRrTv'.split('').map((c) => `-${c}`), ...'cDFiJloPSX'.split('').map((c) => `-${c}=`)],
-});
+}));
 const REMOTE_SPEC = /^(?:[^@/:]*@)?\[?[A-Za-z0-9._-]+\]?:/;
 
 /** scp/rsync operands: `host:path` is remote (network); local sources are read, a local destination written. */
@@ -122,10 +122,10 @@ const scpHandler: EffectHandler = (args, sink) => {
   copyOperands(sink, operands(items), 'scp');
 };
 
-const SFTP_SCAN = scanner({
+const SFTP_SCAN = scanner(() => ({
   safe: [...'46aCfNpqrv'.split('').map((c) => `-${c}`), ...'BbcDFiJloPRS'.split('').map((c) => `-${c}=`)],
   stopAtOperand: true,
-});
+}));
 const sftpHandler: EffectHandler = (args, sink) => {
   const items = SFTP_SCAN(args);
   sshOptionsEffects(sink, items, args, 'sftp');
@@ -143,7 +143,7 @@ const sftpHandler: EffectHandler = (args, sink) => {
     );
 };
 
-const RSYNC_SCAN = scanner({
+const RSYNC_SCAN = scanner(() => ({
   safe: [
     ...'vqcarRbuldLkKHpEAXogDtOJSxWzhPCFmn'.split('').map((c) => `-${c}`),
     '-e=',
@@ -161,7 +161,7 @@ const RSYNC_SCAN = scanner({
       ...words('early-input'),
     ].map((o) => `--${o}=`),
   ],
-});
+}));
 const rsyncHandler: EffectHandler = (args, sink) => {
   const items = RSYNC_SCAN(args);
   for (const o of options(items, '-e', '--rsh'))
@@ -176,14 +176,14 @@ const rsyncHandler: EffectHandler = (args, sink) => {
   copyOperands(sink, operands(items), 'rsync');
 };
 
-const NC_SCAN = scanner({
+const NC_SCAN = scanner(() => ({
   safe: [
     ...'46bCdDFhklnNrStuUvzZ'.split('').map((c) => `-${c}`),
     ...'eciIMmOpPqsTVwxX'.split('').map((c) => `-${c}=`),
     ...words('-o= --exec= --sh-exec= --lua-exec= --output= --append-output --listen --proxy= --source='),
     ...words('--source-port='),
   ],
-});
+}));
 const ncHandler: EffectHandler = (args, sink) => {
   const items = NC_SCAN(args);
   for (const o of options(items, '-e', '-c', '--exec', '--sh-exec', '--lua-exec'))

@@ -81,7 +81,7 @@ function splitSubArgs(
   const opts: Word[] = [];
   const ops: Word[] = [];
   const pathspecs: Word[] = [];
-  const valued = (sub && VALUED_SUB_OPTIONS.get(sub)) || undefined;
+  const valued = (sub && VALUED_SUBS.has(sub) && valuedSubOptionTable().get(sub)) || undefined;
   let afterDashDash = false;
   for (let i = 0; i < args.length; i++) {
     const w = args[i] as Word;
@@ -95,69 +95,75 @@ function splitSubArgs(
   return { opts, operands: ops, pathspecs };
 }
 
+/** The sub-commands valuedSubOptionTable has options for (the table is built for the first of them). */
+const VALUED_SUBS = new Set(['clone', 'fetch', 'pull', 'push']);
+let valuedSubOptions: ReadonlyMap<string, ReadonlySet<string>> | undefined;
 /** Options of the clone/fetch/push family whose value is the next word (so it is not an operand). */
-const VALUED_SUB_OPTIONS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
-  [
-    'clone',
-    new Set([
-      '-c',
-      '--config',
-      '-u',
-      '--upload-pack',
-      '--template',
-      '-b',
-      '--branch',
-      '-o',
-      '--origin',
-      '--depth',
-      '--reference',
-      '--reference-if-able',
-      '--separate-git-dir',
-      '-j',
-      '--jobs',
-      '--filter',
-      '--shallow-since',
-      '--shallow-exclude',
-      '--server-option',
-      '--bundle-uri',
-    ]),
-  ],
-  [
-    'fetch',
-    new Set([
-      '--upload-pack',
-      '--depth',
-      '--deepen',
-      '--shallow-since',
-      '--shallow-exclude',
-      '-j',
-      '--jobs',
-      '--filter',
-      '-o',
-      '--server-option',
-      '--negotiation-tip',
-    ]),
-  ],
-  [
-    'pull',
-    new Set([
-      '--upload-pack',
-      '--depth',
-      '--deepen',
-      '--shallow-since',
-      '--shallow-exclude',
-      '-j',
-      '--jobs',
-      '-s',
-      '--strategy',
-      '-X',
-      '--strategy-option',
-      '-o',
-      '--server-option',
-    ]),
-  ],
-  ['push', new Set(['--receive-pack', '--exec', '--repo', '-o', '--push-option', '--signed'])],
-]);
+function valuedSubOptionTable(): ReadonlyMap<string, ReadonlySet<string>> {
+  valuedSubOptions ??= new Map([
+    [
+      'clone',
+      new Set([
+        '-c',
+        '--config',
+        '-u',
+        '--upload-pack',
+        '--template',
+        '-b',
+        '--branch',
+        '-o',
+        '--origin',
+        '--depth',
+        '--reference',
+        '--reference-if-able',
+        '--separate-git-dir',
+        '-j',
+        '--jobs',
+        '--filter',
+        '--shallow-since',
+        '--shallow-exclude',
+        '--server-option',
+        '--bundle-uri',
+      ]),
+    ],
+    [
+      'fetch',
+      new Set([
+        '--upload-pack',
+        '--depth',
+        '--deepen',
+        '--shallow-since',
+        '--shallow-exclude',
+        '-j',
+        '--jobs',
+        '--filter',
+        '-o',
+        '--server-option',
+        '--negotiation-tip',
+      ]),
+    ],
+    [
+      'pull',
+      new Set([
+        '--upload-pack',
+        '--depth',
+        '--deepen',
+        '--shallow-since',
+        '--shallow-exclude',
+        '-j',
+        '--jobs',
+        '-s',
+        '--strategy',
+        '-X',
+        '--strategy-option',
+        '-o',
+        '--server-option',
+      ]),
+    ],
+    ['push', new Set(['--receive-pack', '--exec', '--repo', '-o', '--push-option', '--signed'])],
+  ]);
+  return valuedSubOptions;
+}
 
 /**
  * `git commit -F/--file FILE` and `-t/--template FILE` (also `tag`/`merge -F`) read FILE into the

@@ -13,7 +13,7 @@
  * -f) and corpus cases awk-program / benign-awk; BL-11 (Claude-Code-awk write-up).
  */
 import type { Word } from '../types.js';
-import { compileOptions, operandsOf, scanArgs, words } from './options.js';
+import { compiledLazily, operandsOf, scanArgs, words } from './options.js';
 
 /** A file target inside an awk program: `known` when it is a string literal. */
 export interface AwkTarget {
@@ -38,7 +38,7 @@ export interface AwkAnalysis {
   files: Word[];
 }
 
-const AWK_OPTIONS = compileOptions({
+const AWK_OPTIONS = compiledLazily(() => ({
   safe: [
     ...words('-F= --field-separator= -v= --assign= -e= --source= -b --characters-as-bytes -c'),
     ...words('--traditional -C --copyright -g --gen-pot -M --bignum -n --non-decimal-data -N'),
@@ -64,7 +64,7 @@ const AWK_OPTIONS = compileOptions({
     '--debug=?': 'starts the interactive debugger',
     '-W=': 'mawk/gawk -W options (exec, dump, usage …) are not analysed',
   },
-});
+}));
 
 const PROGRAM_FILE_OPTIONS = new Set(['-f', '--file', '-i', '--include', '-E', '--exec']);
 const STD_TARGETS = new Set(['/dev/stdout', '/dev/stderr', '-', '/dev/null']);
@@ -82,7 +82,7 @@ export function analyzeAwk(args: readonly Word[]): AwkAnalysis {
     executes: [],
     files: [],
   };
-  const items = scanArgs(args, AWK_OPTIONS);
+  const items = scanArgs(args, AWK_OPTIONS());
   const sources: string[] = [];
   for (const it of items) {
     if (it.kind === 'unknown') {

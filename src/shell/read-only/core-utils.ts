@@ -12,7 +12,7 @@ import { words } from './options.js';
 
 const FILES0 = { '--files0-from=': 'reads the list of files to open from another file' };
 
-const LS = byTable('ls', {
+const LS = byTable('ls', () => ({
   safe: [
     ...'aAbBcCdDfFgGhHiklLmnNopqQrRsStuUvxXZ1'.split('').map((c) => `-${c}`),
     ...words('-I= -T= -w= --all --almost-all --author --escape --block-size= --ignore-backups --color=?'),
@@ -23,75 +23,75 @@ const LS = byTable('ls', {
     ...words('--show-control-chars --quote-name --quoting-style= --reverse --recursive --size --sort='),
     ...words('--time= --time-style= --tabsize= --width= --context --zero --help --version'),
   ],
-});
+}));
 
-const CAT = byTable('cat', {
+const CAT = byTable('cat', () => ({
   safe: [
     ...'AbeEnstTuv'.split('').map((c) => `-${c}`),
     ...words('--show-all --number-nonblank --show-ends --number --squeeze-blank --show-tabs'),
     ...words('--show-nonprinting --help --version'),
   ],
-});
+}));
 
 const HEAD_TAIL_COMMON = [
   ...words('-n= -c= -q -v -z --lines= --bytes= --quiet --silent --verbose --zero-terminated --help'),
   ...words('--version'),
 ];
 
-const HEAD = byTable('head', { safe: HEAD_TAIL_COMMON, numeric: true });
-const TAIL = byTable('tail', {
+const HEAD = byTable('head', () => ({ safe: HEAD_TAIL_COMMON, numeric: true }));
+const TAIL = byTable('tail', () => ({
   safe: [
     ...HEAD_TAIL_COMMON,
     ...words('-f -F -s= --follow=? --pid= --retry --sleep-interval= --max-unchanged-stats='),
   ],
   numeric: true,
-});
+}));
 
-const WC = byTable('wc', {
+const WC = byTable('wc', () => ({
   safe: [
     ...words('-c -l -w -m -L --bytes --chars --lines --words --max-line-length --total= --help --version'),
   ],
   unsafe: FILES0,
-});
+}));
 
-const NL = byTable('nl', {
+const NL = byTable('nl', () => ({
   safe: [
     ...words('-b= -d= -f= -h= -i= -l= -n= -p -s= -v= -w= --body-numbering= --section-delimiter='),
     ...words('--footer-numbering= --header-numbering= --line-increment= --join-blank-lines='),
     ...words('--number-format= --no-renumber --number-separator= --starting-line-number= --number-width='),
     ...words('--help --version'),
   ],
-});
+}));
 
-const OD = byTable('od', {
+const OD = byTable('od', () => ({
   safe: [
     ...'abcdfilosvx'.split('').map((c) => `-${c}`),
     ...words('-A= -j= -N= -S= -t= -w=? --address-radix= --endian= --skip-bytes= --read-bytes= --strings=?'),
     ...words('--format= --output-duplicates --width=? --traditional --help --version'),
   ],
-});
+}));
 
-const HEXDUMP = byTable('hexdump', {
+const HEXDUMP = byTable('hexdump', () => ({
   safe: ['-b', '-c', '-C', '-d', '-o', '-x', '-v', '-L', '-e=', '-n=', '-s=', '--help', '--version'],
   unsafe: { '-f=': 'reads format strings from another file' },
-});
+}));
 
 const BASE64 = byTable(
   'base64',
-  {
+  () => ({
     safe: ['-d', '-i', '-w=', '--decode', '--ignore-garbage', '--wrap=', '--help', '--version'],
-  },
+  }),
   { maxOperands: 1 },
 );
 
-const STRINGS = byTable('strings', {
+const STRINGS = byTable('strings', () => ({
   safe: [
     ...words('-a -d -f -w -s= -n= -t= -e= -o -U= -T= --all --data --print-file-name --bytes= --radix='),
     ...words('--encoding= --unicode= --output-separator= --include-all-whitespace --target= --help'),
     ...words('--version'),
   ],
   numeric: true,
-});
+}));
 
 const DIFF_SAFE = [
   ...'qsceniyltTabwBEZdNrpuaPR'.split('').map((c) => `-${c}`),
@@ -107,16 +107,16 @@ const DIFF_SAFE = [
   ...words('--unchanged-line-format= --line-format= --old-group-format= --new-group-format='),
   ...words('--unchanged-group-format= --changed-group-format= --help --version'),
 ];
-const DIFF = byTable('diff', { safe: DIFF_SAFE, numeric: true });
+const DIFF = byTable('diff', () => ({ safe: DIFF_SAFE, numeric: true }));
 
-const CMP = byTable('cmp', {
+const CMP = byTable('cmp', () => ({
   safe: [
     ...words('-b -l -s -i= -n= --print-bytes --verbose --quiet --silent --ignore-initial= --bytes= --help'),
     ...words('--version'),
   ],
-});
+}));
 
-const FILE = byTable('file', {
+const FILE = byTable('file', () => ({
   safe: [
     ...'bcdEhiIkLlNnpsrvzZ0S'.split('').map((c) => `-${c}`),
     ...words('-e= -F= -P= --brief --checking-printout --exclude= --exclude-quiet= --extension --mime'),
@@ -132,16 +132,16 @@ const FILE = byTable('file', {
     '-C': 'compiles a magic file (writes magic.mgc)',
     '--compile': 'compiles a magic file (writes magic.mgc)',
   },
-});
+}));
 
-const STAT = byTable('stat', {
+const STAT = byTable('stat', () => ({
   safe: [
     ...words('-L -f -t -c= --dereference --file-system --format= --printf= --terse --cached= --help'),
     ...words('--version'),
   ],
-});
+}));
 
-const DU = byTable('du', {
+const DU = byTable('du', () => ({
   safe: [
     ...'0abcDhHklLmPSsx'.split('').map((c) => `-${c}`),
     ...words('-B= -d= -t= -X= --null --all --apparent-size --block-size= --bytes --total'),
@@ -150,17 +150,17 @@ const DU = byTable('du', {
     ...words('--exclude-from= --exclude= --one-file-system --help --version'),
   ],
   unsafe: FILES0,
-});
+}));
 
-const DF = byTable('df', {
+const DF = byTable('df', () => ({
   safe: [
     ...'ahHiklPTv'.split('').map((c) => `-${c}`),
     ...words('-B= -t= -x= --all --block-size= --human-readable --si --inodes --local --no-sync --output=?'),
     ...words('--portability --total --type= --print-type --exclude-type= --help --version'),
   ],
-});
+}));
 
-const TREE = byTable('tree', {
+const TREE = byTable('tree', () => ({
   safe: [
     ...'adlfxACDFgiJnNpqQrstuUvhS'.split('').map((c) => `-${c}`),
     ...words('-L= -P= -I= -H= -T= --gitignore --gitfile= --ignore-case --matchdirs --metafirst --prune'),
@@ -172,27 +172,27 @@ const TREE = byTable('tree', {
     '-o=': 'writes the listing to a file',
     '-R': 'reruns tree writing 00Tree.html files into each directory',
   },
-});
+}));
 
-const BASENAME = byTable('basename', {
+const BASENAME = byTable('basename', () => ({
   safe: ['-a', '-s=', '-z', '--multiple', '--suffix=', '--zero', '--help', '--version'],
-});
-const DIRNAME = byTable('dirname', { safe: ['-z', '--zero', '--help', '--version'] });
-const REALPATH = byTable('realpath', {
+}));
+const DIRNAME = byTable('dirname', () => ({ safe: ['-z', '--zero', '--help', '--version'] }));
+const REALPATH = byTable('realpath', () => ({
   safe: [
     ...words('-e -m -L -P -q -s -z --canonicalize-existing --canonicalize-missing --logical --physical'),
     ...words('--quiet --strip --no-symlinks --relative-to= --relative-base= --zero --help --version'),
   ],
-});
-const READLINK = byTable('readlink', {
+}));
+const READLINK = byTable('readlink', () => ({
   safe: [
     ...words('-f -e -m -n -q -s -v -z --canonicalize --canonicalize-existing --canonicalize-missing'),
     ...words('--no-newline --quiet --silent --verbose --zero --help --version'),
   ],
-});
-const PWD = byTable('pwd', { safe: ['-L', '-P', '--help', '--version'] });
+}));
+const PWD = byTable('pwd', () => ({ safe: ['-L', '-P', '--help', '--version'] }));
 
-const SUMS = byTable('checksum', {
+const SUMS = byTable('checksum', () => ({
   safe: [
     ...words('-b -t -z -l= --binary --text --tag --zero --length= --untagged --base64 --raw -a='),
     ...words('--algorithm= --help --version'),
@@ -201,13 +201,13 @@ const SUMS = byTable('checksum', {
     '-c': 'reads and opens every file named inside the checksum list',
     '--check': 'reads and opens every file named inside the checksum list',
   },
-});
+}));
 
-const SEQ = byTable('seq', {
+const SEQ = byTable('seq', () => ({
   safe: ['-f=', '-s=', '-w', '--format=', '--separator=', '--equal-width', '--help', '--version'],
   // Negative numbers are operands (`seq -5 5`).
   numeric: true,
-});
+}));
 
 /** `printf` is read-only except `-v NAME` (assigns a variable; an array subscript there is evaluated). */
 const PRINTF: Validator = (args) => {
@@ -245,7 +245,7 @@ function testValidator(name: string, arithmeticEvaluated: boolean): Validator {
 const TEE_DEVICE = /^\/dev\/(null|stdout|stderr|tty)$/;
 const TEE = byTable(
   'tee',
-  { safe: [...words('-a -i -p --append --ignore-interrupts --output-error=? --help --version')] },
+  () => ({ safe: [...words('-a -i -p --append --ignore-interrupts --output-error=? --help --version')] }),
   {
     check: (items) => {
       for (const it of items)
@@ -294,7 +294,7 @@ export const coreUtilValidators: Record<string, Validator> = {
   sha512sum: SUMS,
   b2sum: SUMS,
   cksum: SUMS,
-  sum: byTable('sum', { safe: ['-r', '-s', '--sysv', '--help', '--version'] }),
+  sum: byTable('sum', () => ({ safe: ['-r', '-s', '--sysv', '--help', '--version'] })),
   seq: SEQ,
   echo: anyArgs('echo only prints its arguments'),
   printf: PRINTF,
@@ -304,5 +304,5 @@ export const coreUtilValidators: Record<string, Validator> = {
   test: testValidator('test', false),
   '[': testValidator('[', false),
   '[[': testValidator('[[', true),
-  sleep: byTable('sleep', { safe: ['--help', '--version'] }),
+  sleep: byTable('sleep', () => ({ safe: ['--help', '--version'] })),
 };

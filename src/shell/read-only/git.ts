@@ -99,16 +99,16 @@ export function splitGitGlobal(args: readonly Word[]): GitGlobal {
   return out;
 }
 
-const LOG_TABLE: OptionTable = {
+const LOG_TABLE = (): OptionTable => ({
   safe: [...GIT_REV_SAFE, ...GIT_DIFF_SAFE],
   unsafe: GIT_DIFF_UNSAFE,
   numeric: true,
-};
-const DIFF_TABLE: OptionTable = {
+});
+const DIFF_TABLE = (): OptionTable => ({
   safe: [...GIT_DIFF_SAFE, ...GIT_DIFF_CMD_SAFE],
   unsafe: GIT_DIFF_UNSAFE,
   numeric: true,
-};
+});
 
 function onlyWhen(
   program: string,
@@ -215,72 +215,72 @@ const CONFIG = onlyWhen(
   },
 );
 
-const STATUS = byTable('git status', { safe: GIT_STATUS_SAFE });
+const STATUS = byTable('git status', () => ({ safe: GIT_STATUS_SAFE }));
 const LOG = byTable('git log', LOG_TABLE);
 const DIFF = byTable('git diff', DIFF_TABLE);
-const BLAME = byTable('git blame', { safe: GIT_BLAME_SAFE, unsafe: GIT_DIFF_UNSAFE });
-const GREP = byTable('git grep', { safe: GIT_GREP_SAFE, unsafe: GIT_DIFF_UNSAFE, numeric: true });
-const LS_FILES = byTable('git ls-files', { safe: GIT_LS_FILES_SAFE });
-const LS_TREE = byTable('git ls-tree', {
+const BLAME = byTable('git blame', () => ({ safe: GIT_BLAME_SAFE, unsafe: GIT_DIFF_UNSAFE }));
+const GREP = byTable('git grep', () => ({ safe: GIT_GREP_SAFE, unsafe: GIT_DIFF_UNSAFE, numeric: true }));
+const LS_FILES = byTable('git ls-files', () => ({ safe: GIT_LS_FILES_SAFE }));
+const LS_TREE = byTable('git ls-tree', () => ({
   safe: [
     ...words('-d -r -t -l --long -z --name-only --name-status --object-only --full-name --full-tree'),
     ...words('--abbrev=? --format='),
   ],
-});
-const DESCRIBE = byTable('git describe', {
+}));
+const DESCRIBE = byTable('git describe', () => ({
   safe: [
     ...words('--tags --all --abbrev= --long --always --dirty=? --broken=? --exact-match --candidates='),
     ...words('--match= --exclude= --first-parent --contains --debug'),
   ],
-});
-const SHORTLOG = byTable('git shortlog', {
+}));
+const SHORTLOG = byTable('git shortlog', () => ({
   safe: [...GIT_REV_SAFE, ...words('-n --numbered -s --summary -e --email -c --committer -w=? --group=')],
   numeric: true,
-});
-const CHECK_IGNORE = byTable('git check-ignore', {
+}));
+const CHECK_IGNORE = byTable('git check-ignore', () => ({
   safe: ['-q', '--quiet', '-v', '--verbose', '--stdin', '-z', '-n', '--non-matching', '--no-index'],
-});
-const CHECK_ATTR = byTable('git check-attr', {
+}));
+const CHECK_ATTR = byTable('git check-attr', () => ({
   safe: ['-a', '--all', '--cached', '--stdin', '-z', '--source='],
-});
-const CAT_FILE = byTable('git cat-file', {
+}));
+const CAT_FILE = byTable('git cat-file', () => ({
   safe: [
     ...words('-t -s -e -p --batch=? --batch-check=? --batch-command=? --batch-all-objects --buffer'),
     ...words('--follow-symlinks --unordered --textconv --filters --path= --allow-unknown-type --mailmap'),
     ...words('--use-mailmap --no-mailmap -Z -z'),
   ],
-});
-const MERGE_BASE = byTable('git merge-base', {
+}));
+const MERGE_BASE = byTable('git merge-base', () => ({
   safe: ['-a', '--all', '--octopus', '--independent', '--is-ancestor', '--fork-point'],
-});
-const NAME_REV = byTable('git name-rev', {
+}));
+const NAME_REV = byTable('git name-rev', () => ({
   safe: [...words('--tags --refs= --exclude= --all --annotate-stdin --name-only --no-undefined --always')],
-});
-const FOR_EACH_REF = byTable('git for-each-ref', {
+}));
+const FOR_EACH_REF = byTable('git for-each-ref', () => ({
   safe: [
     ...words('--count= --sort= --format= --color=? --shell -s --perl -p --python --tcl --points-at='),
     ...words('--merged=? --no-merged=? --contains=? --no-contains=? --ignore-case --omit-empty --exclude='),
     ...words('--start-after= --stdin'),
   ],
-});
-const SHOW_REF = byTable('git show-ref', {
+}));
+const SHOW_REF = byTable('git show-ref', () => ({
   safe: [
     ...words('--head --branches --heads --tags -d --dereference -s --hash=? --abbrev=? --verify --exists'),
     ...words('-q --quiet'),
   ],
-});
+}));
 const SYMBOLIC_REF = byTable(
   'git symbolic-ref',
-  {
+  () => ({
     safe: ['-q', '--quiet', '--short', '--no-recurse', '--recurse'],
     unsafe: { '-d': 'deletes a symbolic ref', '--delete': 'deletes a symbolic ref', '-m=': 'updates a ref' },
-  },
+  }),
   { maxOperands: 1 },
 );
-const HASH_OBJECT = byTable('git hash-object', {
+const HASH_OBJECT = byTable('git hash-object', () => ({
   safe: ['-t=', '--stdin', '--stdin-paths', '--path=', '--no-filters', '--literally'],
   unsafe: { '-w': 'writes the object into the object database' },
-});
+}));
 const REV_PARSE: Validator = () => yes('git rev-parse only prints repository facts');
 
 function sub2(name: string, allowed: Record<string, Validator>, bare?: Validator): Validator {
@@ -307,24 +307,24 @@ const REMOTE: Validator = (args) => {
 
 const STASH = sub2('stash', { list: LOG, show: DIFF });
 const NOTES = sub2('notes', {
-  list: byTable('git notes list', { safe: [] }),
-  show: byTable('git notes show', { safe: [] }),
+  list: byTable('git notes list', () => ({ safe: [] })),
+  show: byTable('git notes show', () => ({ safe: [] })),
 });
 const WORKTREE = sub2('worktree', {
-  list: byTable('git worktree list', { safe: ['--porcelain', '-v', '--verbose', '-z', '--expire='] }),
+  list: byTable('git worktree list', () => ({ safe: ['--porcelain', '-v', '--verbose', '-z', '--expire='] })),
 });
 const SUBMODULE = sub2('submodule', {
-  status: byTable('git submodule status', { safe: ['--cached', '--recursive', '-q', '--quiet'] }),
+  status: byTable('git submodule status', () => ({ safe: ['--cached', '--recursive', '-q', '--quiet'] })),
 });
-const REFLOG = sub2('reflog', { show: LOG, exists: byTable('git reflog exists', { safe: [] }) }, LOG);
+const REFLOG = sub2('reflog', { show: LOG, exists: byTable('git reflog exists', () => ({ safe: [] })) }, LOG);
 
-const HELP = byTable('git help', {
+const HELP = byTable('git help', () => ({
   safe: [
     ...words('-a --all -g --guides -c --config --verbose --no-external-commands --no-aliases -i --info -m'),
     ...words('--man --user-interfaces --developer-interfaces'),
   ],
   unsafe: { '-w': 'opens a web browser', '--web': 'opens a web browser' },
-});
+}));
 
 /** Read-only sub-commands of git. */
 const GIT_SUBCOMMANDS: Record<string, Validator> = {
@@ -333,21 +333,21 @@ const GIT_SUBCOMMANDS: Record<string, Validator> = {
   whatchanged: LOG,
   'rev-list': LOG,
   show: LOG,
-  cherry: byTable('git cherry', { safe: ['-v', '--abbrev=?'] }),
-  'show-branch': byTable('git show-branch', {
+  cherry: byTable('git cherry', () => ({ safe: ['-v', '--abbrev=?'] })),
+  'show-branch': byTable('git show-branch', () => ({
     safe: [
       ...words('-a --all -r --remotes --topo-order --date-order --current --sparse --more= --list'),
       ...words('--merge-base --independent --no-name --sha1-name --topics --color=? --no-color'),
     ],
-  }),
+  })),
   diff: DIFF,
   'diff-tree': DIFF,
   'diff-index': DIFF,
   'diff-files': DIFF,
-  'range-diff': byTable('git range-diff', {
+  'range-diff': byTable('git range-diff', () => ({
     safe: [...GIT_DIFF_SAFE, '--creation-factor=', '--no-dual-color', '--left-only', '--right-only'],
     unsafe: GIT_DIFF_UNSAFE,
-  }),
+  })),
   blame: BLAME,
   annotate: BLAME,
   grep: GREP,
@@ -366,10 +366,10 @@ const GIT_SUBCOMMANDS: Record<string, Validator> = {
   reflog: REFLOG,
   'check-ignore': CHECK_IGNORE,
   'check-attr': CHECK_ATTR,
-  'check-mailmap': byTable('git check-mailmap', { safe: ['--stdin'] }),
-  'check-ref-format': byTable('git check-ref-format', {
+  'check-mailmap': byTable('git check-mailmap', () => ({ safe: ['--stdin'] })),
+  'check-ref-format': byTable('git check-ref-format', () => ({
     safe: ['--allow-onelevel', '--no-allow-onelevel', '--refspec-pattern', '--normalize', '--branch'],
-  }),
+  })),
   config: CONFIG,
   'cat-file': CAT_FILE,
   'merge-base': MERGE_BASE,
@@ -378,9 +378,11 @@ const GIT_SUBCOMMANDS: Record<string, Validator> = {
   'show-ref': SHOW_REF,
   'symbolic-ref': SYMBOLIC_REF,
   'hash-object': HASH_OBJECT,
-  'count-objects': byTable('git count-objects', { safe: ['-v', '--verbose', '-H', '--human-readable'] }),
-  var: byTable('git var', { safe: ['-l'] }),
-  version: byTable('git version', { safe: ['--build-options'] }),
+  'count-objects': byTable('git count-objects', () => ({
+    safe: ['-v', '--verbose', '-H', '--human-readable'],
+  })),
+  var: byTable('git var', () => ({ safe: ['-l'] })),
+  version: byTable('git version', () => ({ safe: ['--build-options'] })),
   help: HELP,
 };
 

@@ -15,11 +15,9 @@ import { words } from './options.js';
 import type { Word } from '../types.js';
 
 /** `ifconfig [-a|-s|-l|-v] [INTERFACE]`: listing; any further word configures the interface. */
-const ifconfigValidator: Validator = byTable(
-  'ifconfig',
-  { safe: words('-a -s -l -L -v -u -d') },
-  { maxOperands: 1 },
-);
+const ifconfigValidator: Validator = byTable('ifconfig', () => ({ safe: words('-a -s -l -L -v -u -d') }), {
+  maxOperands: 1,
+});
 
 const IP_OBJECTS = new Set(
   words('addr a address link l route r neigh n neighbour neighbor rule ru maddr m mroute netconf tunnel'),
@@ -45,12 +43,12 @@ const ipValidator: Validator = (args) => {
  * lsof listings (repeat mode included); unknown options are not read-only. `+D DIR`, `+d DIR` and
  * the other `+` forms scan as operands (lsof only lists what is open below DIR).
  */
-const lsofValidator: Validator = byTable('lsof', {
+const lsofValidator: Validator = byTable('lsof', () => ({
   safe: [
     ...words('-a -b -C -h -l -n -N -O -P -R -t -U -V -w -X -x -H -Q -M -E'),
     ...words('-i=? -p= -u= -c= -g=? -d= -D= -F=? -s=? -S=? -T=? -k= -L=? -o=? -r=? -z=? -e= -K=?'),
   ],
-});
+}));
 
 /** gh read sub-commands: [group, sub-commands]. */
 const GH_READS: ReadonlyMap<string, ReadonlySet<string>> = new Map([

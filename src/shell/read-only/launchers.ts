@@ -13,7 +13,7 @@
  */
 import type { SimpleCommand, Word } from '../types.js';
 import { DANGEROUS_VARIABLE } from './misc.js';
-import { compileOptions, scanArgs, words } from './options.js';
+import { compiledLazily, compileOptions, scanArgs, words } from './options.js';
 import { disqualifier, no, type ReadOnlyVerdict, type Validator, yes } from './verdict.js';
 import { getOwn } from '../../core/get-own.js';
 
@@ -28,21 +28,21 @@ const XARGS_SAFE_CHILDREN = new Set([
   ...words('nl od strings cmp diff md5sum sha1sum sha256sum sha512sum cksum test true'),
 ]);
 
-const TIMEOUT = compileOptions({
+const TIMEOUT = compiledLazily(() => ({
   safe: ['-k=', '--kill-after=', '-s=', '--signal=', '--preserve-status', '--foreground', '-v', '--verbose'],
   stopAtOperand: true,
-});
-const NICE = compileOptions({ safe: ['-n=', '--adjustment='], numeric: true, stopAtOperand: true });
-const STDBUF = compileOptions({
+}));
+const NICE = compiledLazily(() => ({ safe: ['-n=', '--adjustment='], numeric: true, stopAtOperand: true }));
+const STDBUF = compiledLazily(() => ({
   safe: ['-i=', '-o=', '-e=', '--input=', '--output=', '--error='],
   stopAtOperand: true,
-});
-const TIME = compileOptions({
+}));
+const TIME = compiledLazily(() => ({
   safe: ['-p', '--portability', '-f=', '--format=', '-v', '--verbose', '-q', '--quiet', '-a', '--append'],
   unsafe: { '-o=': 'writes timing output to a file', '--output=': 'writes timing output to a file' },
   stopAtOperand: true,
-});
-const ENV = compileOptions({
+}));
+const ENV = compiledLazily(() => ({
   safe: [
     ...words('-i --ignore-environment -u= --unset= -0 --null -C= --chdir= -v --debug --block-signal=?'),
     ...words('--default-signal=? --ignore-signal=? --list-signal-handling'),
@@ -52,16 +52,16 @@ const ENV = compileOptions({
     '--split-string=': 'splits a string into a command line (a hidden command)',
   },
   stopAtOperand: true,
-});
-const IONICE = compileOptions({
+}));
+const IONICE = compiledLazily(() => ({
   safe: ['-c=', '--class=', '-n=', '--classdata=', '-t', '--ignore'],
   stopAtOperand: true,
-});
-const SETSID = compileOptions({
+}));
+const SETSID = compiledLazily(() => ({
   safe: ['-c', '--ctty', '-f', '--fork', '-w', '--wait'],
   stopAtOperand: true,
-});
-const XARGS = compileOptions({
+}));
+const XARGS = compiledLazily(() => ({
   safe: [
     ...words('-0 --null -a= --arg-file= -d= --delimiter= -E= -e=? --eof=? -I= -i=? --replace=? -L= -l=?'),
     ...words('--max-lines=? -n= --max-args= -P= --max-procs= --process-slot-var= -r --no-run-if-empty -s='),
@@ -74,7 +74,7 @@ const XARGS = compileOptions({
     '--open-tty': 'reopens the terminal as stdin of the child',
   },
   stopAtOperand: true,
-});
+}));
 
 /** Words after the options of a launcher (the scan stops at the first operand). */
 function afterOptions(
@@ -104,20 +104,20 @@ export function peelLauncher(
 ): { rest: Word[]; bad?: string } | undefined {
   switch (name) {
     case 'timeout': {
-      const step = afterOptions(name, args, TIMEOUT);
+      const step = afterOptions(name, args, TIMEOUT());
       if (!step.bad) step.rest = step.rest.slice(1); // DURATION
       return step;
     }
     case 'nice':
-      return afterOptions(name, args, NICE);
+      return afterOptions(name, args, NICE());
     case 'stdbuf':
-      return afterOptions(name, args, STDBUF);
+      return afterOptions(name, args, STDBUF());
     case 'time':
-      return afterOptions(name, args, TIME);
+      return afterOptions(name, args, TIME());
     case 'ionice':
-      return afterOptions(name, args, IONICE);
+      return afterOptions(name, args, IONICE());
     case 'setsid':
-      return afterOptions(name, args, SETSID);
+      return afterOptions(name, args, SETSID());
     case 'nohup':
     case 'builtin':
     case 'noglob':
@@ -135,13 +135,13 @@ export function peelLauncher(
       return { rest: args.slice(k) };
     }
     case 'env': {
-      const step = afterOptions(name, args, ENV);
+      const step = afterOptions(name, args, ENV());
       if (step.bad) return step;
       const { rest } = splitEnvAssignments(step.rest);
       return { rest };
     }
     case 'xargs':
-      return afterOptions(name, args, XARGS);
+      return afterOptions(name, args, XARGS());
     default:
       return undefined;
   }
@@ -184,7 +184,7 @@ export function validateLaunch(
     if (name === 'command' && (args[0]?.text === '-v' || args[0]?.text === '-V'))
       return yes('command -v only prints how a name resolves');
     if (name === 'env') {
-      const opts = afterOptions(name, args, ENV);
+      const opts = afterOptions(name, args, ENV());
       if (!opts.bad) {
         const { names, rest } = splitEnvAssignments(opts.rest);
         const bad = names.find((n) => DANGEROUS_VARIABLE.test(n));

@@ -8,11 +8,11 @@
  * a cd inside the working dirs is read-only), corpus class pager-escape.
  */
 import type { Word } from '../types.js';
-import { compileOptions, operandsOf, scanArgs, words } from './options.js';
+import { compiledLazily, operandsOf, scanArgs, words } from './options.js';
 import { anyArgs, byTable, disqualifier, no, type Validator, yes } from './verdict.js';
 import { getOwn } from '../../core/get-own.js';
 
-const MAN = byTable('man', {
+const MAN = byTable('man', () => ({
   safe: [
     ...words('-a --all -f --whatis -k --apropos -K --global-apropos -w --where --path --location -W'),
     ...words('--where-cat --location-cat -l --local-file -s= --sections= -S= -M= --manpath= -m='),
@@ -36,9 +36,9 @@ const MAN = byTable('man', {
     '-r=': 'sets the pager prompt',
     '--prompt=': 'sets the pager prompt',
   },
-});
+}));
 
-const LESS_OPTIONS = compileOptions({
+const LESS_OPTIONS = compiledLazily(() => ({
   safe: [
     ...'aABcCdeEfFgGiIJKLmMnNqQrRsSuUVwWX~'.split('').map((c) => `-${c}`),
     ...words('-b= -h= -j= -p= -P= -x= -y= -z= -#= --chop-long-lines --quit-if-one-screen --no-init'),
@@ -59,7 +59,7 @@ const LESS_OPTIONS = compileOptions({
     '-t=': 'opens the file containing a tag',
     '--tag=': 'opens the file containing a tag',
   },
-});
+}));
 
 /** A `+cmd` startup command of less/more that only moves or searches (no newline, no shell escape). */
 export function isHarmlessPagerCommand(arg: string): boolean {
@@ -78,18 +78,18 @@ const lessValidator: Validator = (args) => {
     }
     plain.push(w);
   }
-  const items = scanArgs(plain, LESS_OPTIONS);
+  const items = scanArgs(plain, LESS_OPTIONS());
   const bad = disqualifier('less', items, true);
   return bad ? no(bad) : yes('less only pages files');
 };
 
-const MORE = byTable('more', {
+const MORE = byTable('more', () => ({
   safe: [
     ...words('-d -l -f -p -c -s -u -e -n= --silent --logical --no-pause --print-over --clean-print'),
     ...words('--squeeze --plain --exit-on-eof --lines= --help -V --version'),
   ],
   numeric: true,
-});
+}));
 const moreValidator: Validator = (args, cmd) => {
   const plain: Word[] = [];
   for (const w of args) {
@@ -103,7 +103,7 @@ const moreValidator: Validator = (args, cmd) => {
   return MORE(plain, cmd);
 };
 
-const DATE_OPTIONS = compileOptions({
+const DATE_OPTIONS = compiledLazily(() => ({
   safe: [
     ...words('-d= --date= -I=? --iso-8601=? -R --rfc-email --rfc-822 --rfc-2822 --rfc-3339= -r='),
     ...words('--reference= -u --utc --universal --debug --resolution --help --version'),
@@ -114,10 +114,10 @@ const DATE_OPTIONS = compileOptions({
     '-f=': 'reads dates from a file',
     '--file=': 'reads dates from a file',
   },
-});
+}));
 
 const dateValidator: Validator = (args) => {
-  const items = scanArgs(args, DATE_OPTIONS);
+  const items = scanArgs(args, DATE_OPTIONS());
   const bad = disqualifier('date', items, true);
   if (bad) return no(bad);
   const op = operandsOf(items).find((w) => !w.text.startsWith('+'));
@@ -127,7 +127,7 @@ const dateValidator: Validator = (args) => {
 
 const HOSTNAME = byTable(
   'hostname',
-  {
+  () => ({
     safe: [
       ...words('-a --alias -A --all-fqdns -d --domain -f --fqdn --long -i --ip-address -I'),
       ...words('--all-ip-addresses -s --short -y --yp --nis -h --help -V --version'),
@@ -138,24 +138,24 @@ const HOSTNAME = byTable(
       '-b': 'sets the host name',
       '--boot': 'sets the host name',
     },
-  },
+  }),
   { maxOperands: 0 },
 );
 
-const UNAME = byTable('uname', {
+const UNAME = byTable('uname', () => ({
   safe: [
     ...'asnrvmpio'.split('').map((c) => `-${c}`),
     ...words('--all --kernel-name --nodename --kernel-release --kernel-version --machine --processor'),
     ...words('--hardware-platform --operating-system --help --version'),
   ],
-});
+}));
 
-const ID = byTable('id', {
+const ID = byTable('id', () => ({
   safe: [
     ...words('-a -u -g -G -n -r -z -Z --user --group --groups --name --real --zero --context --help'),
     ...words('--version'),
   ],
-});
+}));
 
 const XXD_FLAGS = new Set([
   ...words('-a -autoskip -b -bits -C -capitalize -E -EBCDIC -e -h -help -i -include -p -ps -postscript'),
@@ -189,20 +189,20 @@ const xxdValidator: Validator = (args) => {
 
 const DOCKER_GLOBAL_UNSAFE = /^(-H|--host|--context|-c|--config|--tlscacert|--tlscert|--tlskey)(=|$)/;
 const DOCKER_SUB: Record<string, Validator> = {
-  ps: byTable('docker ps', {
+  ps: byTable('docker ps', () => ({
     safe: [
       ...words('-a --all -q --quiet -s --size -n= --last= -l --latest --format= -f= --filter= --no-trunc'),
     ],
-  }),
-  images: byTable('docker images', {
+  })),
+  images: byTable('docker images', () => ({
     safe: [...words('-a --all -q --quiet --digests --no-trunc --format= -f= --filter= --tree')],
-  }),
-  version: byTable('docker version', { safe: ['-f=', '--format='] }),
-  info: byTable('docker info', { safe: ['-f=', '--format='] }),
-  inspect: byTable('docker inspect', { safe: ['-f=', '--format=', '-s', '--size', '--type='] }),
-  logs: byTable('docker logs', {
+  })),
+  version: byTable('docker version', () => ({ safe: ['-f=', '--format='] })),
+  info: byTable('docker info', () => ({ safe: ['-f=', '--format='] })),
+  inspect: byTable('docker inspect', () => ({ safe: ['-f=', '--format=', '-s', '--size', '--type='] })),
+  logs: byTable('docker logs', () => ({
     safe: ['--details', '-f', '--follow', '--since=', '--until=', '-n=', '--tail=', '-t', '--timestamps'],
-  }),
+  })),
 };
 
 const dockerValidator: Validator = (args, cmd) => {
@@ -296,7 +296,7 @@ const readValidator: Validator = (args) => {
   return yes('read only sets shell variables from its input');
 };
 
-const CD = byTable('cd', { safe: ['-L', '-P', '-e', '-@'] }, { maxOperands: 1 });
+const CD = byTable('cd', () => ({ safe: ['-L', '-P', '-e', '-@'] }), { maxOperands: 1 });
 
 const historyValidator: Validator = (args) => {
   if (args.length === 0 || (args.length === 1 && /^\d+$/.test(args[0]?.text ?? '')))
@@ -337,7 +337,7 @@ export const miscValidators: Record<string, Validator> = {
   hostname: HOSTNAME,
   uname: UNAME,
   id: ID,
-  whoami: byTable('whoami', { safe: ['--help', '--version'] }),
+  whoami: byTable('whoami', () => ({ safe: ['--help', '--version'] })),
   groups: anyArgs('groups only prints group names'),
   logname: anyArgs('logname only prints'),
   users: anyArgs('users only prints'),
@@ -355,17 +355,17 @@ export const miscValidators: Record<string, Validator> = {
   ps: anyArgs('ps only lists processes'),
   pgrep: anyArgs('pgrep only lists processes'),
   printenv: anyArgs('printenv only prints the environment'),
-  which: byTable('which', {
+  which: byTable('which', () => ({
     safe: ['-a', '-s', '--all', '--skip-alias', '--skip-functions', '--help', '--version'],
-  }),
-  type: byTable('type', { safe: ['-a', '-f', '-p', '-P', '-t'] }),
-  whereis: byTable('whereis', { safe: ['-b', '-m', '-s', '-u', '-l', '-B=', '-M=', '-S=', '-f'] }),
+  })),
+  type: byTable('type', () => ({ safe: ['-a', '-f', '-p', '-P', '-t'] })),
+  whereis: byTable('whereis', () => ({ safe: ['-b', '-m', '-s', '-u', '-l', '-B=', '-M=', '-S=', '-f'] })),
   xxd: xxdValidator,
   docker: dockerValidator,
   cd: CD,
-  pushd: byTable('pushd', { safe: ['-n'], numeric: true }, { maxOperands: 1 }),
-  popd: byTable('popd', { safe: ['-n'], numeric: true }, { maxOperands: 0 }),
-  dirs: byTable('dirs', { safe: ['-c', '-l', '-p', '-v'], numeric: true }),
+  pushd: byTable('pushd', () => ({ safe: ['-n'], numeric: true }), { maxOperands: 1 }),
+  popd: byTable('popd', () => ({ safe: ['-n'], numeric: true }), { maxOperands: 0 }),
+  dirs: byTable('dirs', () => ({ safe: ['-c', '-l', '-p', '-v'], numeric: true })),
   export: declareValidator('export', /^-[fnp]+$/),
   declare: declareValidator('declare', /^[-+][aAfFgilnprtuxI]+$/),
   typeset: declareValidator('typeset', /^[-+][aAfFgilnprtuxI]+$/),

@@ -106,6 +106,19 @@ export function compileOptions(table: OptionTable): CompiledTable {
   };
 }
 
+/**
+ * A module-level table compiled on first use: the table is written as a function, so neither its
+ * literal nor its maps are built when the module loads (a check or hook call meets one or two
+ * programs of the hundreds the tables cover; docs/startup.md). Every call returns the same table.
+ */
+export function compiledLazily(table: () => OptionTable): () => CompiledTable {
+  let compiled: CompiledTable | undefined;
+  return () => {
+    compiled ??= compileOptions(table());
+    return compiled;
+  };
+}
+
 /** True when the word's value begins with an expansion (so it may turn into an option at run time). */
 export function startsDynamic(w: Word): boolean {
   if (!w.dynamic) return false;

@@ -8,7 +8,7 @@ import { analyzeFind } from './find.js';
 import { byTable, no, type Validator, yes } from './verdict.js';
 import { words } from './options.js';
 
-const GREP = byTable('grep', {
+const GREP = byTable('grep', () => ({
   safe: [
     ...'EFGPiyvwxcLloqsbHhnTZzaIrRU'.split('').map((c) => `-${c}`),
     ...words('-e= -f= -m= -A= -B= -C= -d= -D= --extended-regexp --fixed-strings --basic-regexp'),
@@ -22,7 +22,7 @@ const GREP = byTable('grep', {
     ...words('--binary'),
   ],
   numeric: true,
-});
+}));
 
 const RG_SAFE = [
   ...'abcFLlHIiNnvxUo0PpqsSuwh.V'.split('').map((c) => `-${c}`),
@@ -52,7 +52,7 @@ const RG_SAFE = [
   ...words('--pre-glob= --colors= --color= --path-separator='),
 ];
 
-const RG = byTable('rg', {
+const RG = byTable('rg', () => ({
   safe: RG_SAFE,
   unsafe: {
     '--pre=': 'runs a preprocessor program on every searched file',
@@ -60,7 +60,7 @@ const RG = byTable('rg', {
     '-z': 'runs decompression programs on compressed files',
     '--search-zip': 'runs decompression programs on compressed files',
   },
-});
+}));
 
 /** find is read-only without -exec/-execdir/-ok/-okdir, -delete, -fprint*, -fls and unknown primaries. */
 const findValidator: Validator = (args) => {
@@ -75,7 +75,7 @@ const findValidator: Validator = (args) => {
   return yes('find only lists files');
 };
 
-const FD = byTable('fd', {
+const FD = byTable('fd', () => ({
   safe: [
     ...'HIusigFalLp01qh V'
       .replace(' ', '')
@@ -96,7 +96,7 @@ const FD = byTable('fd', {
     '-X=': 'runs a command with all matches',
     '--exec-batch=': 'runs a command with all matches',
   },
-});
+}));
 
 export const searchValidators: Record<string, Validator> = {
   grep: GREP,

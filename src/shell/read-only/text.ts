@@ -10,7 +10,7 @@
 import { analyzeSed } from '../sed.js';
 import type { Word } from '../types.js';
 import { analyzeAwk } from './awk.js';
-import { compileOptions, operandsOf, scanArgs, words } from './options.js';
+import { compiledLazily, operandsOf, scanArgs, words } from './options.js';
 import { byTable, disqualifier, no, type Validator, yes } from './verdict.js';
 
 /** sed is read-only without -i/-f, without w/W/r/R/e and s///e|w, with a static script. */
@@ -39,7 +39,7 @@ export const awkValidator: Validator = (args) => {
   return yes('awk program only reads its input and prints');
 };
 
-const SORT = byTable('sort', {
+const SORT = byTable('sort', () => ({
   safe: [
     ...'bdfgiMhnRrVcCmsuz'.split('').map((c) => `-${c}`),
     ...words('-k= -t= -S= --ignore-leading-blanks --dictionary-order --ignore-case --general-numeric-sort'),
@@ -56,9 +56,9 @@ const SORT = byTable('sort', {
     '--temporary-directory=': 'writes temporary files into a directory',
     '--files0-from=': 'reads the list of files to open from another file',
   },
-});
+}));
 
-const JQ_OPTIONS = compileOptions({
+const JQ_OPTIONS = compiledLazily(() => ({
   safe: [
     ...words('-r -j -a -c -n -e -s -S -C -M -R -h -V --raw-output --raw-output0 --join-output'),
     ...words('--ascii-output --compact-output --null-input --exit-status --slurp --sort-keys'),
@@ -71,7 +71,7 @@ const JQ_OPTIONS = compileOptions({
     '-L=': 'adds a module search directory (imports code)',
     '--library-path=': 'adds a module search directory (imports code)',
   },
-});
+}));
 
 const JQ_PROGRAM_RISK =
   /\$ENV\b|\benv\b|\bsystem\b|\bimport\b|\binclude\b|\bmodulemeta\b|\bget_search_list\b|\binput_filename\b/g;
@@ -142,7 +142,7 @@ const jqValidator: Validator = (args) => {
     if (t === '--rawfile' || t === '--slurpfile') return no(`jq ${t} reads another file into a variable`);
     rest.push(args[i] as Word);
   }
-  const items = scanArgs(rest, JQ_OPTIONS);
+  const items = scanArgs(rest, JQ_OPTIONS());
   const bad = disqualifier('jq', items, true);
   if (bad) return no(bad);
   const program = operandsOf(items)[0];
@@ -155,46 +155,46 @@ const jqValidator: Validator = (args) => {
 
 const UNIQ = byTable(
   'uniq',
-  {
+  () => ({
     safe: [
       ...words('-c -d -D -u -i -z -f= -s= -w= --count --repeated --all-repeated=? --group=? --unique'),
       ...words('--ignore-case --zero-terminated --skip-fields= --skip-chars= --check-chars= --help'),
       ...words('--version'),
     ],
-  },
+  }),
   { maxOperands: 1 },
 );
 
-const CUT = byTable('cut', {
+const CUT = byTable('cut', () => ({
   safe: [
     ...words('-b= -c= -d= -f= -n -s -z --bytes= --characters= --delimiter= --fields= --complement'),
     ...words('--only-delimited --output-delimiter= --zero-terminated --help --version'),
   ],
-});
+}));
 
-const TR = byTable('tr', {
+const TR = byTable('tr', () => ({
   safe: [...words('-c -C -d -s -t --complement --delete --squeeze-repeats --truncate-set1 --help --version')],
-});
+}));
 
-const COMM = byTable('comm', {
+const COMM = byTable('comm', () => ({
   safe: [
     ...words('-1 -2 -3 -i -z --check-order --nocheck-order --output-delimiter= --total --zero-terminated'),
     ...words('--help --version'),
   ],
-});
+}));
 
-const PASTE = byTable('paste', {
+const PASTE = byTable('paste', () => ({
   safe: ['-d=', '-s', '-z', '--delimiters=', '--serial', '--zero-terminated', '--help', '--version'],
-});
+}));
 
-const JOIN = byTable('join', {
+const JOIN = byTable('join', () => ({
   safe: [
     ...words('-a= -e= -i -j= -o= -t= -v= -1= -2= -z --ignore-case --check-order --nocheck-order --header'),
     ...words('--zero-terminated --help --version'),
   ],
-});
+}));
 
-const COLUMN = byTable('column', {
+const COLUMN = byTable('column', () => ({
   safe: [
     ...words('-t -x -n -e -J -L -s= -o= -c= -N= -l= -R= -W= -E= -H= -O= -r= -d -i= -p= --table --fillrows'),
     ...words('--json --keep-empty-lines --separator= --output-separator= --output-width= --table-columns='),
@@ -202,27 +202,27 @@ const COLUMN = byTable('column', {
     ...words('--table-order= --table-name= --table-noheadings --table-header-repeat --tree= --tree-id='),
     ...words('--tree-parent= --help --version'),
   ],
-});
+}));
 
-const FOLD = byTable('fold', {
+const FOLD = byTable('fold', () => ({
   safe: ['-b', '-s', '-w=', '--bytes', '--spaces', '--width=', '--help', '--version'],
   numeric: true,
-});
-const FMT = byTable('fmt', {
+}));
+const FMT = byTable('fmt', () => ({
   safe: [
     ...words('-c -p= -s -t -u -w= -g= --crown-margin --prefix= --split-only --tagged-paragraph'),
     ...words('--uniform-spacing --width= --goal= --help --version'),
   ],
   numeric: true,
-});
-const EXPAND = byTable('expand', {
+}));
+const EXPAND = byTable('expand', () => ({
   safe: ['-i', '-t=', '--initial', '--tabs=', '-a', '--all', '--first-only', '--help', '--version'],
   numeric: true,
-});
-const TAC = byTable('tac', {
+}));
+const TAC = byTable('tac', () => ({
   safe: ['-b', '-r', '-s=', '--before', '--regex', '--separator=', '--help', '--version'],
-});
-const REV = byTable('rev', { safe: ['-0', '--zero', '-h', '--help', '-V', '--version'] });
+}));
+const REV = byTable('rev', () => ({ safe: ['-0', '--zero', '-h', '--help', '-V', '--version'] }));
 
 export const textValidators: Record<string, Validator> = {
   sed: sedValidator,

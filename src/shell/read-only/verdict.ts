@@ -51,14 +51,19 @@ export function disqualifier(
 }
 
 /**
- * A validator from an option table: every option known and safe, plus the rules. The table is
- * compiled on the validator's first use (a `gantry check` or hook call meets one or two programs,
- * not the hundred the tables cover).
+ * A validator from an option table: every option known and safe, plus the rules. The table (given
+ * as a function at module level, so its literal is not built at load either) is built and compiled
+ * on the validator's first use: a `gantry check` or hook call meets one or two programs, not the
+ * hundred the tables cover (docs/startup.md).
  */
-export function byTable(program: string, table: OptionTable, rules: TableRules = {}): Validator {
+export function byTable(
+  program: string,
+  table: OptionTable | (() => OptionTable),
+  rules: TableRules = {},
+): Validator {
   let compiled: ReturnType<typeof compileOptions> | undefined;
   return (args, cmd) => {
-    compiled ??= compileOptions(table);
+    compiled ??= compileOptions(typeof table === 'function' ? table() : table);
     const items = scanArgs(args, compiled);
     const bad = disqualifier(program, items, compiled.hasUnsafe);
     if (bad) return no(bad);
