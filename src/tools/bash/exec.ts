@@ -16,7 +16,7 @@
  * hook (SIGKILL, a crash of the runtime).
  */
 import { spawn } from 'node:child_process';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { closeSync, constants as fsConstants, openSync, readdirSync, readFileSync } from 'node:fs';
 import {
   newProcessTag,
@@ -26,7 +26,8 @@ import {
   signalEach,
 } from './process-tag.js';
 import type { SpawnSpec } from './spawn-spec.js';
-import { watchProcessGroup } from './group-watchdog.js';
+import { ensureGroupWatchdog, watchProcessGroup } from './group-watchdog.js';
+import { GATE_GO, gatedArgv } from './spawn-gate.js';
 
 /** How the leader process ended. */
 export interface ExitInfo {
@@ -113,6 +114,17 @@ const SIGNAL_NUMBERS: Partial<Record<NodeJS.Signals, number>> = {
   SIGALRM: 14,
   SIGTERM: 15,
 };
+
+let afterSpawnHook: ((pid: number) => void) | undefined;
+
+/**
+ * Tests only: `hook(pid)` runs right after each spawn returns, before the group is registered with
+ * the watchdog and the command's gate is opened (a test host SIGKILLs itself there, in what used to
+ * be the window between the spawn and the registration).
+ */
+export function setAfterSpawnHookForTest(hook: ((pid: number) => void) | undefined): void {
+  afterSpawnHook = hook;
+}
 
 /** Longest wait for SIGKILLed group members to disappear, ms. */
 const KILL_SETTLE_MS = 5_000;
@@ -213,6 +225,11 @@ export interface StartProcessOptions {
 export async function startProcess(options: StartProcessOptions): Promise<RunningProcess> {
   const { spec, graceMs } = options;
   const tag = newProcessTag();
+  // The watchdog runs before the command does, and the command waits on its gate (fd 3) until the
+  // watchdog has its group (spawn-gate.ts): no SIGKILL of this process can leave it unlisted.
+  // (Resolving the program may throw ENOENT / EACCES, as the spawn would: nothing is open yet.)
+  const gated = ensureGroupWatchdog();
+  const argv = gated ? gatedArgv(spec) : { file: spec.file, args: spec.args };
   // O_APPEND: writers that share or re-open the file never overwrite each other's output.
   const fd = openSync(
     options.outputFile,
@@ -220,20 +237,32 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
   );
   let child: ReturnType<typeof spawn>;
   try {
-    child = spawn(spec.file, spec.args, {
+    const out = options.stdoutPipe ? 'pipe' : fd;
+    child = spawn(argv.file, argv.args, {
       cwd: spec.cwd,
       env: { ...spec.env, [PROCESS_TAG_ENV]: tag },
-      stdio: ['ignore', options.stdoutPipe ? 'pipe' : fd, fd],
+      stdio: gated ? ['ignore', out, fd, 'pipe'] : ['ignore', out, fd],
       detached: true,
       windowsHide: true,
     });
   } finally {
     closeSync(fd);
   }
+  const gate = (gated ? child.stdio[3] : undefined) as (Writable & { unref?: () => void }) | null | undefined;
+  if (gate) {
+    gate.on('error', () => {
+      // The child closed its end (it ended); nothing to release.
+    });
+    gate.unref?.();
+  }
+  if (child.pid !== undefined) afterSpawnHook?.(child.pid);
   const pid = await new Promise<number>((resolve, reject) => {
     child.once('spawn', () => resolve(child.pid!));
     child.once('error', reject);
   });
+  const watched = watchProcessGroup(pid, tag);
+  await watched.registered;
+  gate?.end(GATE_GO);
   child.on('error', () => {
     // After a successful spawn the only errors are failed kill() calls; the group kill handles those.
   });
@@ -333,11 +362,10 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     groupGone,
     stopLeftovers,
   };
-  const unwatch = watchProcessGroup(pid, tag);
   /** Takes the group off both lists (this process's and the watchdog's). */
   function drop(): void {
     liveGroups.delete(handle);
-    unwatch();
+    watched.unwatch();
   }
   liveGroups.set(handle, () => signalAll('SIGKILL'));
   if (!exitHookInstalled) {
