@@ -64,6 +64,12 @@ export interface RunningProcess {
    * the command's tag count and are stopped too.
    */
   stopLeftovers(): Promise<{ count: number; signal: StopSignal } | undefined>;
+  /**
+   * How many of the command's processes are alive now (its group and those that left it carrying
+   * its tag; one scan of /proc). Once the leader exited and this is 0, the group is taken off the
+   * lists (this process's and the watchdog's).
+   */
+  processCount(): number;
 }
 
 /**
@@ -351,6 +357,12 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     return { count, signal: await stopping };
   };
 
+  const processCount = (): number => {
+    const count = members().size;
+    if (count === 0 && leaderDone && !stopping) drop();
+    return count;
+  };
+
   const handle: RunningProcess = {
     pid,
     ...(child.stdout ? { stdout: child.stdout } : {}),
@@ -361,6 +373,7 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     terminate,
     groupGone,
     stopLeftovers,
+    processCount,
   };
   /** Takes the group off both lists (this process's and the watchdog's). */
   function drop(): void {
