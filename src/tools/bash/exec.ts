@@ -261,6 +261,13 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     });
     gate.unref?.();
   }
+  // Listened for at once: the awaits below must not miss an exit (a command killed from outside).
+  const exited = new Promise<ExitInfo>((resolve) => {
+    child.once('exit', (code, signal) => {
+      const signalCode = signal ? SIGNAL_NUMBERS[signal] : undefined;
+      resolve({ code: code ?? (signalCode !== undefined ? 128 + signalCode : null), signal });
+    });
+  });
   if (child.pid !== undefined) afterSpawnHook?.(child.pid);
   const pid = await new Promise<number>((resolve, reject) => {
     child.once('spawn', () => resolve(child.pid!));
@@ -287,12 +294,6 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     const scan = scanCommandProcesses(pid, tag, since);
     if (scan) signalEach(scan.escaped.keys(), signal);
   };
-  const exited = new Promise<ExitInfo>((resolve) => {
-    child.once('exit', (code, signal) => {
-      const signalCode = signal ? SIGNAL_NUMBERS[signal] : undefined;
-      resolve({ code: code ?? (signalCode !== undefined ? 128 + signalCode : null), signal });
-    });
-  });
   let leaderDone = false;
   void exited.then(() => {
     leaderDone = true;
