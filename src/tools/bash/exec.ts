@@ -5,7 +5,9 @@
  * Sequence: open the output file (append) → spawn detached (setsid: the child leads a new process
  * group and session, so it has no controlling terminal and cannot prompt on /dev/tty) with stdin
  * /dev/null and fds 1 and 2 = the same open file (exact interleaving, no pipe through this process:
- * output never passes through Node's memory) → `exited` resolves with the leader's exit →
+ * output never passes through Node's memory) and fd 3 = the spawn gate, so the child runs nothing
+ * until the group watchdog has the group (spawn-gate.ts) → register with the watchdog → write the
+ * gate's `go` → `exited` resolves with the leader's exit →
  * `terminate(reason)` sends SIGTERM to the group, waits up to `graceMs` for the leader AND every
  * other group member to end, then sends SIGKILL to the group if anything is left.
  *
