@@ -148,7 +148,8 @@ async function gateAlone(root: string, calls: number): Promise<Record<string, nu
         detached: true,
       });
       child.once('error', reject);
-      child.once('spawn', () => (child.stdio[3] as import('node:stream').Writable | null)?.end(GATE_GO));
+      // As exec.ts does: the go-ahead right after the spawn returns.
+      (child.stdio[3] as import('node:stream').Writable | null | undefined)?.end(GATE_GO);
       child.once('exit', () => resolve());
     });
   const variants: [string, () => Promise<void>][] = [

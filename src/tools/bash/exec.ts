@@ -28,7 +28,7 @@ import {
   signalEach,
 } from './process-tag.js';
 import type { SpawnSpec } from './spawn-spec.js';
-import { ensureGroupWatchdog, watchProcessGroup } from './group-watchdog.js';
+import { ensureGroupWatchdog, type WatchedGroup, watchProcessGroup } from './group-watchdog.js';
 import { GATE_GO, gatedArgv } from './spawn-gate.js';
 
 /** How the leader process ended. */
@@ -270,14 +270,24 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
       resolve({ code: code ?? (signalCode !== undefined ? 128 + signalCode : null), signal });
     });
   });
-  if (child.pid !== undefined) afterSpawnHook?.(child.pid);
+  // The pid is known as soon as the spawn returns (undefined when it failed): register the group
+  // and open the gate at once, before the child's shell even reaches its `read`, when the line is
+  // already in the kernel's pipe; otherwise once it is.
+  let watched: WatchedGroup | undefined;
+  if (child.pid !== undefined) {
+    afterSpawnHook?.(child.pid);
+    watched = watchProcessGroup(child.pid, tag);
+    if (watched.registeredNow) gate?.end(GATE_GO);
+  }
   const pid = await new Promise<number>((resolve, reject) => {
     child.once('spawn', () => resolve(child.pid!));
     child.once('error', reject);
   });
-  const watched = watchProcessGroup(pid, tag);
-  await watched.registered;
-  gate?.end(GATE_GO);
+  const group = watched ?? watchProcessGroup(pid, tag);
+  if (!group.registeredNow) {
+    await group.registered;
+    gate?.end(GATE_GO);
+  }
   child.on('error', () => {
     // After a successful spawn the only errors are failed kill() calls; the group kill handles those.
   });
@@ -381,7 +391,7 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
   /** Takes the group off both lists (this process's and the watchdog's). */
   function drop(): void {
     liveGroups.delete(handle);
-    watched.unwatch();
+    group.unwatch();
   }
   liveGroups.set(handle, () => signalAll('SIGKILL'));
   if (!exitHookInstalled) {

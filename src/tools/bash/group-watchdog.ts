@@ -92,13 +92,19 @@ function watchdog(): ChildProcess | undefined {
   return started;
 }
 
-/** Writes `line` to the watchdog; resolves once it was handed to the kernel (or could not be). */
-function send(line: string): Promise<void> {
+/**
+ * Writes `line` to the watchdog. `now`: the bytes are already in the kernel's pipe (the usual
+ * case: the write completed synchronously, nothing is left queued in the stream). `done` resolves
+ * once they were handed to the kernel, or could not be (no watchdog, a broken pipe).
+ */
+function send(line: string): { now: boolean; done: Promise<void> } {
   const c = watchdog();
-  if (!c?.stdin || c.stdin.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    c.stdin!.write(line, () => resolve());
+  const stdin = c?.stdin;
+  if (!stdin || stdin.destroyed) return { now: true, done: Promise.resolve() };
+  const done = new Promise<void>((resolve) => {
+    stdin.write(line, () => resolve());
   });
+  return { now: stdin.writableLength === 0, done };
 }
 
 /**
@@ -114,6 +120,8 @@ export function ensureGroupWatchdog(): boolean {
 export interface WatchedGroup {
   /** Resolves once the `+` line reached the kernel's pipe: from then on a death of this process kills the group. */
   registered: Promise<void>;
+  /** True when the `+` line was already in the kernel's pipe as `watchProcessGroup` returned. */
+  registeredNow: boolean;
   /** Takes the group off the list (idempotent). */
   unwatch(): void;
 }
@@ -124,16 +132,17 @@ export interface WatchedGroup {
  */
 export function watchProcessGroup(pgid: number, tag: string): WatchedGroup {
   if (!Number.isInteger(pgid) || pgid <= 1 || !/^[0-9A-Za-z-]+$/.test(tag)) {
-    return { registered: Promise.resolve(), unwatch: () => undefined };
+    return { registered: Promise.resolve(), registeredNow: true, unwatch: () => undefined };
   }
-  const registered = send(`+ ${pgid} ${tag}\n`);
+  const sent = send(`+ ${pgid} ${tag}\n`);
   let done = false;
   return {
-    registered,
+    registered: sent.done,
+    registeredNow: sent.now,
     unwatch: () => {
       if (done) return;
       done = true;
-      void send(`- ${pgid}\n`);
+      send(`- ${pgid}\n`);
     },
   };
 }
