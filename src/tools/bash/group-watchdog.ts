@@ -18,8 +18,8 @@
  * one short write each; nothing runs in the watchdog until its read returns.
  *
  * No window between a command's spawn and its `+` line: a command runs nothing until that line has
- * reached the kernel (exec.ts waits for {@link watchProcessGroup}'s `registered`, then opens the
- * command's spawn gate, spawn-gate.ts); a SIGKILL before that closes the gate's pipe too, and the
+ * reached the kernel (exec.ts opens the command's spawn gate, spawn-gate.ts, right after the write
+ * when {@link watchProcessGroup} says `registeredNow`, else once `registered` resolves); a SIGKILL before that closes the gate's pipe too, and the
  * command exits without having run. The watchdog itself is started before the first command
  * ({@link ensureGroupWatchdog}).
  *
