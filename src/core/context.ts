@@ -29,6 +29,13 @@ export interface BackgroundTaskInfo {
   startedAtMs: number;
   endedAtMs?: number;
   exitCode?: number | null;
+  /**
+   * Bash tasks, while `running`: the command's shell has exited with this code (null: unknown) but
+   * processes it started still run; the task ends when they do, or when it is stopped.
+   */
+  leaderExitCode?: number | null;
+  /** Bash tasks with `leaderExitCode`: how many of those processes were running when last counted. */
+  processesLeft?: number;
 }
 
 /** One entry of an agent's todo list, in the shape of Claude Code's `TodoWrite` input. */

@@ -78,6 +78,31 @@ describe('startProcess', () => {
     ).rejects.toThrow(/ENOENT/);
   });
 
+  it.each([
+    ['a Bash tool spec: its own bash reads the gate', (c: string) => spec(c)],
+    [
+      'any other spec: /bin/sh reads the gate and execs the program',
+      (c: string) => ({ ...spec('true'), file: 'bash', args: ['-c', c] }),
+    ],
+  ])('%s; the command never sees the gate’s fd 3', async (_reason, make) => {
+    const out = path.join(dir, 'out');
+    const proc = await startProcess({
+      spec: make('if { true >&3; } 2>/dev/null; then echo fd3-open; else echo fd3-closed; fi'),
+      outputFile: out,
+      graceMs: 2000,
+    });
+    expect((await proc.exited).code).toBe(0);
+    expect((await readFile(out, 'utf8')).split('\n')[0]).toBe('fd3-closed');
+  });
+
+  it('rejects a program that is not executable with EACCES, as the spawn itself would', async () => {
+    const file = path.join(dir, 'not-executable');
+    await import('node:fs/promises').then((fs) => fs.writeFile(file, '#!/bin/sh\n', { mode: 0o644 }));
+    await expect(
+      startProcess({ spec: { ...spec('true'), file }, outputFile: path.join(dir, 'out'), graceMs: 2000 }),
+    ).rejects.toMatchObject({ code: 'EACCES' });
+  });
+
   it('kills the whole process group: a background child is gone after terminate (SIGTERM suffices)', async () => {
     const pidFile = path.join(dir, 'child.pid');
     const proc = await startProcess({

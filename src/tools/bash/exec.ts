@@ -5,7 +5,9 @@
  * Sequence: open the output file (append) → spawn detached (setsid: the child leads a new process
  * group and session, so it has no controlling terminal and cannot prompt on /dev/tty) with stdin
  * /dev/null and fds 1 and 2 = the same open file (exact interleaving, no pipe through this process:
- * output never passes through Node's memory) → `exited` resolves with the leader's exit →
+ * output never passes through Node's memory) and fd 3 = the spawn gate, so the child runs nothing
+ * until the group watchdog has the group (spawn-gate.ts) → register with the watchdog → write the
+ * gate's `go` → `exited` resolves with the leader's exit →
  * `terminate(reason)` sends SIGTERM to the group, waits up to `graceMs` for the leader AND every
  * other group member to end, then sends SIGKILL to the group if anything is left.
  *
@@ -16,7 +18,7 @@
  * hook (SIGKILL, a crash of the runtime).
  */
 import { spawn } from 'node:child_process';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { closeSync, constants as fsConstants, openSync, readdirSync, readFileSync } from 'node:fs';
 import {
   newProcessTag,
@@ -26,7 +28,8 @@ import {
   signalEach,
 } from './process-tag.js';
 import type { SpawnSpec } from './spawn-spec.js';
-import { watchProcessGroup } from './group-watchdog.js';
+import { ensureGroupWatchdog, type WatchedGroup, watchProcessGroup } from './group-watchdog.js';
+import { GATE_GO, gatedArgv } from './spawn-gate.js';
 
 /** How the leader process ended. */
 export interface ExitInfo {
@@ -63,6 +66,12 @@ export interface RunningProcess {
    * the command's tag count and are stopped too.
    */
   stopLeftovers(): Promise<{ count: number; signal: StopSignal } | undefined>;
+  /**
+   * How many of the command's processes are alive now (its group and those that left it carrying
+   * its tag; one scan of /proc). Once the leader exited and this is 0, the group is taken off the
+   * lists (this process's and the watchdog's).
+   */
+  processCount(): number;
 }
 
 /**
@@ -113,6 +122,17 @@ const SIGNAL_NUMBERS: Partial<Record<NodeJS.Signals, number>> = {
   SIGALRM: 14,
   SIGTERM: 15,
 };
+
+let afterSpawnHook: ((pid: number) => void) | undefined;
+
+/**
+ * Tests only: `hook(pid)` runs right after each spawn returns, before the group is registered with
+ * the watchdog and the command's gate is opened (a test host SIGKILLs itself there, in what used to
+ * be the window between the spawn and the registration).
+ */
+export function setAfterSpawnHookForTest(hook: ((pid: number) => void) | undefined): void {
+  afterSpawnHook = hook;
+}
 
 /** Longest wait for SIGKILLed group members to disappear, ms. */
 const KILL_SETTLE_MS = 5_000;
@@ -213,6 +233,11 @@ export interface StartProcessOptions {
 export async function startProcess(options: StartProcessOptions): Promise<RunningProcess> {
   const { spec, graceMs } = options;
   const tag = newProcessTag();
+  // The watchdog runs before the command does, and the command waits on its gate (fd 3) until the
+  // watchdog has its group (spawn-gate.ts): no SIGKILL of this process can leave it unlisted.
+  // (Resolving the program may throw ENOENT / EACCES, as the spawn would: nothing is open yet.)
+  const gated = ensureGroupWatchdog();
+  const argv = gated ? gatedArgv(spec) : { file: spec.file, args: spec.args };
   // O_APPEND: writers that share or re-open the file never overwrite each other's output.
   const fd = openSync(
     options.outputFile,
@@ -220,20 +245,49 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
   );
   let child: ReturnType<typeof spawn>;
   try {
-    child = spawn(spec.file, spec.args, {
+    const out = options.stdoutPipe ? 'pipe' : fd;
+    child = spawn(argv.file, argv.args, {
       cwd: spec.cwd,
       env: { ...spec.env, [PROCESS_TAG_ENV]: tag },
-      stdio: ['ignore', options.stdoutPipe ? 'pipe' : fd, fd],
+      stdio: gated ? ['ignore', out, fd, 'pipe'] : ['ignore', out, fd],
       detached: true,
       windowsHide: true,
     });
   } finally {
     closeSync(fd);
   }
+  const gate = (gated ? child.stdio[3] : undefined) as (Writable & { unref?: () => void }) | null | undefined;
+  if (gate) {
+    gate.on('error', () => {
+      // The child closed its end (it ended); nothing to release.
+    });
+    gate.unref?.();
+  }
+  // Listened for at once: the awaits below must not miss an exit (a command killed from outside).
+  const exited = new Promise<ExitInfo>((resolve) => {
+    child.once('exit', (code, signal) => {
+      const signalCode = signal ? SIGNAL_NUMBERS[signal] : undefined;
+      resolve({ code: code ?? (signalCode !== undefined ? 128 + signalCode : null), signal });
+    });
+  });
+  // The pid is known as soon as the spawn returns (undefined when it failed): register the group
+  // and open the gate at once, before the child's shell even reaches its `read`, when the line is
+  // already in the kernel's pipe; otherwise once it is.
+  let watched: WatchedGroup | undefined;
+  if (child.pid !== undefined) {
+    afterSpawnHook?.(child.pid);
+    watched = watchProcessGroup(child.pid, tag);
+    if (watched.registeredNow) gate?.end(GATE_GO);
+  }
   const pid = await new Promise<number>((resolve, reject) => {
     child.once('spawn', () => resolve(child.pid!));
     child.once('error', reject);
   });
+  const group = watched ?? watchProcessGroup(pid, tag);
+  if (!group.registeredNow) {
+    await group.registered;
+    gate?.end(GATE_GO);
+  }
   child.on('error', () => {
     // After a successful spawn the only errors are failed kill() calls; the group kill handles those.
   });
@@ -252,12 +306,6 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     const scan = scanCommandProcesses(pid, tag, since);
     if (scan) signalEach(scan.escaped.keys(), signal);
   };
-  const exited = new Promise<ExitInfo>((resolve) => {
-    child.once('exit', (code, signal) => {
-      const signalCode = signal ? SIGNAL_NUMBERS[signal] : undefined;
-      resolve({ code: code ?? (signalCode !== undefined ? 128 + signalCode : null), signal });
-    });
-  });
   let leaderDone = false;
   void exited.then(() => {
     leaderDone = true;
@@ -322,6 +370,12 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     return { count, signal: await stopping };
   };
 
+  const processCount = (): number => {
+    const count = members().size;
+    if (count === 0 && leaderDone && !stopping) drop();
+    return count;
+  };
+
   const handle: RunningProcess = {
     pid,
     ...(child.stdout ? { stdout: child.stdout } : {}),
@@ -332,12 +386,12 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     terminate,
     groupGone,
     stopLeftovers,
+    processCount,
   };
-  const unwatch = watchProcessGroup(pid, tag);
   /** Takes the group off both lists (this process's and the watchdog's). */
   function drop(): void {
     liveGroups.delete(handle);
-    unwatch();
+    group.unwatch();
   }
   liveGroups.set(handle, () => signalAll('SIGKILL'));
   if (!exitHookInstalled) {

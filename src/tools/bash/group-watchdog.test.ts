@@ -5,7 +5,7 @@
  * host alive.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,7 @@ import { isProcessAlive } from './exec.js';
 import { closeGroupWatchdogForTest, groupWatchdogPid, watchProcessGroup } from './group-watchdog.js';
 
 const EXEC = fileURLToPath(new URL('./exec.ts', import.meta.url));
+const SPAWN_SPEC = fileURLToPath(new URL('./spawn-spec.ts', import.meta.url));
 let dir: string;
 const markers: string[] = [];
 beforeEach(() => {
@@ -91,7 +92,7 @@ describe('group watchdog', () => {
     const a = start(listed);
     const b = start(unlisted);
     watchProcessGroup(a.pid as number, 'tag-a');
-    const unwatch = watchProcessGroup(b.pid as number, 'tag-b');
+    const { unwatch } = watchProcessGroup(b.pid as number, 'tag-b');
     unwatch();
     const watchdog = groupWatchdogPid() as number;
     expect(isProcessAlive(watchdog)).toBe(true);
@@ -105,8 +106,60 @@ describe('group watchdog', () => {
   it('refuses input it would have to quote: a pgid that is not a positive number, a tag with shell characters', () => {
     const noop = watchProcessGroup(1, 'tag');
     expect(groupWatchdogPid()).toBeUndefined();
-    noop();
+    noop.unwatch();
     watchProcessGroup(process.pid + 1_000_000, '$(touch x)');
     expect(groupWatchdogPid()).toBeUndefined();
+  });
+});
+
+/**
+ * A Node host that (optionally) runs one command to the end first, then starts `command` and
+ * SIGKILLs itself right after the spawn returned, before the group is registered with the watchdog
+ * (exec.ts's test hook). It writes the spawned pid to `<dir>/leader.pid` first.
+ */
+function hostKilledAfterSpawn(command: string, shellSpec: boolean, warmUp: boolean) {
+  const script = `
+    import { writeFileSync } from 'node:fs';
+    import { setAfterSpawnHookForTest, startProcess } from ${JSON.stringify(EXEC)};
+    import { buildShellSpawnSpec } from ${JSON.stringify(SPAWN_SPEC)};
+    const dir = ${JSON.stringify(dir)};
+    const spec = (c) => ${shellSpec}
+      ? buildShellSpawnSpec({ command: c, cwd: dir, cwdFile: dir + '/cwd', env: { PATH: process.env.PATH } })
+      : { file: 'bash', args: ['-c', c], cwd: dir, env: { PATH: process.env.PATH }, harnessWritablePaths: [] };
+    if (${warmUp}) await (await startProcess({ spec: spec('true'), outputFile: dir + '/warm', graceMs: 100 })).exited;
+    setAfterSpawnHookForTest((pid) => {
+      writeFileSync(dir + '/leader.pid', String(pid));
+      process.kill(process.pid, 'SIGKILL');
+    });
+    await startProcess({ spec: spec(${JSON.stringify(command)}), outputFile: dir + '/out', graceMs: 100 });
+    console.log('not killed');`;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+  });
+  return new Promise<{ signal: NodeJS.Signals | null; stdout: string }>((resolve) =>
+    child.once('close', (_code, signal) => resolve({ signal, stdout })),
+  );
+}
+
+describe('a SIGKILL between a command’s spawn and its registration with the watchdog', () => {
+  it.each([
+    ['a plain spec, first command (the watchdog did not run yet)', false, false],
+    ['a Bash tool spec, first command (the watchdog did not run yet)', true, false],
+    ['a Bash tool spec after an earlier command (the watchdog already runs)', true, true],
+  ])('%s: nothing of the command runs or outlives the host', async (_reason, shellSpec, warmUp) => {
+    const m = marker();
+    const ran = path.join(dir, 'ran');
+    const host = await hostKilledAfterSpawn(`echo ran > ${ran}; sleep ${m}; true`, shellSpec, warmUp);
+    expect(host).toEqual({ signal: 'SIGKILL', stdout: '' });
+    const leader = Number(readFileSync(path.join(dir, 'leader.pid'), 'utf8'));
+    expect(leader).toBeGreaterThan(1);
+    // The spawned leader must end by itself (it never got the go-ahead) or be killed by the watchdog.
+    expect(await waitFor(() => !isProcessAlive(leader), 10_000)).toBe(true);
+    expect(processesWithMarker(m)).toEqual([]);
+    expect(existsSync(ran)).toBe(false);
   });
 });

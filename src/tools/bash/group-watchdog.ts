@@ -17,12 +17,17 @@
  * background tasks (they are the session's). A group registered and removed in the usual way costs
  * one short write each; nothing runs in the watchdog until its read returns.
  *
- * Residual windows: a SIGKILL between a command's spawn and its `+` line (the write is synchronous,
- * microseconds), and a group that emptied while its `-` line was not yet written, whose pgid a new
+ * No window between a command's spawn and its `+` line: a command runs nothing until that line has
+ * reached the kernel (exec.ts opens the command's spawn gate, spawn-gate.ts, right after the write
+ * when {@link watchProcessGroup} says `registeredNow`, else once `registered` resolves); a SIGKILL before that closes the gate's pipe too, and the
+ * command exits without having run. The watchdog itself is started before the first command
+ * ({@link ensureGroupWatchdog}).
+ *
+ * Residual window: a group that emptied while its `-` line was not yet written, whose pgid a new
  * group took in between (the kernel hands out pids in order up to `pid_max`, so reuse within that
  * window is not expected). Sandboxed commands also run under bubblewrap's `--die-with-parent` in a
- * pid namespace (src/sandbox/bwrap-command.ts). Without `/bin/sh` (Windows) there is no watchdog;
- * the exit hook in exec.ts still covers every exit that runs handlers.
+ * pid namespace (src/sandbox/bwrap-command.ts). Without `/bin/sh` (Windows) there is no watchdog
+ * and no gate; the exit hook in exec.ts still covers every exit that runs handlers.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -87,24 +92,58 @@ function watchdog(): ChildProcess | undefined {
   return started;
 }
 
-function send(line: string): void {
+/**
+ * Writes `line` to the watchdog. `now`: the bytes are already in the kernel's pipe (the usual
+ * case: the write completed synchronously, nothing is left queued in the stream). `done` resolves
+ * once they were handed to the kernel, or could not be (no watchdog, a broken pipe).
+ */
+function send(line: string): { now: boolean; done: Promise<void> } {
   const c = watchdog();
-  if (!c?.stdin || c.stdin.destroyed) return;
-  c.stdin.write(line);
+  const stdin = c?.stdin;
+  if (!stdin || stdin.destroyed) return { now: true, done: Promise.resolve() };
+  const done = new Promise<void>((resolve) => {
+    stdin.write(line, () => resolve());
+  });
+  return { now: stdin.writableLength === 0, done };
+}
+
+/**
+ * Starts the watchdog unless it runs. True when there is one (then commands are gated, exec.ts);
+ * false where none can run (no `/bin/sh`). Call it before spawning a command, so the watchdog is
+ * there to read its registration. Never throws.
+ */
+export function ensureGroupWatchdog(): boolean {
+  return watchdog() !== undefined;
+}
+
+/** A group on the watchdog's list. */
+export interface WatchedGroup {
+  /** Resolves once the `+` line reached the kernel's pipe: from then on a death of this process kills the group. */
+  registered: Promise<void>;
+  /** True when the `+` line was already in the kernel's pipe as `watchProcessGroup` returned. */
+  registeredNow: boolean;
+  /** Takes the group off the list (idempotent). */
+  unwatch(): void;
 }
 
 /**
  * Tells the watchdog about a command group (`pgid` = the leader's pid) whose processes carry
- * `tag`. Returns the call that takes it off the list (idempotent). Never throws.
+ * `tag`. Never throws; input it would have to quote is ignored (`registered` resolves at once).
  */
-export function watchProcessGroup(pgid: number, tag: string): () => void {
-  if (!Number.isInteger(pgid) || pgid <= 1 || !/^[0-9A-Za-z-]+$/.test(tag)) return () => undefined;
-  send(`+ ${pgid} ${tag}\n`);
+export function watchProcessGroup(pgid: number, tag: string): WatchedGroup {
+  if (!Number.isInteger(pgid) || pgid <= 1 || !/^[0-9A-Za-z-]+$/.test(tag)) {
+    return { registered: Promise.resolve(), registeredNow: true, unwatch: () => undefined };
+  }
+  const sent = send(`+ ${pgid} ${tag}\n`);
   let done = false;
-  return () => {
-    if (done) return;
-    done = true;
-    send(`- ${pgid}\n`);
+  return {
+    registered: sent.done,
+    registeredNow: sent.now,
+    unwatch: () => {
+      if (done) return;
+      done = true;
+      send(`- ${pgid}\n`);
+    },
   };
 }
 

@@ -5,9 +5,12 @@
  * wrap) → start the process group, not keeping the host alive → register the task in
  * `AppState.tasks` (through `setAppStateForTasks`) and in the session's task registry
  * (`context.services.tasks`) → return at once.
- * When the leader exits: the task's status becomes `completed` (exit 0), `failed` (other exit) or
- * `killed` (TaskStop, or its run-time limit), `AppState.tasks` is updated, the host is told through
- * `context.notify` (a task-notification with Claude Code's summary line), and the sandbox cleanup
+ * When the leader (the command's shell) exits while processes it started still run (`server &`,
+ * `sleep 30 & exit 3`), the task stays `running` with `leaderExitCode` and `processesLeft` set
+ * (TaskOutput and TaskStop say so; TaskStop stops those processes); it ends when they do. When it
+ * ends: the task's status becomes `completed` (the shell's exit 0), `failed` (another exit) or
+ * `killed` (TaskStop, or its run-time limit), `exitCode` is the shell's, `AppState.tasks` is
+ * updated, the host is told through `context.notify` (a task-notification with Claude Code's summary line), and the sandbox cleanup
  * runs. A `cd` inside a background command never changes the session cwd.
  */
 import { mkdir } from 'node:fs/promises';
@@ -35,6 +38,51 @@ export interface StartBackgroundOptions {
 export interface StartedBackgroundTask {
   taskId: string;
   outputFile: string;
+}
+
+/** First and longest pause between two counts of a task's leftover processes, ms. */
+const LEFTOVER_POLL_FIRST_MS = 25;
+const LEFTOVER_POLL_MAX_MS = 1_000;
+
+/** A pause that does not keep the host alive (its exit hook kills what is left). */
+function unrefDelay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/**
+ * After the command's shell exited with `code`: while processes it started still run (and the
+ * task is not being stopped), reports `{leaderExitCode, processesLeft}` through `report` at the
+ * start and whenever the count changes, counting again after 25 ms, then doubling up to 1 s
+ * (there is no event for "the last member of a group exited"). Resolves when none is left, or at
+ * once when the task is being stopped (then `terminate` ends the group). `report` is not called
+ * when nothing was left at the shell's exit.
+ */
+async function waitForLeftovers(
+  proc: RunningProcess,
+  code: number | null,
+  stopping: Promise<void>,
+  report: (left: { leaderExitCode: number | null; processesLeft: number }) => void,
+): Promise<void> {
+  if (proc.stopReason !== undefined) return;
+  let left = proc.processCount();
+  let pause = LEFTOVER_POLL_FIRST_MS;
+  let stopped = false;
+  void stopping.then(() => {
+    stopped = true;
+  });
+  while (left > 0 && !stopped) {
+    report({ leaderExitCode: code, processesLeft: left });
+    for (;;) {
+      await Promise.race([unrefDelay(pause), stopping]);
+      pause = Math.min(pause * 2, LEFTOVER_POLL_MAX_MS);
+      if (stopped) return;
+      const now = proc.processCount();
+      if (now !== left) {
+        left = now;
+        break;
+      }
+    }
+  }
 }
 
 function setTask(context: ToolUseContext, task: BackgroundTaskInfo): void {
@@ -86,14 +134,26 @@ export async function startBackgroundCommand(
   };
   setTask(context, info);
   let timedOut = false;
+  /** Resolves when the task is being stopped (TaskStop, the run-time limit): ends the wait below. */
+  let stopRequested!: () => void;
+  const stopping = new Promise<void>((resolve) => {
+    stopRequested = resolve;
+  });
+  const stop = (reason: 'timeout' | 'stopped'): Promise<unknown> => {
+    stopRequested();
+    return proc.terminate(reason);
+  };
   const timer = setTimeout(() => {
     timedOut = true;
-    void proc.terminate('timeout');
+    void stop('timeout');
   }, options.timeoutMs);
   timer.unref();
 
   const ended = proc.exited.then(async (exit) => {
+    await waitForLeftovers(proc, exit.code, stopping, (left) => setTask(context, { ...info, ...left }));
     clearTimeout(timer);
+    // A stopped task has ended once its whole group has (terminate is idempotent: the same promise).
+    if (proc.stopReason !== undefined) await proc.terminate(proc.stopReason);
     const stopped = proc.stopReason !== undefined;
     const final: BackgroundTaskInfo = {
       ...info,
@@ -116,7 +176,7 @@ export async function startBackgroundCommand(
     command: options.command,
     ended,
     stop: async () => {
-      await proc.terminate('stopped');
+      await stop('stopped');
       await ended;
     },
     killNow: () => {

@@ -16,9 +16,12 @@
  *   does not run when the shell is SIGKILLed or `exec`s another program — then the cwd is kept.
  * - When `envFile` is given (`CLAUDE_ENV_FILE` / `GANTRY_ENV_FILE`, the Claude Code tools reference) it is sourced first.
  * - stdin is /dev/null; stdout and stderr are the same file (the spawner's job, exec.ts).
+ * - The spawner puts one line in front of SCRIPT that waits for its go-ahead on fd 3 and closes
+ *   it (spawn-gate.ts); the spec itself is unchanged, so a sandbox wraps the script as built.
  */
 
 import type { SandboxCallInfo, SpawnSpec } from '../../core/spawn.js';
+import { markSelfGatingSpec } from './spawn-gate.js';
 
 export type { SandboxCallInfo, SpawnSpec };
 
@@ -102,11 +105,14 @@ export function buildShellSpawnSpec(options: ShellSpawnOptions): SpawnSpec {
     lines.push(`if [ -f ${shellQuote(options.envFile)} ]; then . ${shellQuote(options.envFile)}; fi`);
   }
   lines.push('__gantry_command=$1', 'set --', 'eval "$__gantry_command"');
-  return {
+  const spec: SpawnSpec = {
     file: options.shell ?? 'bash',
     args: ['--noprofile', '--norc', '-c', lines.join('\n'), 'bash', options.command],
     cwd: options.cwd,
     env,
     harnessWritablePaths: [options.cwdFile],
   };
+  // Spawned as it is, this bash reads the spawn gate itself (spawn-gate.ts): no wrapper process.
+  markSelfGatingSpec(spec, 3);
+  return spec;
 }

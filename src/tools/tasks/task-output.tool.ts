@@ -67,6 +67,10 @@ export interface TaskOutputData {
     description: string;
     output: string;
     exitCode?: number | null;
+    /** Running bash task: its shell exited with this code, processes it started still run. */
+    leaderExitCode?: number | null;
+    /** With `leaderExitCode`: how many of them were running when last counted. */
+    processesLeft?: number;
     outputFile: string;
     /** The returned output is an excerpt of the new output. */
     truncated: boolean;
@@ -80,6 +84,17 @@ export function unknownTaskError(id: string, context: ToolUseContext): ToolInput
     ? `Running background tasks: ${running.map((t) => `${t.id} (${t.description})`).join(', ')}.`
     : 'No background tasks are running.';
   return new ToolInputError(`No task found with ID: ${id}. ${list}`, 'task_id');
+}
+
+/**
+ * The sentence for a running task whose shell exited while `left` processes it started still run
+ * (run-background.ts): "The command exited with code 3, but 1 process it started is still running
+ * (TaskStop stops it)."
+ */
+export function leftoversNote(code: number | null, left: number): string {
+  const exited = code === null ? 'exited (exit code unknown)' : `exited with code ${code}`;
+  const what = left === 1 ? '1 process it started is' : `${left} processes it started are`;
+  return `The command ${exited}, but ${what} still running (TaskStop stops ${left === 1 ? 'it' : 'them'}).`;
 }
 
 /**
@@ -161,6 +176,9 @@ export function createTaskOutputTool() {
           description: task.description,
           output: read.text,
           ...(running ? {} : { exitCode: task.exitCode ?? null }),
+          ...(running && task.leaderExitCode !== undefined
+            ? { leaderExitCode: task.leaderExitCode, processesLeft: task.processesLeft ?? 0 }
+            : {}),
           outputFile: task.outputFile,
           truncated: read.truncated,
         },
@@ -177,6 +195,11 @@ export function createTaskOutputTool() {
       ];
       if (output.task.exitCode !== undefined && output.task.exitCode !== null) {
         parts.push(`<exit_code>${output.task.exitCode}</exit_code>`);
+      }
+      if (output.task.leaderExitCode !== undefined) {
+        parts.push(
+          `<note>${leftoversNote(output.task.leaderExitCode, output.task.processesLeft ?? 0)}</note>`,
+        );
       }
       if (output.task.output) {
         const note = output.task.truncated ? `\n[Full output: ${output.task.outputFile}]` : '';

@@ -4,14 +4,22 @@
  * Sequence: resolve the id (`task_id`, or the legacy `shell_id`) in `AppState.tasks` (unknown →
  * error listing the running tasks; already ended → error saying how it ended) → stop it through the
  * task registry (bash: SIGTERM to its process group, SIGKILL after the grace period) and wait until
- * it has ended → `{message, task_id, task_type, command}`.
+ * it has ended → `{message, task_id, task_type, command}`. A bash task whose shell had already
+ * exited while processes it started still ran is running (run-background.ts): stopping it stops
+ * those processes, and the message says so.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { describeWorldOf } from '../../core/call-describer.js';
 import { getOwn } from '../../core/get-own.js';
-import { buildTool, ToolExecutionError, ToolInputError, type ToolUseContext } from '../../core/index.js';
+import {
+  type BackgroundTaskInfo,
+  buildTool,
+  ToolExecutionError,
+  ToolInputError,
+  type ToolUseContext,
+} from '../../core/index.js';
 import { gantryTraits } from '../../core/tool-traits.js';
 import { taskStopDescriber } from './describe.js';
 import { type TaskTypeName, taskTypeName } from './task-manager.js';
@@ -40,6 +48,18 @@ export interface TaskStopData {
   task_id: string;
   task_type: TaskTypeName;
   command?: string;
+}
+
+/**
+ * For a bash task whose shell had exited while processes it started still ran (run-background.ts):
+ * `; the command had exited with code 3, its 2 remaining processes were stopped`. Empty otherwise.
+ */
+function leftoversStopped(task: BackgroundTaskInfo): string {
+  if (task.leaderExitCode === undefined) return '';
+  const code = task.leaderExitCode === null ? '(exit code unknown)' : `with code ${task.leaderExitCode}`;
+  const left = task.processesLeft ?? 0;
+  const what = left === 1 ? 'its 1 remaining process was' : `its ${left} remaining processes were`;
+  return `; the command had exited ${code}, ${what} stopped`;
 }
 
 /** Builds the TaskStop tool. It reaches the session's task registry through `context.services.tasks`. */
@@ -77,7 +97,7 @@ export function createTaskStopTool() {
         );
       }
       const data: TaskStopData = {
-        message: `Successfully stopped task: ${id}${command ? ` (${command})` : ''}`,
+        message: `Successfully stopped task: ${id}${command ? ` (${command})` : ''}${leftoversStopped(task)}`,
         task_id: id,
         task_type: taskTypeName(task.kind),
         ...(command ? { command } : {}),
