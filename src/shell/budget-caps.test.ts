@@ -57,6 +57,16 @@ describe('the node cap', () => {
     expect(a.subcommands.some((s) => s.program === 'rm')).toBe(false);
   });
 
+  it('one statement of up to twice the cap is kept whole; a longer one is cut', () => {
+    const words = parseBash(build('many-words')); // one `echo` of ~10,900 nodes, no separator
+    expect(words.nodeCount).toBeGreaterThan(PARSE_BUDGET.maxNodes);
+    expect(words.nodeCount).toBeLessThanOrEqual(2 * PARSE_BUDGET.maxNodes);
+    expect(words.cut).toBeUndefined();
+    const wrappers = parseBash(build('wrappers')); // `env env … ls`: ~16,300 nodes
+    expect(wrappers.cut?.reason).toContain('syntax nodes');
+    expect(wrappers.nodeCount).toBeLessThanOrEqual(PARSE_BUDGET.maxNodes);
+  });
+
   it('is deterministic: the same cut and the same analysis twice', () => {
     expect(parseBash(padded).cut).toEqual(parseBash(padded).cut);
     expect(JSON.stringify(analyzeCommand(padded, opts))).toBe(JSON.stringify(analyzeCommand(padded, opts)));

@@ -48,7 +48,8 @@ export const MAX_ANALYSIS_DEADLINE_MS = 120_000;
  *    `progressFinishCalls` more reports before the parse is cancelled;
  *  - `maxNodes`: a tree of more nodes (named and anonymous: the ones the copy makes) is parsed
  *    again, incrementally, only up to the last statement boundary before node `maxNodes`; only that
- *    prefix is copied and analysed. Dense 64 KiB lines have up to 100,000 nodes, and the analysis
+ *    prefix is copied and analysed. One statement (no boundary before that node) of up to twice
+ *    as many nodes is kept whole: its re-parse would cost more than it saves. Dense 64 KiB lines have up to 100,000 nodes, and the analysis
  *    costs ~1–2 µs per node on top of the parse.
  */
 export const PARSE_BUDGET = {

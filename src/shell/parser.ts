@@ -187,8 +187,12 @@ export function parseBash(
   // More nodes than the analysis takes: parse again only a prefix, ending before a statement
   // separator (parse-prefix.ts) when there is one, so that its tree finishes at once.
   const nodesAt = run.tree ? prefixBeforeNode(run.tree, PARSE_BUDGET.maxNodes) : undefined;
-  if (run.tree && nodesAt !== undefined) {
-    const boundary = statementBoundaryBefore(source, nodesAt);
+  const boundary = nodesAt === undefined ? -1 : statementBoundaryBefore(source, nodesAt);
+  // One statement of up to twice the cap (no separator before node `maxNodes`) is kept whole: its
+  // re-parse reuses nothing and costs more than the analysis of the nodes it would save.
+  const oneStatement =
+    run.tree && boundary <= 0 && prefixBeforeNode(run.tree, 2 * PARSE_BUDGET.maxNodes) === undefined;
+  if (run.tree && nodesAt !== undefined && !oneStatement) {
     const prefixEnd = boundary > 0 ? boundary : nodesAt;
     // Incrementally: the old tree, with everything from the prefix's end on deleted, lends
     // tree-sitter its subtrees before that point (far cheaper than a second parse from scratch).
