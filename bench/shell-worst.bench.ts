@@ -9,7 +9,7 @@
  *    fixed seed), the kind of input that found the slow cases;
  *  - the generated worst-case set (src/testing/worst-case-commands.ts) at 1, 4, 16 KiB and just
  *    under the 64 KiB cap: time and time per KiB per shape, and whether the budget stopped the
- *    analysis (`cut`: an every-mode ask).
+ *    analysis (`cut:<cap>`: an every-mode ask, and which cap stopped it).
  * Baseline, in the same run: tree-sitter-bash alone, without Gantry's budget (one parse of the same
  * 64 KiB input with a fresh parser, the way the analysis parsed before the budget), stopped at
  * BASELINE_STOP_MS through its progress callback. Per shape it prints analysis ÷ baseline: the
@@ -77,8 +77,21 @@ function timeOne(command: string, reps = REPS): { ms: number; wallMs: number; an
   return { ms: best, wallMs: bestWall, analysis };
 }
 
-const cutBy = (a: CommandAnalysis): string | undefined =>
-  a.findings.find((f) => f.id === 'ANALYSIS_BUDGET' || f.id === 'ANALYSIS_DEADLINE')?.id;
+/** Which budget stopped the analysis (an every-mode ask), in short, or undefined. */
+const cutBy = (a: CommandAnalysis): string | undefined => {
+  const f = a.findings.find((x) => x.id === 'ANALYSIS_BUDGET' || x.id === 'ANALYSIS_DEADLINE');
+  if (!f) return undefined;
+  if (f.id === 'ANALYSIS_DEADLINE') return 'deadline';
+  const m = f.message;
+  if (m.includes('progress reports') && m.includes('syntax nodes')) return 'progress+nodes';
+  if (m.includes('progress reports')) return 'progress';
+  if (m.includes('syntax nodes')) return 'nodes';
+  if (m.includes('re-reads this input')) return 'reads';
+  if (m.includes('pipeline of more than')) return 'pipeline';
+  if (m.includes('levels deep')) return 'expansion';
+  if (m.includes('re-parse') || m.includes('nested scripts')) return 'reparse';
+  return 'other';
+};
 
 /** tree-sitter-bash without any budget: a plain parser of the bash grammar. */
 async function bareParser(): Promise<Parser> {
@@ -234,6 +247,8 @@ export default async function bench(): Promise<BenchReport> {
   let worstWallMs = 0;
   let worstName = '';
   const notFlat: string[] = [];
+  let askByBudget = 0;
+  const askedBy: Record<string, number> = {};
   for (const g of WORST_CASE_GENERATORS) {
     const perKiB: number[] = [];
     const cells: string[] = [];
@@ -244,7 +259,11 @@ export default async function bench(): Promise<BenchReport> {
       const kib = command.length / 1024;
       perKiB.push(ms / kib);
       const cut = cutBy(analysis);
-      cells.push(`${ms.toFixed(1)} ms (${((ms / kib) * 1000).toFixed(0)} µs/KiB)${cut ? ' cut' : ''}`);
+      cells.push(`${ms.toFixed(1)} ms (${((ms / kib) * 1000).toFixed(0)} µs/KiB)${cut ? ` cut:${cut}` : ''}`);
+      if (size === WORST_CASE_SIZES[WORST_CASE_SIZES.length - 1] && cut) {
+        askByBudget++;
+        askedBy[cut] = (askedBy[cut] ?? 0) + 1;
+      }
       if (ms > worstMs) {
         worstMs = ms;
         worstName = `${g.name} at ${command.length} chars`;
@@ -269,6 +288,10 @@ export default async function bench(): Promise<BenchReport> {
   figures['baseline shapes stopped at the limit'] = stoppedBaselines;
   figures['analysis ÷ baseline, median of the others'] = sorted[Math.floor(sorted.length / 2)] ?? 0;
   figures['analysis ÷ baseline, max of the others'] = sorted[sorted.length - 1] ?? 0;
+  figures['worst-case shapes that ask by budget at 64 KiB'] =
+    `${askByBudget} of ${WORST_CASE_GENERATORS.length} (${Object.entries(askedBy)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ')})`;
   figures['worst-case max ms (CPU)'] = worstMs;
   figures['worst-case max ms (elapsed)'] = worstWallMs;
   figures['worst-case slowest'] = worstName;
@@ -276,7 +299,7 @@ export default async function bench(): Promise<BenchReport> {
   targets[`time per KiB at 64 KiB ≤ ${FLAT_RATIO}× the smaller sizes, every shape`] = notFlat.length === 0;
   if (notFlat.length) notes.push(`not flat: ${notFlat.join(', ')}`);
   notes.push(
-    `CPU ms, fastest of ${REPS} runs per input after a warm-up (tldr: 3, mutated: one run each); "cut" = the budget stopped the analysis (an every-mode ask)`,
+    `CPU ms, fastest of ${REPS} runs per input after a warm-up (tldr: 3, mutated: one run each); "cut:<cap>" = that budget stopped the analysis (an every-mode ask): progress / nodes = the work caps of one parse, reads = the read budget (error recovery), pipeline / expansion = the lexical cuts, reparse = nested scripts`,
   );
   return { name: 'shell-worst', figures, targets, notes };
 }

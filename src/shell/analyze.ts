@@ -80,7 +80,18 @@ function ruleText(cmd: SimpleCommand): string {
  * @throws Error only when the parser was not initialised (a programming error).
  */
 export function analyzeCommand(command: string, opts: AnalyzeOptions): CommandAnalysis {
-  const budget = new AnalysisBudget(opts.deadlineMs ?? defaultDeadlineMs());
+  return analyzeWithBudget(command, opts, new AnalysisBudget(opts.deadlineMs ?? defaultDeadlineMs()));
+}
+
+/**
+ * `analyzeCommand` within a budget the caller made (and can read afterwards: why it stopped, the
+ * peak work of its parses). `opts.deadlineMs` is ignored: the budget carries its deadline.
+ */
+export function analyzeWithBudget(
+  command: string,
+  opts: AnalyzeOptions,
+  budget: AnalysisBudget,
+): CommandAnalysis {
   const resolver = cachingResolver(opts.resolver ?? fsPathResolver);
   return withBudget(budget, () => analyzeWithin(command, { ...opts, resolver }, budget));
 }

@@ -40,6 +40,17 @@ export const MAX_ANALYSIS_DEADLINE_MS = 120_000;
  * is not parsed (the analysis asks).
  * `maxExpansionDepth`: likewise for `${` opened inside one another (2–8 ms per KiB for `${${${…`);
  * real commands nest a few levels.
+ * The work caps on valid bash (parser.ts, parse-prefix.ts), per parse; the largest real command
+ * (tldr, NL2Bash, agent sessions) takes 6 reports and 284 nodes (budget-caps.test.ts):
+ *  - `maxProgressReports`: tree-sitter's progress callback runs about every 100 parser operations;
+ *    past this many reports the reads answer end of input (the chunk tree-sitter holds ends at a
+ *    statement boundary), and finishing the tree (including its balancing) gets
+ *    `progressFinishCalls` more reports before the parse is cancelled;
+ *  - `maxNodes`: a tree of more nodes (named and anonymous: the ones the copy makes) is parsed
+ *    again, incrementally, only up to the last statement boundary before node `maxNodes`; only that
+ *    prefix is copied and analysed. One statement (no boundary before that node) of up to twice
+ *    as many nodes is kept whole: its re-parse would cost more than it saves. Dense 64 KiB lines have up to 100,000 nodes, and the analysis
+ *    costs ~1–2 µs per node on top of the parse.
  */
 export const PARSE_BUDGET = {
   readsBase: 64,
@@ -48,6 +59,9 @@ export const PARSE_BUDGET = {
   farBackPerKiB: 2,
   farBackChars: 2048,
   finishProgressCalls: 100,
+  maxProgressReports: 600,
+  progressFinishCalls: 400,
+  maxNodes: 8000,
   maxPipelineStages: 128,
   maxExpansionDepth: 64,
 } as const;
@@ -95,6 +109,13 @@ export class AnalysisBudget {
   firstParseChars = 0;
   /** Nested parses by text (the same `sh -c` script or substitution body is parsed once). */
   readonly parses = new Map<string, ParsedBash>();
+  /**
+   * The most progress reports and nodes one tree-sitter parse of this analysis took (parser.ts;
+   * uncut parses count in full, a cut one up to where it stopped). Diagnostics: the tests show that
+   * real commands stay far below `PARSE_BUDGET.maxProgressReports` and `maxNodes`.
+   */
+  peakProgressReports = 0;
+  peakNodes = 0;
   /** Parses that copied only some node types (parse-mask.ts `parseBashTolerant`'s `only`), by text. */
   readonly partialParses = new Map<string, ParsedBash>();
 

@@ -61,7 +61,7 @@ const ROWS: [string, string][] = [
   ],
   [`cat <<EOF\n${'\n'.repeat(5000)}EOF`, 'a body of empty lines'],
   [
-    `cat <<A <<B\n${'a $x\n'.repeat(2000)}A\n${'b `y`\n'.repeat(2000)}B\necho done`,
+    `cat <<A <<B\n${'a $x\n'.repeat(500)}A\n${'b `y`\n'.repeat(500)}B\necho done`,
     'two bodies after one operator line',
   ],
   [
@@ -87,6 +87,7 @@ describe('the chunked reads give the tree of the whole text', () => {
         compared++;
         expect(shape(parsed.root), `${g.name} at ${size}`).toEqual(wholeTextTree(text));
       }
-    expect(compared).toBeGreaterThan(WORST_CASE_GENERATORS.length * 2);
+    // the shapes the budget cuts (the read budget, and at 16 KiB the node cap) are left out
+    expect(compared).toBeGreaterThan(WORST_CASE_GENERATORS.length * 1.5);
   });
 });

@@ -11,11 +11,19 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Language as TsLanguage, Parser as TsParser } from 'web-tree-sitter';
+import type {
+  Edit as TsEdit,
+  Language as TsLanguage,
+  Parser as TsParser,
+  Tree as TsTree,
+} from 'web-tree-sitter';
 import { activeBudget, PARSE_BUDGET } from './budget.js';
 import type { CopyMode } from './copy-mode.js';
 import { createTreeCopier, type TreeCopier } from './parser-copy.js';
 import { admitsLiteral, literalCommandTree } from './literal-command.js';
+import { BoundaryScanner, lexicalCut, statementBoundaryBefore } from './parse-prefix.js';
+
+export { longPipelineAt } from './parse-prefix.js';
 
 /** One node of the concrete syntax tree, as plain data. */
 export interface SyntaxNode {
@@ -169,44 +177,57 @@ export function parseBash(
     );
   }
   const budget = activeBudget();
-  const kib = source.length / 1024;
-  const maxReads = PARSE_BUDGET.readsBase + PARSE_BUDGET.readsPerKiB * kib;
-  const maxFarBack = PARSE_BUDGET.farBackBase + PARSE_BUDGET.farBackPerKiB * kib;
   const deadline = budget?.deadline ?? Number.POSITIVE_INFINITY;
-  let reads = 0;
-  let farBack = 0;
-  let readChars = 0;
-  let cut: 'work' | 'deadline' | 'pipeline' | 'expansion' | undefined;
-  let finishCalls = 0;
   // tree-sitter-bash parses long pipelines and deeply nested `${` slowly: the text from the cut on
   // is not handed to the parser (lexicalCut).
   const lexical = lexicalCut(source, PARSE_BUDGET.maxPipelineStages, PARSE_BUDGET.maxExpansionDepth);
-  const visible = lexical ? lexical.at : source.length;
-  const read = (index: number): string => {
-    if (cut || index >= visible) return '';
-    reads++;
-    if (readChars - index > PARSE_BUDGET.farBackChars) farBack++;
-    if (reads > maxReads || farBack > maxFarBack) cut = 'work';
-    else if (performance.now() > deadline) cut = 'deadline';
-    if (cut) return '';
-    const ahead = index < readChars ? Math.max(readChars - index, RE_READ_MIN_CHARS) : READ_CHUNK_CHARS;
-    let end = Math.min(visible, index + Math.min(ahead, READ_CHUNK_CHARS));
-    // never split a surrogate pair between two reads
-    if (end < visible && (source.charCodeAt(end - 1) & 0xfc00) === 0xd800) end++;
-    if (end > readChars) readChars = end;
-    return source.slice(index, end);
-  };
-  const progressCallback = (): boolean => {
-    if (!cut) {
-      if (performance.now() <= deadline) return false;
-      cut = 'deadline';
+  let run = parseText(parser, source, lexical ? lexical.at : source.length, deadline);
+  const firstProgress = run.progress;
+  if (!run.cut && lexical) run.cut = lexical.kind;
+  // More nodes than the analysis takes: parse again only a prefix, ending before a statement
+  // separator (parse-prefix.ts) when there is one, so that its tree finishes at once.
+  const nodesAt = run.tree ? prefixBeforeNode(run.tree, PARSE_BUDGET.maxNodes) : undefined;
+  const boundary = nodesAt === undefined ? -1 : statementBoundaryBefore(source, nodesAt);
+  // One statement of up to twice the cap (no separator before node `maxNodes`) is kept whole: its
+  // re-parse reuses nothing and costs more than the analysis of the nodes it would save.
+  const oneStatement =
+    run.tree && boundary <= 0 && prefixBeforeNode(run.tree, 2 * PARSE_BUDGET.maxNodes) === undefined;
+  if (run.tree && nodesAt !== undefined && !oneStatement) {
+    const prefixEnd = boundary > 0 ? boundary : nodesAt;
+    // Incrementally: the old tree, with everything from the prefix's end on deleted, lends
+    // tree-sitter its subtrees before that point (far cheaper than a second parse from scratch).
+    const old = run.tree;
+    const oldEnd = Math.max(run.readChars, old.rootNode.endIndex);
+    // (`edit` reads only these fields; web-tree-sitter is loaded lazily, so no `Edit` instance)
+    const at = pointAt(source, prefixEnd);
+    const edit = {
+      startIndex: prefixEnd,
+      oldEndIndex: oldEnd,
+      newEndIndex: prefixEnd,
+      startPosition: at,
+      oldEndPosition: pointAt(source, oldEnd),
+      newEndPosition: at,
+    };
+    old.edit(edit as TsEdit);
+    const again = parseText(parser, source, prefixEnd, deadline, old);
+    old.delete();
+    // A prefix whose own tree is still over the cap (error recovery adds nodes) is not kept.
+    if (again.tree && prefixBeforeNode(again.tree, PARSE_BUDGET.maxNodes) !== undefined) {
+      again.tree.delete();
+      again.tree = null;
     }
-    return ++finishCalls > PARSE_BUDGET.finishProgressCalls || performance.now() > deadline;
-  };
-  const tree = parser.parse(read, null, { progressCallback });
-  if (!cut && lexical) cut = lexical.kind;
+    run = {
+      ...again,
+      cut: again.cut === 'deadline' ? 'deadline' : run.cut === 'progress' ? 'progress+nodes' : 'nodes',
+    };
+  }
+  const { tree, cut, readChars } = run;
+  if (budget) {
+    budget.peakProgressReports = Math.max(budget.peakProgressReports, firstProgress);
+    if (tree) budget.peakNodes = Math.max(budget.peakNodes, tree.rootNode.descendantCount);
+  }
   const cutInfo = cut
-    ? { readChars: tree ? readChars : 0, reason: cutReason(cut, source.length, readChars) }
+    ? { readChars: tree ? readChars : 0, reason: cutReason(cut, source.length, readChars, tree !== null) }
     : undefined;
   if (cut === 'deadline')
     budget?.expired(); // records "analysis did not finish within N ms"
@@ -238,72 +259,123 @@ export function parseBash(
   }
 }
 
-function cutReason(
-  cut: 'work' | 'deadline' | 'pipeline' | 'expansion',
-  length: number,
-  readChars: number,
-): string {
+/** Why a parse stopped early: a work cap of `PARSE_BUDGET`, the deadline, or a lexical cut. */
+type CutKind = 'work' | 'progress' | 'nodes' | 'progress+nodes' | 'deadline' | 'pipeline' | 'expansion';
+
+/** One tree-sitter parse within the budget: its tree (null when cancelled), why it was cut, how far it read. */
+interface TextParse {
+  tree: TsTree | null;
+  cut: CutKind | undefined;
+  /** Characters of `source` handed to tree-sitter (the tree covers at most these). */
+  readChars: number;
+  /** Progress reports before the cut (all of them when not cut). */
+  progress: number;
+}
+
+/**
+ * Parses `source.slice(0, visible)` through the read callback and the progress callback, within
+ * the work caps of `PARSE_BUDGET` (reads, far-back reads, progress reports) and `deadline`: past
+ * any of them the reads answer end of input, so tree-sitter finishes the tree of what it has read;
+ * if finishing takes more than `finishProgressCalls` reports (or the deadline passes) the parse is
+ * cancelled (`tree` null).
+ */
+function parseText(
+  p: TsParser,
+  source: string,
+  visible: number,
+  deadline: number,
+  oldTree: TsTree | null = null,
+): TextParse {
+  const kib = source.length / 1024;
+  const maxReads = PARSE_BUDGET.readsBase + PARSE_BUDGET.readsPerKiB * kib;
+  const maxFarBack = PARSE_BUDGET.farBackBase + PARSE_BUDGET.farBackPerKiB * kib;
+  let reads = 0;
+  let farBack = 0;
+  let readChars = 0;
+  let progress = 0;
+  let cut: CutKind | undefined;
+  let finishCalls = 0;
+  const boundaries = new BoundaryScanner(source);
+  const read = (index: number): string => {
+    if (cut || index >= visible) return '';
+    reads++;
+    if (readChars - index > PARSE_BUDGET.farBackChars) farBack++;
+    if (reads > maxReads || farBack > maxFarBack) cut = 'work';
+    else if (performance.now() > deadline) cut = 'deadline';
+    if (cut) return '';
+    const ahead = index < readChars ? Math.max(readChars - index, RE_READ_MIN_CHARS) : READ_CHUNK_CHARS;
+    let end = Math.min(visible, index + Math.min(ahead, READ_CHUNK_CHARS));
+    if (end > readChars && end < visible) {
+      // A chunk that reads further ends at the last statement boundary in the new text, if any:
+      // when a cap stops the reads there, the text tree-sitter has ends with a complete statement.
+      const boundary = boundaries.advance(end);
+      if (boundary > readChars) end = boundary;
+    }
+    // never split a surrogate pair between two reads
+    if (end < visible && (source.charCodeAt(end - 1) & 0xfc00) === 0xd800) end++;
+    if (end > readChars) readChars = end;
+    return source.slice(index, end);
+  };
+  const progressCallback = (): boolean => {
+    if (!cut) {
+      // Past the cap the next read answers end of input: tree-sitter parses the rest of the text
+      // it holds, which ends at a statement boundary when there was one, and finishes the tree
+      // (which includes balancing it: 100–300 more reports on the benchmark's shapes).
+      if (++progress > PARSE_BUDGET.maxProgressReports) cut = 'progress';
+      else if (performance.now() <= deadline) return false;
+      else cut = 'deadline';
+    }
+    const finish = cut === 'progress' ? PARSE_BUDGET.progressFinishCalls : PARSE_BUDGET.finishProgressCalls;
+    return ++finishCalls > finish || performance.now() > deadline;
+  };
+  const tree = p.parse(read, oldTree, { progressCallback });
+  if (!tree) p.reset();
+  return { tree, cut, readChars, progress };
+}
+
+/** Row and column (UTF-16 units) of `index` in `source`, for a tree-sitter edit. */
+function pointAt(source: string, index: number): { row: number; column: number } {
+  let row = 0;
+  let lineStart = 0;
+  for (let nl = source.indexOf('\n'); nl >= 0 && nl < index; nl = source.indexOf('\n', nl + 1)) {
+    row++;
+    lineStart = nl + 1;
+  }
+  return { row, column: index - lineStart };
+}
+
+/**
+ * When `tree` has more than `maxNodes` nodes (named and anonymous, the ones the copy makes), the
+ * offset where node number `maxNodes` (in the copy's order, the root being 0) starts; otherwise
+ * undefined. Both are answered from the counts tree-sitter keeps per subtree, without a walk.
+ */
+function prefixBeforeNode(tree: TsTree, maxNodes: number): number | undefined {
+  if (tree.rootNode.descendantCount <= maxNodes) return undefined;
+  const cursor = tree.walk();
+  try {
+    cursor.gotoDescendant(maxNodes);
+    return cursor.startIndex;
+  } finally {
+    cursor.delete();
+  }
+}
+
+function cutReason(cut: CutKind, length: number, readChars: number, kept: boolean): string {
   const where = `after reading ${readChars} of ${length} characters`;
+  const progress = `more than ${PARSE_BUDGET.maxProgressReports} progress reports of tree-sitter (the work cap of one parse)`;
+  const nodes = `more than ${PARSE_BUDGET.maxNodes} syntax nodes (the node cap of one parse)`;
+  const prefix = kept
+    ? `only the first ${readChars} of ${length} characters are analysed`
+    : `its prefix did not parse within the caps either, so none of the ${length} characters is analysed`;
+  if (cut === 'progress') return `${progress}: ${prefix}`;
+  if (cut === 'nodes') return `${nodes}: ${prefix}`;
+  if (cut === 'progress+nodes') return `${progress}, then ${nodes}: ${prefix}`;
   if (cut === 'deadline') return `the parser was stopped by the analysis deadline ${where}`;
   if (cut === 'expansion')
     return `\${…} nested more than ${PARSE_BUDGET.maxExpansionDepth} levels deep: only the first ${readChars} of ${length} characters are parsed`;
   if (cut === 'pipeline')
     return `a pipeline of more than ${PARSE_BUDGET.maxPipelineStages} stages: only the first ${readChars} of ${length} characters are parsed`;
   return `the parser gave up ${where}: tree-sitter re-reads this input too often (its error recovery is slow on inputs like this)`;
-}
-
-/**
- * Where the text stops being handed to the parser for a lexical reason, or undefined: the pipe
- * that starts stage `maxStages + 1` of one pipeline, or the `${` that opens expansion level
- * `maxExpansionDepth + 1` (tree-sitter-bash is slow on both: 1–10 ms per KiB, worse than linear for
- * some shapes). A lexical approximation, linear: text inside single quotes and escapes is skipped,
- * a pipeline ends at a newline, `;`, `&&`, `||` or a lone `&`. Miscounting only moves the cut (the
- * parse is then cut early, which asks, or the work caps and the deadline bound it).
- */
-export function lexicalCut(
-  source: string,
-  maxStages: number,
-  maxExpansionDepth: number,
-): { at: number; kind: 'pipeline' | 'expansion' } | undefined {
-  let pipes = 0;
-  let expansions = 0;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
-    if (c === '\\') i++;
-    else if (c === "'" && expansions === 0) {
-      const close = source.indexOf("'", i + 1);
-      if (close < 0) return undefined;
-      i = close;
-    } else if (c === '"' && expansions === 0) {
-      let j = i + 1;
-      while (j < source.length && source[j] !== '"') {
-        if (source[j] === '$' && source[j + 1] === '{') break;
-        j += source[j] === '\\' ? 2 : 1;
-      }
-      if (source[j] === '$') j--; // an expansion inside the quotes: counted below
-      i = j;
-    } else if (c === '$' && source[i + 1] === '{') {
-      if (++expansions > maxExpansionDepth) return { at: i, kind: 'expansion' };
-      i++;
-    } else if (c === '}' && expansions > 0) expansions--;
-    else if (c === '\n' || c === ';') pipes = 0;
-    else if (c === '&') {
-      if (source[i + 1] === '&') i++;
-      if (source[i - 1] !== '|' && source[i - 1] !== '>' && source[i + 1] !== '>') pipes = 0;
-    } else if (c === '|') {
-      if (source[i + 1] === '|') {
-        i++;
-        pipes = 0;
-      } else if (++pipes > maxStages - 1) return { at: i, kind: 'pipeline' };
-    }
-  }
-  return undefined;
-}
-
-/** Offset of the pipe that starts stage `maxStages + 1` of one pipeline, or -1 (see `lexicalCut`). */
-export function longPipelineAt(source: string, maxStages: number): number {
-  const cut = lexicalCut(source, maxStages, Number.POSITIVE_INFINITY);
-  return cut?.kind === 'pipeline' ? cut.at : -1;
 }
 
 /** Source text of a node. */

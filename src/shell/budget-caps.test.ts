@@ -1,0 +1,173 @@
+/**
+ * The work caps of one parse on valid bash (budget.ts `PARSE_BUDGET.maxProgressReports` and
+ * `maxNodes`, parser.ts, docs/analysis-budget.md): a long valid command is analysed only up to a
+ * prefix, the same way every time, and asks in every mode naming the cap; what the prefix holds
+ * (a denied write at the start) still counts. Real commands stay far below both caps.
+ */
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { mapPathResolver } from '../core/paths.js';
+import { sharedFile } from '../testing/shared-data.js';
+import { WORST_CASE_GENERATORS } from '../testing/worst-case-commands.js';
+import { analyzeCommand, analyzeWithBudget } from './analyze.js';
+import { AnalysisBudget, PARSE_BUDGET } from './budget.js';
+import { initShellParser } from './index.js';
+import { statementBoundaryBefore } from './parse-prefix.js';
+import { parseBash } from './parser.js';
+
+beforeAll(async () => {
+  await initShellParser();
+});
+
+const opts = { cwd: '/home/u/p', home: '/home/u', resolver: mapPathResolver({}) };
+const build = (name: string, chars = 65_000): string => {
+  const g = WORST_CASE_GENERATORS.find((x) => x.name === name);
+  if (!g) throw new Error(`no generator ${name}`);
+  return g.build(chars);
+};
+const budgetFinding = (command: string) =>
+  analyzeCommand(command, opts).findings.find((f) => f.id === 'ANALYSIS_BUDGET');
+const HEAD = 'echo pwned >> ~/.bashrc; ';
+const bashrcWrite = expect.objectContaining({ kind: 'write', target: '/home/u/.bashrc', certainty: 'known' });
+
+describe('the node cap', () => {
+  // `ls a; ` is five nodes: enough of them pass the node cap long before the progress cap
+  const padded = `${HEAD}${'ls a; '.repeat(2000)}rm -rf /`;
+
+  it('cuts a long valid line to a prefix that ends before a statement separator', () => {
+    const p = parseBash(padded);
+    expect(p.cut?.reason).toMatch(new RegExp(`^more than ${PARSE_BUDGET.maxNodes} syntax nodes`));
+    expect(p.nodeCount).toBeLessThanOrEqual(PARSE_BUDGET.maxNodes);
+    expect(p.nodeCount).toBeGreaterThan(PARSE_BUDGET.maxNodes / 2);
+    const kept = p.cut?.readChars ?? 0;
+    expect(padded[kept]).toBe(';');
+    expect(p.root.end).toBeLessThanOrEqual(kept);
+  });
+
+  it('asks in every mode naming the cap, and the write in the prefix still shows', () => {
+    const a = analyzeCommand(padded, opts);
+    const f = a.findings.find((x) => x.id === 'ANALYSIS_BUDGET');
+    expect(f).toMatchObject({ behavior: 'ask', everyMode: true });
+    expect(f?.message).toContain('syntax nodes (the node cap of one parse)');
+    expect(a.readOnly).toBe(false);
+    expect(a.parseOk).toBe(false);
+    expect(a.subcommands[0]?.text).toBe('echo pwned');
+    expect(a.effects).toContainEqual(bashrcWrite);
+    // the tail was not analysed: the last command is not among the sub-commands
+    expect(a.subcommands.some((s) => s.program === 'rm')).toBe(false);
+  });
+
+  it('one statement of up to twice the cap is kept whole; a longer one is cut', () => {
+    const words = parseBash(build('many-words')); // one `echo` of ~10,900 nodes, no separator
+    expect(words.nodeCount).toBeGreaterThan(PARSE_BUDGET.maxNodes);
+    expect(words.nodeCount).toBeLessThanOrEqual(2 * PARSE_BUDGET.maxNodes);
+    expect(words.cut).toBeUndefined();
+    const wrappers = parseBash(build('wrappers')); // `env env … ls`: ~16,300 nodes
+    expect(wrappers.cut?.reason).toContain('syntax nodes');
+    expect(wrappers.nodeCount).toBeLessThanOrEqual(PARSE_BUDGET.maxNodes);
+  });
+
+  it('is deterministic: the same cut and the same analysis twice', () => {
+    expect(parseBash(padded).cut).toEqual(parseBash(padded).cut);
+    expect(JSON.stringify(analyzeCommand(padded, opts))).toBe(JSON.stringify(analyzeCommand(padded, opts)));
+  });
+
+  it('the incremental re-parse of the prefix gives the tree a parse of the prefix alone gives', () => {
+    for (const name of ['chain-lines', 'chain-and', 'case-arms', 'secret-tests', 'heredocs', 'nest-if']) {
+      const p = parseBash(build(name));
+      expect(p.cut?.reason, name).toContain('syntax nodes');
+      const alone = parseBash(build(name).slice(0, p.cut?.readChars));
+      expect(alone.cut, name).toBeUndefined();
+      expect(JSON.stringify(alone.root, ['type', 'start', 'end', 'field', 'children']), name).toBe(
+        JSON.stringify(p.root, ['type', 'start', 'end', 'field', 'children']),
+      );
+    }
+  });
+});
+
+describe('the progress cap', () => {
+  it('a long $((…)) is stopped in the parse; the analysis asks in every mode naming the cap', () => {
+    const command = build('arithmetic');
+    const p = parseBash(command);
+    expect(p.cut?.reason).toMatch(
+      new RegExp(`^more than ${PARSE_BUDGET.maxProgressReports} progress reports of tree-sitter`),
+    );
+    expect(parseBash(command).cut).toEqual(p.cut);
+    const f = budgetFinding(command);
+    expect(f).toMatchObject({ behavior: 'ask', everyMode: true });
+    expect(f?.message).toContain('progress reports');
+  });
+
+  it('a padded line: the parse stops at its cap, and the write in the prefix still shows', () => {
+    const command = `${HEAD}${build('functions', 64_000)}`;
+    const budget = new AnalysisBudget(60_000);
+    const a = analyzeWithBudget(command, opts, budget);
+    const f = a.findings.find((x) => x.id === 'ANALYSIS_BUDGET');
+    expect(f?.everyMode).toBe(true);
+    expect(f?.message).toContain(`more than ${PARSE_BUDGET.maxProgressReports} progress reports`);
+    expect(budget.peakProgressReports).toBe(PARSE_BUDGET.maxProgressReports + 1);
+    expect(a.effects).toContainEqual(bashrcWrite);
+  });
+});
+
+describe('statement boundaries (parse-prefix.ts)', () => {
+  const rows: [string, number, number, string][] = [
+    ['ls a; ls b', 10, 4, 'the last `;` before the limit'],
+    ['ls a && ls b && ls c', 20, 13, 'an `&&` counts once, at its first character'],
+    ["echo 'a; b' c", 13, -1, 'a `;` inside single quotes is not a boundary'],
+    ['echo "a; \\" b"; x', 17, 14, 'double quotes with an escaped quote inside'],
+    ['f() { ls; }; g', 14, 11, 'inside braces is not the top level'],
+    ['echo $(a; b) | c', 16, 13, 'inside a substitution is not the top level'],
+    ['ls 2>&1 >| f', 12, -1, '`>&` and `>|` are redirections'],
+    ['# a; b\nls', 9, 6, 'a comment is skipped up to its newline'],
+    ['echo a#b; c', 11, 8, 'a `#` inside a word is not a comment'],
+    ['; ls', 4, -1, 'nothing but blanks before it'],
+  ];
+  it.each(rows)('%j before %d → %d (%s)', (text, limit, expected) => {
+    expect(statementBoundaryBefore(text, limit)).toBe(expected);
+  });
+});
+
+/** The Bash commands of the real corpora (tldr, NL2Bash, agent sessions), or [] when ../shared is missing. */
+function realCommands(): string[] {
+  const tldr = sharedFile('data/real/tldr-commands.jsonl');
+  const nl2bash = sharedFile('data/real/nl2bash-commands.txt');
+  const agent = sharedFile('data/real/agent-tool-calls.jsonl');
+  if (!tldr || !nl2bash || !agent) return [];
+  const out = readFileSync(tldr, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { command: string }).command);
+  out.push(
+    ...readFileSync(nl2bash, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== ''),
+  );
+  for (const line of readFileSync(agent, 'utf8').split('\n')) {
+    if (!line) continue;
+    const row = JSON.parse(line) as { tool: string; input?: { command?: unknown } };
+    if (['Bash', 'bash', 'execute_bash'].includes(row.tool) && typeof row.input?.command === 'string')
+      out.push(row.input.command);
+  }
+  return out;
+}
+
+const real = realCommands();
+
+describe.skipIf(real.length === 0)('real commands stay far below both caps', () => {
+  it('every parse of every real command takes under a twentieth of each cap', () => {
+    let peakProgress = 0;
+    let peakNodes = 0;
+    for (const command of real) {
+      const budget = new AnalysisBudget(60_000);
+      const a = analyzeWithBudget(command, opts, budget);
+      expect(a.findings.find((f) => f.id === 'ANALYSIS_BUDGET')).toBeUndefined();
+      peakProgress = Math.max(peakProgress, budget.peakProgressReports);
+      peakNodes = Math.max(peakNodes, budget.peakNodes);
+    }
+    expect(real.length).toBeGreaterThan(40_000);
+    expect(peakNodes).toBeGreaterThan(100); // the counts are real (the longest agent command has hundreds)
+    expect(peakProgress).toBeLessThan(PARSE_BUDGET.maxProgressReports / 20);
+    expect(peakNodes).toBeLessThan(PARSE_BUDGET.maxNodes / 20);
+  });
+});
