@@ -9,7 +9,7 @@
  * sub-command read-only, no finding, and no write/delete/network/unknown effect.
  *
  * Sub-command cap: the first `FULL_ANALYSIS_LIMIT` (256) sub-commands get read-only validation and
- * effects; past it the line gets a `SUBCOMMAND_CAP` finding (ask) and the remaining sub-commands are
+ * effects; past it the line gets a `SUBCOMMAND_CAP` finding (ask, in every mode) and the remaining sub-commands are
  * still listed (so deny rules keep matching them), marked not read-only.
  *
  * Budget (budget.ts, docs/analysis-budget.md): the whole analysis runs within a deadline
@@ -130,6 +130,9 @@ function analyzeWithin(command: string, opts: AnalyzeOptions, budget: AnalysisBu
       id: 'SUBCOMMAND_CAP',
       message: `The command has ${commands.length} sub-commands; only the first ${FULL_ANALYSIS_LIMIT} are analysed in full, so it cannot be proven safe.`,
       behavior: 'ask',
+      // Every mode: the sub-commands past the limit have no effects, so neither the destructive
+      // floor nor the protected paths see them; bypassPermissions must not allow them unseen.
+      everyMode: true,
     });
   }
   const seen = new Set(findings.map((f) => `${f.id}\u0000${f.subcommand ?? ''}`));
