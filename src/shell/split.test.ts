@@ -327,13 +327,21 @@ describe('fail closed', () => {
     expect(r.commands[0]?.argv.map((w) => w.text)).toEqual(['rm', '-rf', 'build']);
   });
 
-  it('a 10,000-part && chain splits without overflowing the stack', () => {
-    const command = Array.from({ length: 10_000 }, (_, i) => (i === 9_999 ? 'last' : 't')).join(' && ');
+  it('a 1,300-part && chain (under the node cap) splits whole without overflowing the stack', () => {
+    const command = Array.from({ length: 1_300 }, (_, i) => (i === 1_299 ? 'last' : 't')).join(' && ');
     const r = parseAndSplit(command);
     expect(r.ok).toBe(true);
-    expect(r.commands).toHaveLength(10_000);
-    expect(r.commands[9_999]?.argv[0]?.text).toBe('last');
-    expect(r.commands[9_999]?.connector).toBe('&&');
+    expect(r.commands).toHaveLength(1_300);
+    expect(r.commands[1_299]?.argv[0]?.text).toBe('last');
+    expect(r.commands[1_299]?.connector).toBe('&&');
+  });
+
+  it('a 10,000-part && chain stops at the work caps (docs/analysis-budget.md) with a reason, never a throw', () => {
+    const command = Array.from({ length: 10_000 }, (_, i) => (i === 9_999 ? 'last' : 't')).join(' && ');
+    const r = parseAndSplit(command);
+    expect(r.ok).toBe(false);
+    expect(r.problems.join(' ')).toMatch(/cap of one parse/);
+    expect(r.commands.length).toBeLessThan(10_000);
   });
 
   it('deeply nested substitutions do not overflow the stack', () => {
