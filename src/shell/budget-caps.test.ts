@@ -4,10 +4,9 @@
  * prefix, the same way every time, and asks in every mode naming the cap; what the prefix holds
  * (a denied write at the start) still counts. Real commands stay far below both caps.
  */
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mapPathResolver } from '../core/paths.js';
-import { sharedFile } from '../testing/shared-data.js';
+import { realBashCorpora } from '../testing/real-commands.js';
 import { WORST_CASE_GENERATORS } from '../testing/worst-case-commands.js';
 import { analyzeCommand, analyzeWithBudget } from './analyze.js';
 import { AnalysisBudget, PARSE_BUDGET } from './budget.js';
@@ -130,26 +129,8 @@ describe('statement boundaries (parse-prefix.ts)', () => {
 
 /** The Bash commands of the real corpora (tldr, NL2Bash, agent sessions), or [] when ../shared is missing. */
 function realCommands(): string[] {
-  const tldr = sharedFile('data/real/tldr-commands.jsonl');
-  const nl2bash = sharedFile('data/real/nl2bash-commands.txt');
-  const agent = sharedFile('data/real/agent-tool-calls.jsonl');
-  if (!tldr || !nl2bash || !agent) return [];
-  const out = readFileSync(tldr, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => (JSON.parse(l) as { command: string }).command);
-  out.push(
-    ...readFileSync(nl2bash, 'utf8')
-      .split('\n')
-      .filter((l) => l.trim() !== ''),
-  );
-  for (const line of readFileSync(agent, 'utf8').split('\n')) {
-    if (!line) continue;
-    const row = JSON.parse(line) as { tool: string; input?: { command?: unknown } };
-    if (['Bash', 'bash', 'execute_bash'].includes(row.tool) && typeof row.input?.command === 'string')
-      out.push(row.input.command);
-  }
-  return out;
+  const c = realBashCorpora();
+  return c ? [...c.tldr, ...c.nl2bash, ...c.agent] : [];
 }
 
 const real = realCommands();

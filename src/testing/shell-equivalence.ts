@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { bashCommandsOfToolCalls } from './real-commands.js';
 
 const here = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const shared = process.env.GANTRY_SHARED_DIR ?? path.resolve(here, '../shared');
@@ -35,13 +36,7 @@ function corpora(worst: readonly { name: string; build(n: number): string }[], s
   const tldr: string[] = [];
   for (const l of lines('data/real/tldr-commands.jsonl')) if (l) tldr.push(JSON.parse(l).command as string);
   sets.push(['tldr', tldr]);
-  const agent: string[] = [];
-  for (const l of lines('data/real/agent-tool-calls.jsonl')) {
-    if (!l) continue;
-    const row = JSON.parse(l) as { tool: string; input?: { command?: unknown } };
-    if (['Bash', 'bash', 'execute_bash'].includes(row.tool) && typeof row.input?.command === 'string')
-      agent.push(row.input.command);
-  }
+  const agent = bashCommandsOfToolCalls(lines('data/real/agent-tool-calls.jsonl'));
   sets.push(['agent', agent]);
   sets.push(['nl2bash', lines('data/real/nl2bash-commands.txt').filter((l) => l.trim() !== '')]);
   const shapes: string[] = [];
