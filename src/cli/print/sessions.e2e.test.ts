@@ -4,7 +4,7 @@
  * sent (compared on the fake server's recorded bodies); SIGTERM mid-tool exits 143 and leaves a
  * transcript `--resume` can continue; a transcript goes through `gantry replay`.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { transcriptPathFor } from '../../loop/transcript/paths.js';
@@ -236,5 +236,32 @@ describe('SIGTERM and replay', () => {
       ['Read', expect.stringContaining('missing.txt'), 'error'],
     ]);
     expect(r.lines().at(-1).summary).toMatchObject({ calls: 2, malformedLines: 0, callsWithoutResult: 0 });
+  });
+});
+
+describe('session folders are pruned at start', () => {
+  /** A session folder under the world's HOME: its owner pid, and its files' age in days. */
+  function sessionFolder(name: string, pid: number, ageDays: number): string {
+    const dir = path.join(world.home, '.gantry', 'sessions', name);
+    mkdirSync(path.join(dir, 'tool-results'), { recursive: true });
+    writeFileSync(path.join(dir, 'session.json'), JSON.stringify({ pid }));
+    writeFileSync(path.join(dir, 'tool-results', 'big.txt'), 'x'.repeat(1000));
+    const at = new Date(Date.now() - ageDays * 24 * 60 * 60_000);
+    for (const f of ['session.json', 'tool-results/big.txt', 'tool-results', ''])
+      utimesSync(path.join(dir, f), at, at);
+    return dir;
+  }
+
+  it('gantry -p removes ended sessions past retention, keeps recent and live ones', async () => {
+    // Reproduced first: -p left a 30-day-old ended session in place (only `gantry mcp` pruned).
+    const old = sessionFolder('old-session', 999_999_999, 30);
+    const recent = sessionFolder('recent-session', 999_999_999, 1);
+    const live = sessionFolder('live-session', process.pid, 30);
+    const fake = await fakeWith([reply.text('hello back')]);
+    const run = await runGantry(['-p', 'hello'], { cwd: world.project, env: gantryEnv(world, fake) });
+    expect(run.code).toBe(0);
+    expect(existsSync(old)).toBe(false);
+    expect(existsSync(recent)).toBe(true);
+    expect(existsSync(live)).toBe(true);
   });
 });

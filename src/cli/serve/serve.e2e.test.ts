@@ -10,6 +10,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../testing/shared-data.js';
+import { WORST_CASE_GENERATORS } from '../../testing/worst-case-commands.js';
 
 let home: string;
 let project: string;
@@ -88,6 +89,26 @@ describe('gantry serve', () => {
     for (let i = 0; i < 100 && !stderr.includes('Bash analysis'); i++)
       await new Promise((r) => setTimeout(r, 20));
     expect(stderr).toMatch(/gantry serve: Bash analysis in \d+ worker threads?, deadline 1000 ms/);
+    // Behaviour, by the order of answers: twelve near-cap worst-case commands (tens of
+    // milliseconds of analysis each, in the workers) are posted first, then a Read; the Read is
+    // answered while most of them are still being analysed. Were Bash analysed on the request
+    // thread, requests would be answered in arrival order and the Read would come last.
+    const shapes = ['wrappers', 'process-substitution', 'find-exec', 'sh-c'];
+    const heavy = WORST_CASE_GENERATORS.filter((g) => shapes.includes(g.name)).map((g) => g.build(65_000));
+    expect(heavy).toHaveLength(4);
+    const order: string[] = [];
+    const slow = Array.from({ length: 12 }, (_, i) =>
+      post(pre('Bash', { command: heavy[i % 4] as string })).then((r) => {
+        order.push('bash');
+        return r;
+      }),
+    );
+    const read = await post(pre('Read', { file_path: path.join(project, 'README.md') }));
+    order.push('read');
+    const answers = await Promise.all(slow);
+    expect(decisionOf(read)).toBe('allow');
+    expect(order.indexOf('read')).toBeLessThan(6);
+    for (const a of answers) expect(['allow', 'ask']).toContain(decisionOf(a));
   });
 
   it.each([

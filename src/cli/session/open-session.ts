@@ -12,6 +12,7 @@ import { defaultGantryHome } from '../../loop/transcript/paths.js';
 import type { QueryOptions, QueryPrompt } from '../../loop/types.js';
 import { GANTRY_VERSION } from '../../loop/index.js';
 import type { ElicitationHandler } from '../../mcp/client/connection/connection.js';
+import { pruneSessionDirs, sessionDirFor, sessionsRoot } from '../../tools/file-io/session-files.js';
 import { mcpPromptToolCanUseTool } from '../print/permission-prompt-tool.js';
 import { type AgentSetup, createAgentSetup } from './agent-setup.js';
 import { resolveSessionTarget, type SessionTarget } from './session-target.js';
@@ -88,6 +89,12 @@ export async function openSession(
     { cwd: io.cwd, gantryHome },
   );
   await onTarget?.(target);
+  // Old session folders go at start (docs/reliability.md "Retention"), beside the set-up: never
+  // this session's own, never a live one's; it never throws. Awaited before the session starts
+  // so a short `-p` run does not exit with the removal half done.
+  const pruned = pruneSessionDirs(sessionsRoot(home ?? homedir()), {
+    keep: sessionDirFor(target.sessionId, home ?? homedir()),
+  });
   const setup = await createAgentSetup({
     cwd: io.cwd,
     ...(home !== undefined ? { home } : {}),
@@ -120,7 +127,7 @@ export async function openSession(
     ...(extra.elicit ? { elicit: extra.elicit } : {}),
     sessionId: target.sessionId,
     clientInfo: { name: 'gantry', version: GANTRY_VERSION },
-  });
+  }).finally(() => pruned);
   const promptTool = args.permissionPromptTool;
   if (promptTool !== undefined && promptTool !== 'stdio' && !setup.mcp.resolveTool(promptTool))
     setup.warnings.push(
