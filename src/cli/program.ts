@@ -102,7 +102,10 @@ export function buildProgram(): Command {
     .option('--max-message-bytes <n>', 'stdio: longest accepted message in bytes (default 16 MiB)')
     .option('--session-idle-ms <n>', 'http: close a session idle this long (default 30 minutes)')
     .option('--max-sessions <n>', 'http: most sessions at once (default 1000)')
-    .option('--auth-token <token>', 'http: require Authorization: Bearer <token>, at least 16 characters (or env GANTRY_MCP_TOKEN)')
+    .option(
+      '--auth-token <token>',
+      'http: require Authorization: Bearer <token>, at least 16 characters (or env GANTRY_MCP_TOKEN)',
+    )
     .action(async (o) => {
       const { runMcp } = await import('./mcp-command.js');
       process.exitCode = await runMcp(o, pkg.version);
