@@ -11,6 +11,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readFileSync,
   readdirSync,
   realpathSync,
   renameSync,
@@ -231,5 +232,80 @@ describe.each([
     expect(settled.text, 'with the path at rest the same Grep finds the inside file').toContain(
       'inside content',
     );
+  });
+});
+
+/** A one-cell notebook whose cell source is `source`. */
+const notebook = (source: string) =>
+  JSON.stringify({
+    cells: [
+      { cell_type: 'code', id: 'c1', metadata: {}, source: [source], outputs: [], execution_count: null },
+    ],
+    metadata: {},
+    nbformat: 4,
+    nbformat_minor: 5,
+  });
+
+describe.each([
+  ['a symlink on the path swapped to an outside directory', 'link', 'outside'],
+  ['a symlink on the path swapped to the protected ~/.ssh', 'link', 'ssh'],
+  ['a real directory on the path replaced by a symlink to outside', 'dir', 'outside'],
+] as const)('%s: Edit and NotebookEdit', (_name, kind, where) => {
+  it('acceptEdits: 60 Read+Edit and 60 Read+NotebookEdit pairs change the inside file or are refused; the outside twins stay as they were', async () => {
+    const w = makeWorld();
+    const target = where === 'ssh' ? w.ssh : w.outside;
+    // Twins with the same content inside and outside: an Edit that followed the swapped link
+    // would find its string in the outside file as well and change it.
+    for (const dir of [path.join(w.project, 'in'), target])
+      for (let i = 0; i < 60; i++) {
+        writeFileSync(path.join(dir, `e${i}.txt`), `edit me ${i}\n`);
+        writeFileSync(path.join(dir, `nb${i}.ipynb`), notebook(`print(${i})`));
+      }
+    const run = await runtimeFor(w, 'acceptEdits');
+    const base = path.join(w.project, kind === 'link' ? 'race' : 'in');
+    if (kind === 'link') symlinkSync('in', path.join(w.project, 'race'));
+    // Read with the path at rest (Edit needs the file read first), then edit under the swapper.
+    for (let i = 0; i < 60; i++) {
+      await run('Read', { file_path: path.join(base, `e${i}.txt`) });
+      await run('Read', { file_path: path.join(base, `nb${i}.ipynb`) });
+    }
+    await startSwapper(w.project, target, kind);
+    let edited = 0;
+    let refused = 0;
+    for (let i = 0; i < 60; i++) {
+      const file = path.join(base, `e${i}.txt`);
+      const nb = path.join(base, `nb${i}.ipynb`);
+      const e = await run('Edit', { file_path: file, old_string: `edit me ${i}`, new_string: `edited ${i}` });
+      const n = await run('NotebookEdit', {
+        notebook_path: nb,
+        cell_id: 'c1',
+        new_source: `print("edited ${i}")`,
+      });
+      for (const r of [e, n]) {
+        if (r.isError) refused++;
+        else edited++;
+      }
+    }
+    await stopSwapper(w.project, kind);
+    const changedOutside = readdirSync(target).filter((f) => {
+      const text = readFileSync(path.join(target, f), 'utf8');
+      return text.includes('edited');
+    });
+    expect(changedOutside, `edited ${edited}, refused ${refused}`).toEqual([]);
+    expect(edited + refused).toBe(120);
+    // Every Edit that ran changed the inside file; with the path at rest, one more pair runs.
+    const insideEdited = readdirSync(path.join(w.project, 'in')).filter((f) =>
+      readFileSync(path.join(w.project, 'in', f), 'utf8').includes('edited'),
+    );
+    expect(insideEdited.length).toBe(edited);
+    writeFileSync(path.join(w.project, 'in', 'late.txt'), 'edit me late\n');
+    const late = path.join(base, 'late.txt');
+    await run('Read', { file_path: late });
+    const settled = await run('Edit', {
+      file_path: late,
+      old_string: 'edit me late',
+      new_string: 'edited late',
+    });
+    expect(settled.isError, 'with the path at rest the same Edit runs').toBe(false);
   });
 });
