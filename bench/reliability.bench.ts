@@ -19,6 +19,12 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { createPermissionEngine, loadSettings } from '../src/permissions/index.js';
+import { serveHttp } from '../src/mcp/server/http-server.js';
+import { assembleToolPool } from '../src/runtime/index.js';
+import { getAllBaseTools } from '../src/tools/index.js';
 import type { BenchReport } from './run.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -154,6 +160,49 @@ async function httpSessions(repo: string, args: string[], home: string, waitMs: 
   return { before, after, expired, second };
 }
 
+/**
+ * The same 3,000 sessions against `serveHttp` in this process, with the real tool pool and
+ * permission engine, measuring the live heap after a full garbage collection: RSS only shows
+ * whether freed pages are reused, the live heap shows whether the expired sessions are gone.
+ */
+async function heapSessions(home: string, idleMs: number) {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const liveMb = async () => {
+    await new Promise((r) => setImmediate(r));
+    gc();
+    gc();
+    return process.memoryUsage().heapUsed / MB;
+  };
+  const settings = loadSettings({ projectRoot: home, home, managedFiles: [] });
+  const engine = createPermissionEngine({ settings });
+  const tools = assembleToolPool({
+    builtIn: await getAllBaseTools(),
+    isDenied: (n) => engine.isToolDenied(n),
+  }).callable;
+  const srv = await serveHttp(
+    { tools, cwd: home, decide: engine.decider, sessionDir: path.join(home, 'heap-session') },
+    0,
+    { sessionIdleMs: idleMs },
+  );
+  const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+  try {
+    for (let i = 0; i < 50; i++) await post(srv.port, agent);
+    await new Promise((r) => setTimeout(r, idleMs + 1500));
+    const before = await liveMb();
+    for (let i = 0; i < 3000; i += 4) await Promise.all([0, 1, 2, 3].map(() => post(srv.port, agent)));
+    const open = srv.sessionCount();
+    const after = await liveMb();
+    await new Promise((r) => setTimeout(r, idleMs + 1500));
+    const left = srv.sessionCount();
+    const expired = await liveMb();
+    return { before, after, expired, open, left };
+  } finally {
+    agent.destroy();
+    await srv.close();
+  }
+}
+
 export default async function bench(): Promise<BenchReport> {
   const baseline = process.env.GANTRY_BASELINE_REPO;
   const repos: [string, string][] = [['this checkout', REPO]];
@@ -197,6 +246,13 @@ export default async function bench(): Promise<BenchReport> {
         targets['http: the second 3,000 sessions add < 1/4 of the first'] =
           r.second - r.expired < (r.expired - r.before) / 4;
     }
+    const h = await heapSessions(dir, 2000);
+    figures['in-process: live heap MB before 3,000 sessions'] = h.before;
+    figures['in-process: live heap MB after 3,000 sessions (the last 1,000 open: the session cap)'] = h.after;
+    figures['in-process: sessions open, then after the idle time'] = `${h.open}, ${h.left}`;
+    figures['in-process: live heap MB after the idle time'] = h.expired;
+    targets['in-process: expired sessions are freed (live heap back within 10% of what they added)'] =
+      h.left === 0 && h.expired - h.before < (h.after - h.before) / 10;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
