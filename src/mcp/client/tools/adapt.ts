@@ -22,7 +22,7 @@
  * - `describeCall`: effects from the schema (describe.ts);
  * - `call`: `tools/call` through the connection, progress as tool progress, the turn's signal
  *   for cancellation, results converted and capped (results.ts); `isError` results become
- *   `is_error` tool results;
+ *   `is_error` tool results, and so do malformed results (result-shape.ts), naming what is wrong;
  * - the model's content carries a notice that it is untrusted data (`markUntrusted`, on by default).
  */
 import type { CallToolResult, Progress, Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
@@ -37,6 +37,7 @@ import { jsonSchemaInput } from '../../../runtime/json-schema-input.js';
 import { callOwnsAbortSignal, callProgressObserved } from '../../../runtime/turn-controller.js';
 import { type ApprovalPins, pinQuestion, type ToolFingerprint } from '../security/pins.js';
 import { argumentRoles, describeMcpCall } from './describe.js';
+import { McpMalformedResultError } from './result-shape.js';
 import {
   capMcpContent,
   convertMcpContent,
@@ -160,6 +161,10 @@ function callFailure(
   toolName: string,
   timeoutMs: number,
 ): ToolExecutionError {
+  if (error instanceof McpMalformedResultError)
+    return new ToolExecutionError(
+      `MCP server "${serverName}" returned a malformed result for ${toolName}: ${error.problem}. The tool ran on the server, but its result was not passed on.`,
+    );
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: unknown }).code;
   if (code === -32001 || /Request timed out/i.test(message))
