@@ -337,13 +337,13 @@ export class McpConnection {
     result: Record<string, unknown>,
   ): CallToolResult | Promise<CallToolResult> => {
     const problem = mcpResultProblem(result);
-    if (problem === undefined) result.content ??= [];
-    const settle = (): CallToolResult => {
-      if (problem !== undefined) throw new McpMalformedResultError(problem);
-      return result as CallToolResult;
-    };
     const refresh = this.pendingRefresh;
-    return refresh ? refresh.then(settle) : settle();
+    if (problem !== undefined) {
+      const error = new McpMalformedResultError(problem);
+      return refresh ? refresh.then(() => Promise.reject(error)) : Promise.reject(error);
+    }
+    result.content ??= [];
+    return refresh ? refresh.then(() => result as CallToolResult) : (result as CallToolResult);
   };
 
   /** Runs a request; a remote server found gone (refused, session unknown) starts the reconnection. */

@@ -34,7 +34,11 @@ import { modelMcpToolName } from '../../../core/mcp-names.js';
 import type { ToolPermissionResult } from '../../../core/permission-types.js';
 import type { AnyTool, JSONSchemaObject } from '../../../core/tool.js';
 import { jsonSchemaInput } from '../../../runtime/json-schema-input.js';
-import { callOwnsAbortSignal, callProgressObserved } from '../../../runtime/turn-controller.js';
+import {
+  callOwnsAbortSignal,
+  callProgressObserved,
+  requestSignalOf,
+} from '../../../runtime/turn-controller.js';
 import { type ApprovalPins, pinQuestion, type ToolFingerprint } from '../security/pins.js';
 import { argumentRoles, describeMcpCall } from './describe.js';
 import { McpMalformedResultError } from './result-shape.js';
@@ -291,11 +295,13 @@ export function adaptMcpTool(sdkTool: SdkTool, options: AdaptOptions): AnyTool {
     async *call(input, context): AsyncGenerator<McpProgressEvent, { data: McpToolOutput }, void> {
       // The SDK leaves its abort listener on the signal it is given (and would send a cancellation
       // for a finished request when that signal aborts later): it gets a signal of this call alone.
-      // In a one-call turn the turn's own signal is that; otherwise a per-call one follows the turn's.
-      const turnSignal = context.abortController.signal;
-      let signal = turnSignal;
+      // In a one-call turn the turn's own request signal is that (no AbortSignal is made for it:
+      // turn-controller.ts `RequestSignal`); otherwise a per-call one follows the turn's signal.
+      let signal: AbortSignal;
       let unforward: (() => void) | undefined;
-      if (!callOwnsAbortSignal(context)) {
+      if (callOwnsAbortSignal(context)) signal = requestSignalOf(context);
+      else {
+        const turnSignal = context.abortController.signal;
         const perCall = new AbortController();
         signal = perCall.signal;
         const forward = () => perCall.abort(turnSignal.reason);
