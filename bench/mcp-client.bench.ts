@@ -10,7 +10,9 @@
  * 3. Call overhead: median round trip of a call through Gantry (runtime + permission engine with
  *    an allow rule + adaptation + result mapping) over the SDK client calling the same server
  *    program directly (after listing its tools, as Gantry's client has); the two alternate in
- *    blocks so load changes hit both. Target: ≤ 1.1× for
+ *    blocks so load changes hit both (both check each result: the direct client with the SDK's
+ *    full CallToolResultSchema parse, Gantry's with its own check of the shape it reads,
+ *    docs/mcp-client.md §8.4). Target: ≤ 1.1× for
  *    server-filesystem's `read_text_file` on a small file (a real tool). The test server's `echo`
  *    (which does nothing) is reported too: it shows Gantry's fixed cost per call in µs. Beside the
  *    wall-clock medians, the bench process's CPU time per call (user + system, summed over the

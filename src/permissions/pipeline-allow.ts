@@ -51,25 +51,24 @@ export function acceptEditsAllows(view: CallView, input: PipelineInput): boolean
   });
 }
 
+/** Step 7's allow at `step` (a module function: no closure per decision). */
+function done(view: CallView, step: PipelineStep, reason: DecisionReason): PipelineResult {
+  return { decision: allow(reason), step, classifierEligible: false, view, trace: [] };
+}
+
 /** Step 7: allow rules and read-only. */
 export function allowStep(view: CallView, input: PipelineInput): PipelineResult | undefined {
   const req = input.request;
   const skipBroad = input.mode === 'auto';
-  const done = (step: PipelineStep, reason: DecisionReason): PipelineResult => ({
-    decision: allow(reason),
-    step,
-    classifierEligible: false,
-    view,
-    trace: [],
-  });
   if (view.isShell) {
     const subs = view.subcommands;
     if (subs.length === 0) {
       if (req.description.readOnly && view.files.every((f) => f.access === 'read'))
-        return done('read-only', { type: 'read-only', message: 'Allowed: the command is read-only.' });
+        return done(view, 'read-only', { type: 'read-only', message: 'Allowed: the command is read-only.' });
       // No command at all (a Monitor on a WebSocket): tool-level allow rules decide, as for any tool.
       const noCommandHit = matchToolAllow(input.rules, view, skipBroad);
-      if (noCommandHit) return done('allow-rule', ruleReason(noCommandHit.rule.rule, noCommandHit.detail));
+      if (noCommandHit)
+        return done(view, 'allow-rule', ruleReason(noCommandHit.rule.rule, noCommandHit.detail));
       return undefined;
     }
     const rulesUsed: CompiledRule[] = [];
@@ -89,18 +88,18 @@ export function allowStep(view: CallView, input: PipelineInput): PipelineResult 
       const others = rulesUsed.length > 1 ? ` and ${rulesUsed.length - 1} more allow rule(s)` : '';
       const ro = readOnlyNames.length ? `; read-only: ${[...new Set(readOnlyNames)].join(', ')}` : '';
       const r = ruleReason(first.rule, `every sub-command needing a rule${others}${ro}`);
-      return done('allow-rule', {
+      return done(view, 'allow-rule', {
         ...r,
         message: `${r.message} Every path stays inside the working directories.`,
       });
     }
-    return done('read-only', {
+    return done(view, 'read-only', {
       type: 'read-only',
       message: `Allowed: every sub-command is read-only (${[...new Set(readOnlyNames)].join(', ')}) and every path is inside the working directories.`,
     });
   }
   const toolHit = matchToolAllow(input.rules, view, skipBroad);
-  if (toolHit) return done('allow-rule', ruleReason(toolHit.rule.rule, toolHit.detail));
+  if (toolHit) return done(view, 'allow-rule', ruleReason(toolHit.rule.rule, toolHit.detail));
   // Path allow rules cover Gantry's own file tools only: an MCP tool's file effects come from its
   // schema's argument names (what it may touch), never from what it does, so they can restrict an
   // MCP call (deny, ask, protected paths) but never allow it (docs/mcp-client.md).
@@ -109,6 +108,7 @@ export function allowStep(view: CallView, input: PipelineInput): PipelineResult 
     const first = covering[0];
     if (first && covering.every(Boolean))
       return done(
+        view,
         'allow-rule',
         ruleReason(
           first.rule,
@@ -117,7 +117,7 @@ export function allowStep(view: CallView, input: PipelineInput): PipelineResult 
       );
   }
   if (req.toolResult.behavior === 'allow')
-    return done('allow-rule', {
+    return done(view, 'allow-rule', {
       type: 'tool',
       message: `Allowed by the ${view.toolName} tool: ${req.toolResult.reason}`,
     });
@@ -128,7 +128,7 @@ export function allowStep(view: CallView, input: PipelineInput): PipelineResult 
     !view.network.length &&
     !view.unknown.length
   )
-    return done('read-only', {
+    return done(view, 'read-only', {
       type: 'read-only',
       message: `Allowed: ${view.toolName} has no effect of its own on the machine (any tool call it leads to is decided on its own), and no deny or ask rule names it.`,
     });
@@ -140,7 +140,7 @@ export function allowStep(view: CallView, input: PipelineInput): PipelineResult 
     !view.unknown.length &&
     view.files.every((f) => f.access === 'read')
   )
-    return done('read-only', {
+    return done(view, 'read-only', {
       type: 'read-only',
       message: `Allowed: ${view.toolName} is read-only here and every path is inside the working directories.`,
     });

@@ -14,6 +14,7 @@ import {
   SECRET_FINDING_IDS,
 } from '../core/destructive-floor/index.js';
 import type { DecisionReason, PermissionDecision } from '../core/permission-types.js';
+import type { PathResolver } from '../core/paths.js';
 import { matchSecretFile, SECRET_NAME_SAMPLES } from '../core/secret-files.js';
 import type { CallView, FileEffect } from './call-view.js';
 import { describeEffect, MODE_LABEL } from './explain.js';
@@ -40,6 +41,17 @@ function exactAllow(view: CallView, input: PipelineInput, i: number | undefined)
   return rule?.shell?.type === 'exact' ? rule : undefined;
 }
 
+/** The floor's `realpath` over each resolver (one function per resolver, not a closure per decision). */
+const FLOOR_REALPATH = new WeakMap<PathResolver, (p: string) => string>();
+function floorRealpathOf(resolver: PathResolver): (p: string) => string {
+  let realpath = FLOOR_REALPATH.get(resolver);
+  if (!realpath) {
+    realpath = (p) => (p.startsWith('/') ? resolver.realpath(p) : p);
+    FLOOR_REALPATH.set(resolver, realpath);
+  }
+  return realpath;
+}
+
 /** The destructive floor's decision, or undefined. */
 export function floorStep(view: CallView, input: PipelineInput): PermissionDecision | undefined {
   const floor = input.floor ?? STANDARD;
@@ -49,7 +61,7 @@ export function floorStep(view: CallView, input: PipelineInput): PermissionDecis
     {
       home: input.home,
       workingDirs: input.workingDirs.dirs,
-      realpath: (p) => (p.startsWith('/') ? input.resolver.realpath(p) : p),
+      realpath: floorRealpathOf(input.resolver),
     },
     floor.value,
   );

@@ -26,7 +26,7 @@
 import path from 'node:path';
 import type { PathResolver } from '../core/paths.js';
 import type { PermissionDecision, PermissionRequest } from '../core/permission-types.js';
-import { viewCall } from './call-view.js';
+import { type CallView, viewCall } from './call-view.js';
 import { MODE_LABEL, modeReason, ruleReason } from './explain.js';
 import { acceptEditsAllows, allowStep } from './pipeline-allow.js';
 import {
@@ -76,6 +76,18 @@ function writesOnlyPlanFile(
   return view.files.every((f) => f.lexical === planFile && f.resolved === real);
 }
 
+/** The pipeline's result: `decision` taken at `step` (a module function: no closure per decision). */
+function out(
+  view: CallView,
+  trace: string[],
+  decision: PermissionDecision,
+  step: PipelineStep,
+  classifierEligible = false,
+): PipelineResult {
+  trace.push(`${step}: ${decision.behavior} — ${decision.reason.message}`);
+  return { decision, step, classifierEligible, view, trace };
+}
+
 /** Runs steps 1–8 (see module doc). */
 export function runPipeline(input: PipelineInput): PipelineResult {
   const req = input.request;
@@ -85,20 +97,14 @@ export function runPipeline(input: PipelineInput): PipelineResult {
     ...(req.isMcp !== undefined ? { isMcp: req.isMcp } : {}),
   });
   const trace: string[] = [];
-  const out = (
-    decision: PermissionDecision,
-    step: PipelineStep,
-    classifierEligible = false,
-  ): PipelineResult => {
-    trace.push(`${step}: ${decision.behavior} — ${decision.reason.message}`);
-    return { decision, step, classifierEligible, view, trace };
-  };
   const hook = input.hook;
   const hookName = hook?.hook ?? '';
   // 0. Plan mode refuses every change before any other check (the plan file aside).
   const planFile = input.mode === 'plan' && writesOnlyPlanFile(view, input.planFile, input.resolver);
   if (input.mode === 'plan' && !planFile && !isReadOnlyCall(req) && !view.traits.planModePass)
     return out(
+      view,
+      trace,
       deny(
         modeReason(
           'plan',
@@ -110,6 +116,8 @@ export function runPipeline(input: PipelineInput): PipelineResult {
   // 1. PreToolUse hook deny.
   if (hook?.decision === 'deny')
     return out(
+      view,
+      trace,
       deny({
         type: 'hook',
         hook: hookName,
@@ -119,9 +127,11 @@ export function runPipeline(input: PipelineInput): PipelineResult {
     );
   // 2. Deny rules; the tool's own deny.
   const denyHit = matchRestrictive(input.rules, 'deny', view);
-  if (denyHit) return out(deny(ruleReason(denyHit.rule.rule, denyHit.detail)), 'deny-rule');
+  if (denyHit) return out(view, trace, deny(ruleReason(denyHit.rule.rule, denyHit.detail)), 'deny-rule');
   if (req.toolResult.behavior === 'deny')
     return out(
+      view,
+      trace,
       deny({ type: 'tool', message: `Denied by the ${req.toolName} tool: ${req.toolResult.reason}` }),
       'tool',
     );
@@ -131,6 +141,8 @@ export function runPipeline(input: PipelineInput): PipelineResult {
   const denyFinding = req.description.findings.find((f) => f.behavior === 'deny');
   if (denyFinding)
     return out(
+      view,
+      trace,
       deny({
         type: 'check',
         checkId: denyFinding.id,
@@ -139,21 +151,23 @@ export function runPipeline(input: PipelineInput): PipelineResult {
       'check',
     );
   const oddPath = pathCharacterStep(view);
-  if (oddPath) return out(oddPath, 'check');
+  if (oddPath) return out(view, trace, oddPath, 'check');
   const floor = floorStep(view, input);
-  if (floor?.behavior === 'deny') return out(floor, 'floor');
+  if (floor?.behavior === 'deny') return out(view, trace, floor, 'floor');
   const prot = protectedStep(view, input);
-  if (prot?.behavior === 'deny') return out(prot, 'protected-path');
-  if (floor) return out(floor, 'floor');
+  if (prot?.behavior === 'deny') return out(view, trace, prot, 'protected-path');
+  if (floor) return out(view, trace, floor, 'floor');
   // The plan file lives under the agent's configuration directory; plan mode may write it.
-  if (prot && !planFile) return out(prot, 'config-path');
+  if (prot && !planFile) return out(view, trace, prot, 'config-path');
   trace.push('floor: no destructive-floor row matches');
   const everyMode = everyModeFinding(view);
-  if (everyMode) return out(ask(everyMode), 'check');
+  if (everyMode) return out(view, trace, ask(everyMode), 'check');
   const secret = secretStep(view, input);
-  if (secret) return out(ask(secret), 'secret');
+  if (secret) return out(view, trace, ask(secret), 'secret');
   if (planFile)
     return out(
+      view,
+      trace,
       allow(
         modeReason('plan', `Allowed in plan mode: this writes the session's plan file (${input.planFile}).`),
       ),
@@ -161,6 +175,8 @@ export function runPipeline(input: PipelineInput): PipelineResult {
     );
   if (hook?.decision === 'ask')
     return out(
+      view,
+      trace,
       ask({
         type: 'hook',
         hook: hookName,
@@ -176,11 +192,11 @@ export function runPipeline(input: PipelineInput): PipelineResult {
     // Even bypassPermissions and a hook allow must not run what could hide a deny rule or a
     // protected write: an effect whose target is unknown (`echo x > $F`, `cat $f`, `$cmd`).
     const hidden = hiddenRuleRisk(view, input);
-    if (hidden) return out(ask(hidden), 'check');
+    if (hidden) return out(view, trace, ask(hidden), 'check');
   }
   if (!skipChecks) {
     const check = checksStep(view, input);
-    if (check) return out(ask(check), 'check', true);
+    if (check) return out(view, trace, ask(check), 'check', true);
     trace.push('check: no finding, every effect known and inside the working directories');
   }
   // 5. Ask rules (a bare Bash ask rule does not apply to sandboxed commands, the Claude Code sandboxing docs); the tool's ask.
@@ -188,14 +204,18 @@ export function runPipeline(input: PipelineInput): PipelineResult {
     ? (r: CompiledRule) => r.kind === 'tool' || r.shell?.type === 'any'
     : undefined;
   const askHit = matchRestrictive(input.rules, 'ask', view, skipBare);
-  if (askHit) return out(ask(ruleReason(askHit.rule.rule, askHit.detail)), 'ask-rule');
+  if (askHit) return out(view, trace, ask(ruleReason(askHit.rule.rule, askHit.detail)), 'ask-rule');
   if (req.toolResult.behavior === 'ask')
     return out(
+      view,
+      trace,
       ask({ type: 'tool', message: `The ${req.toolName} tool asks for approval: ${req.toolResult.reason}` }),
       'tool',
     );
   if (hook?.decision === 'allow')
     return out(
+      view,
+      trace,
       allow({
         type: 'hook',
         hook: hookName,
@@ -207,6 +227,8 @@ export function runPipeline(input: PipelineInput): PipelineResult {
   const mode = input.mode;
   if (mode === 'dontAsk' && view.traits.requiresUserInteraction)
     return out(
+      view,
+      trace,
       deny(
         modeReason(
           'dontAsk',
@@ -217,6 +239,8 @@ export function runPipeline(input: PipelineInput): PipelineResult {
     );
   if (mode === 'bypassPermissions')
     return out(
+      view,
+      trace,
       allow(
         modeReason(
           mode,
@@ -227,6 +251,8 @@ export function runPipeline(input: PipelineInput): PipelineResult {
     );
   if (input.sandboxAutoAllow && mode !== 'plan')
     return out(
+      view,
+      trace,
       allow({
         type: 'sandbox',
         message:
@@ -236,6 +262,8 @@ export function runPipeline(input: PipelineInput): PipelineResult {
     );
   if (mode === 'acceptEdits' && acceptEditsAllows(view, input))
     return out(
+      view,
+      trace,
       allow(
         modeReason(
           mode,
@@ -246,10 +274,12 @@ export function runPipeline(input: PipelineInput): PipelineResult {
     );
   // 7. Allow rules / read-only.
   const allowed = allowStep(view, input);
-  if (allowed) return out(allowed.decision, allowed.step);
+  if (allowed) return out(view, trace, allowed.decision, allowed.step);
   trace.push('allow-rule: no allow rule covers every part and the call is not read-only');
   // 8. Otherwise ask.
   return out(
+    view,
+    trace,
     ask({
       type: 'default',
       message: `Needs approval: no rule allows this ${req.toolName} call${

@@ -17,7 +17,7 @@ import {
 import { makeTempDir, makeTool, toolUse } from '../testing/runtime-fixtures.js';
 import { createToolRuntime, type ToolRuntime, type ToolRuntimeOptions } from './create-tool-runtime.js';
 import { allowAllDecider, askAllDecider } from './deciders.js';
-import { callOwnsAbortSignal } from './turn-controller.js';
+import { callOwnsAbortSignal, requestSignalOf } from './turn-controller.js';
 import type { PostCallEvent, TurnResult } from './types.js';
 
 let temp: { dir: string; cleanup(): Promise<void> };
@@ -345,5 +345,50 @@ describe('callOwnsAbortSignal', () => {
     ]);
     await viaGeneral(r, toolUse('t4', 'Probe', { text: 'streamed' }));
     expect(seen).toEqual({ outer: true, nested: false, 'pair-1': false, 'pair-2': false, streamed: false });
+  });
+});
+
+describe("requestSignalOf: a one-call turn's request signal", () => {
+  it('reads as the turn aborts: aborted, reason, throwIfAborted, abort listeners told once', async () => {
+    const host = new AbortController();
+    const log: string[] = [];
+    let signal: AbortSignal | undefined;
+    const Probe = makeTool({
+      name: 'Probe',
+      safe: true,
+      run: async (_input, context) => {
+        signal = requestSignalOf(context);
+        expect(signal.aborted).toBe(false);
+        expect(signal.reason).toBeUndefined();
+        signal.throwIfAborted();
+        const kept = () => log.push(`kept ${String((signal?.reason as Error).message)}`);
+        const removed = () => log.push('removed');
+        signal.addEventListener('abort', () => {
+          throw new Error('a listener that throws');
+        });
+        signal.addEventListener('abort', kept);
+        signal.addEventListener('abort', removed);
+        signal.removeEventListener('abort', removed);
+        host.abort(new Error('stop'));
+        await new Promise((r) => setTimeout(r, 5));
+        return { data: 'late' };
+      },
+    });
+    const r = runtime({ tools: [Probe] });
+    const turn = await r.runToolsToCompletion([toolUse('t1', 'Probe', { text: 'x' })], {
+      signal: host.signal,
+    });
+    expect(turn.calls[0]?.status).toBe('aborted');
+    expect(log).toEqual(['kept stop']);
+    expect(signal?.aborted).toBe(true);
+    expect((signal?.reason as Error).message).toBe('stop');
+    expect(() => signal?.throwIfAborted()).toThrow('stop');
+    signal?.addEventListener('abort', () => log.push('after the abort'));
+    expect(log).toEqual(['kept stop']);
+  });
+
+  it("is the controller's own signal outside a turn", () => {
+    const controller = new AbortController();
+    expect(requestSignalOf({ abortController: controller } as ToolUseContext)).toBe(controller.signal);
   });
 });

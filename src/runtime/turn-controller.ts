@@ -16,6 +16,9 @@ export class TurnController extends AbortController {
   /** False when nobody reads the turn's update stream (`runToolsToCompletion`): progress goes only to `context.onProgress`. */
   streamsUpdates = true;
   private tuned = false;
+  private light: RequestSignal | undefined;
+  /** The listeners of `requestSignal`, told after the signal's own. */
+  lightListeners: (() => void)[] | undefined;
   constructor(
     private readonly maxListeners: number,
     private readonly onAbort: () => void,
@@ -33,12 +36,74 @@ export class TurnController extends AbortController {
     return signal;
   }
 
+  /** The request signal of this turn (`RequestSignal`; one per turn, made on first use). */
+  get requestSignal(): AbortSignal {
+    this.light ??= new RequestSignal(this);
+    return this.light as unknown as AbortSignal;
+  }
+
   override abort(reason?: unknown): void {
     if (this.aborted) return;
     this.aborted = true;
     super.abort(reason);
+    const listeners = this.lightListeners;
+    this.lightListeners = undefined;
+    if (listeners)
+      for (const listener of listeners) {
+        try {
+          listener();
+        } catch {
+          // A listener that throws stops neither the others nor the turn's abort.
+        }
+      }
     this.onAbort();
   }
+}
+
+/**
+ * The abort signal of a one-call turn's call, as a request client reads it, without making an
+ * AbortSignal (making one costs more than the rest of the turn's set-up, docs/mcp-client.md §8.4):
+ * `aborted`, `reason`, `throwIfAborted()` and `abort` listeners (told once, with no event, when
+ * the turn aborts). That is all the MCP SDK's `Protocol.request` reads of a request's signal (the
+ * SDK version is pinned in package.json; src/mcp/client/manager.test.ts cancels a call through it).
+ * Give it only to such a client: it is not an EventTarget (no `onabort`, `dispatchEvent`, or
+ * `AbortSignal.any`).
+ */
+class RequestSignal {
+  constructor(private readonly controller: TurnController) {}
+
+  get aborted(): boolean {
+    return this.controller.aborted;
+  }
+
+  get reason(): unknown {
+    return this.controller.aborted ? this.controller.signal.reason : undefined;
+  }
+
+  throwIfAborted(): void {
+    if (this.controller.aborted) throw this.controller.signal.reason;
+  }
+
+  addEventListener(type: string, listener: () => void): void {
+    if (type !== 'abort' || this.controller.aborted) return;
+    (this.controller.lightListeners ??= []).push(listener);
+  }
+
+  removeEventListener(type: string, listener: () => void): void {
+    const listeners = this.controller.lightListeners;
+    const at = type === 'abort' && listeners ? listeners.indexOf(listener) : -1;
+    if (at >= 0) listeners?.splice(at, 1);
+  }
+}
+
+/**
+ * The signal a call that owns its turn's signal (`callOwnsAbortSignal`) hands to a request client
+ * that leaves its listener there: the turn's `RequestSignal` (no AbortSignal made), or the
+ * controller's own signal when the controller is not a turn's.
+ */
+export function requestSignalOf(context: ToolUseContext): AbortSignal {
+  const controller = context.abortController;
+  return controller instanceof TurnController ? controller.requestSignal : controller.signal;
 }
 
 /** Controllers of single-call turns, with the call they serve (see `callOwnsAbortSignal`). */

@@ -20,6 +20,7 @@
  *   `tools/list_changed`), `roots` (the client's roots), `pinned_hint` (`_meta` alwaysLoad,
  *   searchHint, maxResultSizeChars), `approve {tool_name, input, tool_use_id}` (a permission
  *   prompt tool: allow, or deny when the input mentions "secret");
+ * - with `malformed` (default off, stdio only): `malformed {kind}` answers `MALFORMED_RESULTS[kind]`;
  * - resources: `test://readme` (text) and `test://logo` (blob).
  */
 import { writeFileSync } from 'node:fs';
@@ -205,7 +206,37 @@ export interface TestServerOptions {
   toolCount?: number;
   special?: boolean;
   name?: string;
+  /** Add the `malformed {kind}` tool (stdio only): it answers `MALFORMED_RESULTS[kind]` as is. */
+  malformed?: boolean;
 }
+
+/**
+ * What the `malformed` tool answers, by `kind`: results that are not well-formed CallToolResults
+ * (and `no_content`, which is: absent content reads as no blocks). The SDK's server checks every
+ * result against its schema, so the stdio transport swaps these in on the way out (`sendRaw`).
+ */
+export const MALFORMED_RESULTS: Record<string, unknown> = {
+  content_not_array: { content: 'just a string' },
+  unknown_type: {
+    content: [
+      { type: 'text', text: 'fine' },
+      { type: 'video', url: 'https://video.invalid/x.mp4' },
+    ],
+  },
+  text_not_string: { content: [{ type: 'text', text: 42 }] },
+  block_null: { content: [null] },
+  image_bad_base64: { content: [{ type: 'image', data: 'not base64!', mimeType: 'image/png' }] },
+  image_no_mime: { content: [{ type: 'image', data: 'iVBORw0KGgo=' }] },
+  link_no_name: { content: [{ type: 'resource_link', uri: 'test://readme' }] },
+  resource_empty: { content: [{ type: 'resource', resource: { uri: 'test://notes' } }] },
+  is_error_string: { content: [{ type: 'text', text: 'maybe' }], isError: 'yes' },
+  structured_array: { content: [], structuredContent: [1, 2] },
+  error_malformed: { content: [{ type: 'text' }], isError: true },
+  result_array: [1, 2, 3],
+  meta_not_object: { content: [], _meta: 5 },
+  no_content: {},
+};
+const MALFORMED_MARK = 'gantry-test-malformed:';
 
 const text = (t: string): CallToolResult => ({ content: [{ type: 'text', text: t }] });
 
@@ -214,6 +245,15 @@ export function createTestMcpServer(options: TestServerOptions = {}, state = { c
   const tools: Tool[] = [
     ...generatedTools(options.toolCount ?? 200),
     ...(options.special === false ? [] : specialTools()),
+    ...(options.malformed
+      ? [
+          {
+            name: 'malformed',
+            description: 'Answers a malformed result of the given kind.',
+            inputSchema: obj({ kind: { type: 'string', enum: Object.keys(MALFORMED_RESULTS) } }, ['kind']),
+          },
+        ]
+      : []),
   ];
   const server = new Server(
     { name: options.name ?? 'gantry-test-server', version: '1.0.0' },
@@ -371,6 +411,8 @@ export function createTestMcpServer(options: TestServerOptions = {}, state = { c
       }
       case 'pinned_hint':
         return text('lighthouse');
+      case 'malformed':
+        return text(`${MALFORMED_MARK}${String(args.kind)}`);
       case 'approve': {
         const asked = JSON.stringify(args.input ?? {});
         return text(
@@ -439,6 +481,24 @@ export async function serveTestMcpHttp(options: TestServerOptions = {}, port = 0
   };
 }
 
+/**
+ * The transport with the `malformed` tool's answers swapped in: a result whose only block is the
+ * tool's mark goes out as `MALFORMED_RESULTS[kind]` instead.
+ */
+function sendRaw(transport: StdioServerTransport): StdioServerTransport {
+  const send = transport.send.bind(transport);
+  transport.send = (message) => {
+    const result = (message as { result?: { content?: { text?: unknown }[] } }).result;
+    const mark = result?.content?.[0]?.text;
+    if (typeof mark === 'string' && mark.startsWith(MALFORMED_MARK)) {
+      const raw = MALFORMED_RESULTS[mark.slice(MALFORMED_MARK.length)];
+      return send({ ...message, result: raw } as typeof message);
+    }
+    return send(message);
+  };
+  return transport;
+}
+
 const SELF = fileURLToPath(import.meta.url);
 
 /** The command that runs this server over stdio (through tsx, from any working directory). */
@@ -453,6 +513,7 @@ export function mcpTestServerCommand(options: TestServerOptions = {}): { command
       `--tools=${options.toolCount ?? 200}`,
       ...(options.special === false ? ['--no-special'] : []),
       ...(options.name ? [`--name=${options.name}`] : []),
+      ...(options.malformed ? ['--malformed'] : []),
     ],
   };
 }
@@ -486,6 +547,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === SELF) {
     toolCount: Number(arg('tools') ?? 200),
     special: !process.argv.includes('--no-special'),
     ...(arg('name') ? { name: arg('name') as string } : {}),
+    malformed: process.argv.includes('--malformed'),
   });
-  await server.connect(new StdioServerTransport());
+  await server.connect(sendRaw(new StdioServerTransport()));
 }

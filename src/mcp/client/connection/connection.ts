@@ -16,7 +16,7 @@
  *   returns after the refresh. `onToolsChanged` is told after each change.
  * - Calls: per-call timeout (`toolTimeoutMs`: the entry's `timeout`, else `MCP_TOOL_TIMEOUT`);
  *   an aborted signal makes the SDK send `notifications/cancelled`; progress notifications reach
- *   `onProgress`.
+ *   `onProgress`; a malformed result fails the call, naming what is wrong (tools/result-shape.ts).
  * - Loss: a remote server (http, sse) whose connection drops is reconnected with exponential
  *   backoff (1 s, 2 s, 4 s … up to `reconnectAttempts`, default 5); a stdio server that exits is
  *   `failed` and not restarted (Claude Code does the same). Calls in flight fail with the reason.
@@ -34,6 +34,7 @@ import type {
   Tool as SdkTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../config/types.js';
+import { McpMalformedResultError, mcpResultProblem } from '../tools/result-shape.js';
 import { isConnectionLoss, messageOf, withTimeout } from './connection-errors.js';
 import { type CallOptions, MAX_TIMER_MS, type McpServerStatus } from './connection-types.js';
 import { answerElicitation, type ElicitationHandler } from './elicitation.js';
@@ -301,8 +302,10 @@ export class McpConnection {
     } catch (error) {
       return Promise.reject(error);
     }
-    // A client exists only after the SDK loaded (doConnect).
-    const { CallToolResultSchema } = (this.sdk as McpSdk).types;
+    // A client exists only after the SDK loaded (doConnect). The SDK parses the result only as a
+    // JSON-RPC result object (its full CallToolResultSchema parse cost more than the rest of the
+    // client's side of a call); `checkResult` checks the shape Gantry reads (tools/result-shape.ts).
+    const { ResultSchema } = (this.sdk as McpSdk).types;
     // Set, not spread: a literal with conditional spreads is built key by key (docs/mcp-client.md §8.3).
     const requestOptions: { timeout: number; signal?: AbortSignal; onprogress?: CallOptions['onProgress'] } =
       {
@@ -312,24 +315,35 @@ export class McpConnection {
     if (options.onProgress) requestOptions.onprogress = options.onProgress;
     const request = client.callTool(
       { name: toolName, arguments: args },
-      CallToolResultSchema,
+      // Typed as the call-result schemas only; the SDK parses with whatever schema it is given.
+      ResultSchema as unknown as McpSdk['types']['CallToolResultSchema'],
       requestOptions,
-    ) as Promise<CallToolResult>;
-    if (this.transportType === 'stdio') return request.then(this.afterRefresh);
-    return request.then(this.afterRefresh, (error: unknown) => {
+    ) as Promise<Record<string, unknown>>;
+    if (this.transportType === 'stdio') return request.then(this.checkResult);
+    return request.then(this.checkResult, (error: unknown) => {
       if (isConnectionLoss(error)) this.onLost(client);
       throw error;
     });
   }
 
   /**
-   * A call that made the server announce new tools (list_changed arrives before the result)
-   * returns once the new list is read, so the next request already offers them. (One function per
+   * A result as callers get it: a malformed one (tools/result-shape.ts) fails the call with
+   * `McpMalformedResultError`; absent `content` reads as no blocks (as the SDK's own schema has
+   * it). A call that made the server announce new tools (list_changed arrives before the result)
+   * settles once the new list is read, so the next request already offers them. (One function per
    * connection, not one per call.)
    */
-  private readonly afterRefresh = (result: CallToolResult): CallToolResult | Promise<CallToolResult> => {
+  private readonly checkResult = (
+    result: Record<string, unknown>,
+  ): CallToolResult | Promise<CallToolResult> => {
+    const problem = mcpResultProblem(result);
     const refresh = this.pendingRefresh;
-    return refresh ? refresh.then(() => result) : result;
+    if (problem !== undefined) {
+      const error = new McpMalformedResultError(problem);
+      return refresh ? refresh.then(() => Promise.reject(error)) : Promise.reject(error);
+    }
+    result.content ??= [];
+    return refresh ? refresh.then(() => result as CallToolResult) : (result as CallToolResult);
   };
 
   /** Runs a request; a remote server found gone (refused, session unknown) starts the reconnection. */

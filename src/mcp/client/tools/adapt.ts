@@ -22,7 +22,7 @@
  * - `describeCall`: effects from the schema (describe.ts);
  * - `call`: `tools/call` through the connection, progress as tool progress, the turn's signal
  *   for cancellation, results converted and capped (results.ts); `isError` results become
- *   `is_error` tool results;
+ *   `is_error` tool results, and so do malformed results (result-shape.ts), naming what is wrong;
  * - the model's content carries a notice that it is untrusted data (`markUntrusted`, on by default).
  */
 import type { CallToolResult, Progress, Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
@@ -34,9 +34,14 @@ import { modelMcpToolName } from '../../../core/mcp-names.js';
 import type { ToolPermissionResult } from '../../../core/permission-types.js';
 import type { AnyTool, JSONSchemaObject } from '../../../core/tool.js';
 import { jsonSchemaInput } from '../../../runtime/json-schema-input.js';
-import { callOwnsAbortSignal, callProgressObserved } from '../../../runtime/turn-controller.js';
+import {
+  callOwnsAbortSignal,
+  callProgressObserved,
+  requestSignalOf,
+} from '../../../runtime/turn-controller.js';
 import { type ApprovalPins, pinQuestion, type ToolFingerprint } from '../security/pins.js';
 import { argumentRoles, describeMcpCall } from './describe.js';
+import { McpMalformedResultError } from './result-shape.js';
 import {
   capMcpContent,
   convertMcpContent,
@@ -160,6 +165,10 @@ function callFailure(
   toolName: string,
   timeoutMs: number,
 ): ToolExecutionError {
+  if (error instanceof McpMalformedResultError)
+    return new ToolExecutionError(
+      `MCP server "${serverName}" returned a malformed result for ${toolName}: ${error.problem}. The tool ran on the server, but its result was not passed on.`,
+    );
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: unknown }).code;
   if (code === -32001 || /Request timed out/i.test(message))
@@ -286,11 +295,13 @@ export function adaptMcpTool(sdkTool: SdkTool, options: AdaptOptions): AnyTool {
     async *call(input, context): AsyncGenerator<McpProgressEvent, { data: McpToolOutput }, void> {
       // The SDK leaves its abort listener on the signal it is given (and would send a cancellation
       // for a finished request when that signal aborts later): it gets a signal of this call alone.
-      // In a one-call turn the turn's own signal is that; otherwise a per-call one follows the turn's.
-      const turnSignal = context.abortController.signal;
-      let signal = turnSignal;
+      // In a one-call turn the turn's own request signal is that (no AbortSignal is made for it:
+      // turn-controller.ts `RequestSignal`); otherwise a per-call one follows the turn's signal.
+      let signal: AbortSignal;
       let unforward: (() => void) | undefined;
-      if (!callOwnsAbortSignal(context)) {
+      if (callOwnsAbortSignal(context)) signal = requestSignalOf(context);
+      else {
+        const turnSignal = context.abortController.signal;
         const perCall = new AbortController();
         signal = perCall.signal;
         const forward = () => perCall.abort(turnSignal.reason);
