@@ -152,6 +152,24 @@ describe('a long run of control operators (parse-prefix.ts operatorRunAt)', () =
   });
 });
 
+describe('a long run of braces', () => {
+  // mutated tldr commands, the slowest of bench/shell-worst's mutated set after the && runs
+  const close = `ppmtoicr -e factor images${'}'.repeat(19_000)}/main.ppm > files/report.icr`;
+  const open = `pyenv virtualen${'{'.repeat(15_000)}vs`;
+
+  it.each([close, open])('is not handed to the parser; the line asks in every mode (%#)', (line) => {
+    const p = parseBash(line);
+    expect(p.cut?.reason).toMatch(new RegExp(`^a run of more than ${PARSE_BUDGET.maxBraceRun} braces`));
+    expect(budgetFinding(line)).toMatchObject({ behavior: 'ask', everyMode: true });
+  });
+
+  it('the write before the run still shows; a few braces are no run', () => {
+    const a = analyzeCommand(`${HEAD}echo a${'}'.repeat(100)}`, opts);
+    expect(a.effects).toContainEqual(bashrcWrite);
+    expect(parseBash(`echo '{"a":{"b":{"c":{}}}}' {a,b}{c,d}`).cut).toBeUndefined();
+  });
+});
+
 describe('statement boundaries (parse-prefix.ts)', () => {
   const rows: [string, number, number, string][] = [
     ['ls a; ls b', 10, 4, 'the last `;` before the limit'],

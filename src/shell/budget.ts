@@ -44,6 +44,9 @@ export const MAX_ANALYSIS_DEADLINE_MS = 120_000;
  * allowed) are a syntax error (valid bash has at most four, parse-prefix.ts `operatorRunAt`), on
  * which tree-sitter's error recovery needs about three times the work per KiB of valid bash: the
  * text from the run on is not parsed.
+ * `maxBraceRun`: likewise for more than this many `{`/`}` in a row (`a{{{{…`, valid bash; about
+ * five times the work per KiB of valid bash, so a 15 KB run reached the progress cap): real
+ * commands have a few.
  * The work caps on valid bash (parser.ts, parse-prefix.ts), per parse; the largest real command
  * (tldr, NL2Bash, agent sessions) takes 6 reports and 284 nodes (budget-caps.test.ts):
  *  - `maxProgressReports`: tree-sitter's progress callback runs about every 100 parser operations;
@@ -69,6 +72,7 @@ export const PARSE_BUDGET = {
   maxPipelineStages: 128,
   maxExpansionDepth: 64,
   maxOperatorRun: 16,
+  maxBraceRun: 64,
 } as const;
 
 /** Paths resolved through the filesystem (one `realpath` each) per analysis, at most (resolver-cache.ts). */

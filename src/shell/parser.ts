@@ -188,10 +188,13 @@ export function parseBash(
     PARSE_BUDGET.maxExpansionDepth,
   );
   const operators = operatorRunAt(source, PARSE_BUDGET.maxOperatorRun);
-  const lexical: { at: number; kind: CutKind } | undefined =
-    operators >= 0 && (pipelineOrExpansion === undefined || operators < pipelineOrExpansion.at)
-      ? { at: operators, kind: 'operators' }
-      : pipelineOrExpansion;
+  // …and a long run of `{` / `}` (tree-sitter reads each as a possible brace expression: about
+  // five times the work per KiB of valid bash, and no real command has such a run).
+  const braces = source.search(BRACE_RUN);
+  let lexical: { at: number; kind: CutKind } | undefined = pipelineOrExpansion;
+  if (operators >= 0 && (lexical === undefined || operators < lexical.at))
+    lexical = { at: operators, kind: 'operators' };
+  if (braces >= 0 && (lexical === undefined || braces < lexical.at)) lexical = { at: braces, kind: 'braces' };
   let run = parseText(parser, source, lexical ? lexical.at : source.length, deadline);
   const firstProgress = run.progress;
   if (!run.cut && lexical) run.cut = lexical.kind;
@@ -270,6 +273,9 @@ export function parseBash(
   }
 }
 
+/** `PARSE_BUDGET.maxBraceRun + 1` braces in a row. */
+const BRACE_RUN = new RegExp(`[{}]{${PARSE_BUDGET.maxBraceRun + 1}}`);
+
 /** Why a parse stopped early: a work cap of `PARSE_BUDGET`, the deadline, or a lexical cut. */
 type CutKind =
   | 'work'
@@ -279,7 +285,8 @@ type CutKind =
   | 'deadline'
   | 'pipeline'
   | 'expansion'
-  | 'operators';
+  | 'operators'
+  | 'braces';
 
 /** One tree-sitter parse within the budget: its tree (null when cancelled), why it was cut, how far it read. */
 interface TextParse {
@@ -392,6 +399,8 @@ function cutReason(cut: CutKind, length: number, readChars: number, kept: boolea
   if (cut === 'deadline') return `the parser was stopped by the analysis deadline ${where}`;
   if (cut === 'expansion')
     return `\${…} nested more than ${PARSE_BUDGET.maxExpansionDepth} levels deep: only the first ${readChars} of ${length} characters are parsed`;
+  if (cut === 'braces')
+    return `a run of more than ${PARSE_BUDGET.maxBraceRun} braces: only the first ${readChars} of ${length} characters are parsed`;
   if (cut === 'operators')
     return `${PARSE_BUDGET.maxOperatorRun} or more control operators in a row (bash rejects the line there): only the first ${readChars} of ${length} characters are parsed`;
   if (cut === 'pipeline')
