@@ -40,7 +40,7 @@ const MUTATIONS = 5000;
 const BASELINE_STOP_MS = 3000;
 const opts = { cwd: REPO_ROOT, home: homedir() };
 
-function loadCommands(file: string): string[] {
+export function loadCommands(file: string): string[] {
   const out: string[] = [];
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (!line.trim()) continue;
@@ -153,7 +153,7 @@ const PIECES = [
 ];
 
 /** A mutated command: a piece inserted, a piece repeated many times, a splice of two commands, or a deletion. */
-function mutate(base: readonly string[], next: () => number): string {
+export function mutate(base: readonly string[], next: () => number): string {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T;
   let c = pick(base);
   const at = () => Math.floor(next() * (c.length + 1));

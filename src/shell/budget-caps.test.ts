@@ -4,6 +4,7 @@
  * prefix, the same way every time, and asks in every mode naming the cap; what the prefix holds
  * (a denied write at the start) still counts. Real commands stay far below both caps.
  */
+import { spawnSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mapPathResolver } from '../core/paths.js';
 import { realBashCorpora } from '../testing/real-commands.js';
@@ -11,7 +12,7 @@ import { WORST_CASE_GENERATORS } from '../testing/worst-case-commands.js';
 import { analyzeCommand, analyzeWithBudget } from './analyze.js';
 import { AnalysisBudget, PARSE_BUDGET } from './budget.js';
 import { initShellParser } from './index.js';
-import { statementBoundaryBefore } from './parse-prefix.js';
+import { operatorRunAt, statementBoundaryBefore } from './parse-prefix.js';
 import { parseBash } from './parser.js';
 
 beforeAll(async () => {
@@ -106,6 +107,66 @@ describe('the progress cap', () => {
     expect(f?.message).toContain(`more than ${PARSE_BUDGET.maxProgressReports} progress reports`);
     expect(budget.peakProgressReports).toBe(PARSE_BUDGET.maxProgressReports + 1);
     expect(a.effects).toContainEqual(bashrcWrite);
+  });
+});
+
+describe('a long run of control operators (parse-prefix.ts operatorRunAt)', () => {
+  // the mutated tldr command that was the slowest of bench/shell-worst's mutated set
+  const run = `pio system prune --dry-r${'&&'.repeat(15_000)}un`;
+
+  it('is a syntax error in bash (valid bash has at most four such characters in a row)', () => {
+    for (const line of [run, `ls ${'; '.repeat(20)}`, `ls${' ||'.repeat(20)} x`])
+      expect(spawnSync('bash', ['-n', '-c', line], { stdio: 'ignore' }).status).not.toBe(0);
+  });
+
+  it('is not handed to the parser: the line asks in every mode naming the run', () => {
+    const p = parseBash(run);
+    expect(p.cut?.reason).toMatch(/^16 or more control operators in a row/);
+    expect(p.cut?.readChars).toBe('pio system prune --dry-r'.length);
+    const f = budgetFinding(run);
+    expect(f).toMatchObject({ behavior: 'ask', everyMode: true });
+  });
+
+  it('the write before the run still shows', () => {
+    const a = analyzeCommand(`${HEAD}${'&&'.repeat(2000)}`, opts);
+    expect(a.findings.find((x) => x.id === 'ANALYSIS_BUDGET')?.everyMode).toBe(true);
+    expect(a.effects).toContainEqual(bashrcWrite);
+  });
+
+  const notRuns: [string, string][] = [
+    [`echo '${'&'.repeat(40)}'`, 'single quotes'],
+    [`echo "${'|'.repeat(40)}"`, 'double quotes'],
+    [`echo $'${';'.repeat(40)}'`, "$'…'"],
+    [`ls # ${'&&'.repeat(20)}\nls`, 'a comment'],
+    [`cat <<E\n${'&&'.repeat(20)}\nE`, 'a heredoc body (the scan gives up on heredocs)'],
+    [`echo \${x//${'&'.repeat(40)}/y}`, 'a ${…} pattern'],
+    [`echo $(( 1 ${'|'.repeat(2)} 2 ))${' '.repeat(3)}`, 'arithmetic'],
+  ];
+  it.each(notRuns)('%j is not cut (%s)', (line) => {
+    expect(operatorRunAt(line, PARSE_BUDGET.maxOperatorRun)).toBe(-1);
+  });
+  it('case terminators are no run', () => {
+    const line = 'case x in a) ls;; b) ls;& c) ls;;& esac';
+    expect(spawnSync('bash', ['-n', '-c', line], { stdio: 'ignore' }).status).toBe(0);
+    expect(operatorRunAt(line, PARSE_BUDGET.maxOperatorRun)).toBe(-1);
+  });
+});
+
+describe('a long run of braces', () => {
+  // mutated tldr commands, the slowest of bench/shell-worst's mutated set after the && runs
+  const close = `ppmtoicr -e factor images${'}'.repeat(19_000)}/main.ppm > files/report.icr`;
+  const open = `pyenv virtualen${'{'.repeat(15_000)}vs`;
+
+  it.each([close, open])('is not handed to the parser; the line asks in every mode (%#)', (line) => {
+    const p = parseBash(line);
+    expect(p.cut?.reason).toMatch(new RegExp(`^a run of more than ${PARSE_BUDGET.maxBraceRun} braces`));
+    expect(budgetFinding(line)).toMatchObject({ behavior: 'ask', everyMode: true });
+  });
+
+  it('the write before the run still shows; a few braces are no run', () => {
+    const a = analyzeCommand(`${HEAD}echo a${'}'.repeat(100)}`, opts);
+    expect(a.effects).toContainEqual(bashrcWrite);
+    expect(parseBash(`echo '{"a":{"b":{"c":{}}}}' {a,b}{c,d}`).cut).toBeUndefined();
   });
 });
 

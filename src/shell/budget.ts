@@ -40,6 +40,13 @@ export const MAX_ANALYSIS_DEADLINE_MS = 120_000;
  * is not parsed (the analysis asks).
  * `maxExpansionDepth`: likewise for `${` opened inside one another (2–8 ms per KiB for `${${${…`);
  * real commands nest a few levels.
+ * `maxOperatorRun`: this many control-operator characters in a row (`&&&&…`; blanks between
+ * allowed) are a syntax error (valid bash has at most four, parse-prefix.ts `operatorRunAt`), on
+ * which tree-sitter's error recovery needs about three times the work per KiB of valid bash: the
+ * text from the run on is not parsed.
+ * `maxBraceRun`: likewise for more than this many `{`/`}` in a row (`a{{{{…`, valid bash; about
+ * five times the work per KiB of valid bash, so a 15 KB run reached the progress cap): real
+ * commands have a few.
  * The work caps on valid bash (parser.ts, parse-prefix.ts), per parse; the largest real command
  * (tldr, NL2Bash, agent sessions) takes 6 reports and 284 nodes (budget-caps.test.ts):
  *  - `maxProgressReports`: tree-sitter's progress callback runs about every 100 parser operations;
@@ -64,6 +71,8 @@ export const PARSE_BUDGET = {
   maxNodes: 8000,
   maxPipelineStages: 128,
   maxExpansionDepth: 64,
+  maxOperatorRun: 16,
+  maxBraceRun: 64,
 } as const;
 
 /** Paths resolved through the filesystem (one `realpath` each) per analysis, at most (resolver-cache.ts). */

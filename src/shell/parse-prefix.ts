@@ -1,6 +1,7 @@
 /**
  * The lexical scans that decide where the text handed to tree-sitter ends (parser.ts, budget.ts,
- * docs/analysis-budget.md "Work budgets"): `lexicalCut` (long pipelines, deep `${`), and the
+ * docs/analysis-budget.md "Work budgets"): `lexicalCut` (long pipelines, deep `${`),
+ * `operatorRunAt` (a long run of control operators, a syntax error), and the
  * statement boundaries for the prefix of a command whose parse a work cap stopped.
  *
  * When tree-sitter gets "end of input" in the middle of a construct, finishing the tree of what it
@@ -177,4 +178,87 @@ export function lexicalCut(
 export function longPipelineAt(source: string, maxStages: number): number {
   const cut = lexicalCut(source, maxStages, Number.POSITIVE_INFINITY);
   return cut?.kind === 'pipeline' ? cut.at : -1;
+}
+
+/** Pre-check of `operatorRunAt`: `min` control-operator characters with only blanks between. */
+const runPattern = (min: number): RegExp => new RegExp(`(?:[&|;][ \\t\\n]*){${min}}`);
+let cachedRun: { min: number; re: RegExp } | undefined;
+
+/**
+ * Offset of the first of `minOperators` (or more) control-operator characters (`&`, `|`, `;`) in a
+ * row in code, with only blanks and newlines between them (`&&&&…`, `; ; ;`, `|| || ||`), or -1.
+ * Bash rejects such a line there: between two control operators there must be a command, except
+ * for the `case` terminators (`;;`, `;&`, `;;&`) and one separator before one (`a; ;;`), so valid
+ * bash never has more than four such characters in a row. tree-sitter's error recovery over a
+ * long run is slow (about three times the work per KiB of valid bash), and its tree would only
+ * ask. The scan skips what is not code: quotes, `$'…'`, escapes, comments, `${…}`, arithmetic
+ * (`$((…))`, `((…))`), `[[ … ]]` and extglob groups; it finds nothing (-1) when the text has a
+ * heredoc, a backtick or a substitution inside double quotes, or something it cannot follow
+ * (an unterminated quote), so it never cuts what it does not understand. Linear.
+ */
+export function operatorRunAt(source: string, minOperators: number): number {
+  if (cachedRun?.min !== minOperators) cachedRun = { min: minOperators, re: runPattern(minOperators) };
+  if (!cachedRun.re.test(source)) return -1;
+  const n = source.length;
+  let runStart = -1;
+  let count = 0;
+  let wordStart = true;
+  /** Offset of the `close` that balances the `open` at `i` (nesting), or -1. */
+  const balanced = (i: number, open: string, close: string): number => {
+    let depth = 0;
+    for (let j = i; j < n; j++) {
+      const c = source[j];
+      if (c === '\\') j++;
+      else if (c === "'" || c === '"' || c === '`') return -1;
+      else if (c === open) depth++;
+      else if (c === close && --depth === 0) return j;
+    }
+    return -1;
+  };
+  for (let i = 0; i < n; i++) {
+    const c = source[i] as string;
+    if (c === '&' || c === '|' || c === ';') {
+      if (count === 0) runStart = i;
+      if (++count >= minOperators) return runStart;
+      wordStart = true;
+      continue;
+    }
+    if (c === ' ' || c === '\t' || c === '\n') {
+      wordStart = true;
+      continue;
+    }
+    count = 0;
+    const next = source[i + 1];
+    let end = i;
+    if (c === '\\') end = i + 1;
+    else if (c === "'") end = source.indexOf("'", i + 1);
+    else if (c === '"') {
+      for (end = i + 1; end < n && source[end] !== '"'; end++) {
+        const d = source[end];
+        if (d === '`' || (d === '$' && source[end + 1] === '(')) return -1;
+        if (d === '\\') end++;
+      }
+      if (end >= n) return -1;
+    } else if (c === '`') return -1;
+    else if (c === '$' && next === "'") {
+      for (end = i + 2; end < n && source[end] !== "'"; end++) if (source[end] === '\\') end++;
+      if (end >= n) return -1;
+    } else if (c === '$' && next === '{') end = balanced(i + 1, '{', '}');
+    else if ((c === '$' && next === '(' && source[i + 2] === '(') || (c === '(' && next === '('))
+      end = balanced(c === '$' ? i + 1 : i, '(', ')');
+    else if (c === '(' && i > 0 && '@!?*+'.includes(source[i - 1] as string)) end = balanced(i, '(', ')');
+    else if (c === '#' && wordStart) {
+      end = source.indexOf('\n', i);
+      if (end < 0) return -1;
+      end--;
+    } else if (c === '<' && next === '<' && source[i + 2] !== '<') return -1;
+    else if (c === '[' && next === '[' && wordStart) {
+      end = source.indexOf(']]', i + 2);
+      if (end >= 0) end++;
+    }
+    if (end < 0) return -1;
+    i = end;
+    wordStart = false;
+  }
+  return -1;
 }

@@ -2,7 +2,9 @@
  * Parsing one script (the command line, or a script handed to a shell) the way bash reads it:
  *
  * 1. parse (parse-mask.ts: tree-sitter with its same-length retries);
- * 2. join backslash-newline continuations (continuations.ts) and parse the joined text;
+ * 2. join backslash-newline continuations (continuations.ts) and parse the joined text; where
+ *    the pairs are kept is found by a lexical scan, or, where that scan cannot tell (heredocs,
+ *    arithmetic, a `case` with a `$(…)` …), from a first parse of the text as written;
  * 3. locate heredocs with bash's rule (heredocs.ts) and parse the text with every heredoc
  *    operator turned into a same-length input redirection and every body blanked, so the parser
  *    splits the command line exactly as bash does; the bodies are handed back by operator offset.
@@ -11,8 +13,8 @@
  * command is still split as bash reads it, and a problem is reported (the line asks): the
  * analysis does not rely on either reading alone. Offsets of the result refer to `source`.
  */
-import { joinContinuations } from './continuations.js';
-import { type Heredoc, maskHeredocs, scanHeredocs } from './heredocs.js';
+import { type Joined, joinContinuations, scanContinuations } from './continuations.js';
+import { type Heredoc, type HeredocScan, maskHeredocs, scanHeredocs } from './heredocs.js';
 import { parseBashTolerant } from './parse-mask.js';
 import type { ParsedBash, SyntaxNode } from './parser.js';
 
@@ -42,28 +44,40 @@ const FIRST_PARSE_SHALLOW: ReadonlySet<string> = new Set(['heredoc_redirect']);
 
 /** Parses `text` as bash reads it (see the module comment). Never throws for any text. */
 export function parseScript(text: string): ParsedScript {
+  // Continuations are found by a lexical scan when it can tell (continuations.ts): then only the
+  // joined text is parsed.
+  const lexical = text.includes('\\\n') ? scanContinuations(text) : undefined;
+  if (lexical && lexical.unsure === undefined) return parseJoined(text, lexical.joined);
   // Without a continuation the text bash reads is `text` itself, so its heredocs are known before
   // the first parse (a parse cut by its budget is still copied whole: it is what is analysed).
-  const early = text.includes('\\\n') ? undefined : scanHeredocs(text);
+  const early = lexical ? undefined : scanHeredocs(text);
   const partial = early !== undefined && early.heredocs.length > 0 && early.unsure === undefined;
   let parsed = partial
     ? parseBashTolerant(text, FIRST_PARSE_NODES, FIRST_PARSE_SHALLOW)
     : parseBashTolerant(text);
   // A parse its budget cut (budget.ts) is not worth re-reading: the analysis asks anyway.
   if (parsed.cut) return { parsed, source: text, midWord: [], heredocs: NO_HEREDOCS, problems: [] };
-  let source = text;
-  let midWord: number[] = [];
-  const quotedBodies = text.includes('\\\n')
-    ? scanHeredocs(text)
-        .heredocs.filter((h) => h.quoted)
-        .map((h) => [h.bodyStart, h.end] as const)
-    : [];
-  const joined = joinContinuations(text, parsed.root, quotedBodies);
-  if (joined) {
-    source = joined.text;
-    midWord = joined.midWord;
-    parsed = parseBashTolerant(source);
-  }
+  if (!lexical) return withHeredocs(parsed, text, [], early);
+  // The scan could not tell: the regions that keep `\<newline>` are read from the parse.
+  const quotedBodies = scanHeredocs(text)
+    .heredocs.filter((h) => h.quoted)
+    .map((h) => [h.bodyStart, h.end] as const);
+  return parseJoined(text, joinContinuations(text, parsed.root, quotedBodies), parsed);
+}
+
+/** The parse of `text` joined as `joined` says (`parsed`: the parse of `text`, when there is one). */
+function parseJoined(text: string, joined: Joined | undefined, parsed?: ParsedBash): ParsedScript {
+  if (!joined) return withHeredocs(parsed ?? parseBashTolerant(text), text, [], undefined);
+  return withHeredocs(parseBashTolerant(joined.text), joined.text, joined.midWord, undefined);
+}
+
+/** The script of `source` (parsed as `parsed`) with its heredocs located (`early`: already scanned). */
+function withHeredocs(
+  parsed: ParsedBash,
+  source: string,
+  midWord: number[],
+  early: HeredocScan | undefined,
+): ParsedScript {
   const scan = early ?? scanHeredocs(source);
   const problems: string[] = [];
   if (scan.heredocs.length === 0 || scan.unsure) {

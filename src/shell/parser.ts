@@ -21,7 +21,7 @@ import { activeBudget, PARSE_BUDGET } from './budget.js';
 import type { CopyMode } from './copy-mode.js';
 import { createTreeCopier, type TreeCopier } from './parser-copy.js';
 import { admitsLiteral, literalCommandTree } from './literal-command.js';
-import { BoundaryScanner, lexicalCut, statementBoundaryBefore } from './parse-prefix.js';
+import { BoundaryScanner, lexicalCut, operatorRunAt, statementBoundaryBefore } from './parse-prefix.js';
 
 export { longPipelineAt } from './parse-prefix.js';
 
@@ -180,7 +180,21 @@ export function parseBash(
   const deadline = budget?.deadline ?? Number.POSITIVE_INFINITY;
   // tree-sitter-bash parses long pipelines and deeply nested `${` slowly: the text from the cut on
   // is not handed to the parser (lexicalCut).
-  const lexical = lexicalCut(source, PARSE_BUDGET.maxPipelineStages, PARSE_BUDGET.maxExpansionDepth);
+  // A long run of control operators (bash rejects the line there; tree-sitter's error recovery
+  // over it is slow) is not handed to the parser either (operatorRunAt).
+  const pipelineOrExpansion = lexicalCut(
+    source,
+    PARSE_BUDGET.maxPipelineStages,
+    PARSE_BUDGET.maxExpansionDepth,
+  );
+  const operators = operatorRunAt(source, PARSE_BUDGET.maxOperatorRun);
+  // …and a long run of `{` / `}` (tree-sitter reads each as a possible brace expression: about
+  // five times the work per KiB of valid bash, and no real command has such a run).
+  const braces = source.search(BRACE_RUN);
+  let lexical: { at: number; kind: CutKind } | undefined = pipelineOrExpansion;
+  if (operators >= 0 && (lexical === undefined || operators < lexical.at))
+    lexical = { at: operators, kind: 'operators' };
+  if (braces >= 0 && (lexical === undefined || braces < lexical.at)) lexical = { at: braces, kind: 'braces' };
   let run = parseText(parser, source, lexical ? lexical.at : source.length, deadline);
   const firstProgress = run.progress;
   if (!run.cut && lexical) run.cut = lexical.kind;
@@ -259,8 +273,20 @@ export function parseBash(
   }
 }
 
+/** `PARSE_BUDGET.maxBraceRun + 1` braces in a row. */
+const BRACE_RUN = new RegExp(`[{}]{${PARSE_BUDGET.maxBraceRun + 1}}`);
+
 /** Why a parse stopped early: a work cap of `PARSE_BUDGET`, the deadline, or a lexical cut. */
-type CutKind = 'work' | 'progress' | 'nodes' | 'progress+nodes' | 'deadline' | 'pipeline' | 'expansion';
+type CutKind =
+  | 'work'
+  | 'progress'
+  | 'nodes'
+  | 'progress+nodes'
+  | 'deadline'
+  | 'pipeline'
+  | 'expansion'
+  | 'operators'
+  | 'braces';
 
 /** One tree-sitter parse within the budget: its tree (null when cancelled), why it was cut, how far it read. */
 interface TextParse {
@@ -373,6 +399,10 @@ function cutReason(cut: CutKind, length: number, readChars: number, kept: boolea
   if (cut === 'deadline') return `the parser was stopped by the analysis deadline ${where}`;
   if (cut === 'expansion')
     return `\${…} nested more than ${PARSE_BUDGET.maxExpansionDepth} levels deep: only the first ${readChars} of ${length} characters are parsed`;
+  if (cut === 'braces')
+    return `a run of more than ${PARSE_BUDGET.maxBraceRun} braces: only the first ${readChars} of ${length} characters are parsed`;
+  if (cut === 'operators')
+    return `${PARSE_BUDGET.maxOperatorRun} or more control operators in a row (bash rejects the line there): only the first ${readChars} of ${length} characters are parsed`;
   if (cut === 'pipeline')
     return `a pipeline of more than ${PARSE_BUDGET.maxPipelineStages} stages: only the first ${readChars} of ${length} characters are parsed`;
   return `the parser gave up ${where}: tree-sitter re-reads this input too often (its error recovery is slow on inputs like this)`;
