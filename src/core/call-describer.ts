@@ -48,7 +48,15 @@ export type FullToolDescriberEntry = Required<ToolDescriberEntry>;
 
 /** The world of a running session: its cwd, the OS home, the real filesystem. */
 export function describeWorldOf(context: { getAppState(): Pick<AppState, 'cwd'> }): DescribeWorld {
-  return { cwd: context.getAppState().cwd, home: homedir(), resolver: fsPathResolver };
+  // `home` is looked up when a describer reads it (a `~` path): most calls name none, and the
+  // lookup reads the environment each time (so a changed HOME still counts).
+  return {
+    cwd: context.getAppState().cwd,
+    get home(): string {
+      return homedir();
+    },
+    resolver: fsPathResolver,
+  };
 }
 
 /** The string in `input[field]`, or undefined when it is absent, not a string, or empty. */

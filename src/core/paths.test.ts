@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expandPath, fsPathResolver, isPathInside, mapPathResolver } from './paths.js';
+import { expandPath, fsPathResolver, isNormalAbsolute, isPathInside, mapPathResolver } from './paths.js';
 
 describe('expandPath', () => {
   it.each([
@@ -11,8 +11,35 @@ describe('expandPath', () => {
     ['a/../b', '/p/b', 'relative resolved against cwd, .. folded'],
     ['/abs/./y', '/abs/y', 'absolute normalised'],
     ['file:///etc/passwd', '/etc/passwd', 'file:// URL means its path'],
+    ['/abs/y/', '/abs/y', 'trailing slash dropped'],
+    ['//abs//y', '/abs/y', 'doubled slashes folded'],
+    ['/abs/y/..', '/abs', 'trailing .. folded'],
+    ['/abs/y/.', '/abs/y', 'trailing . folded'],
+    ['/abs/~/y', '/abs/~/y', 'a ~ segment inside an absolute path is a name'],
+    ['/abs/.hidden/..x', '/abs/.hidden/..x', 'names starting with dots stay'],
   ])('%s → %s (%s)', (input, out) => {
     expect(expandPath(input, { cwd: '/p', home: '/home/u' })).toBe(out);
+  });
+});
+
+describe('isNormalAbsolute (the shortcut expandPath and the permission view take)', () => {
+  it.each([
+    ['/', true, 'the root'],
+    ['/a/b.txt', true, 'plain absolute'],
+    ['/a/..b/.c', true, 'dot-led names'],
+    ['a/b', false, 'relative'],
+    ['~/a', false, 'tilde'],
+    ['/a//b', false, 'doubled slash'],
+    ['/a/./b', false, '. segment'],
+    ['/a/../b', false, '.. segment'],
+    ['/a/.', false, 'trailing .'],
+    ['/a/..', false, 'trailing ..'],
+    ['/a/', false, 'trailing slash'],
+    ['file:///a', false, 'a URL'],
+  ])('%s → %s (%s)', (p, out) => {
+    expect(isNormalAbsolute(p)).toBe(out);
+    // whenever it says yes, path.resolve agrees the path is already normal
+    if (out) expect(path.resolve('/cwd', p)).toBe(p);
   });
 });
 

@@ -12,8 +12,26 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/**
+ * True when `p` is an absolute POSIX path that `path.resolve` returns unchanged: no empty, `.` or
+ * `..` segment and no trailing slash (the root `/` aside).
+ */
+export function isNormalAbsolute(p: string): boolean {
+  return (
+    p.startsWith('/') &&
+    !p.includes('//') &&
+    !p.includes('/./') &&
+    !p.includes('/../') &&
+    !p.endsWith('/.') &&
+    !p.endsWith('/..') &&
+    (p.length === 1 || !p.endsWith('/'))
+  );
+}
+
 /** Expands `~`, `file://` and relative paths against `cwd`; returns an absolute normalised path. */
 export function expandPath(input: string, opts: { cwd: string; home?: string }): string {
+  // Most paths a call names are absolute and normal already: no home directory lookup, no resolve.
+  if (isNormalAbsolute(input)) return input;
   const home = opts.home ?? homedir();
   let p = input;
   if (p.startsWith('file://')) {

@@ -65,9 +65,10 @@ export function buildPermissionRequest(o: BuildPermissionRequestOptions): Permis
         isBool,
       )
     : description.readOnly === true;
-  const classifierInput = tool.toAutoClassifierInput
-    ? safe(() => (tool.toAutoClassifierInput as (i: Record<string, unknown>) => string)(input), '', isString)
-    : '';
+  // `classifierInput` is read only when the auto-mode classifier runs (or the request is copied):
+  // a getter that computes it once, not a `JSON.stringify` of the input on every call.
+  const toClassifier = tool.toAutoClassifierInput;
+  let classifierInput: string | undefined = toClassifier ? undefined : '';
   // Set after, not `...(o.hookInput ? { hookInput } : {})`: V8 builds a literal with a conditional
   // spread key by key at run time, and this runs once per call (docs/mcp-client.md §8.3).
   const request: PermissionRequest = {
@@ -83,7 +84,14 @@ export function buildPermissionRequest(o: BuildPermissionRequestOptions): Permis
     mode: o.session.permissionMode,
     sessionId: o.session.sessionId,
     toolUseId: o.toolUseId,
-    classifierInput,
+    get classifierInput(): string {
+      classifierInput ??= safe(
+        () => (toClassifier as (i: Record<string, unknown>) => string)(input),
+        '',
+        isString,
+      );
+      return classifierInput;
+    },
   };
   if (o.hookInput) request.hookInput = o.hookInput;
   return request;

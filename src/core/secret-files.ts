@@ -74,38 +74,38 @@ function hitOf(path: string, label: string): SecretFileMatch {
 }
 
 /**
- * The index of the directory segment `dir` (followed by `sub1`, then `sub2`, when given) among the
- * non-final segments of `segs`, or -1.
+ * True when `dir` (followed by `sub1`, then `sub2`, when given) are non-final segments of `dirs`,
+ * the path's directory part with a `/` at each end (`/home/u/.ssh/` for `/home/u/.ssh/id_x`):
+ * whole segments, so `/x.ssh/` is not `.ssh`.
  */
-function hasDirs(
-  absPath: string,
-  segs: readonly string[],
-  dir: string,
-  sub1?: string,
-  sub2?: string,
-): number {
-  // A non-final segment `dir` means `absPath` contains `dir/`; `includes(dir)` rules most paths out.
-  if (!absPath.includes(dir)) return -1;
-  const n = sub1 === undefined ? 0 : sub2 === undefined ? 1 : 2;
-  for (let i = 0; i + n < segs.length - 1; i++)
-    if (segs[i] === dir && (n < 1 || segs[i + 1] === sub1) && (n < 2 || segs[i + 2] === sub2)) return i;
-  return -1;
+function hasDirs(dirs: string, dir: string, sub1?: string, sub2?: string): boolean {
+  const needle =
+    sub1 === undefined ? `/${dir}/` : sub2 === undefined ? `/${dir}/${sub1}/` : `/${dir}/${sub1}/${sub2}/`;
+  return dirs.includes(needle);
 }
 
 /**
  * The credential file `absPath` is, or undefined.
- * @param absPath - absolute, normalised POSIX path.
+ * @param absPath - absolute POSIX path (empty segments and trailing slashes are ignored).
  * @param home - the home directory (for the files that are secret only there, like `~/.npmrc`).
  */
 export function matchSecretFile(absPath: string, home?: string): SecretFileMatch | undefined {
-  // Module functions below, not closures: this runs for every file a call reads.
-  const segs = absPath.split('/').filter((s) => s !== '');
-  const base = segs[segs.length - 1];
-  if (base === undefined) return undefined;
-  const parent = segs[segs.length - 2];
+  // Module functions below, not closures: this runs for every file a call reads. No split into
+  // segments: the base name and the directory part are two slices of the path.
+  let p = absPath.includes('//') ? absPath.replace(/\/{2,}/g, '/') : absPath;
+  while (p.length > 1 && p.endsWith('/')) p = p.slice(0, -1);
+  const slash = p.lastIndexOf('/');
+  const base = p.slice(slash + 1);
+  if (base === '') return undefined;
+  // The directories with a `/` at both ends ('/' for a file at the root).
+  const dirs = slash <= 0 ? '/' : `${p[0] === '/' ? '' : '/'}${p.slice(0, slash + 1)}`;
+  const parentStart = dirs.lastIndexOf('/', dirs.length - 2);
+  const parent = dirs.length > 1 ? dirs.slice(parentStart + 1, -1) : undefined;
   if (envFile(base)) return hitOf(absPath, 'environment file (usually holds API keys)');
-  if (/^id_[A-Za-z0-9_-]+$/.test(base)) return hitOf(absPath, 'SSH private key');
-  if (hasDirs(absPath, segs, '.ssh') >= 0 && !base.endsWith('.pub') && !SSH_PUBLIC.has(base))
+  if (base.startsWith('id_') && /^id_[A-Za-z0-9_-]+$/.test(base)) return hitOf(absPath, 'SSH private key');
+  // Every directory context below is a dot-directory: a path without `/.` before its base has none.
+  const dotDirs = dirs.includes('/.');
+  if (dotDirs && hasDirs(dirs, '.ssh') && !base.endsWith('.pub') && !SSH_PUBLIC.has(base))
     return hitOf(absPath, 'file in ~/.ssh (keys)');
   const dot = base.lastIndexOf('.');
   const ext = dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
@@ -113,32 +113,25 @@ export function matchSecretFile(absPath: string, home?: string): SecretFileMatch
   if (keyLabel) return hitOf(absPath, keyLabel);
   const login = getOwn(LOGIN_FILES, base);
   if (login) return hitOf(absPath, login);
-  if (/^client_secret.*\.json$/.test(base)) return hitOf(absPath, 'OAuth client secret');
+  if (base.startsWith('client_secret') && base.endsWith('.json'))
+    return hitOf(absPath, 'OAuth client secret');
   if (base === '.npmrc' && home !== undefined && absPath === `${home.replace(/\/$/, '')}/.npmrc`)
     return hitOf(absPath, 'package registry token (~/.npmrc)');
-  if (
-    hasDirs(absPath, segs, '.gnupg', 'private-keys-v1.d') >= 0 ||
-    (parent === '.gnupg' && base.startsWith('secring'))
-  )
+  if (!dotDirs) return undefined;
+  if (hasDirs(dirs, '.gnupg', 'private-keys-v1.d') || (parent === '.gnupg' && base.startsWith('secring')))
     return hitOf(absPath, 'GnuPG secret key');
-  if (
-    hasDirs(absPath, segs, '.aws') >= 0 &&
-    (base === 'credentials' || hasDirs(absPath, segs, '.aws', 'sso', 'cache') >= 0)
-  )
+  if (hasDirs(dirs, '.aws') && (base === 'credentials' || hasDirs(dirs, '.aws', 'sso', 'cache')))
     return hitOf(absPath, 'AWS credentials');
-  if (hasDirs(absPath, segs, '.azure') >= 0) return hitOf(absPath, 'Azure CLI credentials and tokens');
+  if (hasDirs(dirs, '.azure')) return hitOf(absPath, 'Azure CLI credentials and tokens');
   if (
-    hasDirs(absPath, segs, '.config', 'gcloud') >= 0 &&
-    (/credentials/.test(base) ||
-      base === 'access_tokens.db' ||
-      hasDirs(absPath, segs, 'gcloud', 'legacy_credentials') >= 0)
+    hasDirs(dirs, '.config', 'gcloud') &&
+    (/credentials/.test(base) || base === 'access_tokens.db' || hasDirs(dirs, 'gcloud', 'legacy_credentials'))
   )
     return hitOf(absPath, 'Google Cloud credentials');
   if (parent === '.kube' && (base === 'config' || /\.ya?ml$/.test(base)))
     return hitOf(absPath, 'Kubernetes credentials');
   if (parent === '.docker' && base === 'config.json') return hitOf(absPath, 'container registry credentials');
-  if (hasDirs(absPath, segs, '.config', 'gh') >= 0 && base === 'hosts.yml')
-    return hitOf(absPath, 'GitHub CLI token');
+  if (hasDirs(dirs, '.config', 'gh') && base === 'hosts.yml') return hitOf(absPath, 'GitHub CLI token');
   return undefined;
 }
 

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { Effect } from '../core/effects.js';
-import type { PathResolver } from '../core/paths.js';
+import { isNormalAbsolute, type PathResolver } from '../core/paths.js';
 import { isMcpToolName } from '../core/mcp-names.js';
 import type { CallDescription, SubcommandInfo } from '../core/permission-types.js';
 import { type ToolTraits, traitsFor } from '../core/tool-traits.js';
@@ -85,14 +85,7 @@ export function viewCall(
     const execPath = effect.kind === 'exec' && isPathLike(effect.target);
     if (!fileKind && !execPath) return;
     const t = effect.target;
-    const normalised =
-      t.startsWith('/') &&
-      !t.includes('//') &&
-      !t.includes('/./') &&
-      !t.includes('/../') &&
-      !/\/\.{1,2}$/.test(t) &&
-      (t.length === 1 || !t.endsWith('/'));
-    const lexical = normalised ? t : path.resolve(opts.cwd, t);
+    const lexical = isNormalAbsolute(t) ? t : path.resolve(opts.cwd, t);
     files.push({
       effect,
       index,

@@ -178,7 +178,41 @@ export function createPermissionEngine(opts: PermissionEngineOptions): Permissio
   const readableDirs = opts.readableDirectories?.length
     ? new WorkingDirectories(opts.readableDirectories, resolver)
     : undefined;
+  // The last answer, by identity: a session's requests carry the same root and the same
+  // directories array (AppState and settings replace these arrays, never change them in place; the
+  // lengths are compared too), so most decisions build no key.
+  let lastDirs:
+    | {
+        root: string;
+        extra: readonly string[];
+        extraCount: number;
+        fromSettings: readonly string[];
+        fromSettingsCount: number;
+        wd: WorkingDirectories;
+      }
+    | undefined;
   const workingDirsFor = (req: PermissionRequest): WorkingDirectories => {
+    if (
+      lastDirs &&
+      lastDirs.root === req.projectRoot &&
+      lastDirs.extra === req.additionalDirectories &&
+      lastDirs.extraCount === req.additionalDirectories.length &&
+      lastDirs.fromSettings === settings.additionalDirectories &&
+      lastDirs.fromSettingsCount === settings.additionalDirectories.length
+    )
+      return lastDirs.wd;
+    const wd = workingDirsByKey(req);
+    lastDirs = {
+      root: req.projectRoot,
+      extra: req.additionalDirectories,
+      extraCount: req.additionalDirectories.length,
+      fromSettings: settings.additionalDirectories,
+      fromSettingsCount: settings.additionalDirectories.length,
+      wd,
+    };
+    return wd;
+  };
+  const workingDirsByKey = (req: PermissionRequest): WorkingDirectories => {
     const dirs = [req.projectRoot, ...req.additionalDirectories, ...settings.additionalDirectories];
     const key = dirs.join('\u0000');
     let wd = dirCache.get(key);
