@@ -46,17 +46,22 @@ export interface ToolDescriberEntry {
 /** A describer entry that states both predicates (what Gantry's tools with input-independent flags use). */
 export type FullToolDescriberEntry = Required<ToolDescriberEntry>;
 
+/**
+ * The world of a running session (a class: its `home` getter lives on the prototype, so a world
+ * costs one small object per call). `home` is looked up when a describer reads it (a `~` path; the
+ * lookup reads the environment, so a changed HOME still counts); most calls name no such path.
+ */
+class SessionWorld implements DescribeWorld {
+  readonly resolver: PathResolver = fsPathResolver;
+  constructor(readonly cwd: string) {}
+  get home(): string {
+    return homedir();
+  }
+}
+
 /** The world of a running session: its cwd, the OS home, the real filesystem. */
 export function describeWorldOf(context: { getAppState(): Pick<AppState, 'cwd'> }): DescribeWorld {
-  // `home` is looked up when a describer reads it (a `~` path): most calls name none, and the
-  // lookup reads the environment each time (so a changed HOME still counts).
-  return {
-    cwd: context.getAppState().cwd,
-    get home(): string {
-      return homedir();
-    },
-    resolver: fsPathResolver,
-  };
+  return new SessionWorld(context.getAppState().cwd);
 }
 
 /** The string in `input[field]`, or undefined when it is absent, not a string, or empty. */

@@ -11,7 +11,7 @@ const session = {
 const description = { ruleContents: [], effects: [], findings: [], readOnly: false, summary: 'x' };
 
 describe('buildPermissionRequest: classifierInput', () => {
-  it('is computed from the tool once, when first read (not for every call)', () => {
+  it("is the tool's text, computed once per request", () => {
     let calls = 0;
     const tool = {
       name: 'mcp__s__t',
@@ -21,7 +21,6 @@ describe('buildPermissionRequest: classifierInput', () => {
       },
     };
     const req = buildPermissionRequest({ tool, input: { a: 1 }, description, toolUseId: 'u', session });
-    expect(calls).toBe(0);
     expect(req.classifierInput).toBe('t {"a":1}');
     expect(req.classifierInput).toBe('t {"a":1}');
     expect(calls).toBe(1);

@@ -20,9 +20,40 @@ export interface RecordedDecision {
   toolName: string;
 }
 
+/**
+ * The most recent decisions by tool_use id: two plain maps of up to `half` entries each; when the
+ * current one is full it becomes the previous one (the older one is dropped whole). At most
+ * `2 × half` entries, at least the last `half`. One `Map.set` per decision: no recency bookkeeping
+ * (a decision is recorded once and looked up rarely), no eviction walk.
+ */
+export class RecentDecisions {
+  private current = new Map<string, RecordedDecision>();
+  private previous = new Map<string, RecordedDecision>();
+  constructor(private readonly half: number) {}
+
+  get(toolUseId: string): RecordedDecision | undefined {
+    return this.current.get(toolUseId) ?? this.previous.get(toolUseId);
+  }
+
+  set(toolUseId: string, d: RecordedDecision): void {
+    if (this.current.size >= this.half && !this.current.has(toolUseId)) {
+      this.previous = this.current;
+      this.current = new Map();
+    }
+    this.current.set(toolUseId, d);
+    // a re-recorded id answers with its newest decision only
+    this.previous.delete(toolUseId);
+  }
+
+  /** Entries kept (an id in both generations counts once: `set` removes it from the older). */
+  get size(): number {
+    return this.current.size + this.previous.size;
+  }
+}
+
 export class PermissionSession {
-  /** Decisions by tool_use id (bounded). */
-  readonly toolDecisions = new BoundedMap<string, RecordedDecision>({ max: 10_000 });
+  /** Decisions by tool_use id (the last 5,000 at least, 10,000 at most). */
+  readonly toolDecisions = new RecentDecisions(5_000);
   /** Deny decisions per tool name. */
   readonly denialCounts = new Map<string, number>();
   readonly classifier = {

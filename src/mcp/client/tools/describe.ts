@@ -105,7 +105,8 @@ function pathEffect(kind: 'read' | 'write', value: string, world: DescribeWorld,
   if (value.trim() === '') return unknownEffect(kind, value, 'tool-input', `empty ${arg}`);
   return knownEffect(
     kind,
-    expandPath(value, { cwd: world.cwd, home: world.home }),
+    // The world itself: expandPath reads `home` only for a `~` path.
+    expandPath(value, world),
     'tool-input',
     `MCP argument ${arg}`,
   );
