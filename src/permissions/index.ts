@@ -54,6 +54,7 @@ export {
   CLASSIFIER_MAX_CONSECUTIVE_DENIALS,
   CLASSIFIER_MAX_TOTAL_DENIALS,
   PermissionSession,
+  RecentDecisions,
 } from './session.js';
 export { parsePermissionMode, splitToolList } from './settings/cli-flags.js';
 export { type LoadSettingsOptions, loadSettings } from './settings/load.js';

@@ -26,5 +26,8 @@ describe("RecentDecisions (the session's decisions by tool_use id)", () => {
     r.set('e', d(5)); // the current generation (c, a) is full: it becomes the older one
     expect(r.get('a')).toEqual(d(4));
     expect(r.get('b')).toBeUndefined();
+    expect(r.has('c')).toBe(true);
+    expect(r.has('b')).toBe(false);
+    expect([...r.entries()].map(([id]) => id)).toEqual(['c', 'a', 'e']);
   });
 });

@@ -35,6 +35,16 @@ export class RecentDecisions {
     return this.current.get(toolUseId) ?? this.previous.get(toolUseId);
   }
 
+  has(toolUseId: string): boolean {
+    return this.current.has(toolUseId) || this.previous.has(toolUseId);
+  }
+
+  /** The kept decisions, oldest generation first. */
+  *entries(): IterableIterator<[string, RecordedDecision]> {
+    yield* this.previous;
+    yield* this.current;
+  }
+
   set(toolUseId: string, d: RecordedDecision): void {
     if (this.current.size >= this.half && !this.current.has(toolUseId)) {
       this.previous = this.current;
