@@ -28,6 +28,8 @@ const build = (name: string, chars = 65_000): string => {
 const budgetFinding = (command: string) =>
   analyzeCommand(command, opts).findings.find((f) => f.id === 'ANALYSIS_BUDGET');
 const HEAD = 'echo pwned >> ~/.bashrc; ';
+/** The keys of a tree compared between two parses. */
+const TREE_KEYS = ['type', 'start', 'end', 'field', 'children'];
 const bashrcWrite = expect.objectContaining({ kind: 'write', target: '/home/u/.bashrc', certainty: 'known' });
 
 describe('the node cap', () => {
@@ -72,16 +74,56 @@ describe('the node cap', () => {
     expect(JSON.stringify(analyzeCommand(padded, opts))).toBe(JSON.stringify(analyzeCommand(padded, opts)));
   });
 
-  it('the incremental re-parse of the prefix gives the tree a parse of the prefix alone gives', () => {
-    for (const name of ['chain-lines', 'chain-and', 'case-arms', 'secret-tests', 'heredocs', 'nest-if']) {
-      const p = parseBash(build(name));
-      expect(p.cut?.reason, name).toContain('syntax nodes');
-      const alone = parseBash(build(name).slice(0, p.cut?.readChars));
-      expect(alone.cut, name).toBeUndefined();
-      expect(JSON.stringify(alone.root, ['type', 'start', 'end', 'field', 'children']), name).toBe(
-        JSON.stringify(p.root, ['type', 'start', 'end', 'field', 'children']),
-      );
+  const asPrefix = (command: string, label: string): void => {
+    const p = parseBash(command);
+    expect(p.cut?.reason, label).toContain('syntax nodes');
+    expect(p.nodeCount, label).toBeLessThanOrEqual(PARSE_BUDGET.maxNodes);
+    const alone = parseBash(command.slice(0, p.cut?.readChars));
+    expect(alone.cut, label).toBeUndefined();
+    expect(JSON.stringify(alone.root, TREE_KEYS), label).toBe(JSON.stringify(p.root, TREE_KEYS));
+    expect(alone.nodeCount, label).toBe(p.nodeCount);
+    // the portable copy (the public cursor API) cuts the same prefix
+    expect(JSON.stringify(parseBash(command, 'portable').root, TREE_KEYS), label).toBe(
+      JSON.stringify(p.root, TREE_KEYS),
+    );
+  };
+
+  it('the prefix (copied from the first tree, or re-parsed) is the tree a parse of the prefix alone gives', () => {
+    // copied (prefix-copy.ts): statements, a chain, one command, redirections; re-parsed: the
+    // boundary falls inside a `case` or an `if` at the start
+    for (const name of [
+      'chain-lines',
+      'chain-and',
+      'case-arms',
+      'secret-tests',
+      'heredocs',
+      'nest-if',
+      'wrappers',
+      'find-exec',
+      'many-redirects',
+      'process-substitution',
+      'for-loops',
+      'functions',
+      'sh-c',
+      'cd-chain',
+    ])
+      asPrefix(build(name), name);
+  });
+
+  it('a chain of pipelines is cut inside a pipeline or at an operator, as a parse of the prefix alone', () => {
+    // the padding moves node `maxNodes` across the stages, the redirections and the operators
+    for (let pad = 0; pad < 12; pad++) {
+      const unit = 'ls a | grep -v b >o 2>&1 | wc -l && cat f || ';
+      const line = `: ${'x'.repeat(pad)}; ${unit.repeat(Math.ceil((2 * PARSE_BUDGET.maxNodes) / 18))}true`;
+      asPrefix(line, `pad ${pad}`);
     }
+  });
+
+  it('one statement past twice the cap: the prefix of its words still holds what it does', () => {
+    const a = analyzeCommand(`rm -rf ~ ${'a '.repeat(2 * PARSE_BUDGET.maxNodes + 100)}`, opts);
+    expect(a.findings.find((x) => x.id === 'ANALYSIS_BUDGET')?.everyMode).toBe(true);
+    expect(a.subcommands[0]?.program).toBe('rm');
+    expect(a.effects.some((e) => e.kind === 'delete' && e.target === '/home/u')).toBe(true);
   });
 });
 

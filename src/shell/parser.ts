@@ -208,6 +208,23 @@ export function parseBash(
     run.tree && boundary <= 0 && prefixBeforeNode(run.tree, 2 * PARSE_BUDGET.maxNodes) === undefined;
   if (run.tree && nodesAt !== undefined && !oneStatement) {
     const prefixEnd = boundary > 0 ? boundary : nodesAt;
+    const nodesCut: CutKind = run.cut === 'progress' ? 'progress+nodes' : 'nodes';
+    // The prefix is copied from this tree (prefix-copy.ts) when its statements before `prefixEnd`
+    // are parts of it, which is the common case: no second parse.
+    const prefix = (copier as TreeCopier).copyPrefix(run.tree, mode, prefixEnd);
+    if (prefix) {
+      run.tree.delete();
+      const keptEnd = prefix.root.end;
+      const readChars = source.slice(keptEnd, prefixEnd).trim() === '' ? prefixEnd : keptEnd;
+      prefix.root.end = readChars;
+      const cutInfo = { readChars, reason: cutReason(nodesCut, source.length, readChars, true) };
+      if (budget) {
+        budget.peakProgressReports = Math.max(budget.peakProgressReports, firstProgress);
+        budget.peakNodes = Math.max(budget.peakNodes, prefix.nodeCount);
+        budget.stopWith('parse', cutInfo.reason);
+      }
+      return { source, ...prefix, hasError: true, cut: cutInfo };
+    }
     // Incrementally: the old tree, with everything from the prefix's end on deleted, lends
     // tree-sitter its subtrees before that point (far cheaper than a second parse from scratch).
     const old = run.tree;
@@ -230,10 +247,7 @@ export function parseBash(
       again.tree.delete();
       again.tree = null;
     }
-    run = {
-      ...again,
-      cut: again.cut === 'deadline' ? 'deadline' : run.cut === 'progress' ? 'progress+nodes' : 'nodes',
-    };
+    run = { ...again, cut: again.cut === 'deadline' ? 'deadline' : nodesCut };
   }
   const { tree, cut, readChars } = run;
   if (budget) {
