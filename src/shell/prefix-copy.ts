@@ -9,14 +9,15 @@
  * the whole one:
  *  - a `list` (`a && b || c`, left-nested): the operands before `limit`;
  *  - a `pipeline` (flat): the stages before `limit`;
- *  - a `command`: its name and the words, assignments and redirections before `limit`;
+ *  - a `command`: its name and the words, assignments and redirections that end by `limit` (one
+ *    that spans it is left out: the prefix ends before that word);
  *  - a `redirected_statement`: its body (itself cut down when it spans `limit`) and the
  *    redirections before `limit`.
  * A node with one part left is replaced by that part (a parse of `a &&` up to `&&` is `a`, not a
- * list of one). Any other node that spans `limit` (a loop, a `case`, a group, a subshell …) is left
- * out, and so is everything after it. budget-caps.test.ts compares the result with a fresh parse of
- * the prefix on the benchmark's shapes. The prefix is always analysed as cut (the decision asks
- * in every mode), so a difference could only change what the prefix lets deny, never allow.
+ * list of one). When any other node spans `limit` (a loop, a `case`, a group, a word: a parse of
+ * the prefix would have a part of it, with an error), there is no copy and the caller parses the
+ * prefix again. budget-caps.test.ts compares the copy with a parse of the prefix alone on the
+ * benchmark's shapes. The prefix is always analysed as cut (the decision asks in every mode).
  */
 import type { SyntaxNode } from './parser.js';
 
@@ -43,7 +44,7 @@ export interface PrefixCursor {
 export function copyPrefix(c: PrefixCursor, limit: number): SyntaxNode | undefined {
   const root = c.node(null);
   const kept = childrenBefore(c, limit, root, true);
-  if (kept.length === 0) return undefined;
+  if (!kept || kept.length === 0) return undefined;
   root.children = kept;
   root.end = (kept[kept.length - 1] as SyntaxNode).end;
   return root;
@@ -51,16 +52,15 @@ export function copyPrefix(c: PrefixCursor, limit: number): SyntaxNode | undefin
 
 /**
  * The children of the node under the cursor (as children of `parent`) that end by `limit`, then the
- * one that spans it cut down (`cut`) when it can be; trailing anonymous tokens (`&&`, `|`, `;`) are
- * dropped unless `keepTokens`. The cursor is left anywhere.
+ * one that spans it cut down; undefined when that one cannot be. Trailing anonymous tokens (`&&`,
+ * `|`, `;`) are dropped unless `keepTokens`. The cursor is left anywhere.
  */
 function childrenBefore(
   c: PrefixCursor,
   limit: number,
   parent: SyntaxNode,
   keepTokens: boolean,
-  cut = true,
-): SyntaxNode[] {
+): SyntaxNode[] | undefined {
   const kids: SyntaxNode[] = [];
   if (!c.firstChild()) return kids;
   do {
@@ -68,9 +68,10 @@ function childrenBefore(
       kids.push(c.subtree(parent));
       continue;
     }
-    if (cut && c.start() < limit) {
+    if (c.start() < limit) {
       const part = cutDown(c, limit, parent);
-      if (part) kids.push(part);
+      if (!part) return undefined;
+      kids.push(part);
     }
     break;
   } while (c.nextSibling());
@@ -99,18 +100,13 @@ function cutDown(c: PrefixCursor, limit: number, parent: SyntaxNode): SyntaxNode
   if (type === 'pipeline') {
     const node = c.node(parent);
     const kids = childrenBefore(c, limit, node, false);
-    const stages = kids.filter((k) => k.named).length;
-    if (stages === 0) return undefined;
+    if (!kids || kids.length === 0) return undefined;
     if (kids.length === 1) return replacing(kids[0] as SyntaxNode, node);
-    return stages >= 2 ? withChildren(node, kids) : undefined;
+    return withChildren(node, kids);
   }
-  if (type === 'command') {
-    // a word that spans `limit` is left out with all after it, never cut itself
-    const node = c.node(parent);
-    const kids = childrenBefore(c, limit, node, false, false);
-    return kids.some((k) => k.field === 'name') ? withChildren(node, kids) : undefined;
-  }
-  if (type === 'redirected_statement') {
+  if (type === 'command' || type === 'redirected_statement') {
+    // a command ends before its word that spans `limit` (words are never cut down); a redirected
+    // statement's body can be cut down, a redirection that spans `limit` fails the copy
     const node = c.node(parent);
     const kids: SyntaxNode[] = [];
     if (c.firstChild())
@@ -119,13 +115,16 @@ function cutDown(c: PrefixCursor, limit: number, parent: SyntaxNode): SyntaxNode
           kids.push(c.subtree(node));
           continue;
         }
-        if (c.start() < limit && c.field() === 'body') {
-          const body = cutDown(c, limit, node);
-          if (body) kids.push(body);
+        if (c.start() < limit && type === 'redirected_statement') {
+          const body = c.field() === 'body' ? cutDown(c, limit, node) : undefined;
+          if (!body) return undefined;
+          kids.push(body);
         }
         break;
       } while (c.nextSibling());
     while (kids.length > 0 && !(kids[kids.length - 1] as SyntaxNode).named) kids.pop();
+    if (type === 'command')
+      return kids.some((k) => k.field === 'name') ? withChildren(node, kids) : undefined;
     const body = kids.find((k) => k.field === 'body');
     if (!body) return undefined;
     return kids.length === 1 ? replacing(body, node) : withChildren(node, kids);
@@ -153,9 +152,10 @@ function cutList(c: PrefixCursor, limit: number, parent: SyntaxNode): SyntaxNode
     return part ? replacing(part, top) : undefined;
   }
   const left = c.subtree(list);
-  if (!c.nextSibling() || c.named() || c.end() > limit) return replacing(left, top);
+  if (!c.nextSibling() || c.start() >= limit) return replacing(left, top);
+  if (c.named() || c.end() > limit) return undefined;
   const operator = c.subtree(list);
   if (!c.nextSibling() || c.start() >= limit) return replacing(left, top);
   const right = c.end() <= limit ? c.subtree(list) : cutDown(c, limit, list);
-  return right ? withChildren(list, [left, operator, right]) : replacing(left, top);
+  return right ? withChildren(list, [left, operator, right]) : undefined;
 }
