@@ -5,19 +5,39 @@
  * (a denied write at the start) still counts. Real commands stay far below both caps.
  */
 import { spawnSync } from 'node:child_process';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Language, Parser } from 'web-tree-sitter';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mapPathResolver } from '../core/paths.js';
 import { realBashCorpora } from '../testing/real-commands.js';
 import { WORST_CASE_GENERATORS } from '../testing/worst-case-commands.js';
 import { analyzeCommand, analyzeWithBudget } from './analyze.js';
-import { AnalysisBudget, PARSE_BUDGET } from './budget.js';
+import { AnalysisBudget, MAX_NESTED_PARSES, PARSE_BUDGET } from './budget.js';
 import { initShellParser } from './index.js';
 import { operatorRunAt, statementBoundaryBefore } from './parse-prefix.js';
 import { parseBash } from './parser.js';
+import { createTreeCopier, type TreeCopier } from './parser-copy.js';
+import { treeShape } from './testing-helpers.js';
+
+let bare: Parser;
+let bareCopier: TreeCopier;
 
 beforeAll(async () => {
   await initShellParser();
+  const require = createRequire(import.meta.url);
+  const moduleObject: Record<string, unknown> = {
+    locateFile: () => require.resolve('web-tree-sitter/web-tree-sitter.wasm'),
+  };
+  await Parser.init(moduleObject);
+  const language = await Language.load(
+    readFileSync(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm')),
+  );
+  bare = new Parser();
+  bare.setLanguage(language);
+  bareCopier = createTreeCopier(language, moduleObject);
 });
+afterAll(() => bare?.delete());
 
 const opts = { cwd: '/home/u/p', home: '/home/u', resolver: mapPathResolver({}) };
 const build = (name: string, chars = 65_000): string => {
@@ -28,6 +48,8 @@ const build = (name: string, chars = 65_000): string => {
 const budgetFinding = (command: string) =>
   analyzeCommand(command, opts).findings.find((f) => f.id === 'ANALYSIS_BUDGET');
 const HEAD = 'echo pwned >> ~/.bashrc; ';
+/** The keys of a tree compared between two parses. */
+const TREE_KEYS = ['type', 'start', 'end', 'field', 'children'];
 const bashrcWrite = expect.objectContaining({ kind: 'write', target: '/home/u/.bashrc', certainty: 'known' });
 
 describe('the node cap', () => {
@@ -36,7 +58,9 @@ describe('the node cap', () => {
 
   it('cuts a long valid line to a prefix that ends before a statement separator', () => {
     const p = parseBash(padded);
-    expect(p.cut?.reason).toMatch(new RegExp(`^more than ${PARSE_BUDGET.maxNodes} syntax nodes`));
+    // (the progress cap stops the reads at about as many nodes: the node cap cuts what tree-sitter
+    // finished after it)
+    expect(p.cut?.reason).toContain(`more than ${PARSE_BUDGET.maxNodes} syntax nodes`);
     expect(p.nodeCount).toBeLessThanOrEqual(PARSE_BUDGET.maxNodes);
     expect(p.nodeCount).toBeGreaterThan(PARSE_BUDGET.maxNodes / 2);
     const kept = p.cut?.readChars ?? 0;
@@ -57,14 +81,19 @@ describe('the node cap', () => {
     expect(a.subcommands.some((s) => s.program === 'rm')).toBe(false);
   });
 
-  it('one statement of up to twice the cap is kept whole; a longer one is cut', () => {
-    const words = parseBash(build('many-words')); // one `echo` of ~10,900 nodes, no separator
-    expect(words.nodeCount).toBeGreaterThan(PARSE_BUDGET.maxNodes);
-    expect(words.nodeCount).toBeLessThanOrEqual(2 * PARSE_BUDGET.maxNodes);
-    expect(words.cut).toBeUndefined();
-    const wrappers = parseBash(build('wrappers')); // `env env … ls`: ~16,300 nodes
-    expect(wrappers.cut?.reason).toContain('syntax nodes');
-    expect(wrappers.nodeCount).toBeLessThanOrEqual(PARSE_BUDGET.maxNodes);
+  it('one statement past the cap is cut before node maxNodes; one the copy cannot cut down is kept whole up to twice the cap', () => {
+    // `>o` is three nodes: one `echo` of 1.25 times the cap
+    const redirects = `echo x ${'>o'.repeat(Math.ceil((1.25 * PARSE_BUDGET.maxNodes) / 3))}`;
+    const command = parseBash(redirects);
+    expect(command.cut?.reason).toContain('syntax nodes');
+    expect(command.nodeCount).toBeLessThanOrEqual(PARSE_BUDGET.maxNodes);
+    expect(command.nodeCount).toBeGreaterThan(PARSE_BUDGET.maxNodes - 10);
+    // the same inside a group (prefix-copy.ts cuts down no group): kept whole
+    const group = parseBash(`{ ${redirects}; }`);
+    expect(group.nodeCount).toBeGreaterThan(PARSE_BUDGET.maxNodes);
+    expect(group.nodeCount).toBeLessThanOrEqual(2 * PARSE_BUDGET.maxNodes);
+    expect(group.cut?.reason ?? '').not.toContain('syntax nodes');
+    expect(group.root.end).toBe(group.source.length);
   });
 
   it('is deterministic: the same cut and the same analysis twice', () => {
@@ -72,16 +101,63 @@ describe('the node cap', () => {
     expect(JSON.stringify(analyzeCommand(padded, opts))).toBe(JSON.stringify(analyzeCommand(padded, opts)));
   });
 
-  it('the incremental re-parse of the prefix gives the tree a parse of the prefix alone gives', () => {
-    for (const name of ['chain-lines', 'chain-and', 'case-arms', 'secret-tests', 'heredocs', 'nest-if']) {
-      const p = parseBash(build(name));
-      expect(p.cut?.reason, name).toContain('syntax nodes');
-      const alone = parseBash(build(name).slice(0, p.cut?.readChars));
-      expect(alone.cut, name).toBeUndefined();
-      expect(JSON.stringify(alone.root, ['type', 'start', 'end', 'field', 'children']), name).toBe(
-        JSON.stringify(p.root, ['type', 'start', 'end', 'field', 'children']),
-      );
+  const asPrefix = (command: string, label: string): void => {
+    const p = parseBash(command);
+    expect(p.cut?.reason, label).toContain('syntax nodes');
+    expect(p.nodeCount, label).toBeLessThanOrEqual(PARSE_BUDGET.maxNodes);
+    // a parse of the prefix alone, without the caps (it may take more progress reports than the
+    // cut parse did before its cap)
+    const alone = bare.parse(command.slice(0, p.cut?.readChars));
+    if (!alone) throw new Error('tree-sitter gave no tree');
+    try {
+      expect(treeShape(bareCopier.copy(alone, 'portable').root), label).toEqual(treeShape(p.root));
+    } finally {
+      alone.delete();
     }
+    // the portable copy (the public cursor API) cuts the same prefix
+    expect(JSON.stringify(parseBash(command, 'portable').root, TREE_KEYS), label).toBe(
+      JSON.stringify(p.root, TREE_KEYS),
+    );
+  };
+
+  it('the prefix (copied from the first tree, or re-parsed) is the tree a parse of the prefix alone gives', () => {
+    // copied (prefix-copy.ts): statements, a chain, one command, redirections; re-parsed: the
+    // boundary falls inside a `case`, an `if`, a `for` or a heredoc body
+    for (const name of [
+      'chain-lines',
+      'chain-and',
+      'secret-tests',
+      'heredocs',
+      'many-redirects',
+      'process-substitution',
+      'functions',
+      'sh-c',
+      'eval',
+      'cd-chain',
+      'parameter-substitutions',
+      'mid-word-hash',
+      'case-arms',
+      'nest-if',
+      'for-loops',
+      'heredoc-body',
+    ])
+      asPrefix(build(name), name);
+  });
+
+  it('a chain of pipelines is cut inside a pipeline or at an operator, as a parse of the prefix alone', () => {
+    // the padding moves node `maxNodes` across the stages, the redirections and the operators
+    for (let pad = 0; pad < 12; pad++) {
+      const unit = 'ls a | grep -v b >o 2>&1 | wc -l && cat f || ';
+      const line = `: ${'x'.repeat(pad)}; ${unit.repeat(Math.ceil((2 * PARSE_BUDGET.maxNodes) / 18))}true`;
+      asPrefix(line, `pad ${pad}`);
+    }
+  });
+
+  it('one statement past twice the cap: the prefix of its words still holds what it does', () => {
+    const a = analyzeCommand(`rm -rf ~ ${'a '.repeat(2 * PARSE_BUDGET.maxNodes + 100)}`, opts);
+    expect(a.findings.find((x) => x.id === 'ANALYSIS_BUDGET')?.everyMode).toBe(true);
+    expect(a.subcommands[0]?.program).toBe('rm');
+    expect(a.effects.some((e) => e.kind === 'delete' && e.target === '/home/u')).toBe(true);
   });
 });
 
@@ -197,19 +273,23 @@ function realCommands(): string[] {
 const real = realCommands();
 
 describe.skipIf(real.length === 0)('real commands stay far below both caps', () => {
-  it('every parse of every real command takes under a twentieth of each cap', () => {
+  it('every parse of every real command takes under a twentieth of each cap (nested parses: a quarter)', () => {
     let peakProgress = 0;
     let peakNodes = 0;
+    let peakNested = 0;
     for (const command of real) {
       const budget = new AnalysisBudget(60_000);
       const a = analyzeWithBudget(command, opts, budget);
       expect(a.findings.find((f) => f.id === 'ANALYSIS_BUDGET')).toBeUndefined();
       peakProgress = Math.max(peakProgress, budget.peakProgressReports);
       peakNodes = Math.max(peakNodes, budget.peakNodes);
+      peakNested = Math.max(peakNested, budget.parses.size + budget.partialParses.size);
     }
     expect(real.length).toBeGreaterThan(40_000);
     expect(peakNodes).toBeGreaterThan(100); // the counts are real (the longest agent command has hundreds)
     expect(peakProgress).toBeLessThan(PARSE_BUDGET.maxProgressReports / 20);
     expect(peakNodes).toBeLessThan(PARSE_BUDGET.maxNodes / 20);
+    // the different texts one analysis parses (the line, nested scripts, substitution bodies)
+    expect(peakNested).toBeLessThan(MAX_NESTED_PARSES / 4);
   });
 });

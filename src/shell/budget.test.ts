@@ -179,8 +179,9 @@ describe('caps on Gantry’s own passes fail closed', () => {
   });
 
   it('deep substitution nesting stops at the body work cap (300 short levels still split in full)', () => {
-    // 8 KiB: over the body cap, under the node and progress caps of the parse
-    const deep = build('nest-substitution', 8192);
+    // 6 KiB: over the body cap (the levels' words add up to ~2.3 million characters), under the
+    // node and progress caps of the parse
+    const deep = build('nest-substitution', 6144);
     const s = parseAndSplit(deep);
     expect(s.ok).toBe(false);
     expect(s.problems.join(' ')).toContain(`more than ${MAX_SUBSTITUTION_CHARS} characters`);

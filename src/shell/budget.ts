@@ -47,17 +47,23 @@ export const MAX_ANALYSIS_DEADLINE_MS = 120_000;
  * `maxBraceRun`: likewise for more than this many `{`/`}` in a row (`a{{{{…`, valid bash; about
  * five times the work per KiB of valid bash, so a 15 KB run reached the progress cap): real
  * commands have a few.
- * The work caps on valid bash (parser.ts, parse-prefix.ts), per parse; the largest real command
- * (tldr, NL2Bash, agent sessions) takes 6 reports and 284 nodes (budget-caps.test.ts):
+ * The work caps on valid bash (parser.ts, parse-prefix.ts, prefix-copy.ts), per parse; the largest
+ * real command (tldr, NL2Bash, agent sessions) takes 6 reports and 284 nodes (budget-caps.test.ts
+ * keeps every real command under a twentieth of each cap). Set so that the slowest 64 KiB shape of
+ * bench/shell-worst stays under 40 ms of CPU on the 2-core machine of docs/analysis-budget.md (the
+ * target is 50 ms): the parse up to the progress cap is most of it, and 150 reports build about as
+ * many nodes as the node cap keeps.
  *  - `maxProgressReports`: tree-sitter's progress callback runs about every 100 parser operations;
  *    past this many reports the reads answer end of input (the chunk tree-sitter holds ends at a
  *    statement boundary), and finishing the tree (including its balancing) gets
  *    `progressFinishCalls` more reports before the parse is cancelled;
- *  - `maxNodes`: a tree of more nodes (named and anonymous: the ones the copy makes) is parsed
- *    again, incrementally, only up to the last statement boundary before node `maxNodes`; only that
- *    prefix is copied and analysed. One statement (no boundary before that node) of up to twice
- *    as many nodes is kept whole: its re-parse would cost more than it saves. Dense 64 KiB lines have up to 100,000 nodes, and the analysis
- *    costs ~1–2 µs per node on top of the parse.
+ *  - `maxNodes`: of a tree of more nodes (named and anonymous: the ones the copy makes), only the
+ *    prefix up to the last statement boundary before node `maxNodes` (or, in one statement, up to
+ *    that node) is kept and analysed. It is copied from the tree (prefix-copy.ts) when the
+ *    statements there are parts of it; otherwise (a loop, a `case` … spans the boundary) the prefix
+ *    is parsed again, incrementally, and one such statement of up to twice as many nodes is kept
+ *    whole (its re-parse would cost more than it saves). Dense 64 KiB lines have up to 100,000
+ *    nodes, and the analysis costs ~2–3 µs per node on top of the parse.
  */
 export const PARSE_BUDGET = {
   readsBase: 64,
@@ -66,9 +72,9 @@ export const PARSE_BUDGET = {
   farBackPerKiB: 2,
   farBackChars: 2048,
   finishProgressCalls: 100,
-  maxProgressReports: 600,
-  progressFinishCalls: 400,
-  maxNodes: 8000,
+  maxProgressReports: 150,
+  progressFinishCalls: 120,
+  maxNodes: 6000,
   maxPipelineStages: 128,
   maxExpansionDepth: 64,
   maxOperatorRun: 16,
@@ -80,10 +86,11 @@ export const MAX_RESOLVED_PATHS = 1024;
 
 /**
  * Different nested scripts and substitution bodies parsed per analysis, at most. Each parse has a
- * fixed cost (~15 µs in tree-sitter, plus its split), so a line of thousands of `sh -c '…'` or
- * `eval "…"` stops here (the analysis asks); real commands have a handful.
+ * fixed cost (~15 µs in tree-sitter, plus its split and analysis: ~50 µs in all on the 2-core
+ * machine), so a line of hundreds of `sh -c '…'` or `eval "…"` stops here (the analysis asks); real
+ * commands have a handful (budget-caps.test.ts keeps them under a quarter of the cap).
  */
-export const MAX_NESTED_PARSES = 256;
+export const MAX_NESTED_PARSES = 64;
 
 /** Characters re-parsed for nested scripts and substitution bodies, at most, per analysis. */
 export const MAX_REPARSED_CHARS = 256 * 1024;

@@ -22,6 +22,7 @@ import type { Language as TsLanguage, Tree as TsTree } from 'web-tree-sitter';
 import type { SyntaxNode } from './parser.js';
 
 import type { CopyMode } from './copy-mode.js';
+import { copyPrefix, type PrefixCursor } from './prefix-copy.js';
 
 export type { CopyMode };
 
@@ -53,6 +54,26 @@ export interface TreeCopier {
    *   parse of a line with heredocs reads each `heredoc_redirect`'s operator and end, not its body).
    */
   copy(tree: TsTree, mode: CopyMode, only?: ReadonlySet<string>, shallow?: ReadonlySet<string>): CopiedTree;
+  /**
+   * Only the part of the tree before `limit` (prefix-copy.ts: the top-level statements that end by
+   * it, and the one that spans it cut down where it can be), the root ending where its last child
+   * ends; or undefined when nothing is left.
+   */
+  copyPrefix(tree: TsTree, mode: CopyMode, limit: number): CopiedTree | undefined;
+}
+
+/** `root` with the node count and error flag of its tree. */
+function counted(root: SyntaxNode | undefined): CopiedTree | undefined {
+  if (!root) return undefined;
+  let nodeCount = 0;
+  let hasError = false;
+  const stack = [root];
+  for (let n = stack.pop(); n; n = stack.pop()) {
+    nodeCount++;
+    if (n.type === 'ERROR' || n.missing) hasError = true;
+    for (const k of n.children) stack.push(k);
+  }
+  return { root, hasError, nodeCount };
 }
 
 /** Appends `child` to `parent.children` (a shallow node's children are copied as the walk meets them). */
@@ -112,18 +133,23 @@ export function createTreeCopier(language: TsLanguage, moduleObject: Record<stri
   const typeNames: string[] = [];
   const typeNamed: boolean[] = [];
   const fields = language.fields;
+  /** The type name of a type id (cached with its namedness: both depend on the grammar only). */
+  const typeOf = (id: number): string => {
+    let type = typeNames[id];
+    if (type === undefined) {
+      type = language.types[id] || 'ERROR';
+      typeNames[id] = type;
+      typeNamed[id] = type === 'ERROR' || language.nodeTypeIsNamed(id);
+    }
+    return type;
+  };
 
   const walk = (r: Reader): CopiedTree => {
     let hasError = false;
     let nodeCount = 0;
     const make = (parent: SyntaxNode | null): SyntaxNode => {
       const id = r.typeId();
-      let type = typeNames[id];
-      if (type === undefined) {
-        type = language.types[id] || 'ERROR';
-        typeNames[id] = type;
-        typeNamed[id] = type === 'ERROR' || language.nodeTypeIsNamed(id);
-      }
+      const type = typeOf(id);
       const start = r.start();
       const end = r.end();
       const missing = start === end && r.missing();
@@ -163,19 +189,97 @@ export function createTreeCopier(language: TsLanguage, moduleObject: Record<stri
     }
   };
 
+  /** A node read through `r`, without children, not added to `parent` (the prefix copy's nodes). */
+  const nodeAt = (r: Reader, parent: SyntaxNode | null): SyntaxNode => {
+    const id = r.typeId();
+    const type = typeOf(id);
+    const start = r.start();
+    const end = r.end();
+    return {
+      type,
+      named: typeNamed[id] as boolean,
+      missing: start === end && r.missing(),
+      field: fields[r.fieldId()] ?? null,
+      start,
+      end,
+      children: NO_CHILDREN,
+      parent,
+    };
+  };
+
+  /** The prefix copy through `r` (both paths' moves), with `subtree` copying the node under it. */
+  const prefixCursor = (r: Reader, subtree: (parent: SyntaxNode | null) => SyntaxNode): PrefixCursor => ({
+    type: () => typeOf(r.typeId()),
+    named: () => {
+      const id = r.typeId();
+      typeOf(id);
+      return typeNamed[id] === true;
+    },
+    field: () => fields[r.fieldId()] ?? null,
+    start: () => r.start(),
+    end: () => r.end(),
+    firstChild: () => r.firstChild(),
+    nextSibling: () => r.nextSibling(),
+    node: (parent) => nodeAt(r, parent),
+    subtree,
+  });
+
+  /** The portable subtree copy: the node under the cursor and its subtree; the cursor ends back on it. */
+  const readerSubtree = (r: Reader, parent: SyntaxNode | null): SyntaxNode => {
+    const top = nodeAt(r, parent);
+    let current = top;
+    for (;;) {
+      if (r.firstChild()) {
+        const child = nodeAt(r, current);
+        addChild(current, child);
+        current = child;
+        continue;
+      }
+      for (;;) {
+        if (current === top) return top;
+        if (r.nextSibling()) {
+          const up = current.parent as SyntaxNode;
+          const child = nodeAt(r, up);
+          addChild(up, child);
+          current = child;
+          break;
+        }
+        r.parent();
+        current = current.parent as SyntaxNode;
+      }
+    }
+  };
+
+  const portableReader = (c: ReturnType<TsTree['walk']>): Reader => ({
+    typeId: () => c.nodeTypeId,
+    fieldId: () => c.currentFieldId,
+    start: () => c.startIndex,
+    end: () => c.endIndex,
+    missing: () => c.nodeIsMissing,
+    firstChild: () => c.gotoFirstChild(),
+    nextSibling: () => c.gotoNextSibling(),
+    parent: () => c.gotoParent(),
+  });
+
+  const portablePrefix = (tree: TsTree, limit: number): CopiedTree | undefined => {
+    const c = tree.walk();
+    try {
+      const r = portableReader(c);
+      return counted(
+        copyPrefix(
+          prefixCursor(r, (parent) => readerSubtree(r, parent)),
+          limit,
+        ),
+      );
+    } finally {
+      c.delete();
+    }
+  };
+
   const portable = (tree: TsTree): CopiedTree => {
     const c = tree.walk();
     try {
-      return walk({
-        typeId: () => c.nodeTypeId,
-        fieldId: () => c.currentFieldId,
-        start: () => c.startIndex,
-        end: () => c.endIndex,
-        missing: () => c.nodeIsMissing,
-        firstChild: () => c.gotoFirstChild(),
-        nextSibling: () => c.gotoNextSibling(),
-        parent: () => c.gotoParent(),
-      });
+      return walk(portableReader(c));
     } finally {
       c.delete();
     }
@@ -191,7 +295,8 @@ export function createTreeCopier(language: TsLanguage, moduleObject: Record<stri
     w: CursorExports,
     only?: ReadonlySet<string>,
     shallow?: ReadonlySet<string>,
-  ): CopiedTree => {
+    limit?: number,
+  ): CopiedTree | undefined => {
     const typeIdOf = w._ts_tree_cursor_current_node_type_id_wasm;
     const fieldIdOf = w._ts_tree_cursor_current_field_id_wasm;
     const startOf = w._ts_tree_cursor_start_index_wasm;
@@ -202,15 +307,6 @@ export function createTreeCopier(language: TsLanguage, moduleObject: Record<stri
     const gotoParent = w._ts_tree_cursor_goto_parent_wasm;
     let hasError = false;
     let nodeCount = 0;
-    const typeOf = (id: number): string => {
-      let type = typeNames[id];
-      if (type === undefined) {
-        type = language.types[id] || 'ERROR';
-        typeNames[id] = type;
-        typeNamed[id] = type === 'ERROR' || language.nodeTypeIsNamed(id);
-      }
-      return type;
-    };
     // The children of the nodes on the path from the subtree's root, one run after the other;
     // `begins[d]` is where the run of the node at depth d starts. A node's run becomes its
     // `children` array, of exactly its length, when the walk leaves the node (an array grown by
@@ -266,6 +362,19 @@ export function createTreeCopier(language: TsLanguage, moduleObject: Record<stri
         }
       }
     };
+    if (limit !== undefined) {
+      const r: Reader = {
+        typeId: () => typeIdOf(t),
+        fieldId: () => fieldIdOf(t),
+        start: () => startOf(t),
+        end: () => endOf(t),
+        missing: () => missingOf(t) === 1,
+        firstChild: () => firstChild(t) === 1,
+        nextSibling: () => nextSibling(t) === 1,
+        parent: () => gotoParent(t) === 1,
+      };
+      return counted(copyPrefix(prefixCursor(r, subtree), limit));
+    }
     if (!only) return { root: subtree(null), hasError, nodeCount };
     // Only the subtrees of `only` types: the other nodes are visited for `hasError` and
     // `nodeCount` (a MISSING node is always zero-width, so `missing` needs no offsets here).
@@ -322,20 +431,24 @@ export function createTreeCopier(language: TsLanguage, moduleObject: Record<stri
     }
   };
 
+  /** The fast copy of `tree` (`limit`: only its prefix, see `TreeCopier.copyPrefix`). */
   const fast = (
     tree: TsTree,
     w: CursorExports,
     only?: ReadonlySet<string>,
     shallow?: ReadonlySet<string>,
-  ): CopiedTree => {
+    limit?: number,
+  ): CopiedTree | undefined => {
     const t = (tree as unknown as Record<number, unknown>)[0];
-    if (typeof t !== 'number' || t === 0) return portable(tree);
+    if (typeof t !== 'number' || t === 0)
+      return limit === undefined ? portable(tree) : portablePrefix(tree, limit);
     w._ts_tree_root_node_wasm(t);
     w._ts_tree_cursor_new_wasm(t);
     try {
-      return fastWalk(t, w, only, shallow);
+      return fastWalk(t, w, only, shallow, limit);
     } finally {
-      // The walk ends back on the root; the cursor (with its current stack) is still in the buffer.
+      // The walk ends back on the root (the prefix copy: anywhere); the cursor, with its current
+      // stack, is still in the buffer.
       w._ts_tree_cursor_delete_wasm(t);
     }
   };
@@ -343,6 +456,8 @@ export function createTreeCopier(language: TsLanguage, moduleObject: Record<stri
   return {
     fast: wasm !== undefined,
     copy: (tree, mode, only, shallow) =>
-      mode === 'fast' && wasm ? fast(tree, wasm, only, shallow) : portable(tree),
+      mode === 'fast' && wasm ? (fast(tree, wasm, only, shallow) as CopiedTree) : portable(tree),
+    copyPrefix: (tree, mode, limit) =>
+      mode === 'fast' && wasm ? fast(tree, wasm, undefined, undefined, limit) : portablePrefix(tree, limit),
   };
 }

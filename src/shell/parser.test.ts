@@ -61,7 +61,7 @@ const ROWS: [string, string][] = [
   ],
   [`cat <<EOF\n${'\n'.repeat(5000)}EOF`, 'a body of empty lines'],
   [
-    `cat <<A <<B\n${'a $x\n'.repeat(500)}A\n${'b `y`\n'.repeat(500)}B\necho done`,
+    `cat <<A <<B\n${'a $x\n'.repeat(400)}A\n${'b `y`\n'.repeat(400)}B\necho done`,
     'two bodies after one operator line',
   ],
   [

@@ -198,16 +198,38 @@ export function parseBash(
   let run = parseText(parser, source, lexical ? lexical.at : source.length, deadline);
   const firstProgress = run.progress;
   if (!run.cut && lexical) run.cut = lexical.kind;
-  // More nodes than the analysis takes: parse again only a prefix, ending before a statement
-  // separator (parse-prefix.ts) when there is one, so that its tree finishes at once.
+  // More nodes than the analysis takes: only a prefix is kept, ending before a statement separator
+  // (parse-prefix.ts) when there is one before node `maxNodes`, else where that node starts.
   const nodesAt = run.tree ? prefixBeforeNode(run.tree, PARSE_BUDGET.maxNodes) : undefined;
   const boundary = nodesAt === undefined ? -1 : statementBoundaryBefore(source, nodesAt);
-  // One statement of up to twice the cap (no separator before node `maxNodes`) is kept whole: its
+  if (run.tree && nodesAt !== undefined) {
+    const prefixEnd = boundary > 0 ? boundary : nodesAt;
+    const nodesCut: CutKind = run.cut === 'progress' ? 'progress+nodes' : 'nodes';
+    // Copied from this tree (prefix-copy.ts) when the prefix's statements are parts of it, which
+    // is the common case: no second parse.
+    const prefix = (copier as TreeCopier).copyPrefix(run.tree, mode, prefixEnd);
+    if (prefix) {
+      run.tree.delete();
+      const keptEnd = prefix.root.end;
+      const readChars = source.slice(keptEnd, prefixEnd).trim() === '' ? prefixEnd : keptEnd;
+      prefix.root.end = readChars;
+      const cutInfo = { readChars, reason: cutReason(nodesCut, source.length, readChars, true) };
+      if (budget) {
+        budget.peakProgressReports = Math.max(budget.peakProgressReports, firstProgress);
+        budget.peakNodes = Math.max(budget.peakNodes, prefix.nodeCount);
+        budget.stopWith('parse', cutInfo.reason);
+      }
+      return { source, ...prefix, hasError: true, cut: cutInfo };
+    }
+  }
+  // Otherwise the prefix is parsed again. One statement (no separator before node `maxNodes`) that
+  // the copy cannot cut down (a loop, a `case` …) and of up to twice the cap is kept whole: its
   // re-parse reuses nothing and costs more than the analysis of the nodes it would save.
   const oneStatement =
     run.tree && boundary <= 0 && prefixBeforeNode(run.tree, 2 * PARSE_BUDGET.maxNodes) === undefined;
   if (run.tree && nodesAt !== undefined && !oneStatement) {
     const prefixEnd = boundary > 0 ? boundary : nodesAt;
+    const nodesCut: CutKind = run.cut === 'progress' ? 'progress+nodes' : 'nodes';
     // Incrementally: the old tree, with everything from the prefix's end on deleted, lends
     // tree-sitter its subtrees before that point (far cheaper than a second parse from scratch).
     const old = run.tree;
@@ -230,10 +252,7 @@ export function parseBash(
       again.tree.delete();
       again.tree = null;
     }
-    run = {
-      ...again,
-      cut: again.cut === 'deadline' ? 'deadline' : run.cut === 'progress' ? 'progress+nodes' : 'nodes',
-    };
+    run = { ...again, cut: again.cut === 'deadline' ? 'deadline' : nodesCut };
   }
   const { tree, cut, readChars } = run;
   if (budget) {

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PARSE_BUDGET } from './budget.js';
 import { initShellParser } from './parser.js';
 import { parseAndSplit, parseAndSplitAsync } from './split.js';
 import type { SimpleCommand } from './types.js';
@@ -327,13 +328,15 @@ describe('fail closed', () => {
     expect(r.commands[0]?.argv.map((w) => w.text)).toEqual(['rm', '-rf', 'build']);
   });
 
-  it('a 1,300-part && chain (under the node cap) splits whole without overflowing the stack', () => {
-    const command = Array.from({ length: 1_300 }, (_, i) => (i === 1_299 ? 'last' : 't')).join(' && ');
+  it('a long && chain (under the node cap) splits whole without overflowing the stack', () => {
+    // `t && ` is five nodes (list, command, command_name, word, `&&`): a sixth of the cap in parts
+    const parts = Math.floor(PARSE_BUDGET.maxNodes / 6);
+    const command = Array.from({ length: parts }, (_, i) => (i === parts - 1 ? 'last' : 't')).join(' && ');
     const r = parseAndSplit(command);
     expect(r.ok).toBe(true);
-    expect(r.commands).toHaveLength(1_300);
-    expect(r.commands[1_299]?.argv[0]?.text).toBe('last');
-    expect(r.commands[1_299]?.connector).toBe('&&');
+    expect(r.commands).toHaveLength(parts);
+    expect(r.commands[parts - 1]?.argv[0]?.text).toBe('last');
+    expect(r.commands[parts - 1]?.connector).toBe('&&');
   });
 
   it('a 10,000-part && chain stops at the work caps (docs/analysis-budget.md) with a reason, never a throw', () => {
@@ -352,7 +355,9 @@ describe('fail closed', () => {
   });
 
   it('deeply nested subshells and groups do not overflow the stack', () => {
-    const command = `${'( { '.repeat(2_000)}rm x${' ; } )'.repeat(2_000)}`;
+    // seven nodes a level (`(`, `{`, `;`, `}`, `)`, subshell, group): as deep as the caps allow
+    const levels = Math.floor(PARSE_BUDGET.maxNodes / 8);
+    const command = `${'( { '.repeat(levels)}rm x${' ; } )'.repeat(levels)}`;
     const r = parseAndSplit(command);
     expect(r.commands.map((c) => c.argv.map((w) => w.text).join(' '))).toEqual(['rm x']);
     expect(r.commands[0]?.inSubshell).toBe(true);
