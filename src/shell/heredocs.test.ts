@@ -207,3 +207,29 @@ describe('maskHeredocs and the bodies match their definitions', () => {
     expect(compared).toBeGreaterThan(MASK_ROWS.length);
   });
 });
+
+describe('a document the input ends inside', () => {
+  it('maskHeredocs with an end masks just that prefix', () => {
+    for (const [text, reason] of corpus()) {
+      const { heredocs } = scanHeredocs(text);
+      if (heredocs.length === 0) continue;
+      const full = maskByDefinition(text, heredocs);
+      for (const end of [0, heredocs[0]?.bodyStart ?? 0, Math.floor(text.length / 2), text.length])
+        expect(maskHeredocs(text, heredocs, end), `${reason} (end ${end})`).toBe(full.slice(0, end));
+    }
+  });
+
+  it('is not handed to the second parse, and its substitutions still count', () => {
+    const opts = { cwd: '/home/u/p', home: '/home/u', resolver: mapPathResolver({}) };
+    // the body (no delimiter line) runs to the end of the input; bash expands $( ) in it
+    const a = analyzeCommand('cat <<E > out.txt\nhello $(rm -rf /tmp/x)\n', opts);
+    expect(a.effects).toContainEqual(expect.objectContaining({ kind: 'delete', target: '/tmp/x' }));
+    expect(a.effects).toContainEqual(expect.objectContaining({ kind: 'write', target: '/home/u/p/out.txt' }));
+    expect(a.readOnly).toBe(false);
+    // a mutated real command: 54 KB of `<<E` lines after `git fame<<E` is one body, analysed
+    // whole (no budget cut) as one git command
+    const long = analyzeCommand(`git fame${'<<E\n'.repeat(13_576)}`, opts);
+    expect(long.findings.some((f) => f.id === 'ANALYSIS_BUDGET')).toBe(false);
+    expect(long.subcommands.map((s) => s.program)).toEqual(['git']);
+  });
+});

@@ -288,9 +288,14 @@ function readBodies(
 
 /**
  * The text the parser should read: operators rewritten as same-length input redirections and
- * bodies (with their delimiter lines) blanked; undefined when there is no heredoc.
+ * bodies (with their delimiter lines) blanked; undefined when there is no heredoc. With `end`,
+ * only `text.slice(0, end)` is rewritten and returned (a caller that leaves out a trailing body).
  */
-export function maskHeredocs(text: string, heredocs: readonly Heredoc[]): string | undefined {
+export function maskHeredocs(
+  text: string,
+  heredocs: readonly Heredoc[],
+  end = text.length,
+): string | undefined {
   if (heredocs.length === 0) return undefined;
   // The edits in text order: the one or two operator characters after `<` become blanks, and each
   // body with its delimiter line becomes blanks with its newlines kept. Bodies follow their
@@ -303,24 +308,19 @@ export function maskHeredocs(text: string, heredocs: readonly Heredoc[]): string
   edits.sort((a, b) => a[0] - b[0]);
   const parts: string[] = [];
   let at = 0;
-  for (const [from, end] of edits) {
-    if (end <= at) continue;
+  for (const [from, to] of edits) {
+    if (from >= end) break;
+    const stop = Math.min(to, end);
+    if (stop <= at) continue;
     const start = Math.max(from, at);
-    parts.push(text.slice(at, start), blankLines(text, start, end));
-    at = end;
+    parts.push(text.slice(at, start), blankLines(text.slice(start, stop)));
+    at = stop;
   }
-  parts.push(text.slice(at));
+  parts.push(text.slice(at, Math.max(at, end)));
   return parts.join('');
 }
 
-/** `text.slice(start, end)` with every character but a newline replaced by a blank. */
-function blankLines(text: string, start: number, end: number): string {
-  const parts: string[] = [];
-  let at = start;
-  for (let nl = text.indexOf('\n', at); nl >= 0 && nl < end; nl = text.indexOf('\n', at)) {
-    parts.push(' '.repeat(nl - at), '\n');
-    at = nl + 1;
-  }
-  parts.push(' '.repeat(end - at));
-  return parts.join('');
+/** `text` with every character but a newline replaced by a blank (one pass, not one string per line). */
+function blankLines(text: string): string {
+  return text.replace(/[^\n]/g, ' ');
 }

@@ -133,13 +133,13 @@ const HEREDOC_OPERATOR = /<<-?[ \t]*["'\\]?\w/g;
 
 /** The rewritten command, or undefined when no rewrite applies. Linear in the command length. */
 export function maskForParse(command: string): string | undefined {
-  let masked = command.replace(
+  const masked = command.replace(
     PARTLY_QUOTED_DELIMITER,
     (all, dash: string, blanks: string, before: string, quote: string, inner: string, after: string) =>
       before === '' && after === '' ? all : `<<${dash}${blanks}${quote}${before}${inner}${after}${quote}`,
   );
-  const chars = masked.split('');
-  let changed = masked !== command;
+  // Single-character edits, applied at the end (no array of every character of the text).
+  const edits = new Map<number, string>();
   let lastLine = -1;
   for (const m of masked.matchAll(HEREDOC_OPERATOR)) {
     const newline = masked.indexOf('\n', m.index);
@@ -147,20 +147,22 @@ export function maskForParse(command: string): string | undefined {
     lastLine = newline;
     let i = newline + 1;
     if (m[0].startsWith('<<-')) while (masked[i] === '\t') i++;
-    if (masked[i] === '\\' && (masked[i + 1] === '$' || masked[i + 1] === '`')) {
-      chars[i] = 'x';
-      changed = true;
-    }
+    if (masked[i] === '\\' && (masked[i + 1] === '$' || masked[i + 1] === '`')) edits.set(i, 'x');
   }
   // `N<>file` opens file for reading and writing; tree-sitter-bash has no such operator. `>>` has
   // the same length and the same shape; the operator text is read from the command as written,
   // so the redirection still reads `<>` (a read and a write effect).
   for (let i = masked.indexOf('<>'); i >= 0; i = masked.indexOf('<>', i + 2)) {
     if (masked[i - 1] === '<') continue;
-    chars[i] = '>';
-    changed = true;
+    edits.set(i, '>');
   }
-  if (!changed) return undefined;
-  masked = chars.join('');
-  return masked;
+  if (edits.size === 0) return masked !== command ? masked : undefined;
+  const parts: string[] = [];
+  let at = 0;
+  for (const i of [...edits.keys()].sort((a, b) => a - b)) {
+    parts.push(masked.slice(at, i), edits.get(i) as string);
+    at = i + 1;
+  }
+  parts.push(masked.slice(at));
+  return parts.join('');
 }

@@ -89,7 +89,12 @@ function withHeredocs(
     problems.push(
       'the parser reads the heredocs differently from bash; the command is split as bash reads it',
     );
-  const masked = maskHeredocs(source, scan.heredocs) as string;
+  // A document the input ends inside (no delimiter line) is data to the end of the input, as bash
+  // reads it: the masked text stops where that body starts. Handed to the parser, the blanks of a
+  // body that is most of the 64 KiB cost more than the rest of the analysis (tree-sitter-bash
+  // scans each blank; docs/analysis-budget.md). The tree then ends there; the body is in `heredocs`.
+  const open = scan.heredocs.find((h) => !h.terminated);
+  const masked = maskHeredocs(source, scan.heredocs, open ? open.bodyStart : source.length) as string;
   const maskedParse = parseBashTolerant(masked);
   const heredocs = new Map<number, Heredoc>();
   for (const h of scan.heredocs) heredocs.set(h.op, h);
